@@ -1,0 +1,399 @@
+//! The layout: the tiles on the table as arms growing from the lead tile, with the count of
+//! the open ends kept up to date on every tile laid.
+//!
+//! Arms are numbered in the order they come into being. Arms 0 and 1 are the two sides of the
+//! lead tile (0 takes the lead's high half, 1 its low half). Each spinner adds two sprout arms,
+//! numbered next; the first spinner's sprouts are therefore arms 2 and 3. Every arm has exactly
+//! one open end, so "arm 3" names where a tile goes. In notation arms 0 to 3 are written
+//! `W`, `E`, `N`, `S` and later arms by number.
+//!
+//! The count is the sum, over the arms, of the outer half of each arm's end tile when that tile
+//! is not a double, plus both halves of every double that has fewer than two tiles against it.
+//! That single rule gives every case of the rules: a double at the end of an arm counts both
+//! halves, a spinner counts both halves until two tiles lie against it and nothing after, an
+//! empty sprout counts nothing, and a lone lead tile counts both halves.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::rules::{Rules, SpinnerRule, SproutRule};
+use crate::tile::{Pip, PipSet, Tile, TileSet};
+
+/// The most arms a layout can have: the two sides of the lead plus two sprouts for each of the
+/// seven doubles.
+pub const MAX_ARMS: usize = 16;
+
+/// An arm of the layout, `0..16`; see the module documentation for the numbering.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ArmId(pub u8);
+
+impl ArmId {
+    /// Index for per-arm arrays.
+    #[must_use]
+    pub const fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for ArmId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            0 => f.write_str("W"),
+            1 => f.write_str("E"),
+            2 => f.write_str("N"),
+            3 => f.write_str("S"),
+            n => write!(f, "{n}"),
+        }
+    }
+}
+
+impl FromStr for ArmId {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ArmId, String> {
+        match s {
+            "W" | "w" => Ok(ArmId(0)),
+            "E" | "e" => Ok(ArmId(1)),
+            "N" | "n" => Ok(ArmId(2)),
+            "S" | "s" => Ok(ArmId(3)),
+            _ => match s.parse::<u8>() {
+                Ok(n) if (n as usize) < MAX_ARMS => Ok(ArmId(n)),
+                _ => Err(format!(
+                    "not an arm: {s:?} (expected W, E, N, S or a number below {MAX_ARMS})"
+                )),
+            },
+        }
+    }
+}
+
+impl serde::Serialize for ArmId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ArmId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ArmId, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+const NO_SPROUT: u8 = 0;
+
+/// The tiles on the table, reduced to what play and scoring need: each arm's open end, which
+/// arms are open, the doubles and how many tiles lie against them, and the count.
+///
+/// The layout is `Copy` and small, so search can copy states freely. The full geometry for
+/// drawing is rebuilt from the plays by [`crate::LayoutTree`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Layout {
+    pip: [u8; MAX_ARMS],
+    contrib: [u8; MAX_ARMS],
+    /// Arms whose end is a free side of a double (the double of the arm's pip).
+    on_double: u16,
+    /// Arms a tile may be laid on.
+    open: u16,
+    n_arms: u8,
+    /// Tiles lying against the double of each pip (meaningful for doubles in the layout).
+    against: [u8; 7],
+    /// For a spinning double, the id of its first sprout arm (0: none; arm 0 is never a sprout).
+    sprout: [u8; 7],
+    /// Doubles that are in the layout, as a pip mask.
+    doubles: u8,
+    count: u8,
+    tiles: TileSet,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout::new()
+    }
+}
+
+impl Layout {
+    /// An empty table.
+    #[must_use]
+    pub const fn new() -> Layout {
+        Layout {
+            pip: [0; MAX_ARMS],
+            contrib: [0; MAX_ARMS],
+            on_double: 0,
+            open: 0,
+            n_arms: 0,
+            against: [0; 7],
+            sprout: [NO_SPROUT; 7],
+            doubles: 0,
+            count: 0,
+            tiles: TileSet::EMPTY,
+        }
+    }
+
+    /// Whether no tile has been laid.
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.tiles.is_empty()
+    }
+
+    /// The count of the open ends (sum as defined in the module documentation).
+    #[must_use]
+    pub const fn count(&self) -> u8 {
+        self.count
+    }
+
+    /// Every tile on the table.
+    #[must_use]
+    pub const fn tiles(&self) -> TileSet {
+        self.tiles
+    }
+
+    /// Number of arms created so far (open or not yet open).
+    #[must_use]
+    pub const fn arm_count(&self) -> u8 {
+        self.n_arms
+    }
+
+    /// Whether a tile may be laid on `arm`.
+    #[must_use]
+    pub const fn is_open(&self, arm: ArmId) -> bool {
+        (arm.0 as usize) < MAX_ARMS && self.open & (1 << arm.0) != 0
+    }
+
+    /// The pip a tile must show to be laid on `arm`.
+    #[must_use]
+    pub const fn arm_pip(&self, arm: ArmId) -> Pip {
+        self.pip[arm.0 as usize]
+    }
+
+    /// What the end of `arm` adds to the count by itself (doubles are counted separately).
+    #[must_use]
+    pub const fn arm_contribution(&self, arm: ArmId) -> u8 {
+        self.contrib[arm.0 as usize]
+    }
+
+    /// The open arms, in id order.
+    pub fn open_arms(&self) -> impl Iterator<Item = ArmId> + '_ {
+        let open = self.open;
+        (0..self.n_arms).filter(move |a| open & (1 << a) != 0).map(ArmId)
+    }
+
+    /// Bitmask of open arms.
+    #[must_use]
+    pub const fn open_mask(&self) -> u16 {
+        self.open
+    }
+
+    /// The pips showing on the open ends.
+    #[must_use]
+    pub fn open_pips(&self) -> PipSet {
+        let mut s = PipSet::EMPTY;
+        let mut m = self.open;
+        while m != 0 {
+            let a = m.trailing_zeros() as usize;
+            m &= m - 1;
+            s.insert(self.pip[a]);
+        }
+        s
+    }
+
+    /// Every tile that could be laid somewhere on the layout (for an empty layout: all tiles).
+    #[inline]
+    #[must_use]
+    pub fn playable_tiles(&self) -> TileSet {
+        if self.tiles.is_empty() {
+            return Tile::ALL;
+        }
+        let mut s = 0u32;
+        let mut m = self.open;
+        while m != 0 {
+            let a = m.trailing_zeros() as usize;
+            m &= m - 1;
+            s |= Tile::suit(self.pip[a]).0;
+        }
+        TileSet(s)
+    }
+
+    /// Whether the double of pip `p` is on the table and spins.
+    #[must_use]
+    pub const fn is_spinner(&self, p: Pip) -> bool {
+        self.sprout[p as usize] != NO_SPROUT
+    }
+
+    /// Tiles lying against the double of pip `p` (0 if it is not on the table).
+    #[must_use]
+    pub const fn against(&self, p: Pip) -> u8 {
+        if self.doubles & (1 << p) != 0 {
+            self.against[p as usize]
+        } else {
+            0
+        }
+    }
+
+    /// Whether `tile` may be laid on `arm` by the matching rule.
+    #[must_use]
+    pub const fn fits(&self, tile: Tile, arm: ArmId) -> bool {
+        self.is_open(arm) && tile.has(self.pip[arm.0 as usize])
+    }
+
+    fn spins(&self, rules: &Rules) -> bool {
+        match rules.spinner {
+            SpinnerRule::None => false,
+            SpinnerRule::All => true,
+            SpinnerRule::First => self.doubles == 0,
+        }
+    }
+
+    fn add_sprouts(&mut self, p: Pip, rules: &Rules) {
+        let first = self.n_arms;
+        debug_assert!((first as usize) + 2 <= MAX_ARMS);
+        self.sprout[p as usize] = first;
+        for a in [first, first + 1] {
+            self.pip[a as usize] = p;
+            self.contrib[a as usize] = 0;
+            self.on_double |= 1 << a;
+        }
+        self.n_arms += 2;
+        if rules.sprouts == SproutRule::AtOnce {
+            self.open |= 0b11 << first;
+        }
+    }
+
+    /// Lay the first tile of the hand. The caller has checked the table is empty.
+    pub fn lay_lead(&mut self, tile: Tile, rules: &Rules) {
+        debug_assert!(self.is_empty());
+        self.tiles.insert(tile);
+        self.n_arms = 2;
+        self.open = 0b11;
+        let (h, l) = (tile.hi(), tile.lo());
+        self.pip[0] = h;
+        self.pip[1] = l;
+        if tile.is_double() {
+            self.contrib = [0; MAX_ARMS];
+            self.on_double = 0b11;
+            let spins = self.spins(rules);
+            self.doubles |= 1 << h;
+            self.against[h as usize] = 0;
+            self.count = 2 * h;
+            if spins {
+                self.add_sprouts(h, rules);
+            }
+        } else {
+            self.contrib[0] = h;
+            self.contrib[1] = l;
+            self.count = h + l;
+        }
+    }
+
+    /// Lay `tile` on `arm`. The caller has checked that the arm is open and the tile fits.
+    #[inline]
+    pub fn lay(&mut self, tile: Tile, arm: ArmId, rules: &Rules) {
+        let a = arm.0 as usize;
+        let p = self.pip[a];
+        debug_assert!(self.is_open(arm) && tile.has(p));
+        self.tiles.insert(tile);
+        let bit = 1u16 << a;
+        if tile.is_double() {
+            // A double only ever goes on the end of a non-double (there is one double per pip).
+            self.count -= self.contrib[a];
+            self.contrib[a] = 0;
+            self.on_double |= bit;
+            let spins = self.spins(rules);
+            self.doubles |= 1 << p;
+            self.against[p as usize] = 1;
+            self.count += 2 * p;
+            if spins {
+                self.add_sprouts(p, rules);
+            }
+        } else {
+            let q = tile.other(p);
+            if self.on_double & bit != 0 {
+                self.on_double &= !bit;
+                let d = p as usize;
+                self.against[d] += 1;
+                if self.against[d] == 2 {
+                    self.count -= 2 * p;
+                    let s = self.sprout[d];
+                    if s != NO_SPROUT {
+                        self.open |= 0b11 << s;
+                    }
+                }
+            } else {
+                self.count -= self.contrib[a];
+            }
+            self.contrib[a] = q;
+            self.pip[a] = q;
+            self.count += q;
+        }
+    }
+
+    /// The count recomputed from the arms and doubles, for tests that check the incremental
+    /// count.
+    #[must_use]
+    pub fn recount(&self) -> u8 {
+        let mut c: u8 = 0;
+        for a in 0..self.n_arms as usize {
+            if self.on_double & (1 << a) == 0 {
+                c += self.contrib[a];
+            }
+        }
+        for p in 0..7u8 {
+            if self.doubles & (1 << p) != 0 && self.against[p as usize] < 2 {
+                c += 2 * p;
+            }
+        }
+        c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Preset;
+
+    fn t(a: u8, b: u8) -> Tile {
+        Tile::new(a, b)
+    }
+
+    #[test]
+    fn five_five_then_five_zero_then_three_five() {
+        let r = Rules::default();
+        let mut l = Layout::new();
+        l.lay_lead(t(5, 5), &r);
+        assert_eq!(l.count(), 10);
+        l.lay(t(5, 0), ArmId(0), &r);
+        assert_eq!(l.count(), 10);
+        // Sprouts are still shut: only the other line side and the blank are open.
+        assert_eq!(l.open_arms().collect::<Vec<_>>(), vec![ArmId(0), ArmId(1)]);
+        l.lay(t(3, 5), ArmId(1), &r);
+        assert_eq!(l.count(), 3);
+        assert_eq!(l.open_arms().count(), 4);
+        assert_eq!(l.recount(), l.count());
+    }
+
+    #[test]
+    fn double_six_and_a_three_count_fifteen() {
+        let r = Rules::preset(Preset::Muggins, 2);
+        let mut l = Layout::new();
+        l.lay_lead(t(6, 3), &r);
+        assert_eq!(l.count(), 9);
+        l.lay(t(6, 6), ArmId(0), &r);
+        assert_eq!(l.count(), 15);
+    }
+
+    #[test]
+    fn thirty_five_is_reachable() {
+        // Spinner 1-1 with four arms: 6-6, 5-5 and 4-4 end three arms, a 5 ends the fourth.
+        let r = Rules::default();
+        let mut l = Layout::new();
+        l.lay_lead(t(1, 1), &r);
+        l.lay(t(1, 6), ArmId(0), &r);
+        l.lay(t(1, 5), ArmId(1), &r);
+        l.lay(t(1, 4), ArmId(2), &r);
+        l.lay(t(1, 3), ArmId(3), &r);
+        l.lay(t(6, 6), ArmId(0), &r);
+        l.lay(t(5, 5), ArmId(1), &r);
+        l.lay(t(4, 4), ArmId(2), &r);
+        l.lay(t(3, 5), ArmId(3), &r);
+        assert_eq!(l.count(), 35);
+        assert_eq!(l.recount(), 35);
+    }
+}

@@ -1,0 +1,455 @@
+//! Sampling full states consistent with a seat's view, uniformly over the consistent deals.
+//!
+//! # How it works
+//! A deal puts every tile in a *slot*: a place in a seat's initial hand, the `k`-th boneyard
+//! draw (owned by whoever drew it), or a place still in the boneyard. The viewer knows its own
+//! slots. For the others, the *items* to place are the tiles other seats have laid (known tile,
+//! known owner, known time) and the unseen tiles. The public history constrains which item may
+//! sit in which slot:
+//! - a laid tile sat in a slot of the seat that laid it, filled before it was laid;
+//! - every forced draw and every pass proves that the seat's hand at that moment held no tile
+//!   matching the open ends: no tile filled earlier and still held may carry those pips;
+//! - the opening lead proves facts about the initial hands (no double above the highest double
+//!   led; no double at all and nothing heavier under the heaviest-tile rule; no double under the
+//!   draw-until-double rule, whose lead draws hold non-doubles but for the last).
+//!
+//! Slots with identical constraints form classes. The number of ways to place items
+//! `i..` into classes with given remaining capacities is counted by dynamic programming
+//! (memoised on the item index and the capacity vector), and a sample walks the items choosing
+//! each class with probability proportional to its completions, then arranges each class's items
+//! over its slots uniformly. Every consistent deal is the same number of arrangements of one
+//! placement, so the sample is uniform over consistent deals. An impossible set of constraints
+//! counts zero and is reported as [`ResampleError::Impossible`].
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::deal::{Deal, FastRng};
+use crate::state::{Entry, LeadKind, State};
+use crate::tile::{PipSet, Seat, Tile, TileSet, TILE_COUNT};
+use crate::view::View;
+
+/// Why no state could be sampled.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum ResampleError {
+    /// No deal is consistent with the view and the added assumptions.
+    Impossible,
+    /// The constraints split the slots into more classes than the sampler handles (24).
+    TooComplex,
+    /// A sampled deal failed to replay the view's history (a bug; the message says where).
+    Replay(String),
+}
+
+impl fmt::Display for ResampleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResampleError::Impossible => {
+                write!(f, "no deal is consistent with what this seat has seen")
+            }
+            ResampleError::TooComplex => {
+                write!(f, "the constraints are too fragmented to sample (over 24 slot classes)")
+            }
+            ResampleError::Replay(s) => write!(f, "a sampled deal did not replay: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for ResampleError {}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SlotKind {
+    /// A place in a seat's initial hand.
+    Initial(Seat),
+    /// The boneyard position `pos` (drawn by its owner, or still in the boneyard).
+    Bone(u8),
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    kind: SlotKind,
+    owner: Option<Seat>,
+    /// History index at which the slot was filled (-1: the deal).
+    filled: i32,
+    /// Tiles the slot may never hold, from the lead rules.
+    forbid: TileSet,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    tile: Option<Tile>,
+    /// For a laid tile: who laid it and when.
+    laid: Option<(Seat, i32)>,
+}
+
+const BITS: u32 = 5;
+const MAX_CLASSES: usize = 24;
+
+/// A sampler for one view: built once, then asked for as many samples as wanted.
+#[derive(Debug)]
+pub struct Sampler {
+    view: View,
+    extra_voids: Vec<(Seat, PipSet)>,
+    built: Option<Built>,
+}
+
+#[derive(Debug)]
+struct Built {
+    slots: Vec<Slot>,
+    items: Vec<Item>,
+    /// Hidden tiles, in the order their items appear after the laid items.
+    hidden: Vec<Tile>,
+    classes: Vec<Vec<usize>>,
+    /// For each item, the classes it may go to (bitmask).
+    elig: Vec<u32>,
+    caps0: u128,
+    memo: HashMap<(u8, u128), f64>,
+    /// Known boneyard draws of the viewer: position -> tile.
+    known_bone: Vec<Option<Tile>>,
+    viewer_initial: Vec<Tile>,
+    total: f64,
+}
+
+impl Sampler {
+    /// A sampler for `view`.
+    #[must_use]
+    pub fn new(view: &View) -> Sampler {
+        Sampler {
+            view: view.clone(),
+            extra_voids: Vec::new(),
+            built: None,
+        }
+    }
+
+    /// Add an assumption: `seat` holds no tile carrying any of `pips` now. For puzzles and
+    /// what-if analysis; an impossible assumption makes sampling report
+    /// [`ResampleError::Impossible`].
+    pub fn assume_lacks(&mut self, seat: Seat, pips: PipSet) {
+        self.extra_voids.push((seat, pips));
+        self.built = None;
+    }
+
+    /// The number of consistent placements (deals up to arrangements within slot classes).
+    pub fn count(&mut self) -> Result<f64, ResampleError> {
+        self.build()?;
+        Ok(self.built.as_ref().map_or(0.0, |b| b.total))
+    }
+
+    fn build(&mut self) -> Result<(), ResampleError> {
+        if self.built.is_some() {
+            return Ok(());
+        }
+        let v = &self.view;
+        let me = v.seat();
+        let n = v.rules().players;
+        let h = v.rules().hand_size;
+        let hist = v.history();
+
+        // The lead's facts about initial hands, and the lead draws.
+        let lead_tile = hist.iter().find_map(|e| match e {
+            Entry::Play { arm: None, tile, .. } => Some(*tile),
+            _ => None,
+        });
+        let initial_forbid = match (v.lead_kind(), lead_tile.or(v.forced_lead)) {
+            (LeadKind::HighestDouble, Some(d)) => {
+                Tile::DOUBLES.iter().filter(|t| t.hi() > d.hi()).collect()
+            }
+            (LeadKind::HeaviestTile, Some(t)) => Tile::DOUBLES.or(Tile::ALL
+                .iter()
+                .filter(|x| x.weight() > t.weight())
+                .collect()),
+            (LeadKind::DrawUntilDouble, _) => Tile::DOUBLES,
+            _ => TileSet::EMPTY,
+        };
+        let lead_draws = hist
+            .iter()
+            .filter(|e| matches!(e, Entry::LeadDraw { .. }))
+            .count();
+
+        let mut slots = Vec::new();
+        let mut known_bone: Vec<Option<Tile>> = Vec::new();
+        let mut voids: Vec<(Seat, i32, TileSet)> = Vec::new();
+        let mut laid: Vec<Item> = Vec::new();
+        let mut my_drawn = TileSet::EMPTY;
+        let mut my_laid = TileSet::EMPTY;
+        for p in (0..n).map(Seat).filter(|&p| p != me) {
+            for _ in 0..h {
+                slots.push(Slot {
+                    kind: SlotKind::Initial(p),
+                    owner: Some(p),
+                    filled: -1,
+                    forbid: initial_forbid,
+                });
+            }
+        }
+        let mut lead_draw_no = 0;
+        for (i, e) in hist.iter().enumerate() {
+            let i = i as i32;
+            match *e {
+                Entry::LeadDraw { seat, tile } | Entry::Draw { seat, tile, .. } => {
+                    let pos = known_bone.len() as u8;
+                    let forbid = if let Entry::LeadDraw { .. } = e {
+                        lead_draw_no += 1;
+                        if lead_draw_no == lead_draws {
+                            Tile::ALL.minus(lead_tile.map_or(TileSet::EMPTY, TileSet::single))
+                        } else {
+                            Tile::DOUBLES
+                        }
+                    } else {
+                        TileSet::EMPTY
+                    };
+                    if let Entry::Draw {
+                        ends, forced: true, ..
+                    } = e
+                    {
+                        voids.push((seat, i, ends.tiles()));
+                    }
+                    if seat == me {
+                        let t = tile.ok_or_else(|| {
+                            ResampleError::Replay("the viewer's own draw has no tile".into())
+                        })?;
+                        my_drawn.insert(t);
+                        known_bone.push(Some(t));
+                    } else {
+                        known_bone.push(None);
+                        slots.push(Slot {
+                            kind: SlotKind::Bone(pos),
+                            owner: Some(seat),
+                            filled: i,
+                            forbid,
+                        });
+                    }
+                }
+                Entry::Pass { seat, ends } => voids.push((seat, i, ends.tiles())),
+                Entry::Play { seat, tile, .. } => {
+                    if seat == me {
+                        my_laid.insert(tile);
+                    } else {
+                        laid.push(Item {
+                            tile: Some(tile),
+                            laid: Some((seat, i)),
+                        });
+                    }
+                }
+                Entry::Claim { .. } | Entry::Muggins { .. } => {}
+            }
+        }
+        let now = hist.len() as i32;
+        for &(seat, pips) in &self.extra_voids {
+            voids.push((seat, now, pips.tiles()));
+        }
+        let drawn = known_bone.len() as u8;
+        for k in 0..v.boneyard_len() {
+            slots.push(Slot {
+                kind: SlotKind::Bone(drawn + k),
+                owner: None,
+                filled: -1,
+                forbid: TileSet::EMPTY,
+            });
+        }
+        let viewer_initial: Vec<Tile> = v.hand().or(my_laid).minus(my_drawn).iter().collect();
+        let hidden: Vec<Tile> = v.unseen().iter().collect();
+        let mut items = laid;
+        items.extend(hidden.iter().map(|&t| Item {
+            tile: Some(t),
+            laid: None,
+        }));
+        if items.len() != slots.len() || viewer_initial.len() != h as usize {
+            return Err(ResampleError::Replay(format!(
+                "{} tiles to place in {} slots; viewer dealt {} of {h}",
+                items.len(),
+                slots.len(),
+                viewer_initial.len()
+            )));
+        }
+
+        // Eligibility of each item for each slot.
+        let ok = |s: &Slot, it: &Item| -> bool {
+            let t = it.tile.expect("items carry tiles");
+            if s.forbid.contains(t) {
+                return false;
+            }
+            match (s.owner, it.laid) {
+                (None, Some(_)) => false,
+                (None, None) => true,
+                (Some(p), Some((q, at))) => {
+                    p == q
+                        && s.filled < at
+                        && voids
+                            .iter()
+                            .all(|&(vs, vt, e)| vs != p || vt <= s.filled || vt >= at || !e.contains(t))
+                }
+                (Some(p), None) => voids
+                    .iter()
+                    .all(|&(vs, vt, e)| vs != p || vt <= s.filled || !e.contains(t)),
+            }
+        };
+        let masks: Vec<u64> = slots
+            .iter()
+            .map(|s| {
+                items
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, it)| ok(s, it))
+                    .fold(0u64, |m, (j, _)| m | (1 << j))
+            })
+            .collect();
+        let mut class_masks: Vec<u64> = Vec::new();
+        let mut classes: Vec<Vec<usize>> = Vec::new();
+        for (si, &m) in masks.iter().enumerate() {
+            match class_masks.iter().position(|&c| c == m) {
+                Some(c) => classes[c].push(si),
+                None => {
+                    class_masks.push(m);
+                    classes.push(vec![si]);
+                }
+            }
+        }
+        if classes.len() > MAX_CLASSES {
+            return Err(ResampleError::TooComplex);
+        }
+        let elig: Vec<u32> = (0..items.len())
+            .map(|j| {
+                class_masks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| *m & (1 << j) != 0)
+                    .fold(0u32, |acc, (c, _)| acc | (1 << c))
+            })
+            .collect();
+        let caps0 = classes
+            .iter()
+            .enumerate()
+            .fold(0u128, |acc, (c, s)| acc | ((s.len() as u128) << (BITS * c as u32)));
+        let mut b = Built {
+            slots,
+            items,
+            hidden,
+            classes,
+            elig,
+            caps0,
+            memo: HashMap::new(),
+            known_bone,
+            viewer_initial,
+            total: 0.0,
+        };
+        b.total = b.count(0, caps0);
+        self.built = Some(b);
+        Ok(())
+    }
+
+    /// A full state consistent with the view, uniformly over the consistent deals. The state's
+    /// view for the same seat equals the view the sampler was made from.
+    pub fn sample(&mut self, rng: &mut FastRng) -> Result<State, ResampleError> {
+        self.build()?;
+        let b = self.built.as_mut().expect("built above");
+        if b.total <= 0.0 {
+            return Err(ResampleError::Impossible);
+        }
+        let v = &self.view;
+        let mut caps = b.caps0;
+        let mut placed: Vec<Vec<usize>> = vec![Vec::new(); b.classes.len()];
+        for i in 0..b.items.len() {
+            let total = b.count(i, caps);
+            let mut r = rng.unit() * total;
+            let mut chosen = None;
+            let mut m = b.elig[i];
+            while m != 0 {
+                let c = m.trailing_zeros();
+                m &= m - 1;
+                if (caps >> (BITS * c)) & 31 == 0 {
+                    continue;
+                }
+                let next = caps - (1u128 << (BITS * c));
+                let w = b.count(i + 1, next);
+                if w <= 0.0 {
+                    continue;
+                }
+                chosen = Some((c, next));
+                if r < w {
+                    break;
+                }
+                r -= w;
+            }
+            let (c, next) = chosen.ok_or(ResampleError::Impossible)?;
+            placed[c as usize].push(i);
+            caps = next;
+        }
+        // Arrange each class's items over its slots uniformly.
+        let mut slot_tile: Vec<Tile> = vec![Tile::new(0, 0); b.slots.len()];
+        for (c, items) in placed.iter_mut().enumerate() {
+            let mut its = items.clone();
+            for k in (1..its.len()).rev() {
+                let j = rng.below(k as u32 + 1) as usize;
+                its.swap(k, j);
+            }
+            for (slot, item) in b.classes[c].iter().zip(its) {
+                slot_tile[*slot] = b.items[item].tile.expect("items carry tiles");
+            }
+        }
+        let rules = *v.rules();
+        let n = rules.players;
+        let mut order: Vec<Tile> = Vec::with_capacity(TILE_COUNT);
+        let mut bone: Vec<Option<Tile>> = b.known_bone.clone();
+        bone.resize(TILE_COUNT - rules.players as usize * rules.hand_size as usize, None);
+        for p in (0..n).map(Seat) {
+            if p == v.seat() {
+                order.extend_from_slice(&b.viewer_initial);
+            } else {
+                for (si, s) in b.slots.iter().enumerate() {
+                    if s.kind == SlotKind::Initial(p) {
+                        order.push(slot_tile[si]);
+                    }
+                }
+            }
+        }
+        for (si, s) in b.slots.iter().enumerate() {
+            if let SlotKind::Bone(pos) = s.kind {
+                bone[pos as usize] = Some(slot_tile[si]);
+            }
+        }
+        for t in bone {
+            order.push(t.ok_or_else(|| ResampleError::Replay("a boneyard place is empty".into()))?);
+        }
+        let _ = &b.hidden;
+        let deal = Deal::from_order(&rules, &order).map_err(|e| ResampleError::Replay(e.to_string()))?;
+        let mut s = State::with_start(rules, deal, *v.start())
+            .map_err(|e| ResampleError::Replay(e.to_string()))?;
+        for e in v.history() {
+            if let Some(a) = e.action() {
+                s.apply(a)
+                    .map_err(|err| ResampleError::Replay(format!("{a}: {err}")))?;
+            }
+        }
+        Ok(s)
+    }
+}
+
+impl Built {
+    fn count(&mut self, i: usize, caps: u128) -> f64 {
+        if i == self.items.len() {
+            return if caps == 0 { 1.0 } else { 0.0 };
+        }
+        if let Some(&c) = self.memo.get(&(i as u8, caps)) {
+            return c;
+        }
+        let mut total = 0.0;
+        let mut m = self.elig[i];
+        while m != 0 {
+            let c = m.trailing_zeros();
+            m &= m - 1;
+            if (caps >> (BITS * c)) & 31 != 0 {
+                total += self.count(i + 1, caps - (1u128 << (BITS * c)));
+            }
+        }
+        self.memo.insert((i as u8, caps), total);
+        total
+    }
+}
+
+impl View {
+    /// One state consistent with this view, uniformly over the consistent deals. For many
+    /// samples build a [`Sampler`] once.
+    pub fn sample(&self, rng: &mut FastRng) -> Result<State, ResampleError> {
+        Sampler::new(self).sample(rng)
+    }
+}

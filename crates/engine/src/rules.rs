@@ -1,0 +1,572 @@
+//! The rules of a game: player count, every house option, and the named presets.
+//!
+//! A [`Rules`] value is plain data. Build one from a preset and change fields, then call
+//! [`Rules::validate`] (the engine validates again whenever a game is set up).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// Which doubles spin (take tiles on all four sides).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SpinnerRule {
+    /// Only the first double laid in a hand spins (default).
+    First,
+    /// No spinner: the layout has two ends only.
+    None,
+    /// Every double spins.
+    All,
+}
+
+/// When a spinner's two further sides ("sprouts") open.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SproutRule {
+    /// Only once tiles lie against both of its line sides (default).
+    AfterBothSides,
+    /// As soon as the spinner is laid.
+    AtOnce,
+}
+
+/// What happens at the start of a first hand (or after a blocked hand) when no double was dealt.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NoDouble {
+    /// Shuffle and deal again (default).
+    Redeal,
+    /// Players draw one extra tile each, in turn from seat 0, until a double appears; its
+    /// holder leads it.
+    DrawUntilDouble,
+    /// The holder of the heaviest tile leads it.
+    HeaviestTile,
+}
+
+/// Who leads the second and later hands.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NextLead {
+    /// The winner of the previous hand leads any tile; after a blocked hand the highest double
+    /// leads, as in a first hand (default).
+    Winner,
+    /// "Rotate the down": the lead passes clockwise each hand, with any tile.
+    Rotate,
+}
+
+/// How counts score during play.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PlayScoring {
+    /// A count that is a positive multiple of 5 scores the count (default).
+    Fives,
+    /// Fives and Threes (English convention): a count scores one point per 5 it divides by
+    /// plus one point per 3 it divides by (15 scores 3 + 5 = 8).
+    FivesAndThrees,
+    /// No scoring during play (Draw and Block games).
+    None,
+}
+
+/// How the end-of-hand award is computed.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Award {
+    /// The winner scores the pips left in all opponents' hands, rounded to the nearest 5
+    /// (default).
+    Opponents,
+    /// The winner scores, for each losing side, that side's pips minus the winner's pips,
+    /// each rounded to the nearest 5.
+    Difference,
+    /// Nobody is awarded opponents' pips; every side subtracts its own rounded pips from its
+    /// score (scores may go below zero).
+    SubtractOwn,
+}
+
+/// When the game ends.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameEnd {
+    /// The first side to reach the target wins at once, mid-hand included (default).
+    Immediate,
+    /// The hand is finished first; then the highest score at or over the target wins (a tie
+    /// for highest plays another hand).
+    FinishHand,
+}
+
+/// The named presets.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preset {
+    /// Five Up as played on the online sites: first double spins, fives score, draw.
+    FiveUp,
+    /// All Fives: the same rules as Five Up under their other common name.
+    AllFives,
+    /// Muggins: no spinner.
+    Muggins,
+    /// Cross: every double spins.
+    Cross,
+    /// Fives and Threes: counts divisible by 5 or 3 score, English convention, to 61.
+    FivesAndThrees,
+    /// Draw game: no scoring during play, drawing allowed, no spinner, to 100.
+    Draw,
+    /// Block game: no scoring during play, no drawing, no spinner, to 100.
+    Block,
+    /// Five Up scored on a cribbage board: every score divided by 5, to 61.
+    Cribbage,
+}
+
+impl Preset {
+    /// Every preset, in documentation order.
+    pub const ALL: [Preset; 8] = [
+        Preset::FiveUp,
+        Preset::AllFives,
+        Preset::Muggins,
+        Preset::Cross,
+        Preset::FivesAndThrees,
+        Preset::Draw,
+        Preset::Block,
+        Preset::Cribbage,
+    ];
+
+    /// The preset's name as used on the command line and in records.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::FiveUp => "five-up",
+            Preset::AllFives => "all-fives",
+            Preset::Muggins => "muggins",
+            Preset::Cross => "cross",
+            Preset::FivesAndThrees => "fives-and-threes",
+            Preset::Draw => "draw",
+            Preset::Block => "block",
+            Preset::Cribbage => "cribbage",
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Preset {
+    type Err = RulesError;
+    fn from_str(s: &str) -> Result<Preset, RulesError> {
+        let s = s.to_ascii_lowercase();
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.name() == s || (s == "default" && *p == Preset::FiveUp))
+            .ok_or(RulesError::UnknownPreset(s))
+    }
+}
+
+/// The complete rules of a game. See `docs/rules.md` for the table of options.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Rules {
+    /// Number of players, 2 to 4.
+    pub players: u8,
+    /// Partnerships (4 players only): seats 0+2 against 1+3, sharing a score.
+    pub partnerships: bool,
+    /// Tiles dealt to each player, 5 to 9, leaving a non-negative boneyard.
+    pub hand_size: u8,
+    /// Points needed to win, 50 to 1000 (61 on the cribbage scale is allowed too).
+    pub target: u16,
+    /// Which doubles spin.
+    pub spinner: SpinnerRule,
+    /// When a spinner's sprouts open.
+    pub sprouts: SproutRule,
+    /// What to do when no double was dealt in a hand led by the highest double.
+    pub no_double: NoDouble,
+    /// Who leads later hands.
+    pub next_lead: NextLead,
+    /// Whether a player who cannot lay draws from the boneyard (false: Block game, pass).
+    pub drawing: bool,
+    /// Whether a player may draw even when able to lay (one tile at a time, until a drawn
+    /// tile can be laid).
+    pub voluntary_draw: bool,
+    /// Tiles that must stay in the boneyard and can never be drawn: 0, 1 or 2.
+    pub boneyard_keep: u8,
+    /// How counts score during play.
+    pub play_scoring: PlayScoring,
+    /// How the end-of-hand award is computed.
+    pub award: Award,
+    /// Doubles left in hand count only one half at the end of a hand.
+    pub doubles_count_one_half: bool,
+    /// When the game ends.
+    pub game_end: GameEnd,
+    /// A score that would take a side past the target is not scored.
+    pub exact_target: bool,
+    /// Every score is divided by 5 (for a cribbage board).
+    pub cribbage_scale: bool,
+    /// Manual scoring: after each play the player claims the points; a missed score may be
+    /// taken by the next opponent with a "Muggins!" call.
+    pub manual_scoring: bool,
+}
+
+/// Why a [`Rules`] value was rejected.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum RulesError {
+    /// Player count outside 2..=4.
+    Players(u8),
+    /// Partnerships need exactly four players.
+    PartnershipsNeedFour(u8),
+    /// Hand size outside 5..=9 or leaving a negative boneyard.
+    HandSize {
+        /// The hand size asked for.
+        hand_size: u8,
+        /// The player count.
+        players: u8,
+    },
+    /// Target outside the allowed range.
+    Target(u16),
+    /// More tiles kept in the boneyard than allowed.
+    BoneyardKeep(u8),
+    /// Voluntary drawing makes no sense without drawing.
+    VoluntaryWithoutDrawing,
+    /// Manual scoring needs scoring during play.
+    ManualWithoutScoring,
+    /// Unknown preset name.
+    UnknownPreset(String),
+    /// An option name or value in a rules string was not understood.
+    Option(String),
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::Players(n) => write!(f, "players must be 2, 3 or 4, not {n}"),
+            RulesError::PartnershipsNeedFour(n) => {
+                write!(f, "partnerships need 4 players, not {n}")
+            }
+            RulesError::HandSize { hand_size, players } => write!(
+                f,
+                "hand size {hand_size} is not allowed with {players} players: it must be 5 to 9 \
+                 and leave a non-negative boneyard ({players} x {hand_size} = {} of 28 tiles)",
+                u16::from(*hand_size) * u16::from(*players)
+            ),
+            RulesError::Target(t) => write!(
+                f,
+                "target {t} is out of range: it must be 50 to 1000 (or 61 on the cribbage scale)"
+            ),
+            RulesError::BoneyardKeep(k) => {
+                write!(f, "boneyard-keep must be 0, 1 or 2, not {k}")
+            }
+            RulesError::VoluntaryWithoutDrawing => {
+                write!(f, "voluntary drawing needs drawing to be allowed")
+            }
+            RulesError::ManualWithoutScoring => {
+                write!(f, "manual scoring needs scoring during play")
+            }
+            RulesError::UnknownPreset(s) => write!(
+                f,
+                "unknown rules preset {s:?}; presets are: {}",
+                Preset::ALL.map(Preset::name).join(", ")
+            ),
+            RulesError::Option(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::preset(Preset::FiveUp, 2)
+    }
+}
+
+impl Rules {
+    /// The preset for `players` players (4 players play in partnerships by default).
+    #[must_use]
+    pub fn preset(preset: Preset, players: u8) -> Rules {
+        let mut r = Rules {
+            players,
+            partnerships: players == 4,
+            hand_size: if players == 2 { 7 } else { 5 },
+            target: if players == 2 { 250 } else { 200 },
+            spinner: SpinnerRule::First,
+            sprouts: SproutRule::AfterBothSides,
+            no_double: NoDouble::Redeal,
+            next_lead: NextLead::Winner,
+            drawing: true,
+            voluntary_draw: false,
+            boneyard_keep: 0,
+            play_scoring: PlayScoring::Fives,
+            award: Award::Opponents,
+            doubles_count_one_half: false,
+            game_end: GameEnd::Immediate,
+            exact_target: false,
+            cribbage_scale: false,
+            manual_scoring: false,
+        };
+        match preset {
+            Preset::FiveUp | Preset::AllFives => {}
+            Preset::Muggins => r.spinner = SpinnerRule::None,
+            Preset::Cross => r.spinner = SpinnerRule::All,
+            Preset::FivesAndThrees => {
+                r.spinner = SpinnerRule::None;
+                r.play_scoring = PlayScoring::FivesAndThrees;
+                r.target = 61;
+            }
+            Preset::Draw => {
+                r.spinner = SpinnerRule::None;
+                r.play_scoring = PlayScoring::None;
+                r.target = 100;
+            }
+            Preset::Block => {
+                r.spinner = SpinnerRule::None;
+                r.play_scoring = PlayScoring::None;
+                r.drawing = false;
+                r.target = 100;
+            }
+            Preset::Cribbage => {
+                r.cribbage_scale = true;
+                r.target = 61;
+            }
+        }
+        r
+    }
+
+    /// Whether scores are kept in points of one (cribbage scale or Fives and Threes) rather
+    /// than in fives.
+    #[must_use]
+    pub fn small_scale(&self) -> bool {
+        self.cribbage_scale || self.play_scoring == PlayScoring::FivesAndThrees
+    }
+
+    /// Number of scoring sides: 2 with partnerships, else one per player.
+    #[must_use]
+    pub fn sides(&self) -> u8 {
+        if self.partnerships {
+            2
+        } else {
+            self.players
+        }
+    }
+
+    /// The side a seat scores for.
+    #[must_use]
+    pub fn side_of(&self, seat: crate::Seat) -> crate::Side {
+        if self.partnerships {
+            crate::Side(seat.0 % 2)
+        } else {
+            crate::Side(seat.0)
+        }
+    }
+
+    /// Tiles in the boneyard after the deal.
+    #[must_use]
+    pub fn boneyard_size(&self) -> u8 {
+        28 - self.players * self.hand_size
+    }
+
+    /// Check every option; the first problem found is returned.
+    pub fn validate(&self) -> Result<(), RulesError> {
+        if !(2..=4).contains(&self.players) {
+            return Err(RulesError::Players(self.players));
+        }
+        if self.partnerships && self.players != 4 {
+            return Err(RulesError::PartnershipsNeedFour(self.players));
+        }
+        if !(5..=9).contains(&self.hand_size)
+            || u16::from(self.players) * u16::from(self.hand_size) > 28
+        {
+            return Err(RulesError::HandSize {
+                hand_size: self.hand_size,
+                players: self.players,
+            });
+        }
+        if !(50..=1000).contains(&self.target) {
+            return Err(RulesError::Target(self.target));
+        }
+        if self.boneyard_keep > 2 {
+            return Err(RulesError::BoneyardKeep(self.boneyard_keep));
+        }
+        if self.voluntary_draw && !self.drawing {
+            return Err(RulesError::VoluntaryWithoutDrawing);
+        }
+        if self.manual_scoring && self.play_scoring == PlayScoring::None {
+            return Err(RulesError::ManualWithoutScoring);
+        }
+        Ok(())
+    }
+
+    /// The rules as a canonical `key=value` string, every option named. [`Rules::parse`]
+    /// reads it back.
+    #[must_use]
+    pub fn to_options_string(&self) -> String {
+        let kebab = |v: &dyn erased::Kebab| v.kebab();
+        format!(
+            "players={} partnerships={} hand={} target={} spinner={} sprouts={} no-double={} \
+             next-lead={} drawing={} voluntary-draw={} boneyard-keep={} play-scoring={} \
+             award={} doubles-one-half={} game-end={} exact-target={} cribbage={} manual={}",
+            self.players,
+            self.partnerships,
+            self.hand_size,
+            self.target,
+            kebab(&self.spinner),
+            kebab(&self.sprouts),
+            kebab(&self.no_double),
+            kebab(&self.next_lead),
+            self.drawing,
+            self.voluntary_draw,
+            self.boneyard_keep,
+            kebab(&self.play_scoring),
+            kebab(&self.award),
+            self.doubles_count_one_half,
+            kebab(&self.game_end),
+            self.exact_target,
+            self.cribbage_scale,
+            self.manual_scoring,
+        )
+    }
+
+    /// Parse a rules string: an optional preset name first, then `key=value` options, separated
+    /// by spaces or commas. Options not given take the preset's value for the player count.
+    /// Example: `cross players=4 partnerships=false target=300`.
+    pub fn parse(s: &str) -> Result<Rules, RulesError> {
+        let words: Vec<&str> = s
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut preset = Preset::FiveUp;
+        let mut rest = &words[..];
+        if let Some(first) = words.first() {
+            if !first.contains('=') {
+                preset = first.parse()?;
+                rest = &words[1..];
+            }
+        }
+        let mut players = 2;
+        for w in rest {
+            if let Some(v) = w.strip_prefix("players=") {
+                players = v
+                    .parse()
+                    .map_err(|_| RulesError::Option(format!("players: not a number: {v:?}")))?;
+            }
+        }
+        if !(2..=4).contains(&players) {
+            return Err(RulesError::Players(players));
+        }
+        let mut r = Rules::preset(preset, players);
+        for w in rest {
+            let (k, v) = w
+                .split_once('=')
+                .ok_or_else(|| RulesError::Option(format!("expected key=value, got {w:?}")))?;
+            r.set_option(k, v)?;
+        }
+        r.validate()?;
+        Ok(r)
+    }
+
+    /// Set one option by its name in the options string. Does not validate the whole value.
+    pub fn set_option(&mut self, key: &str, v: &str) -> Result<(), RulesError> {
+        fn b(k: &str, v: &str) -> Result<bool, RulesError> {
+            match v {
+                "true" | "yes" | "on" | "1" => Ok(true),
+                "false" | "no" | "off" | "0" => Ok(false),
+                _ => Err(RulesError::Option(format!("{k}: expected true or false, got {v:?}"))),
+            }
+        }
+        fn n<T: FromStr>(k: &str, v: &str) -> Result<T, RulesError> {
+            v.parse()
+                .map_err(|_| RulesError::Option(format!("{k}: not a number: {v:?}")))
+        }
+        fn e<T: for<'de> Deserialize<'de>>(k: &str, v: &str, allowed: &str) -> Result<T, RulesError> {
+            serde_json::from_value(serde_json::Value::String(v.to_string()))
+                .map_err(|_| RulesError::Option(format!("{k}: {v:?} is not one of {allowed}")))
+        }
+        match key {
+            "players" => self.players = n(key, v)?,
+            "partnerships" | "partners" => self.partnerships = b(key, v)?,
+            "hand" | "hand-size" => self.hand_size = n(key, v)?,
+            "target" => self.target = n(key, v)?,
+            "spinner" => self.spinner = e(key, v, "first, none, all")?,
+            "sprouts" => self.sprouts = e(key, v, "after-both-sides, at-once")?,
+            "no-double" => {
+                self.no_double = e(key, v, "redeal, draw-until-double, heaviest-tile")?;
+            }
+            "next-lead" => self.next_lead = e(key, v, "winner, rotate")?,
+            "drawing" => self.drawing = b(key, v)?,
+            "voluntary-draw" => self.voluntary_draw = b(key, v)?,
+            "boneyard-keep" => self.boneyard_keep = n(key, v)?,
+            "play-scoring" => {
+                self.play_scoring = e(key, v, "fives, fives-and-threes, none")?;
+            }
+            "award" => self.award = e(key, v, "opponents, difference, subtract-own")?,
+            "doubles-one-half" => self.doubles_count_one_half = b(key, v)?,
+            "game-end" => self.game_end = e(key, v, "immediate, finish-hand")?,
+            "exact-target" => self.exact_target = b(key, v)?,
+            "cribbage" => self.cribbage_scale = b(key, v)?,
+            "manual" => self.manual_scoring = b(key, v)?,
+            _ => {
+                return Err(RulesError::Option(format!(
+                    "unknown option {key:?}; options are: players, partnerships, hand, target, \
+                     spinner, sprouts, no-double, next-lead, drawing, voluntary-draw, \
+                     boneyard-keep, play-scoring, award, doubles-one-half, game-end, \
+                     exact-target, cribbage, manual"
+                )))
+            }
+        }
+        Ok(())
+    }
+}
+
+mod erased {
+    /// Kebab-case name of a unit enum, via its serde name.
+    pub trait Kebab {
+        fn kebab(&self) -> String;
+    }
+    impl<T: serde::Serialize> Kebab for T {
+        fn kebab(&self) -> String {
+            match serde_json::to_value(self) {
+                Ok(serde_json::Value::String(s)) => s,
+                _ => String::new(),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_validate_for_every_player_count() {
+        for p in Preset::ALL {
+            for n in 2..=4 {
+                let r = Rules::preset(p, n);
+                r.validate().unwrap();
+                assert_eq!(Rules::parse(&r.to_options_string()).unwrap(), r, "{p} {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_options_are_named() {
+        let mut r = Rules::default();
+        r.hand_size = 9;
+        r.players = 4;
+        r.partnerships = false;
+        assert!(matches!(r.validate(), Err(RulesError::HandSize { .. })));
+        assert!(r.validate().unwrap_err().to_string().contains("36 of 28"));
+        let mut r = Rules::preset(Preset::FiveUp, 3);
+        r.partnerships = true;
+        assert_eq!(r.validate(), Err(RulesError::PartnershipsNeedFour(3)));
+        assert!(matches!(Rules::parse("target=20"), Err(RulesError::Target(20))));
+        assert!(matches!(Rules::parse("cross spinner=sideways"), Err(RulesError::Option(_))));
+        assert!(matches!(Rules::parse("bogus"), Err(RulesError::UnknownPreset(_))));
+        assert!(matches!(Rules::parse("players=5"), Err(RulesError::Players(5))));
+        assert!(Rules::parse("block voluntary-draw=true").is_err());
+    }
+
+    #[test]
+    fn parse_preset_with_overrides() {
+        let r = Rules::parse("cross players=4 partnerships=false target=300").unwrap();
+        assert_eq!(r.spinner, SpinnerRule::All);
+        assert!(!r.partnerships);
+        assert_eq!(r.target, 300);
+        assert_eq!(r.hand_size, 5);
+    }
+}

@@ -1,0 +1,1438 @@
+//! The game state: one hand in progress within a game, with scores, the action log, and the
+//! play API with three doors: [`State::apply`] (checked, leaves the state unchanged on error),
+//! [`State::is_legal`], and [`State::apply_unchecked`] for search loops.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::deal::{Deal, Seed};
+use crate::layout::{ArmId, Layout};
+use crate::rules::{Award, GameEnd, NextLead, NoDouble, PlayScoring, Rules, RulesError};
+use crate::tile::{BySeat, BySide, PipSet, Seat, Side, Tile, TileSet};
+
+/// What a player does on their turn.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Action {
+    /// Lay a tile. `arm` is `None` for the lead (the first tile of the hand) and names an open
+    /// arm otherwise.
+    Play {
+        /// The tile laid.
+        tile: Tile,
+        /// Where it goes.
+        arm: Option<ArmId>,
+    },
+    /// Draw the next tile from the boneyard (the tile is the chance outcome fixed by the deal).
+    Draw,
+    /// Pass: nothing can be laid and nothing drawn.
+    Pass,
+    /// Manual scoring only: announce the points the play just made (0: no claim).
+    Claim(u8),
+    /// Manual scoring only: take the points the previous player missed ("Muggins!").
+    Muggins,
+}
+
+impl Action {
+    /// A play on an arm.
+    #[must_use]
+    pub const fn play(tile: Tile, arm: ArmId) -> Action {
+        Action::Play {
+            tile,
+            arm: Some(arm),
+        }
+    }
+
+    /// The lead of a tile.
+    #[must_use]
+    pub const fn lead(tile: Tile) -> Action {
+        Action::Play { tile, arm: None }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Play { tile, arm: None } => write!(f, "{tile}"),
+            Action::Play {
+                tile,
+                arm: Some(a),
+            } => write!(f, "{tile}@{a}"),
+            Action::Draw => f.write_str("D"),
+            Action::Pass => f.write_str("P"),
+            Action::Claim(n) => write!(f, "C{n}"),
+            Action::Muggins => f.write_str("M"),
+        }
+    }
+}
+
+impl FromStr for Action {
+    type Err = String;
+    /// Reads the notation token of an action without its points suffix: `6-4`, `5-0@W`, `D`,
+    /// `P`, `C10`, `M`.
+    fn from_str(s: &str) -> Result<Action, String> {
+        match s {
+            "D" | "d" => return Ok(Action::Draw),
+            "P" | "p" => return Ok(Action::Pass),
+            "M" | "m" => return Ok(Action::Muggins),
+            _ => {}
+        }
+        if let Some(n) = s.strip_prefix('C').or_else(|| s.strip_prefix('c')) {
+            return n
+                .parse()
+                .map(Action::Claim)
+                .map_err(|_| format!("bad claim {s:?}: expected C and a number"));
+        }
+        let (t, arm) = match s.split_once('@') {
+            Some((t, a)) => (t, Some(a.parse::<ArmId>()?)),
+            None => (s, None),
+        };
+        let tile = t.parse::<Tile>().map_err(|e| e.to_string())?;
+        Ok(Action::Play { tile, arm })
+    }
+}
+
+impl Serialize for Action {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Action, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// Where the game stands.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// A player is to play, draw or pass.
+    Play,
+    /// Manual scoring: the player who just laid a tile is to claim its points.
+    Claim,
+    /// The hand is over; the next hand needs a deal.
+    HandOver,
+    /// The game is over.
+    GameOver,
+}
+
+/// How the leader of a hand was chosen.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LeadKind {
+    /// The holder of the highest double leads it.
+    HighestDouble,
+    /// No double was dealt: the holder of the heaviest tile leads it.
+    HeaviestTile,
+    /// No double was dealt: players drew in turn until one drew a double, and lead it.
+    DrawUntilDouble,
+    /// The leader (previous winner, or the next seat in rotation) leads any tile.
+    Free,
+}
+
+/// How a hand begins: which hand of the game, the scores, and who leads.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct HandStart {
+    /// Hand number in the game, from 1.
+    pub hand_no: u16,
+    /// Scores before the hand.
+    pub scores: BySide<i32>,
+    /// Whether the hand opens by the highest-double rule (first hand, or after a blocked hand
+    /// under the winner-leads rule); otherwise `free_leader` leads any tile.
+    pub highest_double: bool,
+    /// The leader when the lead is free.
+    pub free_leader: Seat,
+}
+
+impl HandStart {
+    /// The first hand of a game.
+    #[must_use]
+    pub fn first() -> HandStart {
+        HandStart {
+            hand_no: 1,
+            scores: BySide::default(),
+            highest_double: true,
+            free_leader: Seat(0),
+        }
+    }
+}
+
+/// How a hand ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum HandEnd {
+    /// A player laid their last tile.
+    Domino {
+        /// Who went out.
+        seat: Seat,
+    },
+    /// Nobody could lay and nobody could draw.
+    Blocked,
+}
+
+/// The outcome of a finished hand, with everything needed to show how the award was made.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct HandResult {
+    /// How it ended.
+    pub end: HandEnd,
+    /// Every hand, revealed.
+    pub hands: BySeat<TileSet>,
+    /// Pips counted in each seat's hand (after the doubles-one-half option).
+    pub pips: BySeat<u16>,
+    /// Pips per side (partners summed).
+    pub side_pips: BySide<u16>,
+    /// Sides that won the hand (bit per side; two bits for a shared three-player block).
+    pub winners: u8,
+    /// Points each side was awarded by the rules (after rounding and scale).
+    pub awards: BySide<i32>,
+    /// Points actually added to each score (an exact target may refuse an award).
+    pub scored: BySide<i32>,
+}
+
+impl HandResult {
+    /// Whether `side` won (or shared) the hand.
+    #[must_use]
+    pub const fn won(&self, side: Side) -> bool {
+        self.winners & (1 << side.0) != 0
+    }
+}
+
+/// Why an action was refused. The state is unchanged.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum IllegalAction {
+    /// It is not this seat's turn.
+    NotYourTurn,
+    /// The game is over.
+    GameOver,
+    /// The hand is over: the next hand must be dealt first.
+    HandOver,
+    /// The player does not hold that tile.
+    NotInHand(Tile),
+    /// The first tile of this hand must be the named tile.
+    MustLead(Tile),
+    /// The lead takes no arm; later plays need one.
+    ArmMismatch,
+    /// That arm is not open.
+    ArmNotOpen(ArmId),
+    /// The tile does not match the arm's open end.
+    DoesNotFit {
+        /// The tile.
+        tile: Tile,
+        /// The arm.
+        arm: ArmId,
+        /// The pip showing there.
+        pip: u8,
+    },
+    /// The player can lay a tile, so must.
+    MustPlay,
+    /// The player cannot lay and the boneyard can be drawn from, so must draw.
+    MustDraw,
+    /// The player drew an unplayable tile this turn and must keep drawing.
+    MustKeepDrawing,
+    /// Drawing is not possible: the boneyard is empty, kept, or drawing is off.
+    CannotDraw,
+    /// Passing is only allowed when nothing can be laid or drawn.
+    CannotPass,
+    /// A claim is expected first (manual scoring).
+    MustClaim,
+    /// No claim is due now.
+    NoClaimDue,
+    /// The claim does not match the points the play made.
+    WrongClaim {
+        /// Points claimed.
+        claimed: u8,
+        /// Points the count gives.
+        actual: u8,
+    },
+    /// There are no missed points to call Muggins on.
+    NoMuggins,
+}
+
+impl fmt::Display for IllegalAction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalAction::NotYourTurn => write!(f, "it is not your turn"),
+            IllegalAction::GameOver => write!(f, "the game is over"),
+            IllegalAction::HandOver => write!(f, "the hand is over; deal the next hand"),
+            IllegalAction::NotInHand(t) => write!(f, "you do not hold {t}"),
+            IllegalAction::MustLead(t) => write!(f, "this hand must be led with {t}"),
+            IllegalAction::ArmMismatch => {
+                write!(f, "the lead goes on the empty table without an arm; later tiles need one")
+            }
+            IllegalAction::ArmNotOpen(a) => write!(f, "arm {a} is not open"),
+            IllegalAction::DoesNotFit { tile, arm, pip } => {
+                write!(f, "{tile} does not match the {pip} showing on arm {arm}")
+            }
+            IllegalAction::MustPlay => write!(f, "you can lay a tile, so you must"),
+            IllegalAction::MustDraw => write!(f, "you cannot lay a tile, so you must draw"),
+            IllegalAction::MustKeepDrawing => {
+                write!(f, "the tile you drew does not fit: keep drawing")
+            }
+            IllegalAction::CannotDraw => write!(f, "there is nothing you may draw"),
+            IllegalAction::CannotPass => write!(f, "you may only pass when you cannot lay or draw"),
+            IllegalAction::MustClaim => write!(f, "claim the points of your play first (C0 for none)"),
+            IllegalAction::NoClaimDue => write!(f, "there is no play to claim points for"),
+            IllegalAction::WrongClaim { claimed, actual } => write!(
+                f,
+                "a claim of {claimed} does not match the count, which scores {actual}"
+            ),
+            IllegalAction::NoMuggins => write!(f, "there are no missed points to take"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalAction {}
+
+/// Why a game or hand could not be set up.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SetupError {
+    /// The rules are invalid.
+    Rules(RulesError),
+    /// The deal does not fit the rules.
+    Deal(crate::deal::DealError),
+    /// The hand must be led with the highest double, none was dealt, and the rules say redeal.
+    NoDouble,
+    /// The state is not between hands.
+    NotBetweenHands,
+    /// A seat number is out of range.
+    Seat(Seat),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::Rules(e) => write!(f, "{e}"),
+            SetupError::Deal(e) => write!(f, "{e}"),
+            SetupError::NoDouble => write!(
+                f,
+                "no double was dealt and the rules say to redeal (deal again)"
+            ),
+            SetupError::NotBetweenHands => write!(f, "the current hand is not over"),
+            SetupError::Seat(s) => write!(f, "seat {} is not at this table", s.0),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+impl From<RulesError> for SetupError {
+    fn from(e: RulesError) -> Self {
+        SetupError::Rules(e)
+    }
+}
+
+impl From<crate::deal::DealError> for SetupError {
+    fn from(e: crate::deal::DealError) -> Self {
+        SetupError::Deal(e)
+    }
+}
+
+/// A fixed-capacity list of actions, filled without heap allocation.
+///
+/// Capacity 128: each open arm accepts at most the seven tiles of its pip's suit, and there
+/// are at most 16 arms, so at most 112 plays, plus one draw or pass and one Muggins call. A
+/// lead offers at most the 23 tiles a hand can hold; claims offer at most two values.
+#[derive(Clone)]
+pub struct ActionList {
+    items: [Action; ActionList::CAPACITY],
+    len: u8,
+}
+
+impl fmt::Debug for ActionList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Default for ActionList {
+    fn default() -> Self {
+        ActionList::new()
+    }
+}
+
+impl ActionList {
+    /// Capacity (see the type's documentation for the bound).
+    pub const CAPACITY: usize = 128;
+
+    /// An empty list.
+    #[must_use]
+    pub const fn new() -> ActionList {
+        ActionList {
+            items: [Action::Pass; ActionList::CAPACITY],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, a: Action) {
+        self.items[self.len as usize] = a;
+        self.len += 1;
+    }
+
+    /// Remove every action.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Number of actions.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The actions as a slice.
+    #[must_use]
+    pub fn as_slice(&self) -> &[Action] {
+        &self.items[..self.len as usize]
+    }
+
+    /// Iterate.
+    pub fn iter(&self) -> std::slice::Iter<'_, Action> {
+        self.as_slice().iter()
+    }
+
+    /// Whether `a` is in the list.
+    #[must_use]
+    pub fn contains(&self, a: &Action) -> bool {
+        self.as_slice().contains(a)
+    }
+}
+
+impl std::ops::Index<usize> for ActionList {
+    type Output = Action;
+    fn index(&self, i: usize) -> &Action {
+        &self.as_slice()[i]
+    }
+}
+
+impl<'a> IntoIterator for &'a ActionList {
+    type Item = &'a Action;
+    type IntoIter = std::slice::Iter<'a, Action>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// One entry of a hand's history, as the whole table saw it, plus the drawn tile where the
+/// viewer may know it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Entry {
+    /// A tile drawn before the lead to find a double (no-double option). `tile` is known only
+    /// to its owner.
+    LeadDraw {
+        /// Who drew.
+        seat: Seat,
+        /// The tile, if the viewer may know it.
+        tile: Option<Tile>,
+    },
+    /// A tile laid, with the count it made and the points it scored at once.
+    Play {
+        /// Who laid it.
+        seat: Seat,
+        /// The tile.
+        tile: Tile,
+        /// The arm (`None` for the lead).
+        arm: Option<ArmId>,
+        /// The count after the play.
+        count: u8,
+        /// Points scored at once (0 under manual scoring until claimed).
+        points: u8,
+    },
+    /// A draw, with the open ends the player could not match.
+    Draw {
+        /// Who drew.
+        seat: Seat,
+        /// The tile, if the viewer may know it.
+        tile: Option<Tile>,
+        /// The pips on the open ends at the time.
+        ends: PipSet,
+        /// Whether the draw proves the player held nothing matching `ends` (false when
+        /// voluntary drawing is allowed).
+        forced: bool,
+    },
+    /// A pass, with the open ends the player could not match.
+    Pass {
+        /// Who passed.
+        seat: Seat,
+        /// The pips on the open ends at the time.
+        ends: PipSet,
+    },
+    /// A claim under manual scoring.
+    Claim {
+        /// Who claimed.
+        seat: Seat,
+        /// Points announced.
+        claimed: u8,
+        /// Points scored.
+        points: u8,
+    },
+    /// A Muggins call taking missed points.
+    Muggins {
+        /// Who called.
+        seat: Seat,
+        /// Points taken.
+        points: u8,
+    },
+}
+
+impl Entry {
+    /// Who acted.
+    #[must_use]
+    pub const fn seat(&self) -> Seat {
+        match *self {
+            Entry::LeadDraw { seat, .. }
+            | Entry::Play { seat, .. }
+            | Entry::Draw { seat, .. }
+            | Entry::Pass { seat, .. }
+            | Entry::Claim { seat, .. }
+            | Entry::Muggins { seat, .. } => seat,
+        }
+    }
+
+    /// The action that made this entry (`None` for a lead draw, which the rules make).
+    #[must_use]
+    pub const fn action(&self) -> Option<Action> {
+        match *self {
+            Entry::LeadDraw { .. } => None,
+            Entry::Play { tile, arm, .. } => Some(Action::Play { tile, arm }),
+            Entry::Draw { .. } => Some(Action::Draw),
+            Entry::Pass { .. } => Some(Action::Pass),
+            Entry::Claim { claimed, .. } => Some(Action::Claim(claimed)),
+            Entry::Muggins { .. } => Some(Action::Muggins),
+        }
+    }
+}
+
+/// The most entries a hand can log: 28 plays, 21 draws, at most 3 passes before each of the
+/// 29 turns that lay or end a hand (87), and one claim and one Muggins call per play (56).
+const LOG_CAP: usize = 192;
+
+/// What the state needs to judge the player to move, shared by [`State`] and
+/// [`crate::View`] so both give the same legal actions.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TurnInfo<'a> {
+    pub rules: &'a Rules,
+    pub layout: &'a Layout,
+    pub phase: Phase,
+    pub hand: TileSet,
+    pub forced_lead: Option<Tile>,
+    pub drew: bool,
+    pub last_drawn_playable: bool,
+    pub can_draw: bool,
+    pub claimable: u8,
+    pub muggins: bool,
+}
+
+impl TurnInfo<'_> {
+    fn playable(&self) -> TileSet {
+        self.hand.and(self.layout.playable_tiles())
+    }
+
+    pub(crate) fn legal_actions(&self, out: &mut ActionList) {
+        out.clear();
+        match self.phase {
+            Phase::HandOver | Phase::GameOver => return,
+            Phase::Claim => {
+                out.push(Action::Claim(0));
+                if self.claimable > 0 {
+                    out.push(Action::Claim(self.claimable));
+                }
+                return;
+            }
+            Phase::Play => {}
+        }
+        if self.layout.is_empty() {
+            match self.forced_lead {
+                Some(t) => out.push(Action::lead(t)),
+                None => {
+                    for t in self.hand {
+                        out.push(Action::lead(t));
+                    }
+                }
+            }
+            return;
+        }
+        if self.muggins && !self.drew {
+            out.push(Action::Muggins);
+        }
+        if self.drew && !self.last_drawn_playable && self.can_draw {
+            out.push(Action::Draw);
+            return;
+        }
+        let mut open = self.layout.open_mask();
+        while open != 0 {
+            let a = ArmId(open.trailing_zeros() as u8);
+            open &= open - 1;
+            for t in self.hand.and(Tile::suit(self.layout.arm_pip(a))) {
+                out.push(Action::play(t, a));
+            }
+        }
+        let playable = self.playable();
+        if !self.drew && self.can_draw && (playable.is_empty() || self.rules.voluntary_draw) {
+            out.push(Action::Draw);
+        }
+        if playable.is_empty() && !self.can_draw {
+            out.push(Action::Pass);
+        }
+    }
+
+    pub(crate) fn check(&self, a: Action) -> Result<(), IllegalAction> {
+        match self.phase {
+            Phase::GameOver => return Err(IllegalAction::GameOver),
+            Phase::HandOver => return Err(IllegalAction::HandOver),
+            Phase::Claim => {
+                return match a {
+                    Action::Claim(0) => Ok(()),
+                    Action::Claim(n) if n == self.claimable => Ok(()),
+                    Action::Claim(n) => Err(IllegalAction::WrongClaim {
+                        claimed: n,
+                        actual: self.claimable,
+                    }),
+                    _ => Err(IllegalAction::MustClaim),
+                }
+            }
+            Phase::Play => {}
+        }
+        let playable = self.playable();
+        let keep_drawing = self.drew && !self.last_drawn_playable && self.can_draw;
+        match a {
+            Action::Claim(_) => Err(IllegalAction::NoClaimDue),
+            Action::Muggins => {
+                if self.muggins && !self.drew && !self.layout.is_empty() {
+                    Ok(())
+                } else {
+                    Err(IllegalAction::NoMuggins)
+                }
+            }
+            Action::Play { tile, arm } => {
+                if !self.hand.contains(tile) {
+                    return Err(IllegalAction::NotInHand(tile));
+                }
+                if self.layout.is_empty() {
+                    if arm.is_some() {
+                        return Err(IllegalAction::ArmMismatch);
+                    }
+                    if let Some(f) = self.forced_lead {
+                        if f != tile {
+                            return Err(IllegalAction::MustLead(f));
+                        }
+                    }
+                    return Ok(());
+                }
+                let Some(arm) = arm else {
+                    return Err(IllegalAction::ArmMismatch);
+                };
+                if !self.layout.is_open(arm) {
+                    return Err(IllegalAction::ArmNotOpen(arm));
+                }
+                if !tile.has(self.layout.arm_pip(arm)) {
+                    return Err(IllegalAction::DoesNotFit {
+                        tile,
+                        arm,
+                        pip: self.layout.arm_pip(arm),
+                    });
+                }
+                if keep_drawing {
+                    return Err(IllegalAction::MustKeepDrawing);
+                }
+                Ok(())
+            }
+            Action::Draw => {
+                if self.layout.is_empty() {
+                    return Err(IllegalAction::MustPlay);
+                }
+                if !self.can_draw {
+                    return Err(IllegalAction::CannotDraw);
+                }
+                if keep_drawing {
+                    return Ok(());
+                }
+                if self.drew || (!playable.is_empty() && !self.rules.voluntary_draw) {
+                    return Err(IllegalAction::MustPlay);
+                }
+                Ok(())
+            }
+            Action::Pass => {
+                if self.layout.is_empty() || !playable.is_empty() {
+                    return Err(IllegalAction::MustPlay);
+                }
+                if self.can_draw {
+                    return Err(if keep_drawing {
+                        IllegalAction::MustKeepDrawing
+                    } else {
+                        IllegalAction::MustDraw
+                    });
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// What one applied action did.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Outcome {
+    /// Points scored by the action (a play, claim or Muggins call).
+    pub points: u8,
+    /// The tile drawn, for a draw (known only to the drawer).
+    pub drawn: Option<Tile>,
+    /// Whether the hand ended.
+    pub hand_over: bool,
+    /// Whether the game ended.
+    pub game_over: bool,
+}
+
+/// A game in progress: the current hand, the scores and the hand's log.
+#[derive(Clone)]
+pub struct State {
+    rules: Rules,
+    start: HandStart,
+    deal: Deal,
+    leader: Seat,
+    lead_kind: LeadKind,
+    forced_lead: Option<Tile>,
+    scores: BySide<i32>,
+    hands: BySeat<TileSet>,
+    /// Tiles drawn from the boneyard so far this hand (lead draws included).
+    drawn: u8,
+    layout: Layout,
+    to_move: Seat,
+    phase: Phase,
+    drew: bool,
+    last_drawn_playable: bool,
+    claimable: u8,
+    /// Missed points open to a Muggins call by the seat to move.
+    muggins: u8,
+    result: Option<HandResult>,
+    winner: Option<Side>,
+    log: [Entry; LOG_CAP],
+    log_len: u8,
+}
+
+impl fmt::Debug for State {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("State")
+            .field("hand_no", &self.start.hand_no)
+            .field("deal", &self.deal)
+            .field("phase", &self.phase)
+            .field("to_move", &self.to_move)
+            .field("scores", &self.scores)
+            .field("hands", &self.hands)
+            .field("count", &self.layout.count())
+            .field("log", &self.log())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Round a pip total to the nearest 5: remainder 0-2 rounds down, 3-4 up.
+#[must_use]
+pub const fn round5(p: u32) -> u32 {
+    (p + 2) / 5 * 5
+}
+
+/// A share `total / k` rounded to the nearest 5 (a remainder of exactly 2.5 rounds up).
+#[must_use]
+pub const fn round5_share(total: u32, k: u32) -> u32 {
+    (2 * total + 5 * k) / (10 * k) * 5
+}
+
+impl State {
+    /// The first hand of a new game with this deal. Fails if the rules are invalid, the deal
+    /// does not fit them, or no double was dealt and the rules say to redeal.
+    pub fn new(rules: Rules, deal: Deal) -> Result<State, SetupError> {
+        State::with_start(rules, deal, HandStart::first())
+    }
+
+    /// The first hand of a game whose deals come from `seed` (shuffle version 1), redealing as
+    /// the rules require.
+    pub fn from_seed(rules: Rules, seed: &Seed) -> Result<State, SetupError> {
+        rules.validate()?;
+        let deal = Deal::from_seed(seed, 1, &rules, rules.no_double == NoDouble::Redeal);
+        State::new(rules, deal)
+    }
+
+    /// A hand with this deal and this start (hand number, scores, lead): the door for
+    /// hand-described setups, puzzles and records.
+    pub fn with_start(rules: Rules, deal: Deal, start: HandStart) -> Result<State, SetupError> {
+        rules.validate()?;
+        if deal.players != rules.players || deal.hand_size != rules.hand_size {
+            return Err(SetupError::Deal(crate::deal::DealError::Hands {
+                got: deal.players as usize,
+                want: rules.players,
+            }));
+        }
+        if start.free_leader.0 >= rules.players {
+            return Err(SetupError::Seat(start.free_leader));
+        }
+        let mut s = State {
+            rules,
+            start,
+            deal,
+            leader: Seat(0),
+            lead_kind: LeadKind::Free,
+            forced_lead: None,
+            scores: start.scores,
+            hands: deal.hands(),
+            drawn: 0,
+            layout: Layout::new(),
+            to_move: Seat(0),
+            phase: Phase::Play,
+            drew: false,
+            last_drawn_playable: false,
+            claimable: 0,
+            muggins: 0,
+            result: None,
+            winner: None,
+            log: [Entry::Pass {
+                seat: Seat(0),
+                ends: PipSet::EMPTY,
+            }; LOG_CAP],
+            log_len: 0,
+        };
+        s.choose_leader()?;
+        Ok(s)
+    }
+
+    fn choose_leader(&mut self) -> Result<(), SetupError> {
+        let n = self.rules.players;
+        if !self.start.highest_double {
+            self.leader = self.start.free_leader;
+            self.lead_kind = LeadKind::Free;
+            self.forced_lead = None;
+            self.to_move = self.leader;
+            return Ok(());
+        }
+        let holder = |s: &State, t: Tile| (0..n).map(Seat).find(|&p| s.hands[p].contains(t));
+        let all: TileSet = (0..n).fold(TileSet::EMPTY, |acc, p| acc.or(self.hands[Seat(p)]));
+        let doubles = all.and(Tile::DOUBLES);
+        if let Some(d) = doubles.iter().last() {
+            self.leader = holder(self, d).expect("a dealt tile has a holder");
+            self.lead_kind = LeadKind::HighestDouble;
+            self.forced_lead = Some(d);
+        } else {
+            match self.rules.no_double {
+                NoDouble::Redeal => return Err(SetupError::NoDouble),
+                NoDouble::HeaviestTile => {
+                    let t = all
+                        .iter()
+                        .max_by_key(|t| t.weight())
+                        .expect("hands are not empty");
+                    self.leader = holder(self, t).expect("a dealt tile has a holder");
+                    self.lead_kind = LeadKind::HeaviestTile;
+                    self.forced_lead = Some(t);
+                }
+                NoDouble::DrawUntilDouble => {
+                    let mut seat = Seat(0);
+                    loop {
+                        let t = self.deal.boneyard()[self.drawn as usize];
+                        self.drawn += 1;
+                        self.hands[seat].insert(t);
+                        self.push_log(Entry::LeadDraw {
+                            seat,
+                            tile: Some(t),
+                        });
+                        if t.is_double() {
+                            self.leader = seat;
+                            self.forced_lead = Some(t);
+                            break;
+                        }
+                        seat = seat.next(n);
+                    }
+                    self.lead_kind = LeadKind::DrawUntilDouble;
+                }
+            }
+        }
+        self.to_move = self.leader;
+        Ok(())
+    }
+
+    /// Deal the next hand after a finished one. The leader follows the rules (winner, rotation,
+    /// or the highest double after a block).
+    pub fn next_hand(&mut self, deal: Deal) -> Result<(), SetupError> {
+        let start = self.next_hand_start().ok_or(SetupError::NotBetweenHands)?;
+        *self = State::with_start(self.rules, deal, start)?;
+        Ok(())
+    }
+
+    /// How the next hand starts, once this hand is over and the game is not.
+    #[must_use]
+    pub fn next_hand_start(&self) -> Option<HandStart> {
+        if self.phase != Phase::HandOver {
+            return None;
+        }
+        let result = self.result.as_ref()?;
+        let (highest_double, free_leader) = match self.rules.next_lead {
+            NextLead::Rotate => (false, self.leader.next(self.rules.players)),
+            NextLead::Winner => match result.end {
+                HandEnd::Domino { seat } => (false, seat),
+                HandEnd::Blocked => (true, Seat(0)),
+            },
+        };
+        Some(HandStart {
+            hand_no: self.start.hand_no + 1,
+            scores: self.scores,
+            highest_double,
+            free_leader,
+        })
+    }
+
+    /// Deal the next hand from the game's seed (shuffle version 1).
+    pub fn next_hand_from_seed(&mut self, seed: &Seed) -> Result<(), SetupError> {
+        let start = self.next_hand_start().ok_or(SetupError::NotBetweenHands)?;
+        let redeal = start.highest_double && self.rules.no_double == NoDouble::Redeal;
+        let deal = Deal::from_seed(seed, u32::from(start.hand_no), &self.rules, redeal);
+        *self = State::with_start(self.rules, deal, start)?;
+        Ok(())
+    }
+
+    // ----- accessors -----
+
+    /// The rules.
+    #[must_use]
+    pub const fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// How this hand started.
+    #[must_use]
+    pub const fn start(&self) -> &HandStart {
+        &self.start
+    }
+
+    /// This hand's deal (hands and boneyard order).
+    #[must_use]
+    pub const fn deal(&self) -> &Deal {
+        &self.deal
+    }
+
+    /// Who led (or leads) this hand.
+    #[must_use]
+    pub const fn leader(&self) -> Seat {
+        self.leader
+    }
+
+    /// How the leader was chosen.
+    #[must_use]
+    pub const fn lead_kind(&self) -> LeadKind {
+        self.lead_kind
+    }
+
+    /// The tile the hand must be led with, if the rules force one.
+    #[must_use]
+    pub const fn forced_lead(&self) -> Option<Tile> {
+        self.forced_lead
+    }
+
+    /// Scores per side.
+    #[must_use]
+    pub const fn scores(&self) -> &BySide<i32> {
+        &self.scores
+    }
+
+    /// A seat's tiles.
+    #[must_use]
+    pub fn hand(&self, seat: Seat) -> TileSet {
+        self.hands[seat]
+    }
+
+    /// Every seat's tiles.
+    #[must_use]
+    pub const fn hands(&self) -> &BySeat<TileSet> {
+        &self.hands
+    }
+
+    /// The layout.
+    #[must_use]
+    pub const fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The boneyard tiles not yet drawn, in draw order.
+    #[must_use]
+    pub fn boneyard(&self) -> &[Tile] {
+        &self.deal.boneyard()[self.drawn as usize..]
+    }
+
+    /// Tiles left in the boneyard.
+    #[must_use]
+    pub fn boneyard_len(&self) -> u8 {
+        (self.deal.boneyard().len() - self.drawn as usize) as u8
+    }
+
+    /// Whose turn it is (meaningless once the hand is over).
+    #[must_use]
+    pub const fn to_move(&self) -> Seat {
+        self.to_move
+    }
+
+    /// The phase.
+    #[must_use]
+    pub const fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The result of the hand, once it is over.
+    #[must_use]
+    pub const fn result(&self) -> Option<&HandResult> {
+        self.result.as_ref()
+    }
+
+    /// The winning side, once the game is over.
+    #[must_use]
+    pub const fn winner(&self) -> Option<Side> {
+        self.winner
+    }
+
+    /// Whether the hand is over (or the game, which ends the hand too).
+    #[must_use]
+    pub const fn is_hand_over(&self) -> bool {
+        matches!(self.phase, Phase::HandOver | Phase::GameOver)
+    }
+
+    /// The hand's log, in order, with drawn tiles shown.
+    #[must_use]
+    pub fn log(&self) -> &[Entry] {
+        &self.log[..self.log_len as usize]
+    }
+
+    /// Whether a tile may be drawn now.
+    #[must_use]
+    pub fn can_draw(&self) -> bool {
+        self.rules.drawing && self.boneyard_len() > self.rules.boneyard_keep
+    }
+
+    /// Missed points the seat to move may take with a Muggins call.
+    #[must_use]
+    pub const fn muggins_available(&self) -> u8 {
+        self.muggins
+    }
+
+    /// Points the last play made, to be claimed under manual scoring.
+    #[must_use]
+    pub const fn claimable(&self) -> u8 {
+        self.claimable
+    }
+
+    /// Whether the seat to move drew this turn, and whether the last tile drawn fits.
+    #[must_use]
+    pub const fn drew_this_turn(&self) -> (bool, bool) {
+        (self.drew, self.last_drawn_playable)
+    }
+
+    pub(crate) fn turn_info(&self) -> TurnInfo<'_> {
+        TurnInfo {
+            rules: &self.rules,
+            layout: &self.layout,
+            phase: self.phase,
+            hand: self.hands[self.to_move],
+            forced_lead: self.forced_lead,
+            drew: self.drew,
+            last_drawn_playable: self.last_drawn_playable,
+            can_draw: self.can_draw(),
+            claimable: self.claimable,
+            muggins: self.muggins > 0,
+        }
+    }
+
+    // ----- the play API -----
+
+    /// Fill `out` with every legal action of the seat to move.
+    #[inline]
+    pub fn legal_actions_into(&self, out: &mut ActionList) {
+        self.turn_info().legal_actions(out);
+    }
+
+    /// Every legal action of the seat to move.
+    #[must_use]
+    pub fn legal_actions(&self) -> ActionList {
+        let mut l = ActionList::new();
+        self.legal_actions_into(&mut l);
+        l
+    }
+
+    /// Whether `a` is legal for the seat to move.
+    #[must_use]
+    pub fn is_legal(&self, a: Action) -> bool {
+        self.turn_info().check(a).is_ok()
+    }
+
+    /// Why `a` is illegal, or `Ok` if it is legal.
+    pub fn check(&self, a: Action) -> Result<(), IllegalAction> {
+        self.turn_info().check(a)
+    }
+
+    /// Apply a legal action. On error the state is unchanged.
+    pub fn apply(&mut self, a: Action) -> Result<Outcome, IllegalAction> {
+        self.check(a)?;
+        Ok(self.apply_unchecked(a))
+    }
+
+    /// Apply an action known to be legal (from [`State::legal_actions`]). An illegal action
+    /// here leaves the state inconsistent; use [`State::apply`] for untrusted input.
+    #[inline]
+    pub fn apply_unchecked(&mut self, a: Action) -> Outcome {
+        match a {
+            Action::Play { tile, arm } => self.do_play(tile, arm),
+            Action::Draw => self.do_draw(),
+            Action::Pass => {
+                let ends = self.layout.open_pips();
+                self.push_log(Entry::Pass {
+                    seat: self.to_move,
+                    ends,
+                });
+                self.muggins = 0;
+                self.advance();
+                Outcome::default()
+            }
+            Action::Claim(n) => self.do_claim(n),
+            Action::Muggins => {
+                let points = self.muggins;
+                self.muggins = 0;
+                self.push_log(Entry::Muggins {
+                    seat: self.to_move,
+                    points,
+                });
+                let side = self.rules.side_of(self.to_move);
+                let scored = self.add_score(side, i32::from(points));
+                let mut o = Outcome {
+                    points: scored as u8,
+                    ..Outcome::default()
+                };
+                o.game_over = self.check_immediate_win(side);
+                o
+            }
+        }
+    }
+
+    #[inline]
+    fn push_log(&mut self, e: Entry) {
+        if (self.log_len as usize) < LOG_CAP {
+            self.log[self.log_len as usize] = e;
+            self.log_len += 1;
+        } else {
+            debug_assert!(false, "hand log overflow");
+        }
+    }
+
+    /// Points a count scores during play under these rules.
+    #[must_use]
+    pub fn count_points(rules: &Rules, count: u8) -> u8 {
+        if count == 0 {
+            return 0;
+        }
+        match rules.play_scoring {
+            PlayScoring::None => 0,
+            PlayScoring::Fives => {
+                if count % 5 == 0 {
+                    if rules.cribbage_scale {
+                        count / 5
+                    } else {
+                        count
+                    }
+                } else {
+                    0
+                }
+            }
+            PlayScoring::FivesAndThrees => {
+                let mut p = 0;
+                if count % 5 == 0 {
+                    p += count / 5;
+                }
+                if count % 3 == 0 {
+                    p += count / 3;
+                }
+                p
+            }
+        }
+    }
+
+    /// Add points to a side, honouring the exact-target option. Returns what was added.
+    fn add_score(&mut self, side: Side, pts: i32) -> i32 {
+        if pts == 0 {
+            return 0;
+        }
+        if self.rules.exact_target && pts > 0 && self.scores[side] + pts > i32::from(self.rules.target)
+        {
+            return 0;
+        }
+        self.scores[side] += pts;
+        pts
+    }
+
+    fn reached(&self, side: Side) -> bool {
+        let t = i32::from(self.rules.target);
+        if self.rules.exact_target {
+            self.scores[side] == t
+        } else {
+            self.scores[side] >= t
+        }
+    }
+
+    /// Under the immediate rule, end the game if `side` reached the target.
+    fn check_immediate_win(&mut self, side: Side) -> bool {
+        if self.rules.game_end == GameEnd::Immediate && self.reached(side) {
+            self.winner = Some(side);
+            self.phase = Phase::GameOver;
+            true
+        } else {
+            false
+        }
+    }
+
+    #[inline]
+    fn do_play(&mut self, tile: Tile, arm: Option<ArmId>) -> Outcome {
+        let seat = self.to_move;
+        self.hands[seat].remove(tile);
+        match arm {
+            None => self.layout.lay_lead(tile, &self.rules),
+            Some(a) => self.layout.lay(tile, a, &self.rules),
+        }
+        self.muggins = 0;
+        let count = self.layout.count();
+        let points = State::count_points(&self.rules, count);
+        let mut out = Outcome::default();
+        if self.rules.manual_scoring {
+            self.push_log(Entry::Play {
+                seat,
+                tile,
+                arm,
+                count,
+                points: 0,
+            });
+            self.claimable = points;
+            self.phase = Phase::Claim;
+            return out;
+        }
+        let side = self.rules.side_of(seat);
+        let scored = self.add_score(side, i32::from(points)) as u8;
+        self.push_log(Entry::Play {
+            seat,
+            tile,
+            arm,
+            count,
+            points: scored,
+        });
+        out.points = scored;
+        if scored > 0 && self.check_immediate_win(side) {
+            out.game_over = true;
+            return out;
+        }
+        self.after_lay(&mut out);
+        out
+    }
+
+    fn do_claim(&mut self, n: u8) -> Outcome {
+        let seat = self.to_move;
+        let actual = self.claimable;
+        self.claimable = 0;
+        self.phase = Phase::Play;
+        let mut out = Outcome::default();
+        let side = self.rules.side_of(seat);
+        let (points, missed) = if n == actual && n > 0 {
+            (self.add_score(side, i32::from(n)) as u8, 0)
+        } else {
+            (0, actual)
+        };
+        self.push_log(Entry::Claim {
+            seat,
+            claimed: n,
+            points,
+        });
+        out.points = points;
+        if points > 0 && self.check_immediate_win(side) {
+            out.game_over = true;
+            return out;
+        }
+        self.after_lay(&mut out);
+        if !out.hand_over && missed > 0 && self.rules.side_of(self.to_move) != side {
+            self.muggins = missed;
+        }
+        out
+    }
+
+    /// After a tile is laid (and claimed): domino, block, or the next turn.
+    fn after_lay(&mut self, out: &mut Outcome) {
+        let seat = self.to_move;
+        if self.hands[seat].is_empty() {
+            self.end_hand(HandEnd::Domino { seat }, out);
+            return;
+        }
+        if self.is_blocked() {
+            self.end_hand(HandEnd::Blocked, out);
+            return;
+        }
+        self.advance();
+    }
+
+    #[inline]
+    fn advance(&mut self) {
+        self.to_move = self.to_move.next(self.rules.players);
+        self.drew = false;
+        self.last_drawn_playable = false;
+    }
+
+    /// Nobody can lay and nobody can draw.
+    #[inline]
+    fn is_blocked(&self) -> bool {
+        if self.can_draw() {
+            return false;
+        }
+        let playable = self.layout.playable_tiles();
+        (0..self.rules.players).all(|p| self.hands[Seat(p)].and(playable).is_empty())
+    }
+
+    fn do_draw(&mut self) -> Outcome {
+        let seat = self.to_move;
+        let t = self.deal.boneyard()[self.drawn as usize];
+        self.drawn += 1;
+        let ends = self.layout.open_pips();
+        let forced = !self.rules.voluntary_draw;
+        self.push_log(Entry::Draw {
+            seat,
+            tile: Some(t),
+            ends,
+            forced,
+        });
+        self.muggins = 0;
+        self.hands[seat].insert(t);
+        self.drew = true;
+        self.last_drawn_playable = self.layout.playable_tiles().contains(t);
+        let mut out = Outcome {
+            drawn: Some(t),
+            ..Outcome::default()
+        };
+        if self.is_blocked() {
+            self.end_hand(HandEnd::Blocked, &mut out);
+        }
+        out
+    }
+
+    fn end_hand(&mut self, end: HandEnd, out: &mut Outcome) {
+        let r = &self.rules;
+        let n = r.players;
+        let sides = r.sides();
+        let mut pips = BySeat::<u16>::default();
+        let mut side_pips = BySide::<u16>::default();
+        for p in (0..n).map(Seat) {
+            let h = self.hands[p];
+            let mut v = h.pips() as u16;
+            if r.doubles_count_one_half {
+                v -= h.and(Tile::DOUBLES).pips() as u16 / 2;
+            }
+            pips[p] = v;
+            side_pips[r.side_of(p)] += v;
+        }
+        let all_sides = || (0..sides).map(Side);
+        // Winners and the pips the award is reckoned against.
+        let (winners, base): (u8, u32) = match end {
+            HandEnd::Domino { seat } => (1 << r.side_of(seat).0, 0),
+            HandEnd::Blocked => {
+                let min = all_sides().map(|s| side_pips[s]).min().unwrap_or(0);
+                let mut w = 0u8;
+                for s in all_sides() {
+                    if side_pips[s] == min {
+                        w |= 1 << s.0;
+                    }
+                }
+                (w, u32::from(min))
+            }
+        };
+        let k = winners.count_ones();
+        let mut awards = BySide::<i32>::default();
+        let scale = |v: u32| -> i32 {
+            let v = v as i32;
+            if r.cribbage_scale || r.play_scoring == PlayScoring::FivesAndThrees {
+                v / 5
+            } else {
+                v
+            }
+        };
+        match r.award {
+            Award::SubtractOwn => {
+                for s in all_sides() {
+                    awards[s] = -scale(round5(u32::from(side_pips[s])));
+                }
+            }
+            Award::Opponents | Award::Difference if k < u32::from(sides) => {
+                let losers = all_sides().filter(|s| winners & (1 << s.0) == 0);
+                let total: u32 = match r.award {
+                    Award::Opponents => losers.map(|s| u32::from(side_pips[s])).sum(),
+                    _ => losers
+                        .map(|s| round5(u32::from(side_pips[s]) - base))
+                        .sum(),
+                };
+                let each = if k == 1 { round5(total) } else { round5_share(total, k) };
+                for s in all_sides() {
+                    if winners & (1 << s.0) != 0 {
+                        awards[s] = scale(each);
+                    }
+                }
+            }
+            _ => {}
+        }
+        let mut scored = BySide::<i32>::default();
+        for s in all_sides() {
+            scored[s] = self.add_score(s, awards[s]);
+        }
+        self.result = Some(HandResult {
+            end,
+            hands: self.hands,
+            pips,
+            side_pips,
+            winners: if k == u32::from(sides) { 0 } else { winners },
+            awards,
+            scored,
+        });
+        out.hand_over = true;
+        self.phase = Phase::HandOver;
+        // Game end: any side at the target; the highest wins, a tie for highest plays on.
+        let reached: Vec<Side> = all_sides().filter(|&s| self.reached(s)).collect();
+        if !reached.is_empty() {
+            let best = reached.iter().map(|&s| self.scores[s]).max().unwrap_or(0);
+            let top: Vec<Side> = reached.into_iter().filter(|&s| self.scores[s] == best).collect();
+            if top.len() == 1 {
+                self.winner = Some(top[0]);
+                self.phase = Phase::GameOver;
+                out.game_over = true;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Preset;
+
+    #[test]
+    fn rounding_matches_the_rules() {
+        assert_eq!(round5(3), 5); // a lone 1-2
+        assert_eq!(round5(2), 0); // a lone 1-1
+        assert_eq!(round5(12), 10);
+        assert_eq!(round5(13), 15);
+        assert_eq!(round5_share(23, 2), 10);
+        assert_eq!(round5_share(25, 2), 15);
+        assert_eq!(round5_share(20, 2), 10);
+    }
+
+    #[test]
+    fn fives_and_threes_points() {
+        let r = Rules::preset(Preset::FivesAndThrees, 2);
+        assert_eq!(State::count_points(&r, 15), 8);
+        assert_eq!(State::count_points(&r, 6), 2);
+        assert_eq!(State::count_points(&r, 10), 2);
+        assert_eq!(State::count_points(&r, 7), 0);
+        let c = Rules::preset(Preset::Cribbage, 2);
+        assert_eq!(State::count_points(&c, 15), 3);
+    }
+}
