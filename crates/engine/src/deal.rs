@@ -429,6 +429,23 @@ impl FastRng {
         (((self.next_u64() >> 32) * u64::from(n)) >> 32) as u32
     }
 
+    /// Shuffle `tiles` uniformly (Fisher-Yates), drawing two indices from each 64-bit output.
+    #[inline]
+    pub fn shuffle<T>(&mut self, tiles: &mut [T]) {
+        let mut i = tiles.len();
+        while i > 1 {
+            let w = self.next_u64();
+            let j = (((w & 0xffff_ffff) * i as u64) >> 32) as usize;
+            tiles.swap(i - 1, j);
+            i -= 1;
+            if i > 1 {
+                let j = (((w >> 32) * i as u64) >> 32) as usize;
+                tiles.swap(i - 1, j);
+                i -= 1;
+            }
+        }
+    }
+
     /// A uniform float in `[0, 1)`.
     #[inline]
     pub fn unit(&mut self) -> f64 {

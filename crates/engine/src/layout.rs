@@ -160,8 +160,9 @@ impl Layout {
 
     /// The pip a tile must show to be laid on `arm`.
     #[must_use]
+    #[inline]
     pub const fn arm_pip(&self, arm: ArmId) -> Pip {
-        self.pip[arm.0 as usize]
+        self.pip[(arm.0 & 15) as usize]
     }
 
     /// What the end of `arm` adds to the count by itself (doubles are counted separately).
@@ -284,9 +285,9 @@ impl Layout {
     }
 
     /// Lay `tile` on `arm`. The caller has checked that the arm is open and the tile fits.
-    #[inline]
+    #[inline(always)]
     pub fn lay(&mut self, tile: Tile, arm: ArmId, rules: &Rules) {
-        let a = arm.0 as usize;
+        let a = (arm.0 & 15) as usize;
         let p = self.pip[a];
         debug_assert!(self.is_open(arm) && tile.has(p));
         self.tiles.insert(tile);
@@ -307,7 +308,7 @@ impl Layout {
             let q = tile.other(p);
             if self.on_double & bit != 0 {
                 self.on_double &= !bit;
-                let d = p as usize;
+                let d = (p & 7) as usize % 7;
                 self.against[d] += 1;
                 if self.against[d] == 2 {
                     self.count -= 2 * p;

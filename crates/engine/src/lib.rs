@@ -56,7 +56,7 @@ mod view;
 
 pub use deal::{shuffle, uniform_below, ChaCha20, Deal, DealError, FastRng, Seed, SHUFFLE_VERSION};
 pub use layout::{ArmId, Layout, MAX_ARMS};
-pub use playout::{perft, play_out, random_hand};
+pub use playout::{perft, play_out, random_hand, random_hand_in_place};
 pub use resample::{ResampleError, Sampler};
 pub use rules::{
     Award, GameEnd, NextLead, NoDouble, PlayScoring, Preset, Rules, RulesError, SpinnerRule,

@@ -1,39 +1,49 @@
 //! Random playouts and move-path counting ("perft"), used by benchmarks and tests.
 
-use crate::deal::{shuffle, Deal, FastRng};
+use crate::deal::{Deal, FastRng};
 use crate::rules::Rules;
-use crate::state::{ActionList, HandStart, Phase, SetupError, State};
+use crate::state::{HandStart, Phase, SetupError, State};
 use crate::tile::{Tile, TILE_COUNT};
 
 /// Deal a random hand (redealing until a double is dealt when the rules require it) and play
 /// it out with uniformly random legal actions. Returns the finished state.
 pub fn random_hand(rules: Rules, rng: &mut FastRng) -> Result<State, SetupError> {
+    rules.validate()?;
     let mut order: [Tile; TILE_COUNT] =
         std::array::from_fn(|i| Tile::from_index(i as u8).expect("index below 28"));
-    let mut state = loop {
-        shuffle(&mut order, |n| rng.below(n));
-        let deal = Deal {
-            order,
-            players: rules.players,
-            hand_size: rules.hand_size,
-        };
-        match State::with_start(rules, deal, HandStart::first()) {
-            Ok(s) => break s,
-            Err(SetupError::NoDouble) => continue,
-            Err(e) => return Err(e),
+    rng.shuffle(&mut order);
+    let deal = Deal {
+        order,
+        players: rules.players,
+        hand_size: rules.hand_size,
+    };
+    let mut state = match State::with_start(rules, deal, HandStart::first()) {
+        Ok(s) => s,
+        Err(SetupError::NoDouble) => {
+            let mut s = State::with_start(rules, deal, HandStart::free(crate::Seat(0)))?;
+            s.redeal_first_hand(rng);
+            s
         }
+        Err(e) => return Err(e),
     };
     play_out(&mut state, rng);
     Ok(state)
 }
 
+/// Reuse `state` for a new random first hand under its own rules (redealing until a double
+/// is dealt when the rules require it) and play it out with uniformly random legal actions.
+/// The allocation-free loop behind `fiveup bench`.
+#[inline]
+pub fn random_hand_in_place(state: &mut State, rng: &mut FastRng) {
+    state.redeal_first_hand(rng);
+    play_out(state, rng);
+}
+
 /// Play the current hand to its end with uniformly random legal actions.
 #[inline]
 pub fn play_out(state: &mut State, rng: &mut FastRng) {
-    let mut list = ActionList::new();
     while matches!(state.phase(), Phase::Play | Phase::Claim) {
-        state.legal_actions_into(&mut list);
-        let a = list[rng.below(list.len() as u32) as usize];
+        let a = state.random_action(rng);
         state.apply_unchecked(a);
     }
 }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::deal::{Deal, Seed};
 use crate::layout::{ArmId, Layout};
 use crate::rules::{Award, GameEnd, NextLead, NoDouble, PlayScoring, Rules, RulesError};
-use crate::tile::{BySeat, BySide, PipSet, Seat, Side, Tile, TileSet};
+use crate::tile::{BySeat, BySide, PipSet, Seat, Side, Tile, TileSet, TILE_COUNT};
 
 /// What a player does on their turn.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -148,6 +148,17 @@ pub struct HandStart {
 }
 
 impl HandStart {
+    /// A hand (numbered 1, scores 0) led freely by `seat`, for puzzles and tests.
+    #[must_use]
+    pub fn free(seat: Seat) -> HandStart {
+        HandStart {
+            hand_no: 1,
+            scores: BySide::default(),
+            highest_double: false,
+            free_leader: seat,
+        }
+    }
+
     /// The first hand of a game.
     #[must_use]
     pub fn first() -> HandStart {
@@ -513,9 +524,10 @@ impl Entry {
     }
 }
 
-/// The most entries a hand can log: 28 plays, 21 draws, at most 3 passes before each of the
-/// 29 turns that lay or end a hand (87), and one claim and one Muggins call per play (56).
-const LOG_CAP: usize = 192;
+/// Room for a hand's log. A hand logs at most 192 entries (28 plays, 21 draws, at most 3
+/// passes before each of the 29 turns that lay or end a hand, and one claim and one Muggins call
+/// per play); 256 lets a `u8` index address it without a bounds check.
+const LOG_CAP: usize = 256;
 
 /// What the state needs to judge the player to move, shared by [`State`] and
 /// [`crate::View`] so both give the same legal actions.
@@ -538,6 +550,7 @@ impl TurnInfo<'_> {
         self.hand.and(self.layout.playable_tiles())
     }
 
+    #[inline]
     pub(crate) fn legal_actions(&self, out: &mut ActionList) {
         out.clear();
         match self.phase {
@@ -569,19 +582,23 @@ impl TurnInfo<'_> {
             out.push(Action::Draw);
             return;
         }
+        let mut playable = 0u32;
         let mut open = self.layout.open_mask();
         while open != 0 {
             let a = ArmId(open.trailing_zeros() as u8);
             open &= open - 1;
-            for t in self.hand.and(Tile::suit(self.layout.arm_pip(a))) {
+            let mut m = self.hand.0 & Tile::suit(self.layout.arm_pip(a)).0;
+            playable |= m;
+            while m != 0 {
+                let t = Tile::from_index(m.trailing_zeros() as u8).expect("bit below 28");
+                m &= m - 1;
                 out.push(Action::play(t, a));
             }
         }
-        let playable = self.playable();
-        if !self.drew && self.can_draw && (playable.is_empty() || self.rules.voluntary_draw) {
+        if !self.drew && self.can_draw && (playable == 0 || self.rules.voluntary_draw) {
             out.push(Action::Draw);
         }
-        if playable.is_empty() && !self.can_draw {
+        if playable == 0 && !self.can_draw {
             out.push(Action::Pass);
         }
     }
@@ -703,8 +720,17 @@ pub struct State {
     forced_lead: Option<Tile>,
     scores: BySide<i32>,
     hands: BySeat<TileSet>,
+    /// For each seat and pip, how many tiles in the hand carry that pip (kept with `hands`, so
+    /// the number of plays on an arm is one look-up).
+    suit_counts: BySeat<[u8; 8]>,
     /// Tiles drawn from the boneyard so far this hand (lead draws included).
     drawn: u8,
+    /// Tiles left in the boneyard.
+    bone_left: u8,
+    /// Whether a tile may be drawn now (kept with `bone_left`).
+    drawable: bool,
+    /// The side of each seat.
+    side: [Side; 4],
     layout: Layout,
     to_move: Seat,
     phase: Phase,
@@ -731,6 +757,15 @@ impl fmt::Debug for State {
             .field("count", &self.layout.count())
             .field("log", &self.log())
             .finish_non_exhaustive()
+    }
+}
+
+/// Add `delta` (1, or `u8::MAX` for -1) to the per-pip counts for the pips on `t`.
+#[inline]
+fn add_suits(counts: &mut [u8; 8], t: Tile, delta: u8) {
+    counts[t.hi() as usize] = counts[t.hi() as usize].wrapping_add(delta);
+    if !t.is_double() {
+        counts[t.lo() as usize] = counts[t.lo() as usize].wrapping_add(delta);
     }
 }
 
@@ -764,16 +799,6 @@ impl State {
     /// A hand with this deal and this start (hand number, scores, lead): the door for
     /// hand-described setups, puzzles and records.
     pub fn with_start(rules: Rules, deal: Deal, start: HandStart) -> Result<State, SetupError> {
-        rules.validate()?;
-        if deal.players != rules.players || deal.hand_size != rules.hand_size {
-            return Err(SetupError::Deal(crate::deal::DealError::Hands {
-                got: deal.players as usize,
-                want: rules.players,
-            }));
-        }
-        if start.free_leader.0 >= rules.players {
-            return Err(SetupError::Seat(start.free_leader));
-        }
         let mut s = State {
             rules,
             start,
@@ -782,8 +807,12 @@ impl State {
             lead_kind: LeadKind::Free,
             forced_lead: None,
             scores: start.scores,
-            hands: deal.hands(),
+            hands: BySeat::default(),
+            suit_counts: BySeat::default(),
             drawn: 0,
+            bone_left: 0,
+            drawable: false,
+            side: [Side(0); 4],
             layout: Layout::new(),
             to_move: Seat(0),
             phase: Phase::Play,
@@ -799,8 +828,81 @@ impl State {
             }; LOG_CAP],
             log_len: 0,
         };
-        s.choose_leader()?;
+        s.reset(rules, deal, start)?;
         Ok(s)
+    }
+
+    /// Replace this state with a new hand, reusing its storage: the same as
+    /// [`State::with_start`] without building a new value (for playout loops). On error the
+    /// state is left unchanged.
+    pub fn reset(&mut self, rules: Rules, deal: Deal, start: HandStart) -> Result<(), SetupError> {
+        rules.validate()?;
+        if deal.players != rules.players || deal.hand_size != rules.hand_size {
+            return Err(SetupError::Deal(crate::deal::DealError::Hands {
+                got: deal.players as usize,
+                want: rules.players,
+            }));
+        }
+        if start.free_leader.0 >= rules.players {
+            return Err(SetupError::Seat(start.free_leader));
+        }
+        self.reset_trusted(rules, deal, start)
+    }
+
+    /// A new first hand of a game with the same rules, dealt by shuffling this state's deal order
+    /// in place with `rng` (uniform: a uniform shuffle of any order is uniform). Redeals until a
+    /// double is dealt when the rules require it. For playout loops.
+    pub fn redeal_first_hand(&mut self, rng: &mut crate::deal::FastRng) {
+        let mut deal = self.deal;
+        loop {
+            rng.shuffle(&mut deal.order);
+            match self.reset_trusted(self.rules, deal, HandStart::first()) {
+                Ok(()) => return,
+                Err(_) => continue,
+            }
+        }
+    }
+
+    /// [`State::reset`] for values already checked: valid rules, a deal made for them, a seat in
+    /// range. Fails only with [`SetupError::NoDouble`].
+    #[inline]
+    fn reset_trusted(&mut self, rules: Rules, deal: Deal, start: HandStart) -> Result<(), SetupError> {
+        let mut hands = BySeat::<TileSet>::default();
+        let mut counts = BySeat::<[u8; 8]>::default();
+        let h = rules.hand_size as usize;
+        for (seat, chunk) in deal.order[..deal.dealt()].chunks_exact(h).enumerate() {
+            for t in chunk {
+                hands.0[seat].insert(*t);
+                add_suits(&mut counts.0[seat], *t, 1);
+            }
+        }
+        if start.highest_double
+            && rules.no_double == NoDouble::Redeal
+            && hands.0.iter().all(|h| h.and(Tile::DOUBLES).is_empty())
+        {
+            return Err(SetupError::NoDouble);
+        }
+        self.rules = rules;
+        self.start = start;
+        self.deal = deal;
+        self.scores = start.scores;
+        self.hands = hands;
+        self.suit_counts = counts;
+        self.drawn = 0;
+        self.set_bone_left((deal.order.len() - deal.dealt()) as u8);
+        for (i, side) in self.side.iter_mut().enumerate() {
+            *side = rules.side_of(Seat(i as u8));
+        }
+        self.layout = Layout::new();
+        self.phase = Phase::Play;
+        self.drew = false;
+        self.last_drawn_playable = false;
+        self.claimable = 0;
+        self.muggins = 0;
+        self.result = None;
+        self.winner = None;
+        self.log_len = 0;
+        self.choose_leader()
     }
 
     fn choose_leader(&mut self) -> Result<(), SetupError> {
@@ -813,9 +915,11 @@ impl State {
             return Ok(());
         }
         let holder = |s: &State, t: Tile| (0..n).map(Seat).find(|&p| s.hands[p].contains(t));
-        let all: TileSet = (0..n).fold(TileSet::EMPTY, |acc, p| acc.or(self.hands[Seat(p)]));
+        let all = TileSet(self.hands.0.iter().fold(0, |acc, h| acc | h.0));
         let doubles = all.and(Tile::DOUBLES);
-        if let Some(d) = doubles.iter().last() {
+        if !doubles.is_empty() {
+            // Doubles' indices grow with their pip, so the highest bit is the highest double.
+            let d = Tile::from_index(31 - doubles.0.leading_zeros() as u8).expect("a double");
             self.leader = holder(self, d).expect("a dealt tile has a holder");
             self.lead_kind = LeadKind::HighestDouble;
             self.forced_lead = Some(d);
@@ -834,9 +938,10 @@ impl State {
                 NoDouble::DrawUntilDouble => {
                     let mut seat = Seat(0);
                     loop {
-                        let t = self.deal.boneyard()[self.drawn as usize];
+                        let t = self.deal.order[self.deal.dealt() + self.drawn as usize];
                         self.drawn += 1;
-                        self.hands[seat].insert(t);
+                        self.set_bone_left(self.bone_left - 1);
+                        self.take(seat, t);
                         self.push_log(Entry::LeadDraw {
                             seat,
                             tile: Some(t),
@@ -965,8 +1070,8 @@ impl State {
 
     /// Tiles left in the boneyard.
     #[must_use]
-    pub fn boneyard_len(&self) -> u8 {
-        (self.deal.boneyard().len() - self.drawn as usize) as u8
+    pub const fn boneyard_len(&self) -> u8 {
+        self.bone_left
     }
 
     /// Whose turn it is (meaningless once the hand is over).
@@ -1007,8 +1112,15 @@ impl State {
 
     /// Whether a tile may be drawn now.
     #[must_use]
-    pub fn can_draw(&self) -> bool {
-        self.rules.drawing && self.boneyard_len() > self.rules.boneyard_keep
+    #[inline]
+    pub const fn can_draw(&self) -> bool {
+        self.drawable
+    }
+
+    #[inline]
+    fn set_bone_left(&mut self, n: u8) {
+        self.bone_left = n;
+        self.drawable = self.rules.drawing && n > self.rules.boneyard_keep;
     }
 
     /// Missed points the seat to move may take with a Muggins call.
@@ -1029,6 +1141,7 @@ impl State {
         (self.drew, self.last_drawn_playable)
     }
 
+    #[inline]
     pub(crate) fn turn_info(&self) -> TurnInfo<'_> {
         TurnInfo {
             rules: &self.rules,
@@ -1060,6 +1173,143 @@ impl State {
         l
     }
 
+    /// Whether the list-free paths below apply: a play-phase turn with no Muggins call open.
+    #[inline]
+    fn ordinary_turn(&self) -> bool {
+        matches!(self.phase, Phase::Play) && self.muggins == 0
+    }
+
+    /// Number of legal actions, without building the list.
+    #[inline]
+    #[must_use]
+    pub fn legal_action_count(&self) -> usize {
+        if !self.ordinary_turn() {
+            return self.legal_actions().len();
+        }
+        if self.layout.is_empty() {
+            return if self.forced_lead.is_some() {
+                1
+            } else {
+                self.hands[self.to_move].len() as usize
+            };
+        }
+        let can_draw = self.can_draw();
+        if self.drew && !self.last_drawn_playable && can_draw {
+            return 1;
+        }
+        let counts = &self.suit_counts[self.to_move];
+        let mut total = 0usize;
+        let mut open = self.layout.open_mask();
+        while open != 0 {
+            let a = ArmId(open.trailing_zeros() as u8);
+            open &= open - 1;
+            total += counts[self.layout.arm_pip(a) as usize] as usize;
+        }
+        let draw = !self.drew && can_draw && (total == 0 || self.rules.voluntary_draw);
+        let pass = total == 0 && !can_draw;
+        total + usize::from(draw || pass)
+    }
+
+    /// The `k`-th legal action in the order of [`State::legal_actions`], without building the
+    /// list. Panics if `k` is out of range.
+    #[inline]
+    #[must_use]
+    pub fn nth_legal_action(&self, k: usize) -> Action {
+        if !self.ordinary_turn() {
+            return self.legal_actions()[k];
+        }
+        if self.layout.is_empty() {
+            let t = match self.forced_lead {
+                Some(t) if k == 0 => Some(t),
+                Some(_) => None,
+                None => self.hands[self.to_move].nth(k as u32),
+            };
+            return Action::lead(t.expect("legal action index out of range"));
+        }
+        let can_draw = self.can_draw();
+        if self.drew && !self.last_drawn_playable && can_draw {
+            assert!(k == 0, "legal action index out of range");
+            return Action::Draw;
+        }
+        let hand = self.hands[self.to_move].0;
+        let counts = &self.suit_counts[self.to_move];
+        let mut k = k;
+        let mut open = self.layout.open_mask();
+        while open != 0 {
+            let a = ArmId(open.trailing_zeros() as u8);
+            open &= open - 1;
+            let pip = self.layout.arm_pip(a);
+            let c = counts[pip as usize] as usize;
+            if k < c {
+                let mut m = hand & Tile::suit(pip).0;
+                for _ in 0..k {
+                    m &= m - 1;
+                }
+                let t = Tile::from_index(m.trailing_zeros() as u8).expect("k is below the count");
+                return Action::play(t, a);
+            }
+            k -= c;
+        }
+        assert!(k == 0, "legal action index out of range");
+        if can_draw && !self.drew {
+            Action::Draw
+        } else {
+            Action::Pass
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn random_action_slow(&self, rng: &mut crate::deal::FastRng) -> Action {
+        let n = self.legal_action_count();
+        assert!(n > 0, "no legal action: the hand is over");
+        self.nth_legal_action(rng.below(n as u32) as usize)
+    }
+
+    /// A legal action chosen uniformly at random.
+    #[inline(always)]
+    pub fn random_action(&self, rng: &mut crate::deal::FastRng) -> Action {
+        if !self.ordinary_turn() || self.layout.is_empty() {
+            return self.random_action_slow(rng);
+        }
+        let can_draw = self.can_draw();
+        if self.drew && !self.last_drawn_playable && can_draw {
+            return Action::Draw;
+        }
+        let counts = &self.suit_counts[self.to_move];
+        let open_mask = self.layout.open_mask();
+        let mut total = 0u32;
+        let mut open = open_mask;
+        while open != 0 {
+            let a = ArmId(open.trailing_zeros() as u8);
+            open &= open - 1;
+            total += u32::from(counts[(self.layout.arm_pip(a) & 7) as usize]);
+        }
+        let draw = !self.drew && can_draw && (total == 0 || self.rules.voluntary_draw);
+        let pass = total == 0 && !can_draw;
+        let mut k = rng.below(total + u32::from(draw || pass));
+        if k >= total {
+            return if draw { Action::Draw } else { Action::Pass };
+        }
+        let hand = self.hands[self.to_move].0;
+        let mut open = open_mask;
+        while open != 0 {
+            let a = ArmId(open.trailing_zeros() as u8);
+            open &= open - 1;
+            let pip = self.layout.arm_pip(a) & 7;
+            let c = u32::from(counts[pip as usize]);
+            if k < c {
+                let mut m = hand & Tile::suit(pip).0;
+                for _ in 0..k {
+                    m &= m - 1;
+                }
+                return Action::play(TileSet(m).first_unchecked(), a);
+            }
+            k -= c;
+        }
+        unreachable!("k is below the total")
+    }
+
     /// Whether `a` is legal for the seat to move.
     #[must_use]
     pub fn is_legal(&self, a: Action) -> bool {
@@ -1079,7 +1329,7 @@ impl State {
 
     /// Apply an action known to be legal (from [`State::legal_actions`]). An illegal action
     /// here leaves the state inconsistent; use [`State::apply`] for untrusted input.
-    #[inline]
+    #[inline(always)]
     pub fn apply_unchecked(&mut self, a: Action) -> Outcome {
         match a {
             Action::Play { tile, arm } => self.do_play(tile, arm),
@@ -1095,7 +1345,15 @@ impl State {
                 Outcome::default()
             }
             Action::Claim(n) => self.do_claim(n),
-            Action::Muggins => {
+            Action::Muggins => self.do_muggins(),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn do_muggins(&mut self) -> Outcome {
+        {
+            {
                 let points = self.muggins;
                 self.muggins = 0;
                 self.push_log(Entry::Muggins {
@@ -1115,13 +1373,16 @@ impl State {
     }
 
     #[inline]
+    fn take(&mut self, seat: Seat, t: Tile) {
+        self.hands[seat].insert(t);
+        add_suits(&mut self.suit_counts[seat], t, 1);
+    }
+
+    #[inline]
     fn push_log(&mut self, e: Entry) {
-        if (self.log_len as usize) < LOG_CAP {
-            self.log[self.log_len as usize] = e;
-            self.log_len += 1;
-        } else {
-            debug_assert!(false, "hand log overflow");
-        }
+        debug_assert!((self.log_len as usize) < 192, "a hand logs at most 192 entries");
+        self.log[self.log_len as usize] = e;
+        self.log_len = self.log_len.wrapping_add(1);
     }
 
     /// Points a count scores during play under these rules.
@@ -1189,10 +1450,11 @@ impl State {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn do_play(&mut self, tile: Tile, arm: Option<ArmId>) -> Outcome {
         let seat = self.to_move;
         self.hands[seat].remove(tile);
+        add_suits(&mut self.suit_counts[seat], tile, u8::MAX);
         match arm {
             None => self.layout.lay_lead(tile, &self.rules),
             Some(a) => self.layout.lay(tile, a, &self.rules),
@@ -1213,7 +1475,7 @@ impl State {
             self.phase = Phase::Claim;
             return out;
         }
-        let side = self.rules.side_of(seat);
+        let side = self.side[seat.idx() & 3];
         let scored = self.add_score(side, i32::from(points)) as u8;
         self.push_log(Entry::Play {
             seat,
@@ -1231,6 +1493,8 @@ impl State {
         out
     }
 
+    #[cold]
+    #[inline(never)]
     fn do_claim(&mut self, n: u8) -> Outcome {
         let seat = self.to_move;
         let actual = self.claimable;
@@ -1261,6 +1525,7 @@ impl State {
     }
 
     /// After a tile is laid (and claimed): domino, block, or the next turn.
+    #[inline(always)]
     fn after_lay(&mut self, out: &mut Outcome) {
         let seat = self.to_move;
         if self.hands[seat].is_empty() {
@@ -1291,10 +1556,12 @@ impl State {
         (0..self.rules.players).all(|p| self.hands[Seat(p)].and(playable).is_empty())
     }
 
+    #[inline(always)]
     fn do_draw(&mut self) -> Outcome {
         let seat = self.to_move;
-        let t = self.deal.boneyard()[self.drawn as usize];
+        let t = self.deal.order[TILE_COUNT - self.bone_left as usize];
         self.drawn += 1;
+        self.set_bone_left(self.bone_left - 1);
         let ends = self.layout.open_pips();
         let forced = !self.rules.voluntary_draw;
         self.push_log(Entry::Draw {
@@ -1304,9 +1571,9 @@ impl State {
             forced,
         });
         self.muggins = 0;
-        self.hands[seat].insert(t);
+        self.take(seat, t);
         self.drew = true;
-        self.last_drawn_playable = self.layout.playable_tiles().contains(t);
+        self.last_drawn_playable = ends.contains(t.hi()) || ends.contains(t.lo());
         let mut out = Outcome {
             drawn: Some(t),
             ..Outcome::default()
@@ -1317,6 +1584,8 @@ impl State {
         out
     }
 
+    #[cold]
+    #[inline(never)]
     fn end_hand(&mut self, end: HandEnd, out: &mut Outcome) {
         let r = &self.rules;
         let n = r.players;
@@ -1396,15 +1665,23 @@ impl State {
         out.hand_over = true;
         self.phase = Phase::HandOver;
         // Game end: any side at the target; the highest wins, a tie for highest plays on.
-        let reached: Vec<Side> = all_sides().filter(|&s| self.reached(s)).collect();
-        if !reached.is_empty() {
-            let best = reached.iter().map(|&s| self.scores[s]).max().unwrap_or(0);
-            let top: Vec<Side> = reached.into_iter().filter(|&s| self.scores[s] == best).collect();
-            if top.len() == 1 {
-                self.winner = Some(top[0]);
-                self.phase = Phase::GameOver;
-                out.game_over = true;
+        let mut best: Option<i32> = None;
+        let mut top = 0u8;
+        for s in all_sides().filter(|&s| self.reached(s)) {
+            let v = self.scores[s];
+            match best {
+                Some(b) if b > v => {}
+                Some(b) if b == v => top |= 1 << s.0,
+                _ => {
+                    best = Some(v);
+                    top = 1 << s.0;
+                }
             }
+        }
+        if top.count_ones() == 1 {
+            self.winner = Some(Side(top.trailing_zeros() as u8));
+            self.phase = Phase::GameOver;
+            out.game_over = true;
         }
     }
 }

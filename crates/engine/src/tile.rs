@@ -19,9 +19,9 @@ pub const TILE_COUNT: usize = 28;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Tile(u8);
 
-const fn build_halves() -> ([u8; TILE_COUNT], [u8; TILE_COUNT]) {
-    let mut hi = [0u8; TILE_COUNT];
-    let mut lo = [0u8; TILE_COUNT];
+const fn build_halves() -> ([u8; 32], [u8; 32]) {
+    let mut hi = [0u8; 32];
+    let mut lo = [0u8; 32];
     let mut a = 0;
     while a <= MAX_PIP {
         let mut b = 0;
@@ -36,12 +36,14 @@ const fn build_halves() -> ([u8; TILE_COUNT], [u8; TILE_COUNT]) {
     (hi, lo)
 }
 
-const HALVES: ([u8; TILE_COUNT], [u8; TILE_COUNT]) = build_halves();
-const HI: [u8; TILE_COUNT] = HALVES.0;
-const LO: [u8; TILE_COUNT] = HALVES.1;
+const HALVES: ([u8; 32], [u8; 32]) = build_halves();
+/// High halves by tile index (padded to 32 so a masked index needs no bounds check).
+const HI: [u8; 32] = HALVES.0;
+/// Low halves by tile index (padded like `HI`).
+const LO: [u8; 32] = HALVES.1;
 
-const fn build_suits() -> [u32; 7] {
-    let mut suits = [0u32; 7];
+const fn build_suits() -> [u32; 8] {
+    let mut suits = [0u32; 8];
     let mut i = 0;
     while i < TILE_COUNT {
         suits[HI[i] as usize] |= 1 << i;
@@ -51,8 +53,9 @@ const fn build_suits() -> [u32; 7] {
     suits
 }
 
-/// `SUITS[p]`: the bitset of tiles that carry pip `p` on either half.
-const SUITS: [u32; 7] = build_suits();
+/// `SUITS[p]`: the bitset of tiles that carry pip `p` on either half (entry 7 is empty, so a
+/// masked index needs no bounds check).
+const SUITS: [u32; 8] = build_suits();
 
 const fn build_doubles() -> u32 {
     let mut m = 0u32;
@@ -94,14 +97,16 @@ impl Tile {
 
     /// The higher half.
     #[must_use]
+    #[inline]
     pub const fn hi(self) -> Pip {
-        HI[self.0 as usize]
+        HI[(self.0 & 31) as usize]
     }
 
     /// The lower half.
     #[must_use]
+    #[inline]
     pub const fn lo(self) -> Pip {
-        LO[self.0 as usize]
+        LO[(self.0 & 31) as usize]
     }
 
     /// Total pips on the tile.
@@ -140,8 +145,9 @@ impl Tile {
 
     /// The set of tiles carrying pip `p`.
     #[must_use]
+    #[inline]
     pub const fn suit(p: Pip) -> TileSet {
-        TileSet(SUITS[p as usize])
+        TileSet(SUITS[(p & 7) as usize])
     }
 
     /// The seven doubles.
@@ -270,6 +276,13 @@ impl TileSet {
     #[must_use]
     pub const fn minus(self, o: TileSet) -> TileSet {
         TileSet(self.0 & !o.0)
+    }
+
+    /// The tile of the lowest set bit; the set must not be empty.
+    #[inline]
+    pub(crate) const fn first_unchecked(self) -> Tile {
+        debug_assert!(self.0 != 0);
+        Tile(self.0.trailing_zeros() as u8)
     }
 
     /// The lowest-index tile, if any.
@@ -487,8 +500,13 @@ pub struct Seat(pub u8);
 impl Seat {
     /// The next seat clockwise at a table of `n`.
     #[must_use]
+    #[inline]
     pub const fn next(self, n: u8) -> Seat {
-        Seat((self.0 + 1) % n)
+        if self.0 + 1 >= n {
+            Seat(0)
+        } else {
+            Seat(self.0 + 1)
+        }
     }
 
     /// Index for per-seat arrays.
