@@ -1702,6 +1702,72 @@ mod tests {
         assert_eq!(round5_share(20, 2), 10);
     }
 
+    /// Walk random hands of every preset and player count; at every step the list-free paths
+    /// must agree with the legal list, and random picks must stay in it.
+    #[test]
+    fn list_free_paths_agree_with_the_legal_list() {
+        let mut rng = crate::deal::FastRng::new(11);
+        for preset in Preset::ALL {
+            for players in 2..=4 {
+                let mut rules = Rules::preset(preset, players);
+                rules.voluntary_draw = players == 3 && rules.drawing;
+                for _ in 0..20 {
+                    let mut st = crate::playout::random_hand(rules, &mut rng).unwrap();
+                    st.redeal_first_hand(&mut rng);
+                    while matches!(st.phase(), Phase::Play | Phase::Claim) {
+                        let list = st.legal_actions();
+                        assert_eq!(st.legal_action_count(), list.len());
+                        for (k, a) in list.iter().enumerate() {
+                            assert_eq!(st.nth_legal_action(k), *a);
+                        }
+                        let r = st.random_action(&mut rng);
+                        assert!(list.contains(&r), "{r} not in {list:?}");
+                        st.apply(r).unwrap();
+                    }
+                }
+            }
+        }
+    }
+
+    /// The random pick is uniform over the legal list: a chi-square check on one position.
+    #[test]
+    fn random_action_is_uniform() {
+        let mut rng = crate::deal::FastRng::new(5);
+        let rules = Rules::preset(Preset::Cross, 2);
+        // Find a position with several choices on several arms.
+        let st = loop {
+            let mut st = crate::playout::random_hand(rules, &mut rng).unwrap();
+            st.redeal_first_hand(&mut rng);
+            let mut found = None;
+            while st.phase() == Phase::Play {
+                if st.legal_actions().len() >= 5 && st.layout().open_arms().count() >= 3 {
+                    found = Some(st.clone());
+                    break;
+                }
+                let a = st.random_action(&mut rng);
+                st.apply_unchecked(a);
+            }
+            if let Some(f) = found {
+                break f;
+            }
+        };
+        let list = st.legal_actions();
+        let n = list.len();
+        let draws = 20_000 * n;
+        let mut hits = vec![0u32; n];
+        for _ in 0..draws {
+            let a = st.random_action(&mut rng);
+            hits[list.iter().position(|x| *x == a).unwrap()] += 1;
+        }
+        let e = (draws / n) as f64;
+        let chi2: f64 = hits.iter().map(|&h| (f64::from(h) - e).powi(2) / e).sum();
+        // Wilson-Hilferty upper 0.001 quantile of chi-square with n-1 degrees of freedom.
+        let k = (n - 1) as f64;
+        let z = 3.090_232;
+        let crit = k * (1.0 - 2.0 / (9.0 * k) + z * (2.0 / (9.0 * k)).sqrt()).powi(3);
+        assert!(chi2 < crit, "chi2 {chi2} >= {crit} for {hits:?}");
+    }
+
     #[test]
     fn fives_and_threes_points() {
         let r = Rules::preset(Preset::FivesAndThrees, 2);

@@ -1,0 +1,157 @@
+//! `fiveup selfplay`: whole games between random players.
+
+use std::fmt::Write as _;
+
+use fiveup_engine::{FastRng, Phase, Rules, Seed, State};
+
+/// Options of `fiveup selfplay`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Games to play.
+    #[arg(long, default_value_t = 1)]
+    pub games: u64,
+    /// Seed: game g is dealt from the seed whose first 8 bytes are this number and next 8 bytes
+    /// are g (little-endian), and its players choose with a generator seeded from both.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Players: 2, 3 or 4.
+    #[arg(long, default_value_t = 2)]
+    pub players: u8,
+    /// Four players in two partnerships (the default for four players).
+    #[arg(long, conflicts_with = "individual")]
+    pub partners: bool,
+    /// Four players each for themselves.
+    #[arg(long)]
+    pub individual: bool,
+    /// Rules preset, optionally followed by options: `cross`, `"five-up target=150"`.
+    #[arg(long, default_value = "five-up")]
+    pub rules: String,
+    /// One more option, `key=value` (repeatable), e.g. `--option sprouts=at-once`.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Stop a game that has not ended after this many hands (some option mixes never end).
+    #[arg(long, default_value_t = 1000)]
+    pub max_hands: u32,
+    /// Print only the summary, not a line per game.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The rules the options describe, validated.
+pub fn rules_from(
+    rules: &str,
+    players: u8,
+    partners: bool,
+    individual: bool,
+    options: &[String],
+) -> Result<Rules, String> {
+    let mut words = rules.to_string();
+    let _ = write!(words, " players={players}");
+    if partners {
+        words.push_str(" partnerships=true");
+    }
+    if individual {
+        words.push_str(" partnerships=false");
+    }
+    for o in options {
+        if !o.contains('=') {
+            return Err(format!("--option takes key=value, got {o:?}"));
+        }
+        words.push(' ');
+        words.push_str(o);
+    }
+    Rules::parse(&words).map_err(|e| e.to_string())
+}
+
+/// The seed of game `game` under `--seed seed`.
+#[must_use]
+pub fn game_seed(seed: u64, game: u64) -> Seed {
+    let mut b = [0u8; 32];
+    b[..8].copy_from_slice(&seed.to_le_bytes());
+    b[8..16].copy_from_slice(&game.to_le_bytes());
+    Seed(b)
+}
+
+/// One finished game of random players.
+#[derive(Debug)]
+pub struct Played {
+    /// The final state.
+    pub state: State,
+    /// Hands played.
+    pub hands: u32,
+}
+
+/// Play one game between random players, calling `on_step` before each action and when each
+/// hand starts, so callers can record it.
+pub fn play_game(
+    rules: Rules,
+    seed: &Seed,
+    rng: &mut FastRng,
+    max_hands: u32,
+    mut on_event: impl FnMut(&State, Option<fiveup_engine::Action>),
+) -> Result<Played, String> {
+    let mut state = State::from_seed(rules, seed).map_err(|e| e.to_string())?;
+    let mut hands = 1;
+    on_event(&state, None);
+    loop {
+        match state.phase() {
+            Phase::GameOver => return Ok(Played { state, hands }),
+            Phase::HandOver => {
+                if hands >= max_hands {
+                    return Err(format!(
+                        "the game had not ended after {max_hands} hands (scores {:?}); these \
+                         options may never reach the target",
+                        &state.scores().0[..rules.sides() as usize]
+                    ));
+                }
+                state.next_hand_from_seed(seed).map_err(|e| e.to_string())?;
+                hands += 1;
+                on_event(&state, None);
+            }
+            Phase::Play | Phase::Claim => {
+                let list = state.legal_actions();
+                let a = list[rng.below(list.len() as u32) as usize];
+                on_event(&state, Some(a));
+                state.apply(a).map_err(|e| format!("engine refused its own legal action {a}: {e}"))?;
+            }
+        }
+    }
+}
+
+/// Run `fiveup selfplay`.
+pub fn run(a: &Args) -> Result<(), String> {
+    let rules = rules_from(&a.rules, a.players, a.partners, a.individual, &a.options)?;
+    if a.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    let sides = rules.sides() as usize;
+    let mut wins = vec![0u64; sides];
+    let mut total_hands = 0u64;
+    let mut points = vec![0i64; sides];
+    for g in 0..a.games {
+        let seed = game_seed(a.seed, g);
+        let mut rng = FastRng::new(a.seed ^ g.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let played = play_game(rules, &seed, &mut rng, a.max_hands, |_, _| {})?;
+        let winner = played.state.winner().ok_or("a finished game has no winner")?;
+        wins[winner.idx()] += 1;
+        total_hands += u64::from(played.hands);
+        let scores = &played.state.scores().0[..sides];
+        for (p, s) in points.iter_mut().zip(scores) {
+            *p += i64::from(*s);
+        }
+        if !a.quiet {
+            println!(
+                "game {g}: side {} wins, scores {:?}, {} hands",
+                winner.0, scores, played.hands
+            );
+        }
+    }
+    println!(
+        "{} games ({}); wins by side {:?}; {:.1} hands per game",
+        a.games,
+        rules.to_options_string(),
+        wins,
+        total_hands as f64 / a.games as f64
+    );
+    Ok(())
+}
