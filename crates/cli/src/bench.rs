@@ -56,7 +56,10 @@ pub fn run(a: &Args) -> Result<(), String> {
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err("a bench thread panicked".into())))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a bench thread panicked".into()))
+            })
             .collect()
     });
     let seconds = start.elapsed().as_secs_f64();

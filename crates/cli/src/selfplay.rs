@@ -112,7 +112,9 @@ pub fn play_game(
                 let list = state.legal_actions();
                 let a = list[rng.below(list.len() as u32) as usize];
                 on_event(&state, Some(a));
-                state.apply(a).map_err(|e| format!("engine refused its own legal action {a}: {e}"))?;
+                state
+                    .apply(a)
+                    .map_err(|e| format!("engine refused its own legal action {a}: {e}"))?;
             }
         }
     }
@@ -132,7 +134,10 @@ pub fn run(a: &Args) -> Result<(), String> {
         let seed = game_seed(a.seed, g);
         let mut rng = FastRng::new(a.seed ^ g.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let played = play_game(rules, &seed, &mut rng, a.max_hands, |_, _| {})?;
-        let winner = played.state.winner().ok_or("a finished game has no winner")?;
+        let winner = played
+            .state
+            .winner()
+            .ok_or("a finished game has no winner")?;
         wins[winner.idx()] += 1;
         total_hands += u64::from(played.hands);
         let scores = &played.state.scores().0[..sides];

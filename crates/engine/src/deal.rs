@@ -47,9 +47,9 @@ impl Seed {
             }
             return Ok(Seed(b));
         }
-        s.parse::<u64>().map(Seed::from_u64).map_err(|_| {
-            format!("not a seed: {s:?} (expected a decimal number or 64 hex digits)")
-        })
+        s.parse::<u64>()
+            .map(Seed::from_u64)
+            .map_err(|_| format!("not a seed: {s:?} (expected a decimal number or 64 hex digits)"))
     }
 
     /// The seed as 64 lowercase hex digits.
@@ -103,12 +103,8 @@ impl ChaCha20 {
         let mut state = [0u32; 16];
         state[..4].copy_from_slice(&[0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574]);
         for i in 0..8 {
-            state[4 + i] = u32::from_le_bytes([
-                key[4 * i],
-                key[4 * i + 1],
-                key[4 * i + 2],
-                key[4 * i + 3],
-            ]);
+            state[4 + i] =
+                u32::from_le_bytes([key[4 * i], key[4 * i + 1], key[4 * i + 2], key[4 * i + 3]]);
         }
         state[12] = counter;
         state[13..16].copy_from_slice(&nonce);
@@ -252,9 +248,8 @@ impl Deal {
     pub fn from_seed(seed: &Seed, hand_no: u32, rules: &Rules, needs_double: bool) -> Deal {
         let mut rng = ChaCha20::new(&seed.0, [hand_no, 0, 0], 0);
         loop {
-            let mut order: [Tile; TILE_COUNT] = std::array::from_fn(|i| {
-                Tile::from_index(i as u8).expect("index below 28")
-            });
+            let mut order: [Tile; TILE_COUNT] =
+                std::array::from_fn(|i| Tile::from_index(i as u8).expect("index below 28"));
             shuffle(&mut order, |n| rng.below(n));
             let d = Deal {
                 order,
@@ -268,7 +263,11 @@ impl Deal {
     }
 
     /// A deal from explicit hands and a boneyard order, checked against the rules.
-    pub fn from_hands(rules: &Rules, hands: &[Vec<Tile>], boneyard: &[Tile]) -> Result<Deal, DealError> {
+    pub fn from_hands(
+        rules: &Rules,
+        hands: &[Vec<Tile>],
+        boneyard: &[Tile],
+    ) -> Result<Deal, DealError> {
         if hands.len() != rules.players as usize {
             return Err(DealError::Hands {
                 got: hands.len(),
@@ -491,7 +490,10 @@ mod tests {
         let r = Rules::default();
         let mut tiles: Vec<Tile> = Tile::ALL.iter().collect();
         tiles[1] = tiles[0];
-        assert!(matches!(Deal::from_order(&r, &tiles), Err(DealError::Duplicate(_))));
+        assert!(matches!(
+            Deal::from_order(&r, &tiles),
+            Err(DealError::Duplicate(_))
+        ));
         assert!(matches!(
             Deal::parse(&r, "6-6 / 5-5 / 1-1"),
             Err(DealError::HandSize { .. })

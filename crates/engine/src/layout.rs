@@ -174,7 +174,9 @@ impl Layout {
     /// The open arms, in id order.
     pub fn open_arms(&self) -> impl Iterator<Item = ArmId> + '_ {
         let open = self.open;
-        (0..self.n_arms).filter(move |a| open & (1 << a) != 0).map(ArmId)
+        (0..self.n_arms)
+            .filter(move |a| open & (1 << a) != 0)
+            .map(ArmId)
     }
 
     /// Bitmask of open arms.

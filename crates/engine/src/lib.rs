@@ -63,9 +63,11 @@ pub use rules::{
     SproutRule,
 };
 pub use state::{
-    round5, round5_share, Action, ActionList, Entry, HandEnd, HandResult, HandStart,
-    IllegalAction, LeadKind, Outcome, Phase, SetupError, State,
+    round5, round5_share, Action, ActionList, Entry, HandEnd, HandResult, HandStart, IllegalAction,
+    LeadKind, Outcome, Phase, SetupError, State,
 };
-pub use tile::{BySeat, BySide, ParseTileError, Pip, PipSet, Seat, Side, Tile, TileSet, MAX_PIP, TILE_COUNT};
+pub use tile::{
+    BySeat, BySide, ParseTileError, Pip, PipSet, Seat, Side, Tile, TileSet, MAX_PIP, TILE_COUNT,
+};
 pub use tree::{Anchor, ArmLine, LayoutTree, Placed};
 pub use view::{View, ViewData};

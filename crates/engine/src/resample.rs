@@ -47,7 +47,10 @@ impl fmt::Display for ResampleError {
                 write!(f, "no deal is consistent with what this seat has seen")
             }
             ResampleError::TooComplex => {
-                write!(f, "the constraints are too fragmented to sample (over 24 slot classes)")
+                write!(
+                    f,
+                    "the constraints are too fragmented to sample (over 24 slot classes)"
+                )
             }
             ResampleError::Replay(s) => write!(f, "a sampled deal did not replay: {s}"),
         }
@@ -146,7 +149,9 @@ impl Sampler {
 
         // The lead's facts about initial hands, and the lead draws.
         let lead_tile = hist.iter().find_map(|e| match e {
-            Entry::Play { arm: None, tile, .. } => Some(*tile),
+            Entry::Play {
+                arm: None, tile, ..
+            } => Some(*tile),
             _ => None,
         });
         let initial_forbid = match (v.lead_kind(), lead_tile.or(v.forced_lead)) {
@@ -274,9 +279,9 @@ impl Sampler {
                 (Some(p), Some((q, at))) => {
                     p == q
                         && s.filled < at
-                        && voids
-                            .iter()
-                            .all(|&(vs, vt, e)| vs != p || vt <= s.filled || vt >= at || !e.contains(t))
+                        && voids.iter().all(|&(vs, vt, e)| {
+                            vs != p || vt <= s.filled || vt >= at || !e.contains(t)
+                        })
                 }
                 (Some(p), None) => voids
                     .iter()
@@ -316,10 +321,9 @@ impl Sampler {
                     .fold(0u32, |acc, (c, _)| acc | (1 << c))
             })
             .collect();
-        let caps0 = classes
-            .iter()
-            .enumerate()
-            .fold(0u128, |acc, (c, s)| acc | ((s.len() as u128) << (BITS * c as u32)));
+        let caps0 = classes.iter().enumerate().fold(0u128, |acc, (c, s)| {
+            acc | ((s.len() as u128) << (BITS * c as u32))
+        });
         let mut b = Built {
             slots,
             items,
@@ -390,7 +394,10 @@ impl Sampler {
         let n = rules.players;
         let mut order: Vec<Tile> = Vec::with_capacity(TILE_COUNT);
         let mut bone: Vec<Option<Tile>> = b.known_bone.clone();
-        bone.resize(TILE_COUNT - rules.players as usize * rules.hand_size as usize, None);
+        bone.resize(
+            TILE_COUNT - rules.players as usize * rules.hand_size as usize,
+            None,
+        );
         for p in (0..n).map(Seat) {
             if p == v.seat() {
                 order.extend_from_slice(&b.viewer_initial);
@@ -411,7 +418,8 @@ impl Sampler {
             order.push(t.ok_or_else(|| ResampleError::Replay("a boneyard place is empty".into()))?);
         }
         let _ = &b.hidden;
-        let deal = Deal::from_order(&rules, &order).map_err(|e| ResampleError::Replay(e.to_string()))?;
+        let deal =
+            Deal::from_order(&rules, &order).map_err(|e| ResampleError::Replay(e.to_string()))?;
         let mut s = State::with_start(rules, deal, *v.start())
             .map_err(|e| ResampleError::Replay(e.to_string()))?;
         for e in v.history() {

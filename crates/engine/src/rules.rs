@@ -450,11 +450,22 @@ impl Rules {
             return Err(RulesError::Players(players));
         }
         let mut r = Rules::preset(preset, players);
+        let mut target_given = false;
         for w in rest {
             let (k, v) = w
                 .split_once('=')
                 .ok_or_else(|| RulesError::Option(format!("expected key=value, got {w:?}")))?;
             r.set_option(k, v)?;
+            target_given |= k == "target";
+        }
+        // The cribbage scale and Fives and Threes play to 61 and the fives scale to 250 or
+        // 200: an option that changes the scale brings its target unless one is given.
+        if !target_given && r.small_scale() != Rules::preset(preset, players).small_scale() {
+            r.target = if r.small_scale() {
+                61
+            } else {
+                Rules::preset(Preset::FiveUp, players).target
+            };
         }
         r.validate()?;
         Ok(r)
@@ -466,14 +477,20 @@ impl Rules {
             match v {
                 "true" | "yes" | "on" | "1" => Ok(true),
                 "false" | "no" | "off" | "0" => Ok(false),
-                _ => Err(RulesError::Option(format!("{k}: expected true or false, got {v:?}"))),
+                _ => Err(RulesError::Option(format!(
+                    "{k}: expected true or false, got {v:?}"
+                ))),
             }
         }
         fn n<T: FromStr>(k: &str, v: &str) -> Result<T, RulesError> {
             v.parse()
                 .map_err(|_| RulesError::Option(format!("{k}: not a number: {v:?}")))
         }
-        fn e<T: for<'de> Deserialize<'de>>(k: &str, v: &str, allowed: &str) -> Result<T, RulesError> {
+        fn e<T: for<'de> Deserialize<'de>>(
+            k: &str,
+            v: &str,
+            allowed: &str,
+        ) -> Result<T, RulesError> {
             serde_json::from_value(serde_json::Value::String(v.to_string()))
                 .map_err(|_| RulesError::Option(format!("{k}: {v:?} is not one of {allowed}")))
         }
@@ -554,10 +571,22 @@ mod tests {
         let mut r = Rules::preset(Preset::FiveUp, 3);
         r.partnerships = true;
         assert_eq!(r.validate(), Err(RulesError::PartnershipsNeedFour(3)));
-        assert!(matches!(Rules::parse("target=20"), Err(RulesError::Target(20))));
-        assert!(matches!(Rules::parse("cross spinner=sideways"), Err(RulesError::Option(_))));
-        assert!(matches!(Rules::parse("bogus"), Err(RulesError::UnknownPreset(_))));
-        assert!(matches!(Rules::parse("players=5"), Err(RulesError::Players(5))));
+        assert!(matches!(
+            Rules::parse("target=20"),
+            Err(RulesError::Target(20))
+        ));
+        assert!(matches!(
+            Rules::parse("cross spinner=sideways"),
+            Err(RulesError::Option(_))
+        ));
+        assert!(matches!(
+            Rules::parse("bogus"),
+            Err(RulesError::UnknownPreset(_))
+        ));
+        assert!(matches!(
+            Rules::parse("players=5"),
+            Err(RulesError::Players(5))
+        ));
         assert!(Rules::parse("block voluntary-draw=true").is_err());
     }
 

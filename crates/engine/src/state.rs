@@ -54,10 +54,7 @@ impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Action::Play { tile, arm: None } => write!(f, "{tile}"),
-            Action::Play {
-                tile,
-                arm: Some(a),
-            } => write!(f, "{tile}@{a}"),
+            Action::Play { tile, arm: Some(a) } => write!(f, "{tile}@{a}"),
             Action::Draw => f.write_str("D"),
             Action::Pass => f.write_str("P"),
             Action::Claim(n) => write!(f, "C{n}"),
@@ -271,7 +268,10 @@ impl fmt::Display for IllegalAction {
             IllegalAction::NotInHand(t) => write!(f, "you do not hold {t}"),
             IllegalAction::MustLead(t) => write!(f, "this hand must be led with {t}"),
             IllegalAction::ArmMismatch => {
-                write!(f, "the lead goes on the empty table without an arm; later tiles need one")
+                write!(
+                    f,
+                    "the lead goes on the empty table without an arm; later tiles need one"
+                )
             }
             IllegalAction::ArmNotOpen(a) => write!(f, "arm {a} is not open"),
             IllegalAction::DoesNotFit { tile, arm, pip } => {
@@ -284,7 +284,9 @@ impl fmt::Display for IllegalAction {
             }
             IllegalAction::CannotDraw => write!(f, "there is nothing you may draw"),
             IllegalAction::CannotPass => write!(f, "you may only pass when you cannot lay or draw"),
-            IllegalAction::MustClaim => write!(f, "claim the points of your play first (C0 for none)"),
+            IllegalAction::MustClaim => {
+                write!(f, "claim the points of your play first (C0 for none)")
+            }
             IllegalAction::NoClaimDue => write!(f, "there is no play to claim points for"),
             IllegalAction::WrongClaim { claimed, actual } => write!(
                 f,
@@ -866,7 +868,12 @@ impl State {
     /// [`State::reset`] for values already checked: valid rules, a deal made for them, a seat in
     /// range. Fails only with [`SetupError::NoDouble`].
     #[inline]
-    fn reset_trusted(&mut self, rules: Rules, deal: Deal, start: HandStart) -> Result<(), SetupError> {
+    fn reset_trusted(
+        &mut self,
+        rules: Rules,
+        deal: Deal,
+        start: HandStart,
+    ) -> Result<(), SetupError> {
         let mut hands = BySeat::<TileSet>::default();
         let mut counts = BySeat::<[u8; 8]>::default();
         let h = rules.hand_size as usize;
@@ -1380,7 +1387,10 @@ impl State {
 
     #[inline]
     fn push_log(&mut self, e: Entry) {
-        debug_assert!((self.log_len as usize) < 192, "a hand logs at most 192 entries");
+        debug_assert!(
+            (self.log_len as usize) < 192,
+            "a hand logs at most 192 entries"
+        );
         self.log[self.log_len as usize] = e;
         self.log_len = self.log_len.wrapping_add(1);
     }
@@ -1422,7 +1432,9 @@ impl State {
         if pts == 0 {
             return 0;
         }
-        if self.rules.exact_target && pts > 0 && self.scores[side] + pts > i32::from(self.rules.target)
+        if self.rules.exact_target
+            && pts > 0
+            && self.scores[side] + pts > i32::from(self.rules.target)
         {
             return 0;
         }
@@ -1636,11 +1648,13 @@ impl State {
                 let losers = all_sides().filter(|s| winners & (1 << s.0) == 0);
                 let total: u32 = match r.award {
                     Award::Opponents => losers.map(|s| u32::from(side_pips[s])).sum(),
-                    _ => losers
-                        .map(|s| round5(u32::from(side_pips[s]) - base))
-                        .sum(),
+                    _ => losers.map(|s| round5(u32::from(side_pips[s]) - base)).sum(),
                 };
-                let each = if k == 1 { round5(total) } else { round5_share(total, k) };
+                let each = if k == 1 {
+                    round5(total)
+                } else {
+                    round5_share(total, k)
+                };
                 for s in all_sides() {
                     if winners & (1 << s.0) != 0 {
                         awards[s] = scale(each);

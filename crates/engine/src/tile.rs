@@ -178,7 +178,11 @@ pub struct ParseTileError(pub String);
 
 impl fmt::Display for ParseTileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "not a tile: {:?} (expected two pips 0-6 like 6-4)", self.0)
+        write!(
+            f,
+            "not a tile: {:?} (expected two pips 0-6 like 6-4)",
+            self.0
+        )
     }
 }
 
@@ -494,7 +498,9 @@ impl<'de> serde::Deserialize<'de> for PipSet {
 }
 
 /// A seat at the table, 0 to 3, in clockwise order.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, serde::Serialize, serde::Deserialize,
+)]
 pub struct Seat(pub u8);
 
 impl Seat {
@@ -523,7 +529,9 @@ impl fmt::Display for Seat {
 }
 
 /// A scoring side: a single player, or a partnership (seats 0+2 are side 0, 1+3 side 1).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, serde::Serialize, serde::Deserialize,
+)]
 pub struct Side(pub u8);
 
 impl Side {
@@ -541,7 +549,9 @@ impl fmt::Display for Side {
 }
 
 /// A value per seat (up to four), like a fixed array indexed by [`Seat`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct BySeat<T>(pub [T; 4]);
 
 impl<T> std::ops::Index<Seat> for BySeat<T> {
@@ -558,7 +568,9 @@ impl<T> std::ops::IndexMut<Seat> for BySeat<T> {
 }
 
 /// A value per side (up to four), indexed by [`Side`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct BySide<T>(pub [T; 4]);
 
 impl<T> std::ops::Index<Side> for BySide<T> {

@@ -1020,12 +1020,16 @@ fn cribbage_divides_every_score_by_five() {
 }
 
 #[test]
-#[ignore = "engine bug: `cribbage=true` on its own keeps the 250/200 target; the rules pair \
-            the cribbage scale with a target of 61"]
 fn cribbage_option_alone_plays_to_61() {
     // The rules define the cribbage option as every score divided by 5, to 61.
     assert_eq!(rules("cribbage=true").target, 61);
     assert_eq!(rules("players=4 cribbage=true").target, 61);
+    // Fives and Threes scoring is on the same small scale.
+    assert_eq!(rules("play-scoring=fives-and-threes").target, 61);
+    // An explicit target wins, and leaving the small scale restores the fives target.
+    assert_eq!(rules("cribbage=true target=121").target, 121);
+    assert_eq!(rules("cribbage cribbage=false").target, 250);
+    assert_eq!(rules("cribbage players=3 cribbage=false").target, 200);
 }
 
 // ----- manual scoring and Muggins -----
