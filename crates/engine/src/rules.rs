@@ -562,10 +562,12 @@ mod tests {
 
     #[test]
     fn bad_options_are_named() {
-        let mut r = Rules::default();
-        r.hand_size = 9;
-        r.players = 4;
-        r.partnerships = false;
+        let r = Rules {
+            hand_size: 9,
+            players: 4,
+            partnerships: false,
+            ..Rules::default()
+        };
         assert!(matches!(r.validate(), Err(RulesError::HandSize { .. })));
         assert!(r.validate().unwrap_err().to_string().contains("36 of 28"));
         let mut r = Rules::preset(Preset::FiveUp, 3);
