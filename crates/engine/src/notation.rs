@@ -1190,8 +1190,8 @@ pub struct ReplayedGame {
 /// What was inconsistent in a record; see [`ReplayError`] for where.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum ReplayErrorKind {
-    /// The record has no hands.
-    NoHands,
+    /// The record is not well formed (see [`Record::check`]).
+    Malformed(String),
     /// More hands than hand numbers (65535).
     TooManyHands,
     /// The hand could not be set up (bad rules, a deal that does not fit, or no double dealt
@@ -1307,7 +1307,7 @@ impl fmt::Display for ReplayErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use ReplayErrorKind as K;
         match self {
-            K::NoHands => write!(f, "the record has no hands"),
+            K::Malformed(m) => write!(f, "the record is malformed: {m}"),
             K::TooManyHands => write!(f, "too many hands: at most {} are numbered", u16::MAX),
             K::Setup(e) => write!(f, "the hand cannot start: {e}"),
             K::SeededDeal {
@@ -1451,7 +1451,8 @@ fn action_kind(a: Action) -> &'static str {
 impl Record {
     /// Play the record through the engine, checking every action, every points annotation,
     /// each hand's result, the deals against the seed (if there is one), and the game's result.
-    /// The first inconsistency is returned, naming the hand, the action and its token.
+    /// The first inconsistency is returned, naming the hand, the action and its token. A record
+    /// that fails [`Record::check`] is rejected first, as malformed.
     pub fn replay(&self) -> Result<ReplayedGame, ReplayError> {
         let game_err = |kind| ReplayError {
             hand: None,
@@ -1459,13 +1460,9 @@ impl Record {
             token: None,
             kind,
         };
+        self.check()
+            .map_err(|e| game_err(ReplayErrorKind::Malformed(e.message)))?;
         let rules = self.rules;
-        rules
-            .validate()
-            .map_err(|e| game_err(ReplayErrorKind::Setup(SetupError::Rules(e))))?;
-        if self.hands.is_empty() {
-            return Err(game_err(ReplayErrorKind::NoHands));
-        }
         if self.hands.len() > usize::from(u16::MAX) {
             return Err(game_err(ReplayErrorKind::TooManyHands));
         }
@@ -1601,7 +1598,9 @@ impl Record {
             state = Some(st);
         }
         let Some(st) = state else {
-            return Err(game_err(ReplayErrorKind::NoHands));
+            return Err(game_err(ReplayErrorKind::Malformed(
+                "a record needs at least one hand".to_string(),
+            )));
         };
         let scores = st.scores().0[..sides].to_vec();
         match (st.winner(), &self.game) {

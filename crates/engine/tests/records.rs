@@ -610,3 +610,34 @@ proptest! {
         check_round_trips(&record, &state);
     }
 }
+
+#[test]
+fn malformed_records_are_refused_before_replay() {
+    let base = sample("five-up", 8, Deals::Seeded);
+    let mut r = base.clone();
+    r.hands.clear();
+    let e = r.replay().unwrap_err();
+    assert!(matches!(e.kind, ReplayErrorKind::Malformed(_)), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "game: the record is malformed: a record needs at least one hand"
+    );
+    let mut r = base.clone();
+    r.hands[0].deal.order[0] = r.hands[0].deal.order[1];
+    assert!(matches!(
+        r.replay().unwrap_err().kind,
+        ReplayErrorKind::Malformed(_)
+    ));
+    let mut r = base;
+    r.hands[0].result.as_mut().unwrap().awards.pop();
+    let e = r.check().unwrap_err();
+    assert!(
+        e.message
+            .contains("hand 1: result awards: expected 2 numbers"),
+        "{e}"
+    );
+    assert!(matches!(
+        r.replay().unwrap_err().kind,
+        ReplayErrorKind::Malformed(_)
+    ));
+}
