@@ -226,6 +226,9 @@ pub enum RulesError {
     VoluntaryWithoutDrawing,
     /// Manual scoring needs scoring during play.
     ManualWithoutScoring,
+    /// With no scoring during play and the subtract-own award, no score can ever rise, so the
+    /// game could never end.
+    NeverEnds,
     /// Unknown preset name.
     UnknownPreset(String),
     /// An option name or value in a rules string was not understood.
@@ -258,6 +261,10 @@ impl fmt::Display for RulesError {
             RulesError::ManualWithoutScoring => {
                 write!(f, "manual scoring needs scoring during play")
             }
+            RulesError::NeverEnds => write!(
+                f,
+                "award=subtract-own with play-scoring=none can never end: no score can rise"
+            ),
             RulesError::UnknownPreset(s) => write!(
                 f,
                 "unknown rules preset {s:?}; presets are: {}",
@@ -388,6 +395,9 @@ impl Rules {
         }
         if self.manual_scoring && self.play_scoring == PlayScoring::None {
             return Err(RulesError::ManualWithoutScoring);
+        }
+        if self.award == Award::SubtractOwn && self.play_scoring == PlayScoring::None {
+            return Err(RulesError::NeverEnds);
         }
         Ok(())
     }
@@ -590,6 +600,10 @@ mod tests {
             Err(RulesError::Players(5))
         ));
         assert!(Rules::parse("block voluntary-draw=true").is_err());
+        assert_eq!(
+            Rules::parse("draw award=subtract-own"),
+            Err(RulesError::NeverEnds)
+        );
     }
 
     #[test]

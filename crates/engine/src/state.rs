@@ -1359,23 +1359,19 @@ impl State {
     #[cold]
     #[inline(never)]
     fn do_muggins(&mut self) -> Outcome {
-        {
-            {
-                let points = self.muggins;
-                self.muggins = 0;
-                self.push_log(Entry::Muggins {
-                    seat: self.to_move,
-                    points,
-                });
-                let side = self.rules.side_of(self.to_move);
-                let scored = self.add_score(side, i32::from(points));
-                let mut o = Outcome {
-                    points: scored as u8,
-                    ..Outcome::default()
-                };
-                o.game_over = self.check_immediate_win(side);
-                o
-            }
+        let missed = self.muggins;
+        self.muggins = 0;
+        let side = self.rules.side_of(self.to_move);
+        // The log records what was scored (an exact target may refuse the points).
+        let scored = self.add_score(side, i32::from(missed)) as u8;
+        self.push_log(Entry::Muggins {
+            seat: self.to_move,
+            points: scored,
+        });
+        Outcome {
+            points: scored,
+            game_over: scored > 0 && self.check_immediate_win(side),
+            ..Outcome::default()
         }
     }
 
