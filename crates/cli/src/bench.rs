@@ -81,11 +81,12 @@ pub fn run(a: &Args) -> Result<(), String> {
             "rules": "five-up, 2 players",
             "checksum": checksum,
         });
-        println!("{v}");
+        crate::outln!("{v}");
     } else {
-        println!(
+        crate::outln!(
             "{hands} random two-player hands in {seconds:.3} s on {} thread(s): {:.0} hands/s",
-            a.threads, rate
+            a.threads,
+            rate
         );
     }
     Ok(())

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod replay;
 mod selfplay;
 
 /// Five Up dominoes: exact rules, computer players, and tools.
@@ -19,14 +20,41 @@ struct Cli {
 enum Command {
     /// Play games between random players and optionally write their records.
     Selfplay(selfplay::Args),
+    /// Check a game record (text or JSON) and show it action by action.
+    Replay(replay::Args),
     /// Random playouts of default-rules two-player hands, to measure the engine's speed.
     Bench(bench::Args),
+}
+
+/// Write to standard output. A closed pipe (`fiveup replay f | head`) ends the program quietly
+/// with success, as a filter should; any other error is reported.
+pub fn emit(text: &str) {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("fiveup: cannot write output: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// `println!` through [`emit`].
+#[macro_export]
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        let mut s = format!($($t)*);
+        s.push('\n');
+        $crate::emit(&s);
+    }};
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Selfplay(a) => selfplay::run(&a),
+        Command::Replay(a) => replay::run(&a),
         Command::Bench(a) => bench::run(&a),
     };
     match result {

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use fiveup_engine::notation::{Record, Recorder};
 use fiveup_engine::{FastRng, Phase, Rules, Seed, State};
 
 /// Options of `fiveup selfplay`.
@@ -35,6 +36,10 @@ pub struct Args {
     /// Print only the summary, not a line per game.
     #[arg(long)]
     pub quiet: bool,
+    /// Write every game's record to this file: text notation, or JSON when the name ends in
+    /// `.json` (an object for one game, an array for several).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<std::path::PathBuf>,
 }
 
 /// The rules the options describe, validated.
@@ -81,21 +86,22 @@ pub struct Played {
     pub hands: u32,
 }
 
-/// Play one game between random players, calling `on_step` before each action and when each
-/// hand starts, so callers can record it.
+/// Play one game between random players and record it.
 pub fn play_game(
     rules: Rules,
     seed: &Seed,
     rng: &mut FastRng,
     max_hands: u32,
-    mut on_event: impl FnMut(&State, Option<fiveup_engine::Action>),
-) -> Result<Played, String> {
+) -> Result<(Played, Record), String> {
     let mut state = State::from_seed(rules, seed).map_err(|e| e.to_string())?;
+    let mut recorder = Recorder::new(&state, None, Some(*seed)).map_err(|e| e.to_string())?;
     let mut hands = 1;
-    on_event(&state, None);
     loop {
         match state.phase() {
-            Phase::GameOver => return Ok(Played { state, hands }),
+            Phase::GameOver => {
+                let record = recorder.finish(&state);
+                return Ok((Played { state, hands }, record));
+            }
             Phase::HandOver => {
                 if hands >= max_hands {
                     return Err(format!(
@@ -105,15 +111,14 @@ pub fn play_game(
                     ));
                 }
                 state.next_hand_from_seed(seed).map_err(|e| e.to_string())?;
+                recorder.start_hand(&state);
                 hands += 1;
-                on_event(&state, None);
             }
             Phase::Play | Phase::Claim => {
                 let list = state.legal_actions();
                 let a = list[rng.below(list.len() as u32) as usize];
-                on_event(&state, Some(a));
-                state
-                    .apply(a)
+                recorder
+                    .apply(&mut state, a)
                     .map_err(|e| format!("engine refused its own legal action {a}: {e}"))?;
             }
         }
@@ -130,10 +135,12 @@ pub fn run(a: &Args) -> Result<(), String> {
     let mut wins = vec![0u64; sides];
     let mut total_hands = 0u64;
     let mut points = vec![0i64; sides];
+    let mut records = Vec::new();
     for g in 0..a.games {
         let seed = game_seed(a.seed, g);
         let mut rng = FastRng::new(a.seed ^ g.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let played = play_game(rules, &seed, &mut rng, a.max_hands, |_, _| {})?;
+        let (played, record) = play_game(rules, &seed, &mut rng, a.max_hands)?;
+        records.push(record);
         let winner = played
             .state
             .winner()
@@ -145,13 +152,37 @@ pub fn run(a: &Args) -> Result<(), String> {
             *p += i64::from(*s);
         }
         if !a.quiet {
-            println!(
+            crate::outln!(
                 "game {g}: side {} wins, scores {:?}, {} hands",
-                winner.0, scores, played.hands
+                winner.0,
+                scores,
+                played.hands
             );
         }
     }
-    println!(
+    if let Some(path) = &a.record {
+        let json = path.extension().is_some_and(|e| e == "json");
+        let body = if json {
+            let values: Vec<serde_json::Value> = records
+                .iter()
+                .map(|r| serde_json::from_str(&r.to_json()).map_err(|e| e.to_string()))
+                .collect::<Result<_, _>>()?;
+            let v = if values.len() == 1 {
+                values.into_iter().next().unwrap_or_default()
+            } else {
+                serde_json::Value::Array(values)
+            };
+            format!("{v:#}\n")
+        } else {
+            records
+                .iter()
+                .map(Record::to_text)
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        std::fs::write(path, body).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    crate::outln!(
         "{} games ({}); wins by side {:?}; {:.1} hands per game",
         a.games,
         rules.to_options_string(),

@@ -1,0 +1,239 @@
+//! `fiveup replay`: check a game record and show it action by action.
+
+use std::fmt::Write as _;
+
+use fiveup_engine::notation::{Record, ReplayedGame};
+use fiveup_engine::{Action, HandEnd, LeadKind};
+
+/// Options of `fiveup replay`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The record file: text notation (one or more games) or JSON (a record or an array).
+    pub file: std::path::PathBuf,
+    /// Print the replay as JSON (one object per game) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Split a text file holding several records at each `[Format` header.
+fn split_text(text: &str) -> Vec<String> {
+    let mut games: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("[Format ") && !current.trim().is_empty() {
+            games.push(std::mem::take(&mut current));
+        }
+        current.push_str(line);
+        current.push('\n');
+    }
+    if !current.trim().is_empty() {
+        games.push(current);
+    }
+    games
+}
+
+/// Read every record in `text` (text notation or JSON).
+pub fn read_records(text: &str) -> Result<Vec<Record>, String> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') {
+        return Record::from_json(text)
+            .map(|r| vec![r])
+            .map_err(|e| format!("record: {e}"));
+    }
+    if trimmed.starts_with('[') && !trimmed.starts_with("[Format") {
+        let values: Vec<serde_json::Value> =
+            serde_json::from_str(text).map_err(|e| format!("JSON: {e}"))?;
+        return values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                Record::from_json(&v.to_string()).map_err(|e| format!("record {}: {e}", i + 1))
+            })
+            .collect();
+    }
+    let games = split_text(text);
+    if games.is_empty() {
+        return Err("the file holds no record".into());
+    }
+    games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            g.parse::<Record>().map_err(|e| {
+                if games.len() > 1 {
+                    format!("game {}: {e}", i + 1)
+                } else {
+                    e.to_string()
+                }
+            })
+        })
+        .collect()
+}
+
+fn lead_text(kind: LeadKind) -> &'static str {
+    match kind {
+        LeadKind::HighestDouble => "highest double",
+        LeadKind::HeaviestTile => "heaviest tile, no double dealt",
+        LeadKind::DrawUntilDouble => "drew until a double appeared",
+        LeadKind::Free => "any tile",
+    }
+}
+
+/// The replay as text.
+fn describe(record: &Record, game: &ReplayedGame) -> String {
+    let mut out = String::new();
+    let name = |s: fiveup_engine::Seat| {
+        record
+            .seats
+            .get(s.idx())
+            .cloned()
+            .unwrap_or_else(|| s.to_string())
+    };
+    let _ = writeln!(out, "rules: {}", record.rules.to_options_string());
+    if let Some(seed) = &record.seed {
+        let _ = writeln!(out, "seed: {seed} (every deal checked against it)");
+    }
+    for (h, hand) in game.hands.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "\nhand {} - {} leads ({})",
+            h + 1,
+            name(hand.leader),
+            lead_text(hand.lead_kind)
+        );
+        for (seat, tile) in &hand.lead_draws {
+            let _ = writeln!(
+                out,
+                "      {} draws {tile} looking for a double",
+                name(*seat)
+            );
+        }
+        for (i, step) in hand.steps.iter().enumerate() {
+            let what = match step.action {
+                Action::Draw => format!(
+                    "draws {}",
+                    step.drawn.map_or_else(String::new, |t| t.to_string())
+                ),
+                Action::Pass => "passes".to_string(),
+                Action::Claim(n) => format!("claims {n}"),
+                Action::Muggins => "calls Muggins".to_string(),
+                a @ Action::Play { .. } => format!("plays {a}"),
+            };
+            let ends: Vec<String> = step
+                .open_ends
+                .iter()
+                .map(|(arm, pip)| format!("{arm}:{pip}"))
+                .collect();
+            let points = if step.points > 0 {
+                format!("+{}", step.points)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "{:>4}. {:<8} {:<14} {:>4}  count {:>2}  ends {:<22} scores {:?}",
+                i + 1,
+                name(step.seat),
+                what,
+                points,
+                step.count,
+                ends.join(" "),
+                step.scores
+            );
+        }
+        match &hand.result {
+            Some(r) => {
+                let how = match r.end {
+                    HandEnd::Domino { seat } => format!("{} dominoes", name(seat)),
+                    HandEnd::Blocked => "blocked".to_string(),
+                };
+                let n = record.rules.sides() as usize;
+                let _ = writeln!(
+                    out,
+                    "      {how}; pips per side {:?}; awards {:?}; scores {:?}",
+                    &r.side_pips.0[..n],
+                    &r.awards.0[..n],
+                    hand.scores
+                );
+            }
+            None => {
+                let _ = writeln!(out, "      the hand stopped: scores {:?}", hand.scores);
+            }
+        }
+    }
+    match game.winner {
+        Some(w) => {
+            let _ = writeln!(
+                out,
+                "\ngame over: side {} wins, scores {:?}",
+                w.0, game.scores
+            );
+        }
+        None => {
+            let _ = writeln!(out, "\ngame not finished: scores {:?}", game.scores);
+        }
+    }
+    out
+}
+
+/// Run `fiveup replay`.
+pub fn run(a: &Args) -> Result<(), String> {
+    let text = std::fs::read_to_string(&a.file)
+        .map_err(|e| format!("cannot read {}: {e}", a.file.display()))?;
+    let records = read_records(&text)?;
+    let many = records.len() > 1;
+    let mut json_out = Vec::new();
+    for (i, record) in records.iter().enumerate() {
+        let game = record.replay().map_err(|e| {
+            if many {
+                format!("game {}: {e}", i + 1)
+            } else {
+                e.to_string()
+            }
+        })?;
+        if a.json {
+            json_out.push(serde_json::json!({
+                "rules": record.rules.to_options_string(),
+                "seats": record.seats,
+                "hands": game.hands.iter().map(|h| serde_json::json!({
+                    "leader": h.leader,
+                    "lead_kind": h.lead_kind,
+                    "steps": h.steps.iter().map(|s| serde_json::json!({
+                        "seat": s.seat,
+                        "action": s.action,
+                        "points": s.points,
+                        "drawn": s.drawn,
+                        "count": s.count,
+                        "open_ends": s.open_ends.iter().map(|(a, p)| serde_json::json!([a, p])).collect::<Vec<_>>(),
+                        "scores": s.scores,
+                    })).collect::<Vec<_>>(),
+                    "result": h.result,
+                    "scores": h.scores,
+                })).collect::<Vec<_>>(),
+                "winner": game.winner,
+                "scores": game.scores,
+            }));
+        } else {
+            if many {
+                crate::outln!("=== game {}", i + 1);
+            }
+            crate::emit(&describe(record, &game));
+        }
+    }
+    if a.json {
+        let v = if many {
+            serde_json::Value::Array(json_out)
+        } else {
+            json_out.pop().unwrap_or(serde_json::Value::Null)
+        };
+        crate::outln!("{v}");
+    } else if many {
+        crate::outln!(
+            "\n{} records checked: every action and score is consistent",
+            records.len()
+        );
+    } else {
+        crate::outln!("record checked: every action and score is consistent");
+    }
+    Ok(())
+}

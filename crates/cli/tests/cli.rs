@@ -1,0 +1,169 @@
+//! The `fiveup` binary end to end: self-play writes records, replay checks them, bench reports.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn fiveup(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(args)
+        .output()
+        .expect("the fiveup binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fiveup-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+#[test]
+fn selfplay_records_replay_cleanly_in_text_and_json() {
+    for (players, extra, file) in [
+        ("2", vec![], "two.txt"),
+        ("3", vec!["--rules", "fives-and-threes"], "three.json"),
+        ("4", vec!["--rules", "cross"], "four.txt"),
+        (
+            "4",
+            vec!["--individual", "--option", "manual=true"],
+            "manual.txt",
+        ),
+    ] {
+        let path = temp(file);
+        let p = path.to_str().expect("utf-8 path");
+        let mut args = vec![
+            "selfplay",
+            "--games",
+            "3",
+            "--seed",
+            "9",
+            "--players",
+            players,
+        ];
+        args.extend(extra.iter().copied());
+        args.extend(["--record", p, "--quiet"]);
+        let o = fiveup(&args);
+        assert!(o.status.success(), "selfplay failed: {}", stderr(&o));
+        assert!(stdout(&o).contains("3 games"), "{}", stdout(&o));
+        let o = fiveup(&["replay", p]);
+        assert!(
+            o.status.success(),
+            "replay of {file} failed: {}",
+            stderr(&o)
+        );
+        let out = stdout(&o);
+        assert!(out.contains("3 records checked"), "{out}");
+        assert_eq!(out.matches("game over: side").count(), 3, "{out}");
+        let o = fiveup(&["replay", p, "--json"]);
+        assert!(o.status.success());
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON output");
+        assert_eq!(v.as_array().map(Vec::len), Some(3));
+    }
+}
+
+#[test]
+fn selfplay_is_reproducible_from_its_seed() {
+    let a = temp("a.txt");
+    let b = temp("b.txt");
+    for p in [&a, &b] {
+        let o = fiveup(&[
+            "selfplay",
+            "--games",
+            "2",
+            "--seed",
+            "5",
+            "--record",
+            p.to_str().unwrap(),
+        ]);
+        assert!(o.status.success());
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+}
+
+#[test]
+fn replay_rejects_an_inconsistent_record_naming_the_action() {
+    let path = temp("tamper.txt");
+    let p = path.to_str().unwrap();
+    assert!(
+        fiveup(&["selfplay", "--games", "1", "--seed", "4", "--record", p])
+            .status
+            .success()
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    // Raise the first scored points annotation by 5.
+    let (at, token) = text
+        .match_indices('+')
+        .find_map(|(i, _)| {
+            let digits: String = text[i + 1..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            (!digits.is_empty()).then_some((i, digits))
+        })
+        .expect("a game scores some points");
+    let bumped = (token.parse::<u32>().unwrap() + 5).to_string();
+    let tampered = format!(
+        "{}+{}{}",
+        &text[..at],
+        bumped,
+        &text[at + 1 + token.len()..]
+    );
+    std::fs::write(&path, tampered).unwrap();
+    let o = fiveup(&["replay", p]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains(&format!("the record says {bumped}")), "{err}");
+    assert!(err.contains("hand 1, action"), "{err}");
+}
+
+#[test]
+fn bad_input_gets_a_clear_error() {
+    let o = fiveup(&["selfplay", "--players", "5"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("players must be 2, 3 or 4"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fiveup(&["selfplay", "--rules", "sideways"]);
+    assert!(
+        stderr(&o).contains("unknown rules preset"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fiveup(&["selfplay", "--option", "spinner"]);
+    assert!(stderr(&o).contains("key=value"), "{}", stderr(&o));
+    let o = fiveup(&["selfplay", "--players", "3", "--partners"]);
+    assert!(
+        stderr(&o).contains("partnerships need 4 players"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fiveup(&["replay", "/nonexistent/record.txt"]);
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+    let path = temp("garbage.txt");
+    std::fs::write(&path, "this is not a record\n").unwrap();
+    let o = fiveup(&["replay", path.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
+    let o = fiveup(&["bench", "--threads", "0"]);
+    assert!(stderr(&o).contains("--threads must be at least 1"));
+}
+
+#[test]
+fn bench_json_has_the_documented_fields() {
+    let o = fiveup(&["bench", "--hands", "20000", "--threads", "2", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("one JSON object");
+    assert_eq!(v["hands"], 20000);
+    assert_eq!(v["threads"], 2);
+    assert!(v["seconds"].as_f64().unwrap() > 0.0);
+    assert!(v["hands_per_sec"].as_f64().unwrap() > 0.0);
+}
