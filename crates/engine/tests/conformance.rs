@@ -1112,3 +1112,90 @@ fn doubles_count_one_half_option() {
     assert_eq!(res.pips.0[..2], [22, 16]);
     assert_eq!(res.awards.0[..2], [0, 20]);
 }
+
+// ----- Seating, deal sizes and targets -----
+
+/// Deal and game defaults: 2 players hold 7 tiles and play to 250; 3 and 4 players hold 5 and
+/// play to 200; 4 players play in partnerships (seats 0+2 against 1+3) unless chosen otherwise.
+#[test]
+fn default_hand_sizes_targets_and_partnerships() {
+    for (players, hand, target) in [(2, 7, 250), (3, 5, 200), (4, 5, 200)] {
+        let r = Rules::preset(Preset::FiveUp, players);
+        assert_eq!((r.hand_size, r.target), (hand, target), "{players} players");
+        assert_eq!(r.partnerships, players == 4);
+        assert_eq!(u32::from(r.boneyard_size()), 28 - u32::from(players * hand));
+    }
+    let r = Rules::preset(Preset::FiveUp, 4);
+    assert_eq!(r.sides(), 2);
+    assert_eq!(
+        (0..4).map(|p| r.side_of(Seat(p)).0).collect::<Vec<_>>(),
+        vec![0, 1, 0, 1]
+    );
+    let solo = Rules {
+        partnerships: false,
+        ..r
+    };
+    assert_eq!(solo.sides(), 4);
+    solo.validate().unwrap();
+}
+
+/// Options: any hand size from 5 to 9 that leaves a non-negative boneyard (2 players may hold
+/// 9; 4 players at most 7); any target from 50 to 1000.
+#[test]
+fn hand_size_and_target_ranges() {
+    let size_ok = |players: u8, hand: u8| {
+        Rules {
+            hand_size: hand,
+            ..Rules::preset(Preset::FiveUp, players)
+        }
+        .validate()
+        .is_ok()
+    };
+    assert!(size_ok(2, 9) && size_ok(2, 5) && !size_ok(2, 4) && !size_ok(2, 10));
+    assert!(size_ok(3, 9));
+    assert!(size_ok(4, 7) && !size_ok(4, 8));
+    let target_ok = |target: u16| {
+        Rules {
+            target,
+            ..Rules::default()
+        }
+        .validate()
+        .is_ok()
+    };
+    assert!(target_ok(50) && target_ok(1000) && !target_ok(49) && !target_ok(1001));
+    // A 9-tile two-player deal plays.
+    let r = Rules {
+        hand_size: 9,
+        ..Rules::default()
+    };
+    let mut s = state(
+        r,
+        &[
+            "6-6 0-0 1-0 2-0 3-0 4-0 5-0 1-1 2-1",
+            "6-3 3-3 4-3 5-3 4-4 5-4 5-5 2-2 3-1",
+        ],
+        "",
+        HandStart::first(),
+    );
+    assert_eq!(s.boneyard_len(), 10);
+    go(&mut s, "6-6");
+    assert_eq!(go(&mut s, "6-3@W").points, 15);
+}
+
+/// Draw game: no scoring during play (a 5-5 lead scores nothing); drawing is allowed.
+#[test]
+fn draw_game_scores_nothing_during_play() {
+    let r = Rules::preset(Preset::Draw, 2);
+    assert!(r.drawing);
+    let mut s = state(
+        r,
+        &["5-5 0-0 1-0 2-0 3-0 4-0 6-0", "5-0 1-1 2-1 3-1 4-1 6-1 2-2"],
+        "3-2 6-5",
+        HandStart::first(),
+    );
+    assert_eq!(go(&mut s, "5-5").points, 0);
+    assert_eq!(go(&mut s, "5-0@W").points, 0);
+    assert_eq!(s.layout().count(), 10);
+    assert_eq!(legal(&s), sorted("1-0@W 2-0@W 3-0@W 4-0@W 6-0@W 0-0@W"));
+    assert_eq!(scores(&s, 2), vec![0, 0]);
+}
