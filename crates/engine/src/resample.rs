@@ -11,7 +11,17 @@
 //!   matching the open ends: no tile filled earlier and still held may carry those pips;
 //! - the opening lead proves facts about the initial hands (no double above the highest double
 //!   led; no double at all and nothing heavier under the heaviest-tile rule; no double under the
-//!   draw-until-double rule, whose lead draws hold non-doubles but for the last).
+//!   draw-until-double rule, whose lead draws hold non-doubles but for the last); before the lead
+//!   is laid, the forced lead tile is known to be in the leader's hand;
+//! - what a player did right after drawing shows whether the drawn tile fitted: drawing again
+//!   means it did not, laying a tile while drawing was still possible means it did (this is what
+//!   survives of the inference when voluntary drawing is allowed);
+//! - once a hand is over, its result reveals every hand, so only the boneyard's order is unknown.
+//!
+//! One fact spans seats and so is not a slot constraint: an unfinished hand was never blocked.
+//! Samples whose replay would have blocked the hand early are drawn again (rejection keeps the
+//! distribution uniform); after 10,000 failures in a row sampling reports
+//! [`ResampleError::TooRare`].
 //!
 //! Slots with identical constraints form classes. The number of ways to place items
 //! `i..` into classes with given remaining capacities is counted by dynamic programming
@@ -25,7 +35,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::deal::{Deal, FastRng};
-use crate::state::{Entry, LeadKind, State};
+use crate::state::{Entry, IllegalAction, LeadKind, State};
 use crate::tile::{PipSet, Seat, Tile, TileSet, TILE_COUNT};
 use crate::view::View;
 
@@ -38,6 +48,9 @@ pub enum ResampleError {
     TooComplex,
     /// A sampled deal failed to replay the view's history (a bug; the message says where).
     Replay(String),
+    /// Every one of many samples broke a constraint that spans seats (the hand would already
+    /// have been blocked): consistent deals, if any, are too rare to find.
+    TooRare,
 }
 
 impl fmt::Display for ResampleError {
@@ -53,6 +66,11 @@ impl fmt::Display for ResampleError {
                 )
             }
             ResampleError::Replay(s) => write!(f, "a sampled deal did not replay: {s}"),
+            ResampleError::TooRare => write!(
+                f,
+                "no sample in {MAX_ATTEMPTS} attempts kept the hand unblocked; consistent deals \
+                 are too rare to find"
+            ),
         }
     }
 }
@@ -77,14 +95,29 @@ struct Slot {
     forbid: TileSet,
 }
 
+/// Where an item may go, beyond the slots' own constraints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Owner {
+    /// Any seat's slot or the boneyard.
+    Any,
+    /// Only this seat's slots (a tile it laid, a forced lead it holds, or a tile the finished
+    /// hand's result shows in its hand).
+    Seat(Seat),
+    /// Only the boneyard (the finished hand's result shows it in nobody's hand).
+    Boneyard,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Item {
     tile: Option<Tile>,
     /// For a laid tile: who laid it and when.
     laid: Option<(Seat, i32)>,
+    owner: Owner,
 }
 
 const BITS: u32 = 5;
+/// Samples drawn before giving up on the constraint that spans seats (see [`Sampler::sample`]).
+const MAX_ATTEMPTS: u32 = 10_000;
 const MAX_CLASSES: usize = 24;
 
 /// A sampler for one view: built once, then asked for as many samples as wanted.
@@ -147,14 +180,16 @@ impl Sampler {
         let h = v.rules().hand_size;
         let hist = v.history();
 
-        // The lead's facts about initial hands, and the lead draws.
-        let lead_tile = hist.iter().find_map(|e| match e {
+        // The lead's facts about initial hands, and the lead draws. Before the lead is laid the
+        // forced lead (if any) is already known to be in the leader's hand.
+        let laid_lead = hist.iter().find_map(|e| match e {
             Entry::Play {
                 arm: None, tile, ..
             } => Some(*tile),
             _ => None,
         });
-        let initial_forbid = match (v.lead_kind(), lead_tile.or(v.forced_lead)) {
+        let lead_tile = laid_lead.or(v.forced_lead);
+        let initial_forbid = match (v.lead_kind(), lead_tile) {
             (LeadKind::HighestDouble, Some(d)) => {
                 Tile::DOUBLES.iter().filter(|t| t.hi() > d.hi()).collect()
             }
@@ -169,6 +204,8 @@ impl Sampler {
             .iter()
             .filter(|e| matches!(e, Entry::LeadDraw { .. }))
             .count();
+        let rules = v.rules();
+        let dealt_boneyard = TILE_COUNT as i32 - i32::from(n) * i32::from(h);
 
         let mut slots = Vec::new();
         let mut known_bone: Vec<Option<Tile>> = Vec::new();
@@ -188,25 +225,38 @@ impl Sampler {
         }
         let mut lead_draw_no = 0;
         for (i, e) in hist.iter().enumerate() {
-            let i = i as i32;
+            let at = i as i32;
             match *e {
                 Entry::LeadDraw { seat, tile } | Entry::Draw { seat, tile, .. } => {
                     let pos = known_bone.len() as u8;
-                    let forbid = if let Entry::LeadDraw { .. } = e {
+                    let mut forbid = TileSet::EMPTY;
+                    if let Entry::LeadDraw { .. } = e {
                         lead_draw_no += 1;
-                        if lead_draw_no == lead_draws {
+                        forbid = if lead_draw_no == lead_draws {
                             Tile::ALL.minus(lead_tile.map_or(TileSet::EMPTY, TileSet::single))
                         } else {
                             Tile::DOUBLES
+                        };
+                    }
+                    if let Entry::Draw { ends, forced, .. } = *e {
+                        if forced {
+                            voids.push((seat, at, ends.tiles()));
                         }
-                    } else {
-                        TileSet::EMPTY
-                    };
-                    if let Entry::Draw {
-                        ends, forced: true, ..
-                    } = e
-                    {
-                        voids.push((seat, i, ends.tiles()));
+                        // What the same player did next in the same turn shows whether the
+                        // drawn tile fitted: drawing again means it did not; laying a tile
+                        // while drawing was still possible means it did (an unfitting draw
+                        // obliges the player to keep drawing).
+                        let left = dealt_boneyard - i32::from(pos) - 1;
+                        let drawable = rules.drawing && left > i32::from(rules.boneyard_keep);
+                        match hist.get(i + 1) {
+                            Some(Entry::Draw { seat: s2, .. }) if *s2 == seat => {
+                                forbid = forbid.or(ends.tiles());
+                            }
+                            Some(Entry::Play { seat: s2, .. }) if *s2 == seat && drawable => {
+                                forbid = forbid.or(Tile::ALL.minus(ends.tiles()));
+                            }
+                            _ => {}
+                        }
                     }
                     if seat == me {
                         let t = tile.ok_or_else(|| {
@@ -219,19 +269,20 @@ impl Sampler {
                         slots.push(Slot {
                             kind: SlotKind::Bone(pos),
                             owner: Some(seat),
-                            filled: i,
+                            filled: at,
                             forbid,
                         });
                     }
                 }
-                Entry::Pass { seat, ends } => voids.push((seat, i, ends.tiles())),
+                Entry::Pass { seat, ends } => voids.push((seat, at, ends.tiles())),
                 Entry::Play { seat, tile, .. } => {
                     if seat == me {
                         my_laid.insert(tile);
                     } else {
                         laid.push(Item {
                             tile: Some(tile),
-                            laid: Some((seat, i)),
+                            laid: Some((seat, at)),
+                            owner: Owner::Seat(seat),
                         });
                     }
                 }
@@ -253,10 +304,25 @@ impl Sampler {
         }
         let viewer_initial: Vec<Tile> = v.hand().or(my_laid).minus(my_drawn).iter().collect();
         let hidden: Vec<Tile> = v.unseen().iter().collect();
+        // Tiles whose owner is known though unseen: a forced lead not yet laid, and every
+        // tile once a finished hand's result reveals the hands.
+        let owner_of = |t: Tile| -> Owner {
+            if let Some(r) = v.result() {
+                return (0..n)
+                    .map(Seat)
+                    .find(|&p| p != me && r.hands[p].contains(t))
+                    .map_or(Owner::Boneyard, Owner::Seat);
+            }
+            if laid_lead.is_none() && v.forced_lead == Some(t) && v.leader() != me {
+                return Owner::Seat(v.leader());
+            }
+            Owner::Any
+        };
         let mut items = laid;
         items.extend(hidden.iter().map(|&t| Item {
             tile: Some(t),
             laid: None,
+            owner: owner_of(t),
         }));
         if items.len() != slots.len() || viewer_initial.len() != h as usize {
             return Err(ResampleError::Replay(format!(
@@ -272,6 +338,11 @@ impl Sampler {
             let t = it.tile.expect("items carry tiles");
             if s.forbid.contains(t) {
                 return false;
+            }
+            match (s.owner, it.owner) {
+                (None, Owner::Seat(_)) | (Some(_), Owner::Boneyard) => return false,
+                (Some(p), Owner::Seat(q)) if p != q => return false,
+                _ => {}
             }
             match (s.owner, it.laid) {
                 (None, Some(_)) => false,
@@ -343,12 +414,27 @@ impl Sampler {
 
     /// A full state consistent with the view, uniformly over the consistent deals. The state's
     /// view for the same seat equals the view the sampler was made from.
+    ///
+    /// One constraint spans seats and is not part of the exact count: an unfinished hand was
+    /// never blocked (after every action somebody could still lay or draw). Samples that break
+    /// it are drawn again, which keeps the result uniform over the consistent deals; after
+    /// many failures in a row the sampler reports [`ResampleError::TooRare`].
     pub fn sample(&mut self, rng: &mut FastRng) -> Result<State, ResampleError> {
         self.build()?;
-        let b = self.built.as_mut().expect("built above");
-        if b.total <= 0.0 {
+        if self.built.as_ref().is_some_and(|b| b.total <= 0.0) {
             return Err(ResampleError::Impossible);
         }
+        for _ in 0..MAX_ATTEMPTS {
+            if let Some(s) = self.sample_once(rng)? {
+                return Ok(s);
+            }
+        }
+        Err(ResampleError::TooRare)
+    }
+
+    /// One draw from the exact count; `None` when the deal would have blocked the hand early.
+    fn sample_once(&mut self, rng: &mut FastRng) -> Result<Option<State>, ResampleError> {
+        let b = self.built.as_mut().expect("built before sampling");
         let v = &self.view;
         let mut caps = b.caps0;
         let mut placed: Vec<Vec<usize>> = vec![Vec::new(); b.classes.len()];
@@ -424,11 +510,18 @@ impl Sampler {
             .map_err(|e| ResampleError::Replay(e.to_string()))?;
         for e in v.history() {
             if let Some(a) = e.action() {
-                s.apply(a)
-                    .map_err(|err| ResampleError::Replay(format!("{a}: {err}")))?;
+                match s.apply(a) {
+                    Ok(_) => {}
+                    // The deal blocked the hand before this action: rejected.
+                    Err(IllegalAction::HandOver | IllegalAction::GameOver) => return Ok(None),
+                    Err(err) => return Err(ResampleError::Replay(format!("{a}: {err}"))),
+                }
             }
         }
-        Ok(s)
+        if s.phase() != v.phase() {
+            return Ok(None);
+        }
+        Ok(Some(s))
     }
 }
 

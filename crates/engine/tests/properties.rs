@@ -284,10 +284,6 @@ proptest! {
     /// A state sampled from any seat's view gives back exactly that view, keeps the viewer's
     /// hand, and is itself a sound state: at any point of any game.
     #[test]
-    #[ignore = "engine bug: the sampler ignores what the view shows before the lead (the forced \
-                lead's holder), the keep-drawing rule under voluntary drawing, that an unfinished \
-                hand is not blocked, and the hands revealed once the hand is over; minimal cases \
-                in tests/resample.rs"]
     fn resampled_states_reproduce_the_view(
         rules in rules_strategy(),
         seed in any::<u64>(),

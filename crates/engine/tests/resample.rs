@@ -405,8 +405,6 @@ fn assert_samples_reproduce(view: &View, n: usize) {
 /// Before the lead of a first hand, every seat knows who must lead and with which double
 /// (seat 0, the 6-6); a sample from seat 1's view must keep the 6-6 in seat 0's hand.
 #[test]
-#[ignore = "engine bug: before the lead the sampler does not place the forced lead tile in the \
-            leader's hand, so samples change the leader and the forced lead"]
 fn sample_before_the_lead_keeps_the_forced_lead_with_its_holder() {
     let s = state(
         Rules::default(),
@@ -421,8 +419,6 @@ fn sample_before_the_lead_keeps_the_forced_lead_with_its_holder() {
 /// No double dealt, draw-until-double option: before the lead, a seat that did not draw the
 /// double can still sample (the last lead draw holds the double everyone saw announced).
 #[test]
-#[ignore = "engine bug: before the lead the sampler forbids every tile in the last lead draw \
-            (it only knows the lead once laid), so sampling reports Impossible"]
 fn sample_before_the_lead_after_drawing_for_a_double() {
     let r = Rules {
         no_double: NoDouble::DrawUntilDouble,
@@ -441,8 +437,6 @@ fn sample_before_the_lead_after_drawing_for_a_double() {
 /// Voluntary drawing: a seat that drew twice before laying showed that its first drawn tile
 /// did not fit (it had to keep drawing) and its second did; samples must replay that.
 #[test]
-#[ignore = "engine bug: with voluntary drawing the sampler ignores that each drawn tile but the \
-            last of a turn could not be laid and the last could, so samples fail to replay"]
 fn sample_respects_keep_drawing_under_voluntary_draws() {
     let r = Rules {
         voluntary_draw: true,
@@ -461,8 +455,6 @@ fn sample_respects_keep_drawing_under_voluntary_draws() {
 /// Block game: seat 0 passes, so seat 1 must hold a playable tile, or the hand would already
 /// be blocked; samples must keep the hand going.
 #[test]
-#[ignore = "engine bug: the sampler ignores that an unfinished hand is not blocked, so with no \
-            drawing it can give the other seats only unplayable tiles"]
 fn sample_keeps_an_unfinished_block_game_unblocked() {
     let mut s = state(
         Rules::preset(Preset::Block, 2),
@@ -482,7 +474,7 @@ fn sample_keeps_an_unfinished_block_game_unblocked() {
 /// After a hand ends every hand is shown; a sample from the winner's view must show the same
 /// tiles left in the loser's hand.
 #[test]
-#[ignore = "engine bug: the sampler ignores the hands revealed in the result of a finished hand"]
+
 fn sample_after_the_hand_keeps_the_revealed_hands() {
     let mut s = state(
         Rules::default(),
