@@ -399,8 +399,9 @@ impl Deal {
     }
 }
 
-/// A small, fast, seedable generator (SplitMix64) for simulations and playouts, where speed
-/// matters and the stream need not be published. Deals that are published use [`ChaCha20`].
+/// A small, fast, seedable generator (wyrand: a Weyl sequence mixed by one 64x64->128-bit
+/// multiply) for simulations and playouts, where speed matters and the stream need not be
+/// published. Deals that are published use [`ChaCha20`].
 #[derive(Clone, Debug)]
 pub struct FastRng(u64);
 
@@ -414,11 +415,9 @@ impl FastRng {
     /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0 = self.0.wrapping_add(0xa076_1d64_78bd_642f);
+        let t = u128::from(self.0).wrapping_mul(u128::from(self.0 ^ 0xe703_7ed1_a0b4_28db));
+        ((t >> 64) as u64) ^ (t as u64)
     }
 
     /// A uniform integer in `0..n`, `n >= 1` (multiply-shift; bias below 2^-32 for n < 2^32,

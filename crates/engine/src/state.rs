@@ -765,10 +765,10 @@ impl fmt::Debug for State {
 /// Add `delta` (1, or `u8::MAX` for -1) to the per-pip counts for the pips on `t`.
 #[inline]
 fn add_suits(counts: &mut [u8; 8], t: Tile, delta: u8) {
-    counts[t.hi() as usize] = counts[t.hi() as usize].wrapping_add(delta);
-    if !t.is_double() {
-        counts[t.lo() as usize] = counts[t.lo() as usize].wrapping_add(delta);
-    }
+    let (h, l) = (t.hi() as usize & 7, t.lo() as usize & 7);
+    counts[h] = counts[h].wrapping_add(delta);
+    // A double carries its pip once: the low half adds nothing then.
+    counts[l] = counts[l].wrapping_add(delta & 0u8.wrapping_sub(u8::from(h != l)));
 }
 
 /// Round a pip total to the nearest 5: remainder 0-2 rounds down, 3-4 up.
