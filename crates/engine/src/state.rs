@@ -771,6 +771,18 @@ fn add_suits(counts: &mut [u8; 8], t: Tile, delta: u8) {
     counts[l] = counts[l].wrapping_add(delta & 0u8.wrapping_sub(u8::from(h != l)));
 }
 
+/// `FIVES_POINTS[c]`: what a count of `c` scores under fives scoring (the count itself when it is
+/// a positive multiple of 5).
+const FIVES_POINTS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 5;
+    while c < 256 {
+        t[c] = c as u8;
+        c += 5;
+    }
+    t
+};
+
 /// Round a pip total to the nearest 5: remainder 0-2 rounds down, 3-4 up.
 #[must_use]
 pub const fn round5(p: u32) -> u32 {
@@ -1392,8 +1404,16 @@ impl State {
     }
 
     /// Points a count scores during play under these rules.
+    #[inline]
     #[must_use]
     pub fn count_points(rules: &Rules, count: u8) -> u8 {
+        if rules.play_scoring == PlayScoring::Fives && !rules.cribbage_scale {
+            return FIVES_POINTS[count as usize];
+        }
+        State::count_points_general(rules, count)
+    }
+
+    fn count_points_general(rules: &Rules, count: u8) -> u8 {
         if count == 0 {
             return 0;
         }
@@ -1484,7 +1504,14 @@ impl State {
             return out;
         }
         let side = self.side[seat.idx() & 3];
-        let scored = self.add_score(side, i32::from(points)) as u8;
+        // Adding zero changes nothing, so the usual case adds without a branch on whether the
+        // count scored; the exact target needs its check.
+        let scored = if self.rules.exact_target {
+            self.add_score(side, i32::from(points)) as u8
+        } else {
+            self.scores[side] += i32::from(points);
+            points
+        };
         self.push_log(Entry::Play {
             seat,
             tile,
@@ -1493,7 +1520,9 @@ impl State {
             points: scored,
         });
         out.points = scored;
-        if scored > 0 && self.check_immediate_win(side) {
+        // A score below the target (the usual case) cannot end the game; an exact target is
+        // never passed, so reaching it is the same test.
+        if self.scores[side] >= i32::from(self.rules.target) && self.check_immediate_win(side) {
             out.game_over = true;
             return out;
         }
