@@ -102,6 +102,8 @@ pub struct Layout {
     doubles: u8,
     count: u8,
     tiles: TileSet,
+    /// For each pip, how many open arms show it (index 7 unused), kept with `open` and `pip`.
+    open_pips: [u8; 8],
 }
 
 impl Default for Layout {
@@ -125,6 +127,7 @@ impl Layout {
             doubles: 0,
             count: 0,
             tiles: TileSet::EMPTY,
+            open_pips: [0; 8],
         }
     }
 
@@ -198,6 +201,22 @@ impl Layout {
         s
     }
 
+    /// For each pip `p`, how many open arms show it (the eighth entry is always 0).
+    #[inline]
+    #[must_use]
+    pub const fn open_pip_counts(&self) -> &[u8; 8] {
+        &self.open_pips
+    }
+
+    /// On how many open arms `t` could be laid.
+    #[inline]
+    #[must_use]
+    pub const fn fits_count(&self, t: Tile) -> u8 {
+        let (h, l) = (t.hi(), t.lo());
+        let lo_part = if h == l { 0 } else { self.open_pips[(l & 7) as usize] };
+        self.open_pips[(h & 7) as usize] + lo_part
+    }
+
     /// Every tile that could be laid somewhere on the layout (for an empty layout: all tiles).
     #[inline]
     #[must_use]
@@ -257,6 +276,7 @@ impl Layout {
         self.n_arms += 2;
         if rules.sprouts == SproutRule::AtOnce {
             self.open |= 0b11 << first;
+            self.open_pips[(p & 7) as usize] += 2;
         }
     }
 
@@ -269,6 +289,8 @@ impl Layout {
         let (h, l) = (tile.hi(), tile.lo());
         self.pip[0] = h;
         self.pip[1] = l;
+        self.open_pips[(h & 7) as usize] += 1;
+        self.open_pips[(l & 7) as usize] += 1;
         if tile.is_double() {
             self.contrib = [0; MAX_ARMS];
             self.on_double = 0b11;
@@ -317,6 +339,7 @@ impl Layout {
                     let s = self.sprout[d];
                     if s != NO_SPROUT {
                         self.open |= 0b11 << s;
+                        self.open_pips[d] += 2;
                     }
                 }
             } else {
@@ -325,6 +348,8 @@ impl Layout {
             self.contrib[a] = q;
             self.pip[a] = q;
             self.count += q;
+            self.open_pips[(p & 7) as usize] -= 1;
+            self.open_pips[(q & 7) as usize] += 1;
         }
     }
 

@@ -725,6 +725,9 @@ pub struct State {
     /// For each seat and pip, how many tiles in the hand carry that pip (kept with `hands`, so
     /// the number of plays on an arm is one look-up).
     suit_counts: BySeat<[u8; 8]>,
+    /// For each seat, how many (tile, open arm) plays it has on a non-empty table: the size of
+    /// its legal list before draws and passes, kept with `hands` and the layout.
+    plays: BySeat<u8>,
     /// Tiles drawn from the boneyard so far this hand (lead draws included).
     drawn: u8,
     /// Tiles left in the boneyard.
@@ -823,6 +826,7 @@ impl State {
             scores: start.scores,
             hands: BySeat::default(),
             suit_counts: BySeat::default(),
+            plays: BySeat::default(),
             drawn: 0,
             bone_left: 0,
             drawable: false,
@@ -907,6 +911,7 @@ impl State {
         self.scores = start.scores;
         self.hands = hands;
         self.suit_counts = counts;
+        self.plays = BySeat::default();
         self.drawn = 0;
         self.set_bone_left((deal.order.len() - deal.dealt()) as u8);
         for (i, side) in self.side.iter_mut().enumerate() {
@@ -1297,13 +1302,15 @@ impl State {
         }
         let counts = &self.suit_counts[self.to_move];
         let open_mask = self.layout.open_mask();
-        let mut total = 0u32;
-        let mut open = open_mask;
-        while open != 0 {
-            let a = ArmId(open.trailing_zeros() as u8);
-            open &= open - 1;
-            total += u32::from(counts[(self.layout.arm_pip(a) & 7) as usize]);
-        }
+        let total = u32::from(self.plays[self.to_move]);
+        debug_assert_eq!(
+            total,
+            self.layout
+                .open_arms()
+                .map(|a| u32::from(counts[(self.layout.arm_pip(a) & 7) as usize]))
+                .sum::<u32>(),
+            "the kept play count matches the open arms"
+        );
         let draw = !self.drew && can_draw && (total == 0 || self.rules.voluntary_draw);
         let pass = total == 0 && !can_draw;
         let mut k = rng.below(total + u32::from(draw || pass));
@@ -1391,6 +1398,32 @@ impl State {
     fn take(&mut self, seat: Seat, t: Tile) {
         self.hands[seat].insert(t);
         add_suits(&mut self.suit_counts[seat], t, 1);
+        self.plays[seat] = self.plays[seat].wrapping_add(self.layout.fits_count(t));
+    }
+
+    /// Every seat's play count from scratch (after the lead).
+    fn recount_plays(&mut self) {
+        for p in 0..self.rules.players as usize {
+            let c = &self.suit_counts.0[p];
+            self.plays.0[p] = self
+                .layout
+                .open_arms()
+                .map(|a| c[(self.layout.arm_pip(a) & 7) as usize])
+                .sum();
+        }
+    }
+
+    /// Sprouts just opened: each seat gains its tiles carrying their pips.
+    #[cold]
+    fn add_opened_arms(&mut self, mut opened: u16) {
+        while opened != 0 {
+            let a = ArmId(opened.trailing_zeros() as u8);
+            opened &= opened - 1;
+            let pip = (self.layout.arm_pip(a) & 7) as usize;
+            for p in 0..self.rules.players as usize {
+                self.plays.0[p] = self.plays.0[p].wrapping_add(self.suit_counts.0[p][pip]);
+            }
+        }
     }
 
     #[inline]
@@ -1484,8 +1517,30 @@ impl State {
         self.hands[seat].remove(tile);
         add_suits(&mut self.suit_counts[seat], tile, u8::MAX);
         match arm {
-            None => self.layout.lay_lead(tile, &self.rules),
-            Some(a) => self.layout.lay(tile, a, &self.rules),
+            None => {
+                self.layout.lay_lead(tile, &self.rules);
+                self.recount_plays();
+            }
+            Some(a) => {
+                // The tile leaves the hand while the old ends still show.
+                self.plays[seat] = self.plays[seat].wrapping_sub(self.layout.fits_count(tile));
+                let old_pip = self.layout.arm_pip(a);
+                let old_open = self.layout.open_mask();
+                self.layout.lay(tile, a, &self.rules);
+                let new_pip = self.layout.arm_pip(a);
+                if new_pip != old_pip {
+                    for p in 0..self.rules.players as usize {
+                        let c = &self.suit_counts.0[p];
+                        self.plays.0[p] = self.plays.0[p]
+                            .wrapping_add(c[(new_pip & 7) as usize])
+                            .wrapping_sub(c[(old_pip & 7) as usize]);
+                    }
+                }
+                let opened = self.layout.open_mask() & !old_open;
+                if opened != 0 {
+                    self.add_opened_arms(opened);
+                }
+            }
         }
         self.muggins = 0;
         let count = self.layout.count();
