@@ -213,7 +213,11 @@ impl Layout {
     #[must_use]
     pub const fn fits_count(&self, t: Tile) -> u8 {
         let (h, l) = (t.hi(), t.lo());
-        let lo_part = if h == l { 0 } else { self.open_pips[(l & 7) as usize] };
+        let lo_part = if h == l {
+            0
+        } else {
+            self.open_pips[(l & 7) as usize]
+        };
         self.open_pips[(h & 7) as usize] + lo_part
     }
 
