@@ -1,0 +1,170 @@
+//! # fiveup-bots
+//!
+//! Computer players for Five Up. A [`Player`] receives only a [`View`]: what its seat may
+//! know. It cannot reach another seat's tiles or the boneyard order, because a view holds
+//! neither. The one exception is the oracle, which sees the whole state to measure what hidden
+//! information costs. It implements [`OmniscientPlayer`] instead, which only the match runner
+//! can call, and it is never offered as an opponent.
+//!
+//! Every player is deterministic given its seed.
+//!
+//! ```
+//! use fiveup_bots::{make_bot, Bot};
+//! use fiveup_engine::{Rules, Seed, State};
+//!
+//! let mut state = State::from_seed(Rules::default(), &Seed::from_u64(1)).unwrap();
+//! let Bot::Seat(mut greedy) = make_bot("greedy", 7).unwrap() else { unreachable!() };
+//! let seat = state.to_move();
+//! let action = greedy.choose(&state.view(seat));
+//! state.apply(action).unwrap();
+//! ```
+
+use std::fmt;
+
+use fiveup_engine::{Action, State, View};
+
+mod greedy;
+mod random;
+
+pub use greedy::{greedy_action, Greedy};
+pub use random::RandomPlayer;
+
+/// A computer player that sees only its seat's view.
+pub trait Player: Send {
+    /// The player's name with its settings, for reports (`greedy`, `expert:samples=400`).
+    fn name(&self) -> String;
+
+    /// Choose one of `view.legal_actions()` for the viewer's seat. Called only when it is the
+    /// viewer's turn and the hand is in play.
+    fn choose(&mut self, view: &View) -> Action;
+}
+
+/// A player that sees the whole state: only for measurement (the oracle).
+pub trait OmniscientPlayer: Send {
+    /// The player's name with its settings.
+    fn name(&self) -> String;
+
+    /// Choose one of `state.legal_actions()` for the seat to move.
+    fn choose(&mut self, state: &State) -> Action;
+}
+
+/// A computer player of either kind.
+pub enum Bot {
+    /// Sees its seat's view only.
+    Seat(Box<dyn Player>),
+    /// Sees everything (the oracle; for measurement only).
+    Omniscient(Box<dyn OmniscientPlayer>),
+}
+
+impl fmt::Debug for Bot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Bot({})", self.name())
+    }
+}
+
+impl Bot {
+    /// The player's name with its settings.
+    #[must_use]
+    pub fn name(&self) -> String {
+        match self {
+            Bot::Seat(p) => p.name(),
+            Bot::Omniscient(p) => p.name(),
+        }
+    }
+
+    /// Choose the action of the seat to move in `state`. A seat player is given only that
+    /// seat's view.
+    pub fn choose(&mut self, state: &State) -> Action {
+        match self {
+            Bot::Seat(p) => p.choose(&state.view(state.to_move())),
+            Bot::Omniscient(p) => p.choose(state),
+        }
+    }
+}
+
+/// Why a player spec was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// The players that can be named, in order of strength.
+pub const PLAYERS: [&str; 2] = ["random", "greedy"];
+
+/// A player from its spec: a name, then optional `key=value` settings after a colon, separated
+/// by commas (`random`, `greedy`). `seed` makes it deterministic.
+pub fn make_bot(spec: &str, seed: u64) -> Result<Bot, SpecError> {
+    let (name, settings) = match spec.split_once(':') {
+        Some((n, s)) => (n.trim(), s.trim()),
+        None => (spec.trim(), ""),
+    };
+    let no_settings = |n: &str| -> Result<(), SpecError> {
+        if settings.is_empty() {
+            Ok(())
+        } else {
+            Err(SpecError(format!(
+                "{n} takes no settings, got {settings:?}"
+            )))
+        }
+    };
+    match name {
+        "random" => {
+            no_settings(name)?;
+            Ok(Bot::Seat(Box::new(RandomPlayer::new(seed))))
+        }
+        "greedy" => {
+            no_settings(name)?;
+            Ok(Bot::Seat(Box::new(Greedy)))
+        }
+        _ => Err(SpecError(format!(
+            "unknown player {name:?}; players are: {}",
+            PLAYERS.join(", ")
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fiveup_engine::{FastRng, Phase, Preset, Rules, Seed};
+
+    /// Play whole hands of every preset with the given players; every choice must be legal.
+    fn plays_legally(spec: &str) {
+        let mut rng = FastRng::new(3);
+        for preset in Preset::ALL {
+            for players in 2..=4u8 {
+                let rules = Rules::preset(preset, players);
+                let mut bots: Vec<Bot> = (0..players)
+                    .map(|i| make_bot(spec, u64::from(i)).unwrap())
+                    .collect();
+                let mut s = State::from_seed(rules, &Seed::from_u64(rng.next_u64())).unwrap();
+                while matches!(s.phase(), Phase::Play | Phase::Claim) {
+                    let seat = s.to_move();
+                    let a = bots[seat.idx()].choose(&s);
+                    assert!(s.is_legal(a), "{spec} chose illegal {a} in {preset}");
+                    s.apply(a).unwrap();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_and_greedy_play_legally_under_every_preset() {
+        plays_legally("random");
+        plays_legally("greedy");
+    }
+
+    #[test]
+    fn specs_are_checked() {
+        assert!(make_bot("greedy:depth=3", 1).is_err());
+        let e = make_bot("grandmaster", 1).unwrap_err();
+        assert!(e.0.contains("players are"), "{e}");
+        assert_eq!(make_bot("random", 1).unwrap().name(), "random");
+    }
+}
