@@ -23,9 +23,13 @@ use std::fmt;
 
 use fiveup_engine::{Action, State, View};
 
+mod expert;
 mod greedy;
 mod random;
 
+pub use expert::{
+    analyze, ActionEval, Expert, ExpertConfig, Oracle, DEFAULT_SAMPLES, NEAR_TARGET, WIN_VALUE,
+};
 pub use greedy::{greedy_action, Greedy};
 pub use random::RandomPlayer;
 
@@ -94,11 +98,13 @@ impl fmt::Display for SpecError {
 
 impl std::error::Error for SpecError {}
 
-/// The players that can be named, in order of strength.
-pub const PLAYERS: [&str; 2] = ["random", "greedy"];
+/// The players that can be named, in order of strength (`oracle` sees every hand: it is for
+/// measurement only).
+pub const PLAYERS: [&str; 4] = ["random", "greedy", "expert", "oracle"];
 
 /// A player from its spec: a name, then optional `key=value` settings after a colon, separated
-/// by commas (`random`, `greedy`). `seed` makes it deterministic.
+/// by commas (`random`, `greedy`, `expert:samples=400,threads=1`). `seed` makes it
+/// deterministic (an expert with a `time` budget excepted).
 pub fn make_bot(spec: &str, seed: u64) -> Result<Bot, SpecError> {
     let (name, settings) = match spec.split_once(':') {
         Some((n, s)) => (n.trim(), s.trim()),
@@ -122,6 +128,14 @@ pub fn make_bot(spec: &str, seed: u64) -> Result<Bot, SpecError> {
             no_settings(name)?;
             Ok(Bot::Seat(Box::new(Greedy)))
         }
+        "expert" => Ok(Bot::Seat(Box::new(Expert::new(
+            ExpertConfig::parse(settings)?,
+            seed,
+        )))),
+        "oracle" => Ok(Bot::Omniscient(Box::new(Oracle::new(
+            ExpertConfig::parse(settings)?,
+            seed,
+        )))),
         _ => Err(SpecError(format!(
             "unknown player {name:?}; players are: {}",
             PLAYERS.join(", ")
@@ -158,6 +172,23 @@ mod tests {
     fn random_and_greedy_play_legally_under_every_preset() {
         plays_legally("random");
         plays_legally("greedy");
+    }
+
+    #[test]
+    fn expert_and_oracle_play_legally_under_every_preset() {
+        plays_legally("expert:samples=8,threads=2");
+        plays_legally("oracle:samples=4,threads=1");
+    }
+
+    #[test]
+    fn expert_settings_are_checked() {
+        assert!(make_bot("expert:samples=0", 1).is_err());
+        assert!(make_bot("expert:depth=3", 1).is_err());
+        assert!(make_bot("expert:samples=x", 1).is_err());
+        assert_eq!(
+            make_bot("expert:samples=50,threads=1", 1).unwrap().name(),
+            "expert:samples=50,threads=1,endgame=8"
+        );
     }
 
     #[test]

@@ -1336,6 +1336,14 @@ impl State {
         unreachable!("k is below the total")
     }
 
+    /// Put the tiles still in the boneyard in a new uniformly random order. Hands, layout and
+    /// history are unchanged; only the order of future draws changes. For search that knows
+    /// the hands but not the draws (an observer of every hand cannot see the boneyard order).
+    pub fn shuffle_boneyard(&mut self, rng: &mut crate::deal::FastRng) {
+        let pos = TILE_COUNT - self.bone_left as usize;
+        rng.shuffle(&mut self.deal.order[pos..]);
+    }
+
     /// Whether `a` is legal for the seat to move.
     #[must_use]
     pub fn is_legal(&self, a: Action) -> bool {
