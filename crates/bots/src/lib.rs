@@ -26,6 +26,7 @@ use fiveup_engine::{Action, State, View};
 mod expert;
 mod greedy;
 mod random;
+pub mod review;
 
 pub use expert::{
     analyze, ActionEval, Expert, ExpertConfig, Oracle, DEFAULT_SAMPLES, NEAR_TARGET, WIN_VALUE,
