@@ -6,7 +6,8 @@
 //! information costs. It implements [`OmniscientPlayer`] instead, which only the match runner
 //! can call, and it is never offered as an opponent.
 //!
-//! Every player is deterministic given its seed.
+//! Every player is deterministic given its seed. Two players are compared by a duplicate
+//! match: see [`duel`].
 //!
 //! ```
 //! use fiveup_bots::{make_bot, Bot};
@@ -23,9 +24,11 @@ use std::fmt;
 
 use fiveup_engine::{Action, State, View};
 
+pub mod duel;
 mod greedy;
 mod random;
 
+pub use duel::{run_match, MatchConfig, MatchError, MatchMode, MatchReport};
 pub use greedy::{greedy_action, Greedy};
 pub use random::RandomPlayer;
 
