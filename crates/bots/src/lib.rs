@@ -6,7 +6,8 @@
 //! information costs. It implements [`OmniscientPlayer`] instead, which only the match runner
 //! can call, and it is never offered as an opponent.
 //!
-//! Every player is deterministic given its seed.
+//! Every player is deterministic given its seed. Two players are compared by a duplicate
+//! match: see [`duel`].
 //!
 //! ```
 //! use fiveup_bots::{make_bot, Bot};
@@ -23,11 +24,13 @@ use std::fmt;
 
 use fiveup_engine::{Action, State, View};
 
+pub mod duel;
 mod expert;
 mod greedy;
 mod random;
 pub mod review;
 
+pub use duel::{run_match, MatchConfig, MatchError, MatchMode, MatchReport};
 pub use expert::{
     analyze, ActionEval, Expert, ExpertConfig, Oracle, DEFAULT_SAMPLES, NEAR_TARGET, WIN_VALUE,
 };

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod matchcmd;
 mod replay;
 mod selfplay;
 
@@ -24,6 +25,8 @@ enum Command {
     Replay(replay::Args),
     /// Random playouts of default-rules two-player hands, to measure the engine's speed.
     Bench(bench::Args),
+    /// A duplicate match between two computer players: every deal played from both sides.
+    Match(matchcmd::Args),
 }
 
 /// Write to standard output. A closed pipe (`fiveup replay f | head`) ends the program quietly
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Command::Selfplay(a) => selfplay::run(&a),
         Command::Replay(a) => replay::run(&a),
         Command::Bench(a) => bench::run(&a),
+        Command::Match(a) => matchcmd::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

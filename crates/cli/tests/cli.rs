@@ -167,3 +167,156 @@ fn bench_json_has_the_documented_fields() {
     assert!(v["seconds"].as_f64().unwrap() > 0.0);
     assert!(v["hands_per_sec"].as_f64().unwrap() > 0.0);
 }
+
+#[test]
+fn match_json_has_the_documented_fields() {
+    let o = fiveup(&[
+        "match",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--deals",
+        "40",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("one JSON object");
+    for key in [
+        "deals",
+        "mean_a",
+        "mean_b",
+        "mean_diff",
+        "ci95",
+        "ci95_low",
+        "ci95_high",
+        "hands_won_a",
+        "hands_won_b",
+        "decision_ms_median_a",
+        "decision_ms_p99_a",
+        "decision_ms_median_b",
+        "decision_ms_p99_b",
+        "decisions_a",
+        "decisions_b",
+        "a",
+        "b",
+        "players",
+        "partners",
+        "rules",
+        "seed",
+        "threads",
+    ] {
+        assert!(!v[key].is_null(), "missing {key} in {v}");
+    }
+    assert_eq!(v["deals"], 40);
+    assert_eq!(v["hands"], 80);
+    assert_eq!(
+        (v["a"].as_str(), v["b"].as_str()),
+        (Some("greedy"), Some("random"))
+    );
+    assert_eq!(
+        (v["players"].as_u64(), v["partners"].as_bool()),
+        (Some(2), Some(false))
+    );
+    assert!(v["games"].is_null(), "hands mode has no game fields");
+    let (lo, hi) = (
+        v["ci95_low"].as_f64().unwrap(),
+        v["ci95_high"].as_f64().unwrap(),
+    );
+    assert!(lo < v["mean_diff"].as_f64().unwrap() && v["mean_diff"].as_f64().unwrap() < hi);
+
+    // Whole games in partnerships: the same fields, and the game results.
+    let o = fiveup(&[
+        "match",
+        "--a",
+        "random",
+        "--b",
+        "greedy",
+        "--players",
+        "4",
+        "--partners",
+        "--games",
+        "--deals",
+        "3",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let g: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("one JSON object");
+    assert_eq!(g["partners"], true);
+    assert_eq!(g["games"], 6);
+    assert_eq!(
+        g["wins_a"].as_u64().unwrap() + g["wins_b"].as_u64().unwrap(),
+        6
+    );
+    let ci = g["win_rate_ci95"].as_array().expect("[low, high]");
+    assert!(ci[0].as_f64().unwrap() <= g["win_rate_a"].as_f64().unwrap());
+    assert!(g["win_rate_a"].as_f64().unwrap() <= ci[1].as_f64().unwrap());
+}
+
+#[test]
+fn match_text_summary_and_bad_input() {
+    let o = fiveup(&[
+        "match",
+        "--a",
+        "greedy",
+        "--b",
+        "greedy",
+        "--deals",
+        "5",
+        "--players",
+        "3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("5 deals x 3 seatings, 15 hands"), "{out}");
+    assert!(out.contains("mean +0.00"), "{out}");
+    for (args, message) in [
+        (
+            vec!["--a", "grandmaster", "--b", "greedy"],
+            "unknown player",
+        ),
+        (
+            vec!["--a", "greedy", "--b", "random:depth=2"],
+            "takes no settings",
+        ),
+        (
+            vec!["--a", "greedy", "--b", "random", "--rules", "sideways"],
+            "unknown rules preset",
+        ),
+        (
+            vec!["--a", "greedy", "--b", "random", "--deals", "0"],
+            "--deals must be at least 1",
+        ),
+        (
+            vec!["--a", "greedy", "--b", "random", "--threads", "0"],
+            "--threads must be at least 1",
+        ),
+        (
+            vec!["--a", "greedy", "--b", "random", "--partners"],
+            "--partners needs --players 4",
+        ),
+        (
+            vec![
+                "--a",
+                "greedy",
+                "--b",
+                "random",
+                "--games",
+                "--max-hands",
+                "1",
+            ],
+            "had not ended after 1 hands",
+        ),
+    ] {
+        let mut all = vec!["match"];
+        all.extend(args.iter().copied());
+        if !args.contains(&"--deals") {
+            all.extend(["--deals", "2"]);
+        }
+        let o = fiveup(&all);
+        assert!(!o.status.success(), "{all:?} succeeded");
+        assert!(stderr(&o).contains(message), "{all:?}: {}", stderr(&o));
+    }
+}
