@@ -23,9 +23,11 @@ use std::fmt;
 
 use fiveup_engine::{Action, State, View};
 
+mod club;
 mod greedy;
 mod random;
 
+pub use club::Club;
 pub use greedy::{greedy_action, Greedy};
 pub use random::RandomPlayer;
 
@@ -95,7 +97,7 @@ impl fmt::Display for SpecError {
 impl std::error::Error for SpecError {}
 
 /// The players that can be named, in order of strength.
-pub const PLAYERS: [&str; 2] = ["random", "greedy"];
+pub const PLAYERS: [&str; 3] = ["random", "greedy", "club"];
 
 /// A player from its spec: a name, then optional `key=value` settings after a colon, separated
 /// by commas (`random`, `greedy`). `seed` makes it deterministic.
@@ -121,6 +123,10 @@ pub fn make_bot(spec: &str, seed: u64) -> Result<Bot, SpecError> {
         "greedy" => {
             no_settings(name)?;
             Ok(Bot::Seat(Box::new(Greedy)))
+        }
+        "club" => {
+            no_settings(name)?;
+            Ok(Bot::Seat(Box::new(Club)))
         }
         _ => Err(SpecError(format!(
             "unknown player {name:?}; players are: {}",
