@@ -24,12 +24,14 @@ use std::fmt;
 
 use fiveup_engine::{Action, State, View};
 
+mod club;
 pub mod duel;
 mod expert;
 mod greedy;
 mod random;
 pub mod review;
 
+pub use club::Club;
 pub use duel::{run_match, MatchConfig, MatchError, MatchMode, MatchReport};
 pub use expert::{
     analyze, ActionEval, Expert, ExpertConfig, Oracle, DEFAULT_SAMPLES, NEAR_TARGET, WIN_VALUE,
@@ -104,10 +106,10 @@ impl std::error::Error for SpecError {}
 
 /// The players that can be named, in order of strength (`oracle` sees every hand: it is for
 /// measurement only).
-pub const PLAYERS: [&str; 4] = ["random", "greedy", "expert", "oracle"];
+pub const PLAYERS: [&str; 5] = ["random", "greedy", "club", "expert", "oracle"];
 
 /// A player from its spec: a name, then optional `key=value` settings after a colon, separated
-/// by commas (`random`, `greedy`, `expert:samples=400,threads=1`). `seed` makes it
+/// by commas (`random`, `greedy`, `club`, `expert:samples=400,threads=1`, `oracle`). `seed` makes it
 /// deterministic (an expert with a `time` budget excepted).
 pub fn make_bot(spec: &str, seed: u64) -> Result<Bot, SpecError> {
     let (name, settings) = match spec.split_once(':') {
@@ -131,6 +133,10 @@ pub fn make_bot(spec: &str, seed: u64) -> Result<Bot, SpecError> {
         "greedy" => {
             no_settings(name)?;
             Ok(Bot::Seat(Box::new(Greedy)))
+        }
+        "club" => {
+            no_settings(name)?;
+            Ok(Bot::Seat(Box::new(Club)))
         }
         "expert" => Ok(Bot::Seat(Box::new(Expert::new(
             ExpertConfig::parse(settings)?,
