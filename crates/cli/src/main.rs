@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod matchcmd;
 mod replay;
+mod review;
 mod selfplay;
 
 /// Five Up dominoes: exact rules, computer players, and tools.
@@ -23,6 +24,8 @@ enum Command {
     Selfplay(selfplay::Args),
     /// Check a game record (text or JSON) and show it action by action.
     Replay(replay::Args),
+    /// Analyse every decision of a recorded game: what each choice lost against the best.
+    Review(review::Args),
     /// Random playouts of default-rules two-player hands, to measure the engine's speed.
     Bench(bench::Args),
     /// A duplicate match between two computer players: every deal played from both sides.
@@ -58,6 +61,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Selfplay(a) => selfplay::run(&a),
         Command::Replay(a) => replay::run(&a),
+        Command::Review(a) => review::run(&a),
         Command::Bench(a) => bench::run(&a),
         Command::Match(a) => matchcmd::run(&a),
     };

@@ -320,3 +320,33 @@ fn match_text_summary_and_bad_input() {
         assert!(stderr(&o).contains(message), "{all:?}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn review_reports_every_decision_with_a_choice() {
+    let path = temp("review.txt");
+    let p = path.to_str().unwrap();
+    let o = fiveup(&[
+        "selfplay",
+        "--games",
+        "1",
+        "--seed",
+        "6",
+        "--rules",
+        "five-up target=50",
+        "--record",
+        p,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = fiveup(&["review", p, "--settings", "samples=10,threads=1", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    let moves = v.as_array().expect("an array");
+    assert!(!moves.is_empty());
+    for m in moves {
+        assert!(m["loss"].as_f64().unwrap() >= 0.0);
+        assert!(m["options"].as_u64().unwrap() >= 2);
+    }
+    let o = fiveup(&["review", p, "--settings", "depth=3"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("unknown setting"), "{}", stderr(&o));
+}
