@@ -68,15 +68,6 @@ pub fn rules_from(
     Rules::parse(&words).map_err(|e| e.to_string())
 }
 
-/// The seed of game `game` under `--seed seed`.
-#[must_use]
-pub fn game_seed(seed: u64, game: u64) -> Seed {
-    let mut b = [0u8; 32];
-    b[..8].copy_from_slice(&seed.to_le_bytes());
-    b[8..16].copy_from_slice(&game.to_le_bytes());
-    Seed(b)
-}
-
 /// One finished game of random players.
 #[derive(Debug)]
 pub struct Played {
@@ -137,7 +128,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     let mut points = vec![0i64; sides];
     let mut records = Vec::new();
     for g in 0..a.games {
-        let seed = game_seed(a.seed, g);
+        let seed = fiveup_bots::duel::deal_seed(a.seed, g);
         let mut rng = FastRng::new(a.seed ^ g.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let (played, record) = play_game(rules, &seed, &mut rng, a.max_hands)?;
         records.push(record);
