@@ -3,9 +3,10 @@
 //! For each decision the expert draws sampled worlds: full states consistent with its view,
 //! uniform over the deals that agree with everything its seat has seen (see
 //! [`fiveup_engine::Sampler`]: it respects every suit an opponent showed it lacks by drawing or
-//! passing). In every world it plays each legal action and finishes the hand, either with the
-//! greedy policy or, once the boneyard is closed and few tiles remain, by an exact alpha-beta
-//! search of that world. The same worlds serve every action (common random numbers), so the
+//! passing). In every world it plays each legal action and finishes the hand, either by letting
+//! every seat play on as the club player would from its own view of that world (the default;
+//! `rollout=greedy` uses the faster greedy rule) or, once the boneyard is closed and few tiles
+//! remain, by an exact alpha-beta search of that world. The same worlds serve every action (common random numbers), so the
 //! comparison between actions is sharper than the values themselves.
 //!
 //! An action's value in a world is the points its side gains until the hand ends minus what the
@@ -20,7 +21,8 @@
 //! Settings (`expert:samples=400,threads=2`): `samples` worlds per decision (default
 //! [`DEFAULT_SAMPLES`]); or `time` in milliseconds, which keeps sampling until the time is
 //! spent (not deterministic); `threads` to share the worlds (default: the machine's cores);
-//! `endgame`, the most tiles left in all hands for the exact search (default 8). The worlds are
+//! `endgame`, the most tiles left in all hands for the exact search (default 8); `rollout`,
+//! `club` or `greedy`. The worlds are
 //! split between threads by a fixed rule, each thread with its own generator, so with a
 //! `samples` budget the choice depends only on the seed, never on timing.
 
@@ -32,7 +34,7 @@ use crate::greedy::greedy_action;
 use crate::{OmniscientPlayer, Player, SpecError};
 
 /// Worlds sampled per decision by default.
-pub const DEFAULT_SAMPLES: u32 = 400;
+pub const DEFAULT_SAMPLES: u32 = 200;
 
 /// A side this close to the target (in fives) makes the expert play to win the game.
 pub const NEAR_TARGET: i32 = 50;
@@ -51,6 +53,8 @@ pub struct ExpertConfig {
     pub threads: usize,
     /// Exact search once the boneyard is closed and at most this many tiles are in hands.
     pub endgame: u32,
+    /// How sampled worlds are finished.
+    pub rollout: Rollout,
 }
 
 impl Default for ExpertConfig {
@@ -60,6 +64,7 @@ impl Default for ExpertConfig {
             time: None,
             threads: std::thread::available_parallelism().map_or(1, usize::from),
             endgame: 8,
+            rollout: Rollout::Club,
         }
     }
 }
@@ -72,6 +77,14 @@ impl ExpertConfig {
             let (k, v) = kv
                 .split_once('=')
                 .ok_or_else(|| SpecError(format!("expected key=value, got {kv:?}")))?;
+            if k == "rollout" {
+                c.rollout = match v {
+                    "greedy" => Rollout::Greedy,
+                    "club" => Rollout::Club,
+                    _ => return Err(SpecError(format!("rollout: {v:?} is not greedy or club"))),
+                };
+                continue;
+            }
             let n: u64 = v
                 .parse()
                 .map_err(|_| SpecError(format!("{k}: not a number: {v:?}")))?;
@@ -98,8 +111,12 @@ impl ExpertConfig {
             Some(t) => format!("time={}", t.as_millis()),
             None => format!("samples={}", self.samples),
         };
+        let rollout = match self.rollout {
+            Rollout::Greedy => "greedy",
+            Rollout::Club => "club",
+        };
         format!(
-            "{name}:{budget},threads={},endgame={}",
+            "{name}:{budget},threads={},endgame={},rollout={rollout}",
             self.threads, self.endgame
         )
     }
@@ -201,12 +218,27 @@ fn in_play(s: &State) -> bool {
     matches!(s.phase(), Phase::Play | Phase::Claim)
 }
 
-/// Finish the hand with the greedy policy.
-fn rollout(s: &mut State) {
+/// Finish the hand with the rollout policy.
+fn rollout(s: &mut State, policy: Rollout) {
     while in_play(s) {
-        let a = greedy_action(s);
+        let a = match policy {
+            Rollout::Greedy => greedy_action(s),
+            Rollout::Club => {
+                let seat = s.to_move();
+                crate::Player::choose(&mut crate::club::Club, &s.view(seat))
+            }
+        };
         s.apply_unchecked(a);
     }
+}
+
+/// How sampled worlds are played to the end of the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// The greedy rule (fast).
+    Greedy,
+    /// The club player, seeing each seat's view of the sampled world (stronger, slower).
+    Club,
 }
 
 /// Tiles left in all hands.
@@ -264,7 +296,7 @@ fn evaluate(w: &State, a: Action, side: Side, cfg: &ExpertConfig, to_win: bool) 
     if in_play(&s) && s.rules().sides() == 2 && !s.can_draw() && tiles_in_hands(&s) <= cfg.endgame {
         return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
     }
-    rollout(&mut s);
+    rollout(&mut s, cfg.rollout);
     value(&s, side, &before, to_win)
 }
 

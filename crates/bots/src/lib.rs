@@ -34,7 +34,8 @@ pub mod review;
 pub use club::Club;
 pub use duel::{run_match, MatchConfig, MatchError, MatchMode, MatchReport};
 pub use expert::{
-    analyze, ActionEval, Expert, ExpertConfig, Oracle, DEFAULT_SAMPLES, NEAR_TARGET, WIN_VALUE,
+    analyze, ActionEval, Expert, ExpertConfig, Oracle, Rollout, DEFAULT_SAMPLES, NEAR_TARGET,
+    WIN_VALUE,
 };
 pub use greedy::{greedy_action, Greedy};
 pub use random::RandomPlayer;
@@ -197,7 +198,7 @@ mod tests {
         assert!(make_bot("expert:samples=x", 1).is_err());
         assert_eq!(
             make_bot("expert:samples=50,threads=1", 1).unwrap().name(),
-            "expert:samples=50,threads=1,endgame=8"
+            "expert:samples=50,threads=1,endgame=8,rollout=club"
         );
     }
 
