@@ -74,21 +74,7 @@ impl Player for Greedy {
 
     fn choose(&mut self, view: &View) -> Action {
         let legal = view.legal_actions();
-        let muggins = if legal.contains(&Action::Muggins) {
-            // A Muggins call takes the points the previous play made.
-            view.history()
-                .iter()
-                .rev()
-                .find_map(|e| match e {
-                    fiveup_engine::Entry::Play { count, .. } => {
-                        Some(State::count_points(view.rules(), *count))
-                    }
-                    _ => None,
-                })
-                .unwrap_or(0)
-        } else {
-            0
-        };
+        let muggins = view.muggins_available();
         best(view.rules(), view.layout(), &legal, muggins)
     }
 }

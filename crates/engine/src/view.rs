@@ -231,6 +231,12 @@ impl View {
         self.winner
     }
 
+    /// Missed points the viewer may take with a Muggins call now (0 when none).
+    #[must_use]
+    pub const fn muggins_available(&self) -> u8 {
+        self.muggins
+    }
+
     /// Tiles this seat has not seen: in other hands or the boneyard.
     #[must_use]
     pub fn unseen(&self) -> TileSet {
