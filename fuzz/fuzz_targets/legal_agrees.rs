@@ -10,7 +10,7 @@
 #![no_main]
 
 use fiveup_engine::{
-    Action, ArmId, Award, BySeat, BySide, Entry, GameEnd, HandResult, Layout, NextLead, NoDouble,
+    Action, ArmId, Award, BySeat, BySide, Entry, FastRng, GameEnd, HandResult, Layout, NextLead, NoDouble,
     Phase, PlayScoring, Preset, Rules, Seat, Seed, Side, SproutRule, State, Tile, MAX_ARMS,
 };
 use libfuzzer_sys::fuzz_target;
@@ -133,6 +133,17 @@ fn universe() -> Vec<Action> {
 
 fn check_state(s: &State, all: &[Action]) {
     assert_eq!(s.layout().count(), s.layout().recount(), "{s:?}");
+    // The list-free paths agree with the list: the count (which reads the kept number of
+    // plays), every index, and the random pick.
+    if matches!(s.phase(), Phase::Play | Phase::Claim) {
+        let list = s.legal_actions();
+        assert_eq!(s.legal_action_count(), list.len(), "{s:?}");
+        for (k, a) in list.iter().enumerate() {
+            assert_eq!(s.nth_legal_action(k), *a, "{s:?}");
+        }
+        let mut rng = FastRng::new(u64::from(s.layout().count()) + list.len() as u64);
+        assert!(list.contains(&s.random_action(&mut rng)), "{s:?}");
+    }
     let mut seen = s.layout().tiles();
     for p in (0..s.rules().players).map(Seat) {
         assert!(seen.and(s.hand(p)).is_empty());

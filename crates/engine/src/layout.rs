@@ -341,7 +341,8 @@ impl Layout {
                 if self.against[d] == 2 {
                     self.count -= 2 * p;
                     let s = self.sprout[d];
-                    if s != NO_SPROUT {
+                    // Under sprouts-at-once they opened when the spinner was laid.
+                    if s != NO_SPROUT && self.open & (0b11 << s) == 0 {
                         self.open |= 0b11 << s;
                         self.open_pips[d] += 2;
                     }
@@ -409,6 +410,47 @@ mod tests {
         assert_eq!(l.count(), 9);
         l.lay(t(6, 6), ArmId(0), &r);
         assert_eq!(l.count(), 15);
+    }
+
+    /// The per-pip counts of open arms, recomputed from the arms.
+    fn recount_open_pips(l: &Layout) -> [u8; 8] {
+        let mut c = [0u8; 8];
+        for a in l.open_arms() {
+            c[l.arm_pip(a) as usize] += 1;
+        }
+        c
+    }
+
+    /// Lay tiles at random under every spinner and sprout option; after each tile the kept
+    /// per-pip counts of open arms equal a recount.
+    #[test]
+    fn open_pip_counts_stay_exact_under_every_spinner_option() {
+        use crate::rules::{SpinnerRule, SproutRule};
+        let mut rng = crate::deal::FastRng::new(17);
+        for spinner in [SpinnerRule::First, SpinnerRule::None, SpinnerRule::All] {
+            for sprouts in [SproutRule::AfterBothSides, SproutRule::AtOnce] {
+                let r = Rules {
+                    spinner,
+                    sprouts,
+                    ..Rules::default()
+                };
+                for _ in 0..300 {
+                    let mut tiles: Vec<Tile> = Tile::ALL.iter().collect();
+                    rng.shuffle(&mut tiles);
+                    let mut l = Layout::new();
+                    l.lay_lead(tiles[0], &r);
+                    assert_eq!(l.open_pip_counts(), &recount_open_pips(&l));
+                    for &t in &tiles[1..] {
+                        let arms: Vec<ArmId> = l.open_arms().filter(|&a| l.fits(t, a)).collect();
+                        if let Some(&a) = arms.first() {
+                            l.lay(t, a, &r);
+                            assert_eq!(l.open_pip_counts(), &recount_open_pips(&l), "{t} on {a}");
+                            assert_eq!(l.count(), l.recount());
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
