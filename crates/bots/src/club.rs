@@ -323,12 +323,7 @@ impl<'a> Context<'a> {
     }
 
     fn lay(&self, layout: &Layout, tile: Tile, arm: Option<ArmId>) -> Layout {
-        let mut l = *layout;
-        match arm {
-            None => l.lay_lead(tile, self.rules),
-            Some(a) => l.lay(tile, a, self.rules),
-        }
-        l
+        layout.after(tile, arm, self.rules)
     }
 
     fn raw_points(&self, a: Action) -> u8 {
