@@ -323,7 +323,12 @@ impl<'a> Context<'a> {
     }
 
     fn lay(&self, layout: &Layout, tile: Tile, arm: Option<ArmId>) -> Layout {
-        layout.after(tile, arm, self.rules)
+        let mut l = *layout;
+        match arm {
+            None => l.lay_lead(tile, self.rules),
+            Some(a) => l.lay(tile, a, self.rules),
+        }
+        l
     }
 
     fn raw_points(&self, a: Action) -> u8 {

@@ -17,7 +17,12 @@ pub struct Greedy;
 fn points(rules: &Rules, layout: &Layout, a: Action) -> u8 {
     match a {
         Action::Play { tile, arm } => {
-            State::count_points(rules, layout.after(tile, arm, rules).count())
+            let mut l = *layout;
+            match arm {
+                None => l.lay_lead(tile, rules),
+                Some(arm) => l.lay(tile, arm, rules),
+            }
+            State::count_points(rules, l.count())
         }
         _ => 0,
     }

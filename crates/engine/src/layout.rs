@@ -284,18 +284,6 @@ impl Layout {
         }
     }
 
-    /// The layout after laying `tile` as the lead (`arm: None`) or on `arm`, leaving this one
-    /// unchanged. The caller has checked the play is legal.
-    #[must_use]
-    pub fn after(&self, tile: Tile, arm: Option<ArmId>, rules: &Rules) -> Layout {
-        let mut l = *self;
-        match arm {
-            None => l.lay_lead(tile, rules),
-            Some(a) => l.lay(tile, a, rules),
-        }
-        l
-    }
-
     /// Lay the first tile of the hand. The caller has checked the table is empty.
     pub fn lay_lead(&mut self, tile: Tile, rules: &Rules) {
         debug_assert!(self.is_empty());

@@ -297,10 +297,14 @@ impl View {
     #[must_use]
     pub fn points_of(&self, a: Action) -> u8 {
         match a {
-            Action::Play { tile, arm } if self.check(a).is_ok() => State::count_points(
-                &self.rules,
-                self.layout.after(tile, arm, &self.rules).count(),
-            ),
+            Action::Play { tile, arm } if self.check(a).is_ok() => {
+                let mut l = self.layout;
+                match arm {
+                    None => l.lay_lead(tile, &self.rules),
+                    Some(arm) => l.lay(tile, arm, &self.rules),
+                }
+                State::count_points(&self.rules, l.count())
+            }
             _ => 0,
         }
     }
