@@ -11,7 +11,7 @@ pub fn random_hand(rules: Rules, rng: &mut FastRng) -> Result<State, SetupError>
     rules.validate()?;
     let mut order: [Tile; TILE_COUNT] =
         std::array::from_fn(|i| Tile::from_index(i as u8).expect("index below 28"));
-    rng.shuffle(&mut order);
+    rng.shuffle_batched(&mut order);
     let deal = Deal {
         order,
         players: rules.players,
@@ -42,9 +42,19 @@ pub fn random_hand_in_place(state: &mut State, rng: &mut FastRng) {
 /// Play the current hand to its end with uniformly random legal actions.
 #[inline]
 pub fn play_out(state: &mut State, rng: &mut FastRng) {
+    if state.rules().is_standard_profile() {
+        play_out_in::<true>(state, rng);
+    } else {
+        play_out_in::<false>(state, rng);
+    }
+}
+
+/// The playout loop, with the rules' checks folded away under the standard profile.
+#[inline(always)]
+fn play_out_in<const STD: bool>(state: &mut State, rng: &mut FastRng) {
     while matches!(state.phase(), Phase::Play | Phase::Claim) {
-        let a = state.random_action(rng);
-        state.apply_unchecked(a);
+        let a = state.random_action_in::<STD>(rng);
+        state.apply_in::<STD>(a);
     }
 }
 
@@ -66,4 +76,58 @@ pub fn perft(state: &State, depth: u32) -> u64 {
         total += perft(&s, depth - 1);
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Preset;
+
+    /// The loop specialised for the standard profile plays exactly the game the general loop
+    /// plays: same actions, same log, same scores, same result, for every generator state.
+    #[test]
+    fn standard_profile_loop_matches_the_general_loop() {
+        let mut presets = 0;
+        for preset in Preset::ALL {
+            let rules = Rules::preset(preset, 2);
+            if !rules.is_standard_profile() {
+                continue;
+            }
+            presets += 1;
+            let mut rng = FastRng::new(17);
+            let mut state = random_hand(rules, &mut rng).expect("valid rules");
+            for i in 0..3000u64 {
+                state.redeal_first_hand(&mut rng);
+                let mut a = state.clone();
+                let mut b = state.clone();
+                let mut ra = FastRng::new(i);
+                let mut rb = FastRng::new(i);
+                play_out_in::<true>(&mut a, &mut ra);
+                play_out_in::<false>(&mut b, &mut rb);
+                assert_eq!(a.log(), b.log(), "{preset:?} hand {i}");
+                assert_eq!(a.scores(), b.scores(), "{preset:?} hand {i}");
+                assert_eq!(a.result(), b.result(), "{preset:?} hand {i}");
+                assert_eq!(a.phase(), b.phase(), "{preset:?} hand {i}");
+                assert_eq!(ra.next_u64(), rb.next_u64(), "{preset:?} hand {i}");
+            }
+        }
+        assert!(presets >= 3, "several presets use the standard profile");
+    }
+
+    #[test]
+    fn the_standard_profile_is_what_it_says() {
+        let r = Rules::default();
+        assert!(r.is_standard_profile());
+        for opts in [
+            "players=3",
+            "manual=true",
+            "exact-target=true",
+            "voluntary-draw=true",
+        ] {
+            let mut x = r;
+            let (k, v) = opts.split_once('=').unwrap();
+            x.set_option(k, v).unwrap();
+            assert!(!x.is_standard_profile(), "{opts}");
+        }
+    }
 }

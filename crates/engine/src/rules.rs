@@ -368,6 +368,19 @@ impl Rules {
         28 - self.players * self.hand_size
     }
 
+    /// Whether these rules are the common profile that playouts specialise for: two players,
+    /// Fives play scoring on the usual scale, scored as played, no exact target, and drawing
+    /// (if any) only when blocked. Other options (spinners, awards, leads...) may vary.
+    #[must_use]
+    pub fn is_standard_profile(&self) -> bool {
+        self.players == 2
+            && self.play_scoring == PlayScoring::Fives
+            && !self.cribbage_scale
+            && !self.manual_scoring
+            && !self.exact_target
+            && !self.voluntary_draw
+    }
+
     /// Check every option; the first problem found is returned.
     pub fn validate(&self) -> Result<(), RulesError> {
         if !(2..=4).contains(&self.players) {

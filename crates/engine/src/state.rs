@@ -873,7 +873,7 @@ impl State {
     pub fn redeal_first_hand(&mut self, rng: &mut crate::deal::FastRng) {
         let mut deal = self.deal;
         loop {
-            rng.shuffle(&mut deal.order);
+            rng.shuffle_batched(&mut deal.order);
             match self.reset_trusted(self.rules, deal, HandStart::first()) {
                 Ok(()) => return,
                 Err(_) => continue,
@@ -1287,6 +1287,16 @@ impl State {
     /// A legal action chosen uniformly at random.
     #[inline(always)]
     pub fn random_action(&self, rng: &mut crate::deal::FastRng) -> Action {
+        self.random_action_in::<false>(rng)
+    }
+
+    /// [`State::random_action`] under a rules profile: with `STD` the rules are known to be
+    /// [`Rules::is_standard_profile`], so its checks fold away.
+    #[inline(always)]
+    pub(crate) fn random_action_in<const STD: bool>(
+        &self,
+        rng: &mut crate::deal::FastRng,
+    ) -> Action {
         if !self.ordinary_turn() || self.layout.is_empty() {
             return self.random_action_slow(rng);
         }
@@ -1305,7 +1315,7 @@ impl State {
                 .sum::<u32>(),
             "the kept play count matches the open arms"
         );
-        let draw = !self.drew && can_draw && (total == 0 || self.rules.voluntary_draw);
+        let draw = !self.drew && can_draw && (total == 0 || self.voluntary_draw::<STD>());
         let pass = total == 0 && !can_draw;
         let mut k = rng.below(total + u32::from(draw || pass));
         if k >= total {
@@ -1359,9 +1369,16 @@ impl State {
     /// here leaves the state inconsistent; use [`State::apply`] for untrusted input.
     #[inline(always)]
     pub fn apply_unchecked(&mut self, a: Action) -> Outcome {
+        self.apply_in::<false>(a)
+    }
+
+    /// [`State::apply_unchecked`] under a rules profile (see [`State::random_action_in`]).
+    #[inline(always)]
+    pub(crate) fn apply_in<const STD: bool>(&mut self, a: Action) -> Outcome {
+        debug_assert!(!STD || self.rules.is_standard_profile());
         match a {
-            Action::Play { tile, arm } => self.do_play(tile, arm),
-            Action::Draw => self.do_draw(),
+            Action::Play { tile, arm } => self.do_play::<STD>(tile, arm),
+            Action::Draw => self.do_draw::<STD>(),
             Action::Pass => {
                 let ends = self.layout.open_pips();
                 self.push_log(Entry::Pass {
@@ -1369,7 +1386,7 @@ impl State {
                     ends,
                 });
                 self.muggins = 0;
-                self.advance();
+                self.advance_in::<STD>();
                 Outcome::default()
             }
             Action::Claim(n) => self.do_claim(n),
@@ -1514,7 +1531,7 @@ impl State {
     }
 
     #[inline(always)]
-    fn do_play(&mut self, tile: Tile, arm: Option<ArmId>) -> Outcome {
+    fn do_play<const STD: bool>(&mut self, tile: Tile, arm: Option<ArmId>) -> Outcome {
         let seat = self.to_move;
         self.hands[seat].remove(tile);
         add_suits(&mut self.suit_counts[seat], tile, u8::MAX);
@@ -1531,7 +1548,7 @@ impl State {
                 self.layout.lay(tile, a, &self.rules);
                 let new_pip = self.layout.arm_pip(a);
                 if new_pip != old_pip {
-                    for p in 0..self.rules.players as usize {
+                    for p in 0..self.players::<STD>() {
                         let c = &self.suit_counts.0[p];
                         self.plays.0[p] = self.plays.0[p]
                             .wrapping_add(c[(new_pip & 7) as usize])
@@ -1546,9 +1563,13 @@ impl State {
         }
         self.muggins = 0;
         let count = self.layout.count();
-        let points = State::count_points(&self.rules, count);
+        let points = if STD {
+            FIVES_POINTS[count as usize]
+        } else {
+            State::count_points(&self.rules, count)
+        };
         let mut out = Outcome::default();
-        if self.rules.manual_scoring {
+        if !STD && self.rules.manual_scoring {
             self.push_log(Entry::Play {
                 seat,
                 tile,
@@ -1563,7 +1584,7 @@ impl State {
         let side = self.side[seat.idx() & 3];
         // Adding zero changes nothing, so the usual case adds without a branch on whether the
         // count scored; the exact target needs its check.
-        let scored = if self.rules.exact_target {
+        let scored = if !STD && self.rules.exact_target {
             self.add_score(side, i32::from(points)) as u8
         } else {
             self.scores[side] += i32::from(points);
@@ -1583,7 +1604,7 @@ impl State {
             out.game_over = true;
             return out;
         }
-        self.after_lay(&mut out);
+        self.after_lay_in::<STD>(&mut out);
         out
     }
 
@@ -1621,43 +1642,64 @@ impl State {
     /// After a tile is laid (and claimed): domino, block, or the next turn.
     #[inline(always)]
     fn after_lay(&mut self, out: &mut Outcome) {
+        self.after_lay_in::<false>(out);
+    }
+
+    #[inline(always)]
+    fn after_lay_in<const STD: bool>(&mut self, out: &mut Outcome) {
         let seat = self.to_move;
         if self.hands[seat].is_empty() {
             self.end_hand(HandEnd::Domino { seat }, out);
             return;
         }
-        if self.is_blocked() {
+        if self.is_blocked_in::<STD>() {
             self.end_hand(HandEnd::Blocked, out);
             return;
         }
-        self.advance();
+        self.advance_in::<STD>();
     }
 
-    #[inline]
-    fn advance(&mut self) {
-        self.to_move = self.to_move.next(self.rules.players);
+    #[inline(always)]
+    fn advance_in<const STD: bool>(&mut self) {
+        self.to_move = self.to_move.next(self.players::<STD>() as u8);
         self.drew = false;
         self.last_drawn_playable = false;
     }
 
     /// Nobody can lay and nobody can draw.
-    #[inline]
-    fn is_blocked(&self) -> bool {
+    #[inline(always)]
+    fn is_blocked_in<const STD: bool>(&self) -> bool {
         if self.can_draw() {
             return false;
         }
         let playable = self.layout.playable_tiles();
-        (0..self.rules.players).all(|p| self.hands[Seat(p)].and(playable).is_empty())
+        (0..self.players::<STD>()).all(|p| self.hands.0[p].and(playable).is_empty())
+    }
+
+    /// The number of players, a constant under the standard profile.
+    #[inline(always)]
+    fn players<const STD: bool>(&self) -> usize {
+        if STD {
+            2
+        } else {
+            self.rules.players as usize
+        }
+    }
+
+    /// Whether drawing is voluntary; never under the standard profile.
+    #[inline(always)]
+    fn voluntary_draw<const STD: bool>(&self) -> bool {
+        !STD && self.rules.voluntary_draw
     }
 
     #[inline(always)]
-    fn do_draw(&mut self) -> Outcome {
+    fn do_draw<const STD: bool>(&mut self) -> Outcome {
         let seat = self.to_move;
         let t = self.deal.order[TILE_COUNT - self.bone_left as usize];
         self.drawn += 1;
         self.set_bone_left(self.bone_left - 1);
         let ends = self.layout.open_pips();
-        let forced = !self.rules.voluntary_draw;
+        let forced = !self.voluntary_draw::<STD>();
         self.push_log(Entry::Draw {
             seat,
             tile: Some(t),
@@ -1672,7 +1714,7 @@ impl State {
             drawn: Some(t),
             ..Outcome::default()
         };
-        if self.is_blocked() {
+        if self.is_blocked_in::<STD>() {
             self.end_hand(HandEnd::Blocked, &mut out);
         }
         out
