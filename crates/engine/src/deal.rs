@@ -444,31 +444,31 @@ impl FastRng {
         }
     }
 
-    /// Shuffle `tiles` uniformly (Fisher-Yates), taking several indices from each 64-bit
-    /// output: an index in `0..i` is the high word of `r * i` and the low word carries on as
-    /// the fraction for the next index (the "batched" multiply-shift of Brackett-Rozinsky and
-    /// Lemire). A fresh output is taken once the ranges used so far multiply past 2^28, so
-    /// every index keeps at least 36 bits of precision: a bias below 2^-32, as in
-    /// [`FastRng::below`]. For slices of at most 2^28 elements.
+    /// The 28 tiles in a uniformly random order: the "inside-out" Fisher-Yates, which writes
+    /// each tile once instead of swapping, taking several indices from each 64-bit
+    /// output: an index in `0..=i` is the high word of `r * (i + 1)` and the low word carries
+    /// on as the fraction for the next index (the "batched" multiply-shift of Brackett-Rozinsky
+    /// and Lemire). Five indices per output keep at least 39 bits of precision each, a bias
+    /// below 2^-32 as in [`FastRng::below`].
     #[inline]
-    pub fn shuffle_batched<T>(&mut self, tiles: &mut [T]) {
-        debug_assert!(
-            tiles.len() <= 64,
-            "five ranges of at most 64 multiply below 2^30"
-        );
-        let mut i = tiles.len();
-        while i > 1 {
+    pub fn tile_order(&mut self) -> [Tile; TILE_COUNT] {
+        let mut order = [Tile(0); TILE_COUNT];
+        let mut i = 1;
+        while i < TILE_COUNT {
             let mut r = self.next_u64();
             for _ in 0..5 {
-                if i <= 1 {
+                if i >= TILE_COUNT {
                     break;
                 }
-                let m = u128::from(r) * i as u128;
-                tiles.swap(i - 1, (m >> 64) as usize);
+                let m = u128::from(r) * (i as u128 + 1);
+                let j = (m >> 64) as usize;
                 r = m as u64;
-                i -= 1;
+                order[i] = order[j];
+                order[j] = Tile(i as u8);
+                i += 1;
             }
         }
+        order
     }
 
     /// A uniform float in `[0, 1)`.
@@ -482,33 +482,41 @@ impl FastRng {
 mod tests {
     use super::*;
 
-    /// Every permutation of four comes out equally often (chi-square, 23 degrees of freedom,
-    /// against the 0.1% critical value 49.7), and each of 28 tiles lands in each slot equally
-    /// often (27 degrees of freedom per tile, against the 0.1% critical value 55.5).
+    /// The playout deal order is uniform: each tile lands in each slot equally often (a
+    /// chi-square with 27 degrees of freedom per tile, against the 0.1% critical value 55.5),
+    /// and the relative order of four given tiles takes each of its 24 patterns equally
+    /// often (23 degrees of freedom, against 49.7).
     #[test]
-    fn batched_shuffle_is_uniform() {
-        let mut rng = FastRng::new(99);
-        let n = 240_000u32;
-        let mut seen = std::collections::HashMap::new();
-        for _ in 0..n {
-            let mut v = [0u8, 1, 2, 3];
-            rng.shuffle_batched(&mut v);
-            *seen.entry(v).or_insert(0u32) += 1;
-        }
-        assert_eq!(seen.len(), 24);
-        let e = f64::from(n) / 24.0;
-        let chi: f64 = seen.values().map(|&o| (f64::from(o) - e).powi(2) / e).sum();
-        assert!(chi < 49.7, "chi-square {chi}");
-
+    fn tile_order_is_uniform() {
+        let mut rng = FastRng::new(5);
+        let mut patterns = std::collections::HashMap::new();
         let m = 56_000u32;
         let mut at = [[0u32; 28]; 28];
         for _ in 0..m {
-            let mut v: [u8; 28] = std::array::from_fn(|i| i as u8);
-            rng.shuffle_batched(&mut v);
+            let v = rng.tile_order();
+            let mut seen = TileSet::EMPTY;
             for (slot, &t) in v.iter().enumerate() {
-                at[t as usize][slot] += 1;
+                at[t.index() as usize][slot] += 1;
+                seen.insert(t);
             }
+            assert_eq!(seen, Tile::ALL);
+            let mut pos = [0usize; 4];
+            for (slot, &t) in v.iter().enumerate() {
+                if t.index() < 4 {
+                    pos[t.index() as usize] = slot;
+                }
+            }
+            let rank: [usize; 4] =
+                std::array::from_fn(|i| pos.iter().filter(|&&p| p < pos[i]).count());
+            *patterns.entry(rank).or_insert(0u32) += 1;
         }
+        assert_eq!(patterns.len(), 24);
+        let e = f64::from(m) / 24.0;
+        let chi: f64 = patterns
+            .values()
+            .map(|&o| (f64::from(o) - e).powi(2) / e)
+            .sum();
+        assert!(chi < 49.7, "chi-square of the patterns {chi}");
         let e = f64::from(m) / 28.0;
         for (t, row) in at.iter().enumerate() {
             let chi: f64 = row.iter().map(|&o| (f64::from(o) - e).powi(2) / e).sum();

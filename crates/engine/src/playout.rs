@@ -3,15 +3,12 @@
 use crate::deal::{Deal, FastRng};
 use crate::rules::Rules;
 use crate::state::{HandStart, Phase, SetupError, State};
-use crate::tile::{Tile, TILE_COUNT};
 
 /// Deal a random hand (redealing until a double is dealt when the rules require it) and play
 /// it out with uniformly random legal actions. Returns the finished state.
 pub fn random_hand(rules: Rules, rng: &mut FastRng) -> Result<State, SetupError> {
     rules.validate()?;
-    let mut order: [Tile; TILE_COUNT] =
-        std::array::from_fn(|i| Tile::from_index(i as u8).expect("index below 28"));
-    rng.shuffle_batched(&mut order);
+    let order = rng.tile_order();
     let deal = Deal {
         order,
         players: rules.players,

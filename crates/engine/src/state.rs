@@ -873,7 +873,7 @@ impl State {
     pub fn redeal_first_hand(&mut self, rng: &mut crate::deal::FastRng) {
         let mut deal = self.deal;
         loop {
-            rng.shuffle_batched(&mut deal.order);
+            deal.order = rng.tile_order();
             match self.reset_trusted(self.rules, deal, HandStart::first()) {
                 Ok(()) => return,
                 Err(_) => continue,
@@ -1297,7 +1297,9 @@ impl State {
         &self,
         rng: &mut crate::deal::FastRng,
     ) -> Action {
-        if !self.ordinary_turn() || self.layout.is_empty() {
+        // Under the standard profile there are no claims and no Muggins calls.
+        debug_assert!(!STD || self.ordinary_turn());
+        if (!STD && !self.ordinary_turn()) || self.layout.is_empty() {
             return self.random_action_slow(rng);
         }
         let can_draw = self.can_draw();

@@ -17,7 +17,7 @@ pub const TILE_COUNT: usize = 28;
 /// The index is `hi * (hi + 1) / 2 + lo` with `hi >= lo`, so `0-0` is 0 and `6-6` is 27.
 /// A tile is written high half first: `6-4`, `5-0`, `1-1`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Tile(u8);
+pub struct Tile(pub(crate) u8);
 
 const fn build_halves() -> ([u8; 32], [u8; 32]) {
     let mut hi = [0u8; 32];
