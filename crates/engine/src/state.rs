@@ -765,13 +765,26 @@ impl fmt::Debug for State {
     }
 }
 
-/// Add `delta` (1, or `u8::MAX` for -1) to the per-pip counts for the pips on `t`.
+/// For each tile, its per-pip counts as eight bytes of a word: one for each pip it carries (a
+/// double carries its pip once). Padded to 32 so an index masked to five bits needs no check.
+const SUIT_WORDS: [u64; 32] = {
+    let mut w = [0u64; 32];
+    let mut i = 0;
+    while i < TILE_COUNT {
+        let t = Tile(i as u8);
+        w[i] = (1u64 << (8 * t.hi() as u32)) | (1u64 << (8 * t.lo() as u32));
+        i += 1;
+    }
+    w
+};
+
+/// Add (`up`) or take away one tile's pips in the per-pip counts: one word operation, since a
+/// count never leaves `0..=7` and so never carries into its neighbour.
 #[inline]
-fn add_suits(counts: &mut [u8; 8], t: Tile, delta: u8) {
-    let (h, l) = (t.hi() as usize & 7, t.lo() as usize & 7);
-    counts[h] = counts[h].wrapping_add(delta);
-    // A double carries its pip once: the low half adds nothing then.
-    counts[l] = counts[l].wrapping_add(delta & 0u8.wrapping_sub(u8::from(h != l)));
+fn add_suits(counts: &mut [u8; 8], t: Tile, up: bool) {
+    let v = u64::from_le_bytes(*counts);
+    let d = SUIT_WORDS[t.index() as usize & 31];
+    *counts = if up { v + d } else { v - d }.to_le_bytes();
 }
 
 /// `FIVES_POINTS[c]`: what a count of `c` scores under fives scoring (the count itself when it is
@@ -896,7 +909,7 @@ impl State {
         for (seat, chunk) in deal.order[..deal.dealt()].chunks_exact(h).enumerate() {
             for t in chunk {
                 hands.0[seat].insert(*t);
-                add_suits(&mut counts.0[seat], *t, 1);
+                add_suits(&mut counts.0[seat], *t, true);
             }
         }
         if start.highest_double
@@ -1418,7 +1431,7 @@ impl State {
     #[inline]
     fn take(&mut self, seat: Seat, t: Tile) {
         self.hands[seat].insert(t);
-        add_suits(&mut self.suit_counts[seat], t, 1);
+        add_suits(&mut self.suit_counts[seat], t, true);
         self.plays[seat] = self.plays[seat].wrapping_add(self.layout.fits_count(t));
     }
 
@@ -1536,7 +1549,7 @@ impl State {
     fn do_play<const STD: bool>(&mut self, tile: Tile, arm: Option<ArmId>) -> Outcome {
         let seat = self.to_move;
         self.hands[seat].remove(tile);
-        add_suits(&mut self.suit_counts[seat], tile, u8::MAX);
+        add_suits(&mut self.suit_counts[seat], tile, false);
         match arm {
             None => {
                 self.layout.lay_lead(tile, &self.rules);
