@@ -1,0 +1,6 @@
+//! # fiveup-tui
+//!
+//! Five Up in the terminal: the full-screen game, the line-based plain mode and the replay
+//! viewer behind `fiveup play`.
+
+pub mod board;
