@@ -4,3 +4,5 @@
 //! viewer behind `fiveup play`.
 
 pub mod board;
+pub mod game;
+pub mod tally;
