@@ -6,3 +6,4 @@
 pub mod board;
 pub mod game;
 pub mod tally;
+pub mod plain;
