@@ -161,9 +161,8 @@ impl Grid {
         x >= 0 && y >= 0 && x < self.w && y < self.h && !self.used[(y * self.w + x) as usize]
     }
     fn fits(&self, rows: &[(i32, i32, String)]) -> bool {
-        rows.iter().all(|(x, y, t)| {
-            (0..t.chars().count() as i32).all(|i| self.free(x + i, *y))
-        })
+        rows.iter()
+            .all(|(x, y, t)| (0..t.chars().count() as i32).all(|i| self.free(x + i, *y)))
     }
     fn mark(&mut self, rows: &[(i32, i32, String)]) {
         for (x, y, t) in rows {
@@ -269,7 +268,10 @@ fn place(piece: Piece, cur: &Cursor, d: Dir) -> Option<(Vec<(i32, i32, String)>,
         } else {
             cur.next.0 - b.x1
         };
-        let rows: Vec<_> = rows.into_iter().map(|(x, y, t)| (x + shift, y, t)).collect();
+        let rows: Vec<_> = rows
+            .into_iter()
+            .map(|(x, y, t)| (x + shift, y, t))
+            .collect();
         let (_, next) = shape(piece, (shift, cur.next.1), d);
         Some((rows, next))
     } else {
@@ -368,8 +370,8 @@ fn end_piece(id: ArmId) -> Piece {
 #[must_use]
 pub fn draw(tree: &LayoutTree, width: u16, height: u16) -> Drawing {
     let mut drawing = Drawing::default();
-    let total_tiles = usize::from(tree.root.is_some())
-        + tree.arms.iter().map(|a| a.tiles.len()).sum::<usize>();
+    let total_tiles =
+        usize::from(tree.root.is_some()) + tree.arms.iter().map(|a| a.tiles.len()).sum::<usize>();
     let open_ends = tree.arms.iter().filter(|a| a.open).count();
     let Some(root) = tree.root else {
         return drawing;
@@ -679,7 +681,12 @@ mod tests {
 
     #[test]
     fn show() {
-        for (seed, preset, players, cut) in [(1u64, Preset::FiveUp, 2u8, 30usize), (5, Preset::Cross, 4, 30), (9, Preset::Cross, 2, 30), (11, Preset::FiveUp, 2, 30)] {
+        for (seed, preset, players, cut) in [
+            (1u64, Preset::FiveUp, 2u8, 30usize),
+            (5, Preset::Cross, 4, 30),
+            (9, Preset::Cross, 2, 30),
+            (11, Preset::FiveUp, 2, 30),
+        ] {
             let t = random_tree(seed, preset, players, cut);
             let d = check(&t, 54, 15);
             println!("{:?}\n{}", (d.shown, d.hidden), to_text(&d, 54, 15));

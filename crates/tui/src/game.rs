@@ -150,8 +150,8 @@ impl Game {
                 SeatKind::Computer(l) => format!("{n} ({l})"),
             })
             .collect();
-        let recorder =
-            Recorder::new(&state, Some(record_names), Some(deal_seed)).map_err(|e| e.to_string())?;
+        let recorder = Recorder::new(&state, Some(record_names), Some(deal_seed))
+            .map_err(|e| e.to_string())?;
         let bots = setup
             .seats
             .iter()
@@ -283,7 +283,10 @@ impl Game {
                 // A player only chooses from the legal list; say so rather than hang.
                 self.lines.push(LogLine {
                     hand: self.hand_no(),
-                    text: format!("{} chose an illegal action {a}: {e}", self.names[seat.idx()]),
+                    text: format!(
+                        "{} chose an illegal action {a}: {e}",
+                        self.names[seat.idx()]
+                    ),
                 });
                 None
             }
@@ -366,7 +369,8 @@ impl Game {
             threads: 1,
             ..ExpertConfig::default()
         };
-        let seed = self.setup.seed ^ (u64::from(self.hand_no()) << 32) ^ self.state.log().len() as u64;
+        let seed =
+            self.setup.seed ^ (u64::from(self.hand_no()) << 32) ^ self.state.log().len() as u64;
         analyze(&self.view(), &cfg, seed)
     }
 
@@ -426,7 +430,13 @@ impl Game {
     pub fn scores_text(&self) -> String {
         let r = self.rules();
         (0..r.sides())
-            .map(|s| format!("{} {}", self.side_name(Side(s)), self.state.scores()[Side(s)]))
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    self.side_name(Side(s)),
+                    self.state.scores()[Side(s)]
+                )
+            })
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -625,7 +635,11 @@ pub fn explain_award(
         _ if winners.is_empty() => out.push("Every side tied: nobody scores.".into()),
         Award::Opponents | Award::Difference => {
             let base = u32::from(winners.iter().map(|&s| r.side_pips[s]).min().unwrap_or(0));
-            let base = if matches!(r.end, HandEnd::Blocked) { base } else { 0 };
+            let base = if matches!(r.end, HandEnd::Blocked) {
+                base
+            } else {
+                0
+            };
             let losers: Vec<Side> = (0..sides).map(Side).filter(|&s| !r.won(s)).collect();
             let total: u32 = if rules.award == Award::Opponents {
                 losers.iter().map(|&s| u32::from(r.side_pips[s])).sum()

@@ -87,7 +87,13 @@ pub fn ends_text(view: &View) -> String {
 pub fn tiles_text(game: &Game, view: &View) -> String {
     let n = game.rules().players;
     let mut v: Vec<String> = (0..n)
-        .map(|p| format!("{} {}", game.names()[usize::from(p)], view.hand_sizes()[Seat(p)]))
+        .map(|p| {
+            format!(
+                "{} {}",
+                game.names()[usize::from(p)],
+                view.hand_sizes()[Seat(p)]
+            )
+        })
         .collect();
     v.push(format!("boneyard {}", view.boneyard_len()));
     v.join(", ")
@@ -150,7 +156,10 @@ pub fn parse_play(view: &View, args: &[&str]) -> Result<Action, String> {
     };
     let tile = if let Ok(i) = tile_word.parse::<usize>() {
         if i == 0 || i > hand.len() {
-            return Err(format!("you have {} tiles; {i} is not one of them", hand.len()));
+            return Err(format!(
+                "you have {} tiles; {i} is not one of them",
+                hand.len()
+            ));
         }
         hand[i - 1].tile
     } else {
@@ -332,7 +341,10 @@ fn turn_lines(game: &Game, out: &mut dyn Write) -> Result<(), String> {
         })
         .collect();
     if v.phase() == Phase::Claim {
-        w(out, "Your play: claim its points (claim N; claim 0 for none).")?;
+        w(
+            out,
+            "Your play: claim its points (claim N; claim 0 for none).",
+        )?;
     } else {
         w(
             out,
@@ -368,7 +380,10 @@ fn hand_list(t: fiveup_engine::TileSet) -> String {
     if t.is_empty() {
         "nothing".into()
     } else {
-        t.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+        t.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -454,7 +469,10 @@ fn command(game: &mut Game, line: &str, out: &mut dyn Write) -> Result<Flow, Str
             if evals.is_empty() {
                 reply(out, "No hint: it is not your turn.")?;
             } else {
-                reply(out, "Expert's evaluation (points difference expected, best first):")?;
+                reply(
+                    out,
+                    "Expert's evaluation (points difference expected, best first):",
+                )?;
                 for e in evals {
                     reply(
                         out,
@@ -546,6 +564,55 @@ fn act(game: &mut Game, a: Action, out: &mut dyn Write) -> Result<(), String> {
     Ok(())
 }
 
+/// A record told hand by hand for the plain mode: every hand as dealt, every action, and how
+/// each hand was scored.
+pub fn replay_lines(record: &fiveup_engine::notation::Record) -> Result<Vec<String>, String> {
+    let game = record.replay().map_err(|e| e.to_string())?;
+    let rules = record.rules;
+    let names = &record.seats;
+    let side_name = |s: Side| -> String {
+        (0..rules.players)
+            .map(Seat)
+            .filter(|&p| rules.side_of(p) == s)
+            .map(|p| names[p.idx()].clone())
+            .collect::<Vec<_>>()
+            .join(" & ")
+    };
+    let mut out = vec![format!(
+        "Replay: {} players; {}.",
+        rules.players,
+        rules.to_options_string()
+    )];
+    for (h, rh) in game.hands.iter().enumerate() {
+        let deal = &record.hands[h].deal;
+        out.push(format!("Hand {}:", h + 1));
+        for p in 0..rules.players {
+            out.push(format!(
+                "  {} holds {}",
+                names[usize::from(p)],
+                hand_list(deal.hand(Seat(p)))
+            ));
+        }
+        for e in &rh.log {
+            out.push(format!("  {}", crate::game::describe(e, names, None)));
+        }
+        if let Some(r) = &rh.result {
+            for l in crate::game::explain_award(&rules, r, names, side_name) {
+                out.push(format!("  {l}"));
+            }
+        }
+    }
+    let scores: Vec<String> = (0..rules.sides())
+        .map(|s| format!("{} {}", side_name(Side(s)), game.scores[usize::from(s)]))
+        .collect();
+    out.push(format!(
+        "Final score: {}. Winner: {}.",
+        scores.join(", "),
+        game.winner.map_or("none yet".into(), side_name)
+    ));
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -584,7 +651,10 @@ mod tests {
         assert!(text.contains("Commands:"));
         assert!(text.contains("Your hand:"));
         assert!(text.contains("Open ends:"));
-        assert!(text.contains("Scores: You 0 (-), North 0 (-); target 250."), "{text}");
+        assert!(
+            text.contains("Scores: You 0 (-), North 0 (-); target 250."),
+            "{text}"
+        );
         assert!(text.contains("Unknown command \"foo\""));
         assert!(text.contains("Goodbye."));
     }
