@@ -260,20 +260,18 @@ fn place(piece: Piece, cur: &Cursor, d: Dir) -> Option<(Vec<(i32, i32, String)>,
     }
     let last = cur.last?;
     if cur.dir.horizontal() {
-        // Beyond the last piece, on the line's row, growing up or down.
-        let (rows, _) = shape(piece, (0, cur.next.1), d);
-        let b = bbox(&rows);
-        let shift = if cur.dir == Dir::Right {
-            cur.next.0 - b.x0
+        // On the last piece's outer half, growing up or down from its edge.
+        let cx = if cur.dir == Dir::Right {
+            last.x1 - 1
         } else {
-            cur.next.0 - b.x1
+            last.x0 + 1
         };
-        let rows: Vec<_> = rows
-            .into_iter()
-            .map(|(x, y, t)| (x + shift, y, t))
-            .collect();
-        let (_, next) = shape(piece, (shift, cur.next.1), d);
-        Some((rows, next))
+        let y = if d == Dir::Up {
+            last.y0 - 1
+        } else {
+            last.y1 + 1
+        };
+        Some(shape(piece, (cx, y), d))
     } else {
         // Beside the last piece's outer row, growing left or right.
         let row = cur.next.1 - cur.dir.dy();
@@ -292,6 +290,7 @@ fn lay_arm(
     grid: &mut Grid,
     start: Cursor,
     pieces: &[Piece],
+    clockwise: bool,
 ) -> Option<Vec<(Piece, Vec<(i32, i32, String)>, Cursor)>> {
     let mut trial = Grid {
         w: grid.w,
@@ -302,7 +301,12 @@ fn lay_arm(
     let mut out = Vec::new();
     for &piece in pieces {
         let mut done = false;
-        for d in [cur.dir, cur.dir.clockwise(), cur.dir.counter()] {
+        let turns = if clockwise {
+            [cur.dir, cur.dir.clockwise(), cur.dir.counter()]
+        } else {
+            [cur.dir, cur.dir.counter(), cur.dir.clockwise()]
+        };
+        for d in turns {
             let Some((rows, next)) = place(piece, &cur, d) else {
                 continue;
             };
@@ -367,19 +371,13 @@ fn end_piece(id: ArmId) -> Piece {
 }
 
 /// Draw `tree` in a rectangle of `width` × `height` cells.
+///
+/// A few placements of the lead and both turning preferences are tried; the drawing that
+/// hides the fewest tiles wins (the first one tried, centred, when nothing is hidden).
 #[must_use]
 pub fn draw(tree: &LayoutTree, width: u16, height: u16) -> Drawing {
-    let mut drawing = Drawing::default();
-    let total_tiles =
-        usize::from(tree.root.is_some()) + tree.arms.iter().map(|a| a.tiles.len()).sum::<usize>();
-    let open_ends = tree.arms.iter().filter(|a| a.open).count();
     let Some(root) = tree.root else {
-        return drawing;
-    };
-    let mut grid = Grid {
-        w: i32::from(width),
-        h: i32::from(height),
-        used: vec![false; usize::from(width) * usize::from(height)],
+        return Drawing::default();
     };
     let lens = |id: u8, horizontal: bool| -> i32 {
         tree.arms.get(usize::from(id)).map_or(0, |line| {
@@ -393,19 +391,19 @@ pub fn draw(tree: &LayoutTree, width: u16, height: u16) -> Drawing {
             n
         })
     };
-    // Place the lead so that a straight line of W and E (and of N and S of a spinning lead)
-    // would fit when it can, else in the middle.
-    let double = root.is_double();
-    let (rw, rh) = if double { (3, 3) } else { (5, 1) };
+    // Place the lead so that a straight line of W and E (and of the first spinner's sprouts)
+    // would fit when it can, else in proportion to the arms' lengths.
+    let (rw, rh) = if root.is_double() { (3, 3) } else { (5, 1) };
     let w = i32::from(width);
     let h = i32::from(height);
     let (lw, le) = (lens(0, true), lens(1, true));
     let x0 = if lw + rw + le <= w {
         (w - (lw + rw + le)) / 2 + lw
     } else {
-        ((w - rw) * lw / (lw + le).max(1)).clamp(0, (w - rw).max(0))
+        ((w - rw) * lw / (lw + le).max(1))
+            .max(0)
+            .min((w - rw).max(0))
     };
-    // The first spinner's sprouts grow up and down from the main line.
     let (ln, ls) = (lens(2, false), lens(3, false));
     let cy = if ln + rh + ls <= h {
         (h - (ln + rh + ls)) / 2 + ln + rh / 2
@@ -414,6 +412,61 @@ pub fn draw(tree: &LayoutTree, width: u16, height: u16) -> Drawing {
             .min(h - 1 - rh / 2)
             .max(rh / 2)
     };
+    let mut best: Option<Drawing> = None;
+    let xs = [
+        x0,
+        w / 2 - rw / 2,
+        w / 4,
+        3 * w / 4 - rw,
+        x0 - w / 8,
+        x0 + w / 8,
+    ];
+    let ys = [cy, h / 2, h / 3, 2 * h / 3, cy - h / 6, cy + h / 6];
+    for (i, &x) in xs.iter().enumerate() {
+        for (j, &y) in ys.iter().enumerate() {
+            for clockwise in [true, false] {
+                if (i > 0 || j > 0 || !clockwise)
+                    && best
+                        .as_ref()
+                        .is_some_and(|b| b.hidden == 0 && b.unmarked_ends == 0)
+                {
+                    return best.unwrap_or_default();
+                }
+                let d = draw_at(tree, width, height, x, y, clockwise);
+                if best
+                    .as_ref()
+                    .is_none_or(|b| (d.hidden, d.unmarked_ends) < (b.hidden, b.unmarked_ends))
+                {
+                    best = Some(d);
+                }
+            }
+        }
+    }
+    best.unwrap_or_default()
+}
+
+/// Draw with the lead's left column at `x0` and its middle row at `cy`.
+fn draw_at(
+    tree: &LayoutTree,
+    width: u16,
+    height: u16,
+    x0: i32,
+    cy: i32,
+    clockwise: bool,
+) -> Drawing {
+    let mut drawing = Drawing::default();
+    let total_tiles =
+        usize::from(tree.root.is_some()) + tree.arms.iter().map(|a| a.tiles.len()).sum::<usize>();
+    let open_ends = tree.arms.iter().filter(|a| a.open).count();
+    let Some(root) = tree.root else {
+        return drawing;
+    };
+    let mut grid = Grid {
+        w: i32::from(width),
+        h: i32::from(height),
+        used: vec![false; usize::from(width) * usize::from(height)],
+    };
+    let double = root.is_double();
     let root_rows = if double {
         vec![
             (x0, cy - 1, format!("/{}\\", root.hi())),
@@ -503,7 +556,7 @@ pub fn draw(tree: &LayoutTree, width: u16, height: u16) -> Drawing {
                 _ => None,
             })
             .collect();
-        let placed = lay_with_elision(&mut grid, start, &pieces, line, &anchors);
+        let placed = lay_with_elision(&mut grid, start, &pieces, line, &anchors, clockwise);
         match placed {
             Some(list) => {
                 for (piece, rows, cur) in list {
@@ -550,6 +603,7 @@ fn lay_with_elision(
     pieces: &[Piece],
     line: &fiveup_engine::ArmLine,
     anchors: &[usize],
+    clockwise: bool,
 ) -> Option<Laid> {
     let with_end = |mut v: Vec<Piece>| {
         if line.open {
@@ -557,7 +611,7 @@ fn lay_with_elision(
         }
         v
     };
-    if let Some(l) = lay_arm(grid, start, &with_end(pieces.to_vec())) {
+    if let Some(l) = lay_arm(grid, start, &with_end(pieces.to_vec()), clockwise) {
         return Some(l);
     }
     let n = pieces.len();
@@ -580,7 +634,7 @@ fn lay_with_elision(
                 role,
             });
             seq.extend_from_slice(&pieces[s + m..]);
-            if let Some(l) = lay_arm(grid, start, &with_end(seq)) {
+            if let Some(l) = lay_arm(grid, start, &with_end(seq), clockwise) {
                 return Some(l);
             }
         }
@@ -679,18 +733,85 @@ mod tests {
         d
     }
 
+    /// Full hands of random play whose layout satisfies `want`, from seeds 0, 1, ...
+    fn trees(
+        preset: Preset,
+        players: u8,
+        n: usize,
+        want: impl Fn(&LayoutTree) -> bool,
+    ) -> Vec<LayoutTree> {
+        (0u64..)
+            .map(|seed| random_tree(seed, preset, players, 40))
+            .filter(|t| want(t))
+            .take(n)
+            .collect()
+    }
+
+    fn arm_len(t: &LayoutTree, id: usize) -> usize {
+        t.arms.get(id).map_or(0, |a| a.tiles.len())
+    }
+
+    /// The board's inside at 80x24 (the smallest screen) is 48x15.
+    const BOARD: (u16, u16) = (48, 15);
+
     #[test]
-    fn show() {
-        for (seed, preset, players, cut) in [
-            (1u64, Preset::FiveUp, 2u8, 30usize),
-            (5, Preset::Cross, 4, 30),
-            (9, Preset::Cross, 2, 30),
-            (11, Preset::FiveUp, 2, 30),
-        ] {
-            let t = random_tree(seed, preset, players, cut);
-            let d = check(&t, 54, 15);
-            println!("{:?}\n{}", (d.shown, d.hidden), to_text(&d, 54, 15));
+    fn a_spinner_cross_with_four_arms_fits_whole_on_the_smallest_screen() {
+        let cross = trees(Preset::FiveUp, 2, 40, |t| {
+            (0..4).all(|a| arm_len(t, a) >= 2)
+        });
+        let mut worst = 0;
+        for t in &cross {
+            let d = check(t, BOARD.0, BOARD.1);
+            worst = worst.max(d.hidden);
+            assert_eq!(d.hidden, 0, "{}", to_text(&d, BOARD.0, BOARD.1));
+            assert_eq!(d.unmarked_ends, 0);
+            for a in 0..4u8 {
+                if t.arms[usize::from(a)].open {
+                    assert!(d.glyphs.iter().any(|g| g.role == Role::End(ArmId(a))));
+                }
+            }
         }
+        assert_eq!(worst, 0);
+    }
+
+    #[test]
+    fn long_arms_turn_corners_and_fit_whole_on_the_smallest_screen() {
+        let long = trees(Preset::FiveUp, 2, 40, |t| {
+            (0..t.arms.len()).any(|a| arm_len(t, a) >= 9)
+        });
+        for t in &long {
+            let d = check(t, BOARD.0, BOARD.1);
+            assert_eq!(d.hidden, 0, "{}", to_text(&d, BOARD.0, BOARD.1));
+            assert_eq!(d.unmarked_ends, 0);
+        }
+    }
+
+    #[test]
+    fn whole_hands_of_five_up_fit_on_the_smallest_screen() {
+        for players in 2..=4u8 {
+            for seed in 0..150 {
+                let t = random_tree(seed, Preset::FiveUp, players, 40);
+                let d = check(&t, BOARD.0, BOARD.1);
+                if seed < 2 && players == 2 {
+                    println!("{}", to_text(&d, BOARD.0, BOARD.1));
+                }
+                assert_eq!(d.hidden, 0, "{}", to_text(&d, BOARD.0, BOARD.1));
+                assert_eq!(d.unmarked_ends, 0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_tiny_rectangle_elides_rather_than_overlaps() {
+        let t = trees(Preset::FiveUp, 2, 1, |t| {
+            (0..t.arms.len()).any(|a| arm_len(t, a) >= 9)
+        });
+        let d = check(&t[0], 30, 5);
+        assert!(d.hidden > 0);
+        assert!(d
+            .glyphs
+            .iter()
+            .any(|g| matches!(g.role, Role::Elided { .. })));
     }
 
     proptest! {
