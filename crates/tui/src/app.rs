@@ -293,6 +293,8 @@ pub struct PlayScreen {
     pub message: String,
     /// The expert's evaluations, while shown.
     pub hint: Option<Vec<ActionEval>>,
+    /// Whether the finished game's record has been saved to the `--save` file.
+    pub saved_at_end: bool,
 }
 
 /// The replay viewer.
@@ -371,11 +373,11 @@ impl ReplayScreen {
                     self.step = self.steps();
                 }
             }
-            Key::Down | Key::PageDown | Key::Char('n') => {
-                if self.hand + 1 < self.record.hands.len() {
-                    self.hand += 1;
-                    self.step = 0;
-                }
+            Key::Down | Key::PageDown | Key::Char('n')
+                if self.hand + 1 < self.record.hands.len() =>
+            {
+                self.hand += 1;
+                self.step = 0;
             }
             Key::Up | Key::PageUp | Key::Char('p') => {
                 self.hand = self.hand.saturating_sub(1);
@@ -488,7 +490,15 @@ impl App {
         }
         if let Screen::Play(p) = &mut self.screen {
             p.tick();
-            if let (Some(path), Phase::GameOver) = (&self.save_path, p.game.phase()) {
+        }
+        self.autosave();
+    }
+
+    /// Save the record once when a game ends, if a file was given.
+    fn autosave(&mut self) {
+        if let (Screen::Play(p), Some(path)) = (&mut self.screen, &self.save_path) {
+            if p.game.phase() == Phase::GameOver && !p.saved_at_end {
+                p.saved_at_end = true;
                 p.message = match p.game.save(path) {
                     Ok(()) => format!("Game over. Record saved to {}.", path.display()),
                     Err(e) => e,
@@ -543,6 +553,7 @@ impl App {
                 }
             },
         }
+        self.autosave();
     }
 }
 
@@ -621,6 +632,7 @@ impl PlayScreen {
             mode: Mode::Normal,
             message: String::new(),
             hint: None,
+            saved_at_end: false,
         };
         p.after();
         p
@@ -659,6 +671,16 @@ impl PlayScreen {
         let n = self.game.view().hand().len() as usize;
         if self.selected >= n {
             self.selected = n.saturating_sub(1);
+        }
+        // On the human's turn the cursor starts on a playable tile.
+        if self.game.human_to_act() {
+            let tiles = hand_tiles(&self.game.view());
+            let playable = |i: usize| tiles.get(i).is_some_and(|h| !h.arms.is_empty());
+            if !playable(self.selected) {
+                if let Some(i) = (0..tiles.len()).find(|&i| playable(i)) {
+                    self.selected = i;
+                }
+            }
         }
         if self.game.human_to_act() && self.game.phase() == Phase::Claim {
             if !matches!(self.mode, Mode::Claim(_)) {
@@ -733,11 +755,9 @@ impl PlayScreen {
                 self.mode = Mode::Normal;
                 self.choose_tile(i);
             }
-            (Target::End(arm), Mode::ChooseEnd { tile, arms, .. }) => {
-                if arms.contains(&arm) {
-                    let tile = *tile;
-                    self.act(Action::play(tile, arm));
-                }
+            (Target::End(arm), Mode::ChooseEnd { tile, arms, .. }) if arms.contains(&arm) => {
+                let tile = *tile;
+                self.act(Action::play(tile, arm));
             }
             (Target::End(arm), Mode::Normal) => {
                 let tiles = hand_tiles(&self.game.view());

@@ -119,6 +119,9 @@ pub struct Drawing {
     pub unmarked_ends: usize,
 }
 
+/// Rows of text at cells: `(x, y, text)`.
+type Rows = Vec<(i32, i32, String)>;
+
 #[derive(Clone, Copy, Debug)]
 enum Kind {
     Tile { inner: Pip, outer: Pip },
@@ -182,7 +185,7 @@ fn text_of(role: Role) -> String {
 }
 
 /// The rows of a piece whose near edge starts at `p` going `d`, and the next cell on the axis.
-fn shape(piece: Piece, p: (i32, i32), d: Dir) -> (Vec<(i32, i32, String)>, (i32, i32)) {
+fn shape(piece: Piece, p: (i32, i32), d: Dir) -> (Rows, (i32, i32)) {
     let (x, y) = p;
     match (piece.kind, d.horizontal()) {
         (Kind::Tile { inner, outer }, true) => {
@@ -254,7 +257,7 @@ fn bbox(rows: &[(i32, i32, String)]) -> Rect {
 }
 
 /// The rows of `piece` laid after `cur`, turned to `d` (which may equal `cur.dir`).
-fn place(piece: Piece, cur: &Cursor, d: Dir) -> Option<(Vec<(i32, i32, String)>, (i32, i32))> {
+fn place(piece: Piece, cur: &Cursor, d: Dir) -> Option<(Rows, (i32, i32))> {
     if d == cur.dir {
         return Some(shape(piece, cur.next, d));
     }
@@ -286,12 +289,7 @@ fn place(piece: Piece, cur: &Cursor, d: Dir) -> Option<(Vec<(i32, i32, String)>,
 
 /// Lay `pieces` one after another from `start`, turning where needed; `None` when some piece
 /// fits nowhere. On success the grid is marked and the placed rows and cursors are returned.
-fn lay_arm(
-    grid: &mut Grid,
-    start: Cursor,
-    pieces: &[Piece],
-    clockwise: bool,
-) -> Option<Vec<(Piece, Vec<(i32, i32, String)>, Cursor)>> {
+fn lay_arm(grid: &mut Grid, start: Cursor, pieces: &[Piece], clockwise: bool) -> Option<Laid> {
     let mut trial = Grid {
         w: grid.w,
         h: grid.h,
@@ -593,7 +591,7 @@ fn glyph(x: i32, y: i32, text: String, role: Role) -> Glyph {
     }
 }
 
-type Laid = Vec<(Piece, Vec<(i32, i32, String)>, Cursor)>;
+type Laid = Vec<(Piece, Rows, Cursor)>;
 
 /// Lay an arm whole if it fits, else with the fewest middle tiles elided (never a tile that
 /// carries sprouts), else its end marker alone, else nothing.

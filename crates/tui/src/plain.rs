@@ -531,12 +531,7 @@ fn command(game: &mut Game, line: &str, out: &mut dyn Write) -> Result<Flow, Str
         _ => {
             // A bare action in record notation, or a tile (and an end).
             if let Ok(a) = head.parse::<Action>() {
-                if matches!(a, Action::Play { .. }) && args.is_empty() && !head.contains('@') {
-                    match parse_play(&v, &words) {
-                        Ok(a) => act(game, a, out)?,
-                        Err(e) => reply(out, &e)?,
-                    }
-                } else if matches!(a, Action::Play { .. }) && !head.contains('@') {
+                if matches!(a, Action::Play { .. }) && !head.contains('@') {
                     match parse_play(&v, &words) {
                         Ok(a) => act(game, a, out)?,
                         Err(e) => reply(out, &e)?,

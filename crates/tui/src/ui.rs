@@ -213,7 +213,7 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
             area.height.saturating_sub(3),
         ),
         76,
-        lines.len() as u16 + 2,
+        lines.len() as u16 + 4,
     );
     f.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: false }).block(
@@ -314,7 +314,7 @@ fn draw_table(f: &mut Frame, body: Rect, m: &TableModel, theme: Theme, hits: &mu
     let w = usize::from(side_area.width.saturating_sub(2));
     for (name, pts) in &m.sides {
         let t = tally(*pts);
-        let head = format!("{name:<9.9} {pts:>4}");
+        let head = format!("{name:<12.12} {pts:>4}");
         if head.len() + 1 + t.len() <= w {
             lines.push(Line::from(vec![
                 Span::styled(head, theme.accent()),
@@ -351,7 +351,12 @@ fn draw_table(f: &mut Frame, body: Rect, m: &TableModel, theme: Theme, hits: &mu
             theme.base()
         };
         lines.push(Line::styled(
-            format!("{marker}{:<10.10} {:>2} tiles", s.name, s.tiles),
+            format!(
+                "{marker}{:<14.14} {:>2} tile{}",
+                s.name,
+                s.tiles,
+                if s.tiles == 1 { "" } else { "s" }
+            ),
             style,
         ));
     }
@@ -386,6 +391,10 @@ fn wrap_lines(lines: &[String], width: usize) -> Vec<String> {
         return out;
     }
     for l in lines {
+        if l.chars().count() <= width {
+            out.push(l.clone());
+            continue;
+        }
         let mut cur = String::new();
         for word in l.split(' ') {
             let extra = usize::from(!cur.is_empty() && !cur.ends_with(' '));
@@ -535,10 +544,15 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
     draw_table(f, body, &model, theme, hits);
     // The hand.
     let hand_area = Rect::new(area.x, body.y + body.height, area.width, hand_h);
-    let hand_title = if v.hand().is_empty() {
-        " Your hand: empty ".to_string()
+    let whose = if g.human().is_some() {
+        "Your hand".to_string()
     } else {
-        format!(" Your hand: {} tiles, * playable ", v.hand().len())
+        format!("{}'s hand", g.names()[me.idx()])
+    };
+    let hand_title = if v.hand().is_empty() {
+        format!(" {whose}: empty ")
+    } else {
+        format!(" {whose}: {} tiles, * playable ", v.hand().len())
     };
     let block = Block::default().borders(Borders::ALL).title(hand_title);
     let inner = block.inner(hand_area);
@@ -702,10 +716,8 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
                 ));
             }
             lines.push(String::new());
-            if g.result().is_some() {
-                lines.extend(revealed(g));
-                lines.extend(g.award_explanation());
-            }
+            lines.extend(revealed(g));
+            lines.extend(g.award_explanation());
             text_box(
                 f,
                 body,
