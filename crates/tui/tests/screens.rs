@@ -2,7 +2,7 @@
 //! app with random keys, clicks, ticks and terminal sizes.
 
 use fiveup_engine::{Action, LayoutTree, Phase, Preset, Rules};
-use fiveup_tui::app::{App, Key, ReplayScreen, Screen, StartForm};
+use fiveup_tui::app::{App, Key, Mode, ReplayScreen, Screen, StartForm};
 use fiveup_tui::game::{Game, SeatKind, Setup};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -126,12 +126,15 @@ fn end_of_hand_and_game_over() {
         g.phase() != Phase::Play && g.phase() != Phase::Claim
     });
     let over = g.phase();
+    assert_eq!(
+        over,
+        Phase::HandOver,
+        "this seed's first hand ends without ending the game"
+    );
     let mut app = App::playing(g, (80, 24));
     let text = draw(&mut app);
-    if over == Phase::HandOver {
-        assert!(text.contains("over"), "{text}");
-        insta::assert_snapshot!("end_of_hand", text);
-    }
+    assert!(text.contains("Pips left"), "{text}");
+    insta::assert_snapshot!("end_of_hand", text);
     let Screen::Play(p) = &mut app.screen else {
         unreachable!()
     };
@@ -230,6 +233,91 @@ fn a_tile_that_fits_one_end_needs_one_key_and_clicks_play() {
         unreachable!()
     };
     assert_eq!(p.game.view().hand().len(), before - 1, "{}", p.message);
+}
+
+#[test]
+fn a_tile_fitting_two_ends_asks_which_and_esc_cancels() {
+    let two_ends = |g: &Game| {
+        g.human_to_act()
+            && fiveup_tui::plain::hand_tiles(&g.view())
+                .iter()
+                .any(|h| h.arms.len() == 2)
+    };
+    let mut g = Game::new(Setup::new(4)).expect("a game");
+    advance(&mut g, two_ends);
+    let tiles = fiveup_tui::plain::hand_tiles(&g.view());
+    let i = tiles
+        .iter()
+        .position(|h| h.arms.len() == 2)
+        .expect("a tile");
+    let arm = tiles[i].arms[1].expect("an arm");
+    let before = g.view().hand().len();
+    let mut app = App::playing(g, (80, 24));
+    let key = Key::Char(char::from(b'1' + i as u8));
+    app.key(key);
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(matches!(p.mode, Mode::ChooseEnd { .. }), "{}", p.message);
+    assert!(draw(&mut app).contains("on which end?"));
+    app.key(Key::Esc);
+    app.key(key);
+    let name = arm.to_string().chars().next().expect("a name");
+    app.key(Key::Char(name.to_ascii_lowercase()));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(p.game.view().hand().len(), before - 1, "{}", p.message);
+    assert!(p.game.log().iter().any(|l| l
+        .text
+        .contains(&format!("You laid {} on {arm}", tiles[i].tile))));
+}
+
+#[test]
+fn a_forced_draw_is_made_with_a_message() {
+    let forced = |g: &Game| g.forced_human_action() == Some(Action::Draw);
+    let mut g = Game::new(Setup::new(2)).expect("a game");
+    advance(&mut g, forced);
+    assert!(forced(&g));
+    let mut app = App::playing(g, (80, 24));
+    assert!(app.wants_tick());
+    app.tick();
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(
+        p.message.starts_with("Nothing to play: You drew "),
+        "{}",
+        p.message
+    );
+}
+
+#[test]
+fn no_color_draws_without_colours() {
+    let mut app = App::playing(cross_game(), (80, 24));
+    app.no_color = true;
+    let mut t = Terminal::new(TestBackend::new(80, 24)).expect("a test terminal");
+    t.draw(|f| {
+        fiveup_tui::ui::render(&app, f);
+    })
+    .expect("drawn");
+    let buf = t.backend().buffer();
+    for c in &buf.content {
+        assert_eq!(c.fg, ratatui::style::Color::Reset);
+        assert_eq!(c.bg, ratatui::style::Color::Reset);
+    }
+    app.no_color = false;
+    t.draw(|f| {
+        fiveup_tui::ui::render(&app, f);
+    })
+    .expect("drawn");
+    let coloured = t
+        .backend()
+        .buffer()
+        .content
+        .iter()
+        .any(|c| c.fg != ratatui::style::Color::Reset);
+    assert!(coloured, "colours are used when allowed");
 }
 
 /// A small deterministic generator for the fuzz.
