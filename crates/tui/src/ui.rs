@@ -237,7 +237,6 @@ struct SeatLine {
 }
 
 struct TableModel {
-    title: String,
     board_title: String,
     tree: LayoutTree,
     count: u8,
@@ -508,7 +507,6 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         _ => (Vec::new(), None),
     };
     let model = TableModel {
-        title: String::new(),
         board_title: match v.phase() {
             Phase::Play | Phase::Claim => {
                 if g.human_to_act() {
@@ -540,7 +538,6 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         highlight,
         focus,
     };
-    let _ = &model.title;
     draw_table(f, body, &model, theme, hits);
     // The hand.
     let hand_area = Rect::new(area.x, body.y + body.height, area.width, hand_h);
@@ -806,7 +803,6 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
     }
     let layout = state.layout();
     let model = TableModel {
-        title: String::new(),
         board_title: match state.phase() {
             Phase::Play | Phase::Claim => format!("{} to play", names[state.to_move().idx()]),
             Phase::HandOver => "Hand over".into(),
@@ -833,7 +829,6 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
         highlight: Vec::new(),
         focus: None,
     };
-    let _ = &model.title;
     let mut hits = Vec::new();
     draw_table(f, body, &model, theme, &mut hits);
     let hands_area = Rect::new(
