@@ -688,7 +688,7 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
             lines.extend(g.award_explanation());
             text_box(
                 f,
-                body,
+                board_of(body),
                 &format!("Hand {} over", v.start().hand_no),
                 &lines,
                 "Enter: next hand",
@@ -717,15 +717,20 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
             lines.extend(g.award_explanation());
             text_box(
                 f,
-                body,
+                board_of(body),
                 "Game over",
                 &lines,
-                "Enter: play again, n: new setup, s: save, q: quit",
+                "Enter: play again, n: new game, q: quit",
                 theme,
             );
         }
         _ => {}
     }
+}
+
+/// The board's part of the body, where the results are shown (the scores stay in view).
+fn board_of(body: Rect) -> Rect {
+    Rect::new(body.x, body.y, body.width.saturating_sub(SIDE), body.height)
 }
 
 fn revealed(g: &crate::game::Game) -> Vec<String> {
