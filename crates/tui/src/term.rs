@@ -46,7 +46,8 @@ pub fn map_key(code: KeyCode) -> Option<Key> {
 
 /// Run the app full-screen until the user quits.
 pub fn run(mut app: App, opts: RunOptions) -> Result<(), String> {
-    let mut terminal = ratatui::try_init().map_err(|e| format!("cannot use the terminal ({e}); --plain plays without one"))?;
+    let mut terminal = ratatui::try_init()
+        .map_err(|e| format!("cannot use the terminal ({e}); --plain plays without one"))?;
     let _ = execute!(stdout(), EnableMouseCapture);
     let result = (|| -> Result<(), String> {
         let size = terminal.size().map_err(|e| e.to_string())?;
