@@ -474,6 +474,10 @@ impl App {
     /// Whether a computer move (or the human's forced draw or pass) is waiting for a tick.
     #[must_use]
     pub fn wants_tick(&self) -> bool {
+        if self.too_small() {
+            // The game waits while it cannot be seen.
+            return false;
+        }
         match &self.screen {
             Screen::Play(p) => {
                 matches!(p.mode, Mode::Normal | Mode::Log(_))
@@ -521,6 +525,16 @@ impl App {
 
     /// A key.
     pub fn key(&mut self, k: Key) {
+        // Nothing is visible on a screen that is too small: only quitting works there.
+        if self.too_small() {
+            if matches!(k, Key::Char('q') | Key::Esc) {
+                if let (Screen::Play(p), Some(path)) = (&self.screen, &self.save_path) {
+                    let _ = p.game.save(path);
+                }
+                self.quit = true;
+            }
+            return;
+        }
         match &mut self.screen {
             Screen::Start(form) => {
                 if let Some(setup) = start_key(form, k, &mut self.quit) {

@@ -153,6 +153,30 @@ fn too_small_terminal_says_the_size_needed() {
 }
 
 #[test]
+fn a_too_small_terminal_pauses_the_game_and_only_quits() {
+    let mut s = Setup::new(3);
+    s.seats = vec![
+        SeatKind::Computer("greedy".into()),
+        SeatKind::Computer("club".into()),
+    ];
+    let mut app = App::playing(Game::new(s).expect("a game"), (79, 24));
+    assert!(!app.wants_tick());
+    app.key(Key::Char('v'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(
+        !p.game.show_hands,
+        "keys are ignored while nothing can be seen"
+    );
+    app.resize(80, 24);
+    assert!(app.wants_tick());
+    app.resize(30, 10);
+    app.key(Key::Char('q'));
+    assert!(app.quit);
+}
+
+#[test]
 fn learning_setting_and_hint() {
     let mut app = App::playing(cross_game(), (100, 30));
     app.key(Key::Char('v'));
@@ -392,8 +416,12 @@ fn random_keys_clicks_and_sizes_never_panic() {
         for _ in 0..700 {
             match rng.below(10) {
                 0 => {
-                    let w = rng.below(140) as u16;
-                    let h = rng.below(50) as u16;
+                    // Mostly usable sizes, sometimes far too small ones.
+                    let (w, h) = if rng.below(10) < 7 {
+                        (80 + rng.below(60) as u16, 24 + rng.below(26) as u16)
+                    } else {
+                        (rng.below(140) as u16, rng.below(50) as u16)
+                    };
                     app.resize(w, h);
                 }
                 1 => {
