@@ -413,7 +413,7 @@ fn random_keys_clicks_and_sizes_never_panic() {
     ];
     for make in &starts {
         let mut app = make();
-        for _ in 0..700 {
+        for _ in 0..500 {
             match rng.below(10) {
                 0 => {
                     // Mostly usable sizes, sometimes far too small ones.
