@@ -325,7 +325,6 @@ fn draw_table(f: &mut Frame, body: Rect, m: &TableModel, theme: Theme, hits: &mu
             lines.push(Line::raw(format!("  {t}")));
         }
     }
-    lines.push(Line::styled(format!("Target {}", m.target), theme.dim()));
     let count = if m.count_points > 0 {
         format!("Count {}: scores {}", m.count, m.count_points)
     } else {
@@ -341,28 +340,55 @@ fn draw_table(f: &mut Frame, body: Rect, m: &TableModel, theme: Theme, hits: &mu
             ends.join(" | ")
         }
     )));
-    lines.push(Line::raw(format!("Boneyard {}", m.boneyard)));
-    for s in &m.seats {
-        let marker = if s.to_move { "> " } else { "  " };
-        let style = if s.to_move {
+    let seat_style = |s: &SeatLine| {
+        if s.to_move {
             theme.accent()
         } else {
             theme.base()
-        };
-        lines.push(Line::styled(
-            format!(
-                "{marker}{:<14.14} {:>2} tile{}",
-                s.name,
-                s.tiles,
-                if s.tiles == 1 { "" } else { "s" }
-            ),
-            style,
-        ));
+        }
+    };
+    let marker = |s: &SeatLine| if s.to_move { "> " } else { "  " };
+    if m.seats.len() <= 2 {
+        lines.push(Line::raw(format!("Boneyard {}", m.boneyard)));
+        for s in &m.seats {
+            lines.push(Line::styled(
+                format!(
+                    "{}{:<14.14} {:>2} tile{}",
+                    marker(s),
+                    s.name,
+                    s.tiles,
+                    if s.tiles == 1 { "" } else { "s" }
+                ),
+                seat_style(s),
+            ));
+        }
+    } else {
+        // Three or four players: two seats a line, to leave room for the log.
+        lines.push(Line::raw(format!(
+            "Boneyard {}; tiles in hand:",
+            m.boneyard
+        )));
+        for pair in m.seats.chunks(2) {
+            let spans: Vec<Span> = pair
+                .iter()
+                .map(|s| {
+                    Span::styled(
+                        format!("{}{:<8.8} {:>2} ", marker(s), s.name, s.tiles),
+                        seat_style(s),
+                    )
+                })
+                .collect();
+            lines.push(Line::from(spans));
+        }
     }
     let table_h = (lines.len() as u16 + 2).min(side_area.height);
     let table_area = Rect::new(side_area.x, side_area.y, side_area.width, table_h);
     f.render_widget(
-        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" Table ")),
+        Paragraph::new(lines).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(format!(" Table: target {} ", m.target)),
+        ),
         table_area,
     );
     let log_area = Rect::new(
@@ -375,9 +401,17 @@ fn draw_table(f: &mut Frame, body: Rect, m: &TableModel, theme: Theme, hits: &mu
         let block = Block::default().borders(Borders::ALL).title(" Log ");
         let inner = block.inner(log_area);
         f.render_widget(block, log_area);
-        let wrapped = wrap_lines(&m.log, usize::from(inner.width));
-        let skip = wrapped.len().saturating_sub(usize::from(inner.height));
-        for (i, l) in wrapped[skip..].iter().enumerate() {
+        // The latest entries that fit whole (the last one cut only if it alone is too long).
+        let mut shown: Vec<String> = Vec::new();
+        for entry in m.log.iter().rev() {
+            let w = wrap_lines(std::slice::from_ref(entry), usize::from(inner.width));
+            if !shown.is_empty() && shown.len() + w.len() > usize::from(inner.height) {
+                break;
+            }
+            shown.splice(0..0, w);
+        }
+        let skip = shown.len().saturating_sub(usize::from(inner.height));
+        for (i, l) in shown[skip..].iter().enumerate() {
             put(f, inner.x, inner.y + i as u16, l, theme.base(), inner);
         }
     }
@@ -549,7 +583,11 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
     let hand_title = if v.hand().is_empty() {
         format!(" {whose}: empty ")
     } else {
-        format!(" {whose}: {} tiles, * playable ", v.hand().len())
+        format!(
+            " {whose}: {} tile{}, * playable ",
+            v.hand().len(),
+            if v.hand().len() == 1 { "" } else { "s" }
+        )
     };
     let block = Block::default().borders(Borders::ALL).title(hand_title);
     let inner = block.inner(hand_area);
