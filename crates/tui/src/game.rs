@@ -453,7 +453,7 @@ impl Game {
         for e in &entries[self.logged.min(entries.len())..] {
             self.lines.push(LogLine {
                 hand,
-                text: describe(e, &self.names, self.human()),
+                text: describe(e, &self.names),
             });
         }
         self.logged = entries.len();
@@ -495,15 +495,8 @@ pub fn explain(e: &IllegalAction) -> String {
 
 /// One log entry in words.
 #[must_use]
-pub fn describe(e: &Entry, names: &[String], human: Option<Seat>) -> String {
+pub fn describe(e: &Entry, names: &[String]) -> String {
     let who = |s: Seat| names.get(s.idx()).cloned().unwrap_or_else(|| s.to_string());
-    let verb = |s: Seat, you: &str, other: &str| {
-        if Some(s) == human {
-            you.to_string()
-        } else {
-            other.to_string()
-        }
-    };
     match *e {
         Entry::LeadDraw { seat, tile } => match tile {
             Some(t) => format!("{} drew {t} looking for a double.", who(seat)),
@@ -567,9 +560,8 @@ pub fn describe(e: &Entry, names: &[String], human: Option<Seat>) -> String {
             }
         ),
         Entry::Muggins { seat, points } => format!(
-            "{} called Muggins and {} {points} missed points.",
-            who(seat),
-            verb(seat, "take", "takes")
+            "{} called Muggins and took {points} missed points.",
+            who(seat)
         ),
     }
 }

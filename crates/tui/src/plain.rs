@@ -589,7 +589,7 @@ pub fn replay_lines(record: &fiveup_engine::notation::Record) -> Result<Vec<Stri
             ));
         }
         for e in &rh.log {
-            out.push(format!("  {}", crate::game::describe(e, names, None)));
+            out.push(format!("  {}", crate::game::describe(e, names)));
         }
         if let Some(r) = &rh.result {
             for l in crate::game::explain_award(&rules, r, names, side_name) {

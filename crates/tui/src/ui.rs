@@ -839,7 +839,7 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
     let mut log: Vec<String> = state
         .log()
         .iter()
-        .map(|e: &Entry| describe(e, &names, None))
+        .map(|e: &Entry| describe(e, &names))
         .collect();
     if let Some(res) = state.result() {
         log.extend(explain_award(&rules, res, &names, side_name));
@@ -903,7 +903,7 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
     let last = state
         .log()
         .last()
-        .map(|e| describe(e, &names, None))
+        .map(|e| describe(e, &names))
         .unwrap_or_else(|| "The hand is dealt.".into());
     put(f, area.x, y, &last, theme.accent(), area);
     put(
