@@ -216,6 +216,9 @@ pub fn run(
     let mut game = Game::new(setup)?;
     let mut printed = 0;
     let mut prompted = false;
+    // The game's progress when the status was last printed: it is printed again only after
+    // something happened, the `Legal:` line after every command.
+    let mut status_at: Option<(usize, Phase)> = None;
     w(
         out,
         &format!(
@@ -274,7 +277,9 @@ pub fn run(
                     game.act(a)?;
                     continue;
                 }
-                turn_lines(&game, out)?;
+                let now = Some((game.log().len(), game.phase()));
+                turn_lines(&game, out, status_at != now)?;
+                status_at = now;
             }
         }
         out.flush().map_err(|e| e.to_string())?;
@@ -326,7 +331,7 @@ fn seats_text(game: &Game) -> String {
         .join(", ")
 }
 
-fn turn_lines(game: &Game, out: &mut dyn Write) -> Result<(), String> {
+fn turn_lines(game: &Game, out: &mut dyn Write, status: bool) -> Result<(), String> {
     let v = game.view();
     let hand: Vec<String> = hand_tiles(&v)
         .iter()
@@ -340,12 +345,12 @@ fn turn_lines(game: &Game, out: &mut dyn Write) -> Result<(), String> {
             )
         })
         .collect();
-    if v.phase() == Phase::Claim {
+    if status && v.phase() == Phase::Claim {
         w(
             out,
             "Your play: claim its points (claim N; claim 0 for none).",
         )?;
-    } else {
+    } else if status {
         w(
             out,
             &format!(
@@ -421,14 +426,22 @@ fn command(game: &mut Game, line: &str, out: &mut dyn Write) -> Result<Flow, Str
                 .enumerate()
                 .map(|(i, h)| {
                     let fits = if h.arms.is_empty() {
-                        "does not fit".into()
+                        if v.layout().is_empty() {
+                            "cannot lead".into()
+                        } else {
+                            "does not fit".into()
+                        }
                     } else {
                         let ends: Vec<String> = h
                             .arms
                             .iter()
                             .map(|a| a.map_or("lead".into(), |a| a.to_string()))
                             .collect();
-                        format!("fits {}", ends.join(", "))
+                        if v.layout().is_empty() {
+                            "can lead".into()
+                        } else {
+                            format!("fits {}", ends.join(", "))
+                        }
                     };
                     format!("{}) {} {fits}", i + 1, h.tile)
                 })
