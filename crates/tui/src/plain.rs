@@ -613,11 +613,17 @@ pub fn replay_lines(record: &fiveup_engine::notation::Record) -> Result<Vec<Stri
     let scores: Vec<String> = (0..rules.sides())
         .map(|s| format!("{} {}", side_name(Side(s)), game.scores[usize::from(s)]))
         .collect();
-    out.push(format!(
-        "Final score: {}. Winner: {}.",
-        scores.join(", "),
-        game.winner.map_or("none yet".into(), side_name)
-    ));
+    out.push(match game.winner {
+        Some(w) => format!(
+            "Final score: {}. Winner: {}.",
+            scores.join(", "),
+            side_name(w)
+        ),
+        None => format!(
+            "Score so far (the game was not finished): {}.",
+            scores.join(", ")
+        ),
+    });
     Ok(out)
 }
 
