@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod matchcmd;
+mod play;
 mod replay;
 mod review;
 mod selfplay;
@@ -30,6 +31,9 @@ enum Command {
     Bench(bench::Args),
     /// A duplicate match between two computer players: every deal played from both sides.
     Match(matchcmd::Args),
+    /// Play Five Up in the terminal against the computer (full screen, or --plain lines), or
+    /// step through a saved record with --replay.
+    Play(play::Args),
 }
 
 /// Write to standard output. A closed pipe (`fiveup replay f | head`) ends the program quietly
@@ -64,6 +68,7 @@ fn main() -> ExitCode {
         Command::Review(a) => review::run(&a),
         Command::Bench(a) => bench::run(&a),
         Command::Match(a) => matchcmd::run(&a),
+        Command::Play(a) => play::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

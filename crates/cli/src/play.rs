@@ -1,0 +1,183 @@
+//! `fiveup play`: Five Up in the terminal against the computer, in full screen or as plain
+//! lines, and the replay viewer.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use fiveup_engine::Preset;
+use fiveup_tui::app::{App, ReplayScreen, StartForm};
+use fiveup_tui::game::{Game, SeatKind, Setup};
+use fiveup_tui::plain::{self, PlainOptions};
+use fiveup_tui::term::{self, RunOptions};
+
+/// Options of `fiveup play`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Players: 2, 3 or 4 (taken from --seats when that is given).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Four players in two partnerships (the default for four players).
+    #[arg(long, conflicts_with = "individual")]
+    pub partners: bool,
+    /// Four players each for themselves.
+    #[arg(long)]
+    pub individual: bool,
+    /// Who sits in each seat, seat 0 first, comma-separated: `human` or a computer level
+    /// (random, greedy, club, expert; oracle cheats by seeing every hand). Without `human`
+    /// every seat is a computer and the game plays itself: `--seats club,expert`.
+    #[arg(long, value_name = "LIST")]
+    pub seats: Option<String>,
+    /// The level of every computer seat when --seats is not given.
+    #[arg(long, default_value = "club")]
+    pub level: String,
+    /// Rules preset, optionally followed by options: `cross`, `"five-up target=150"`.
+    #[arg(long, default_value = "five-up")]
+    pub rules: String,
+    /// One more option, `key=value` (repeatable), e.g. `--option sprouts=at-once`.
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+    /// The target score (default: the preset's).
+    #[arg(long)]
+    pub target: Option<u16>,
+    /// The game's seed (deals and computer choices); default: from the clock.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Step through a saved record (text or JSON) instead of playing.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+    /// Line-based mode for pipes and screen readers: commands on standard input.
+    #[arg(long)]
+    pub plain: bool,
+    /// Save the game record to this file at the end (JSON if it ends in `.json`); also the
+    /// default name for saving during the game.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Milliseconds to pause before each computer move in full screen.
+    #[arg(long, default_value_t = 700)]
+    pub delay: u64,
+}
+
+/// The seats the flags describe.
+fn seats_from(a: &Args) -> Result<Vec<SeatKind>, String> {
+    if let Some(list) = &a.seats {
+        let seats: Vec<SeatKind> = list
+            .split(',')
+            .map(str::trim)
+            .map(|s| {
+                if s.eq_ignore_ascii_case("human") || s.eq_ignore_ascii_case("you") {
+                    SeatKind::Human
+                } else {
+                    SeatKind::Computer(s.to_string())
+                }
+            })
+            .collect();
+        if let Some(p) = a.players {
+            if usize::from(p) != seats.len() {
+                return Err(format!(
+                    "--players {p} but --seats names {} seats",
+                    seats.len()
+                ));
+            }
+        }
+        return Ok(seats);
+    }
+    let n = a.players.unwrap_or(2);
+    if !(2..=4).contains(&n) {
+        return Err(format!("--players must be 2, 3 or 4, got {n}"));
+    }
+    let mut seats = vec![SeatKind::Human];
+    for _ in 1..n {
+        seats.push(SeatKind::Computer(a.level.clone()));
+    }
+    Ok(seats)
+}
+
+/// The setup the flags describe, checked.
+fn setup_from(a: &Args) -> Result<(Setup, Preset, String), String> {
+    let seats = seats_from(a)?;
+    let players = u8::try_from(seats.len()).map_err(|_| "too many seats".to_string())?;
+    let mut options = a.options.clone();
+    if let Some(t) = a.target {
+        options.push(format!("target={t}"));
+    }
+    let rules = crate::selfplay::rules_from(&a.rules, players, a.partners, a.individual, &options)?;
+    let mut words = a.rules.split_whitespace();
+    let preset = words
+        .next()
+        .and_then(|p| p.parse::<Preset>().ok())
+        .unwrap_or(Preset::FiveUp);
+    let mut extra: Vec<String> = words.map(str::to_string).collect();
+    extra.extend(a.options.iter().cloned());
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_secs() ^ u64::from(d.subsec_nanos()))
+    });
+    let setup = Setup { rules, seats, seed };
+    setup.validate()?;
+    Ok((setup, preset, extra.join(" ")))
+}
+
+fn no_color() -> bool {
+    std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+/// Run `fiveup play`.
+pub fn run(a: &Args) -> Result<(), String> {
+    if let Some(path) = &a.replay {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let records = crate::replay::read_records(&text)?;
+        let Some(record) = records.into_iter().next() else {
+            return Err("the file holds no record".into());
+        };
+        if a.plain {
+            for l in plain::replay_lines(&record)? {
+                crate::outln!("{l}");
+            }
+            return Ok(());
+        }
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
+        let screen = ReplayScreen::new(record, &name)?;
+        let mut app = App::replay(screen, (80, 24));
+        app.no_color = no_color();
+        return term::run(
+            app,
+            RunOptions {
+                delay: Duration::from_millis(a.delay),
+            },
+        );
+    }
+    let (setup, preset, extra) = setup_from(a)?;
+    if a.plain {
+        let stdin = std::io::stdin();
+        let mut input = stdin.lock();
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        return plain::run(
+            setup,
+            &mut input,
+            &mut out,
+            &PlainOptions {
+                save: a.save.clone(),
+            },
+        );
+    }
+    // The start screen seats the human in seat 0; other seatings start at once.
+    let mut app = if setup.seats.first() == Some(&SeatKind::Human) {
+        App::start(StartForm::from_setup(&setup, preset, &extra), (80, 24))
+    } else {
+        App::playing(Game::new(setup)?, (80, 24))
+    };
+    app.no_color = no_color();
+    app.save_path.clone_from(&a.save);
+    term::run(
+        app,
+        RunOptions {
+            delay: Duration::from_millis(a.delay),
+        },
+    )
+}

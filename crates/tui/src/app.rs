@@ -1,0 +1,1018 @@
+//! The full-screen game as a pure state machine: keys, clicks, resizes and ticks go in, and
+//! the screens are drawn from its state by [`crate::ui`]. Nothing here touches the terminal or
+//! the clock; the runner ([`crate::term`]) decides when a computer player's move is due and
+//! calls [`App::tick`].
+
+use std::path::PathBuf;
+
+use fiveup_bots::ActionEval;
+use fiveup_engine::notation::{Record, ReplayedGame};
+use fiveup_engine::{Action, ArmId, Phase, Preset, Rules, State};
+
+use crate::game::{Game, SeatKind, Setup, CHEATING_LEVEL, LEVELS};
+use crate::plain::hand_tiles;
+
+/// A key, as the app understands it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Key {
+    /// A printable character.
+    Char(char),
+    /// Enter.
+    Enter,
+    /// Escape.
+    Esc,
+    /// Arrow left.
+    Left,
+    /// Arrow right.
+    Right,
+    /// Arrow up.
+    Up,
+    /// Arrow down.
+    Down,
+    /// Tab.
+    Tab,
+    /// Shift-Tab.
+    BackTab,
+    /// Backspace.
+    Backspace,
+    /// Home.
+    Home,
+    /// End.
+    End,
+    /// Page up.
+    PageUp,
+    /// Page down.
+    PageDown,
+    /// A function key.
+    F(u8),
+}
+
+/// Something on the screen a click can hit, found by [`crate::ui::render`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Target {
+    /// A tile of the hand, by position.
+    HandTile(usize),
+    /// An open end of the layout.
+    End(ArmId),
+}
+
+/// Where each clickable thing was drawn: `(x, y, width, height, target)`.
+pub type HitMap = Vec<(u16, u16, u16, u16, Target)>;
+
+/// The levels offered on the start screen: the fair ones, then the labelled cheat.
+pub const LEVEL_CHOICES: [&str; 5] = [LEVELS[0], LEVELS[1], LEVELS[2], LEVELS[3], CHEATING_LEVEL];
+
+/// A field of the start screen.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Field {
+    /// Number of players.
+    Players,
+    /// Partnerships (four players).
+    Partners,
+    /// The level of the computer in this seat.
+    Level(usize),
+    /// The rules preset.
+    Preset,
+    /// Further options, `key=value ...`.
+    Options,
+    /// The target score.
+    Target,
+    /// The seed.
+    Seed,
+    /// The start button.
+    Start,
+}
+
+/// The start screen's choices.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct StartForm {
+    /// Players, 2 to 4.
+    pub players: u8,
+    /// Partnerships with four players.
+    pub partners: bool,
+    /// Index into [`LEVEL_CHOICES`] for seats 1, 2, 3.
+    pub levels: [usize; 3],
+    /// Index into `Preset::ALL`.
+    pub preset: usize,
+    /// Further options.
+    pub options: String,
+    /// The target (empty: the preset's).
+    pub target: String,
+    /// The seed.
+    pub seed: String,
+    /// The field with the cursor.
+    pub field: usize,
+    /// What was wrong with the last attempt to start.
+    pub error: Option<String>,
+}
+
+impl StartForm {
+    /// A form showing `setup` (its rules described by `preset` and `options`).
+    #[must_use]
+    pub fn from_setup(setup: &Setup, preset: Preset, options: &str) -> StartForm {
+        let mut levels = [2usize; 3];
+        for (i, s) in setup.seats.iter().skip(1).enumerate().take(3) {
+            if let SeatKind::Computer(l) = s {
+                let name = l.split(':').next().unwrap_or("");
+                levels[i] = LEVEL_CHOICES.iter().position(|c| *c == name).unwrap_or(2);
+            }
+        }
+        let default_target = Rules::preset(preset, setup.rules.players).target;
+        StartForm {
+            players: setup.rules.players,
+            partners: setup.rules.partnerships,
+            levels,
+            preset: Preset::ALL.iter().position(|p| *p == preset).unwrap_or(0),
+            options: options.to_string(),
+            target: if setup.rules.target == default_target {
+                String::new()
+            } else {
+                setup.rules.target.to_string()
+            },
+            seed: setup.seed.to_string(),
+            field: 0,
+            error: None,
+        }
+    }
+
+    /// The fields shown, in order.
+    #[must_use]
+    pub fn fields(&self) -> Vec<Field> {
+        let mut f = vec![Field::Players];
+        if self.players == 4 {
+            f.push(Field::Partners);
+        }
+        for i in 0..usize::from(self.players) - 1 {
+            f.push(Field::Level(i));
+        }
+        f.extend([
+            Field::Preset,
+            Field::Options,
+            Field::Target,
+            Field::Seed,
+            Field::Start,
+        ]);
+        f
+    }
+
+    /// The field with the cursor.
+    #[must_use]
+    pub fn current(&self) -> Field {
+        let f = self.fields();
+        f[self.field.min(f.len() - 1)]
+    }
+
+    /// The setup the form describes, or what is wrong with it.
+    pub fn setup(&self) -> Result<Setup, String> {
+        let preset = Preset::ALL[self.preset % Preset::ALL.len()];
+        let mut words = format!("{} players={}", preset.name(), self.players);
+        if self.players == 4 {
+            words.push_str(if self.partners {
+                " partnerships=true"
+            } else {
+                " partnerships=false"
+            });
+        }
+        if !self.options.trim().is_empty() {
+            for o in self.options.split_whitespace() {
+                if !o.contains('=') {
+                    return Err(format!("options take key=value, got {o:?}"));
+                }
+            }
+            words.push(' ');
+            words.push_str(self.options.trim());
+        }
+        if !self.target.trim().is_empty() {
+            let t: u16 = self
+                .target
+                .trim()
+                .parse()
+                .map_err(|_| format!("the target must be a number, got {:?}", self.target))?;
+            words.push_str(&format!(" target={t}"));
+        }
+        let rules = Rules::parse(&words).map_err(|e| e.to_string())?;
+        let seed: u64 = self
+            .seed
+            .trim()
+            .parse()
+            .map_err(|_| format!("the seed must be a whole number, got {:?}", self.seed))?;
+        let mut seats = vec![SeatKind::Human];
+        for i in 0..usize::from(self.players) - 1 {
+            seats.push(SeatKind::Computer(
+                LEVEL_CHOICES[self.levels[i] % LEVEL_CHOICES.len()].to_string(),
+            ));
+        }
+        let s = Setup { rules, seats, seed };
+        s.validate()?;
+        Ok(s)
+    }
+
+    fn change(&mut self, up: bool) {
+        let step = |v: usize, n: usize| if up { (v + 1) % n } else { (v + n - 1) % n };
+        match self.current() {
+            Field::Players => {
+                self.players = match (self.players, up) {
+                    (2, true) => 3,
+                    (3, true) => 4,
+                    (4, true) => 2,
+                    (2, false) => 4,
+                    (3, false) => 2,
+                    _ => 3,
+                };
+                self.partners = self.players == 4;
+            }
+            Field::Partners => self.partners = !self.partners,
+            Field::Level(i) => self.levels[i] = step(self.levels[i], LEVEL_CHOICES.len()),
+            Field::Preset => self.preset = step(self.preset, Preset::ALL.len()),
+            Field::Target => {
+                let cur: i32 = self.target.trim().parse().unwrap_or_else(|_| {
+                    i32::from(Rules::preset(Preset::ALL[self.preset], self.players).target)
+                });
+                let next = if up { cur + 50 } else { cur - 50 };
+                self.target = next.clamp(50, 1000).to_string();
+            }
+            Field::Seed => {
+                let cur: u64 = self.seed.trim().parse().unwrap_or(0);
+                self.seed = if up {
+                    cur.wrapping_add(1)
+                } else {
+                    cur.wrapping_sub(1)
+                }
+                .to_string();
+            }
+            Field::Options | Field::Start => {}
+        }
+    }
+
+    fn text(&mut self) -> Option<&mut String> {
+        match self.current() {
+            Field::Options => Some(&mut self.options),
+            Field::Target => Some(&mut self.target),
+            Field::Seed => Some(&mut self.seed),
+            _ => None,
+        }
+    }
+}
+
+/// What the game screen is waiting for.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// Choosing a tile.
+    Normal,
+    /// The tile fits several ends: choosing one.
+    ChooseEnd {
+        /// The tile.
+        tile: fiveup_engine::Tile,
+        /// The ends it fits.
+        arms: Vec<ArmId>,
+        /// The end under the cursor.
+        at: usize,
+    },
+    /// Typing the points to claim (manual scoring).
+    Claim(String),
+    /// Typing a file name to save the record.
+    Save(String),
+    /// Asking whether to quit.
+    ConfirmQuit,
+    /// The help page.
+    Help,
+    /// The whole log, scrolled back by this many lines.
+    Log(usize),
+}
+
+/// The game screen.
+#[derive(Debug)]
+pub struct PlayScreen {
+    /// The game.
+    pub game: Game,
+    /// The hand tile under the cursor.
+    pub selected: usize,
+    /// What the screen waits for.
+    pub mode: Mode,
+    /// The status message.
+    pub message: String,
+    /// The expert's evaluations, while shown.
+    pub hint: Option<Vec<ActionEval>>,
+    /// Whether the finished game's record has been saved to the `--save` file.
+    pub saved_at_end: bool,
+}
+
+/// The replay viewer.
+#[derive(Debug)]
+pub struct ReplayScreen {
+    /// The record.
+    pub record: Record,
+    /// Its replay (checked).
+    pub replayed: ReplayedGame,
+    /// The file it came from, for the title.
+    pub name: String,
+    /// The hand shown (from 0).
+    pub hand: usize,
+    /// Actions of that hand applied.
+    pub step: usize,
+    /// Whether to show the help page.
+    pub help: bool,
+}
+
+impl ReplayScreen {
+    /// A viewer at the start of the first hand; fails if the record does not replay.
+    pub fn new(record: Record, name: &str) -> Result<ReplayScreen, String> {
+        let replayed = record.replay().map_err(|e| e.to_string())?;
+        if record.hands.is_empty() {
+            return Err("the record holds no hand".into());
+        }
+        Ok(ReplayScreen {
+            record,
+            replayed,
+            name: name.to_string(),
+            hand: 0,
+            step: 0,
+            help: false,
+        })
+    }
+
+    /// Actions in the current hand.
+    #[must_use]
+    pub fn steps(&self) -> usize {
+        self.record.hands[self.hand].moves.len()
+    }
+
+    /// The state after the shown actions.
+    #[must_use]
+    pub fn state(&self) -> State {
+        let h = &self.record.hands[self.hand];
+        let start = self.replayed.hands[self.hand].start;
+        let mut s = State::with_start(self.record.rules, h.deal, start)
+            .expect("a checked record sets up every hand");
+        for m in &h.moves[..self.step] {
+            s.apply(m.action)
+                .expect("a checked record holds only legal actions");
+        }
+        s
+    }
+
+    fn key(&mut self, k: Key) -> bool {
+        if self.help {
+            self.help = false;
+            return false;
+        }
+        match k {
+            Key::Right | Key::Char(' ' | 'l') => {
+                if self.step < self.steps() {
+                    self.step += 1;
+                } else if self.hand + 1 < self.record.hands.len() {
+                    self.hand += 1;
+                    self.step = 0;
+                }
+            }
+            Key::Left | Key::Backspace | Key::Char('h') => {
+                if self.step > 0 {
+                    self.step -= 1;
+                } else if self.hand > 0 {
+                    self.hand -= 1;
+                    self.step = self.steps();
+                }
+            }
+            Key::Down | Key::PageDown | Key::Char('n')
+                if self.hand + 1 < self.record.hands.len() =>
+            {
+                self.hand += 1;
+                self.step = 0;
+            }
+            Key::Up | Key::PageUp | Key::Char('p') => {
+                self.hand = self.hand.saturating_sub(1);
+                self.step = 0;
+            }
+            Key::Home => self.step = 0,
+            Key::End => self.step = self.steps(),
+            Key::F(1) | Key::Char('?') => self.help = true,
+            Key::Char('q') | Key::Esc => return true,
+            _ => {}
+        }
+        false
+    }
+}
+
+/// Which screen is showing.
+#[derive(Debug)]
+pub enum Screen {
+    /// Choosing the game.
+    Start(StartForm),
+    /// Playing.
+    Play(Box<PlayScreen>),
+    /// Stepping through a record.
+    Replay(Box<ReplayScreen>),
+}
+
+/// The whole application.
+#[derive(Debug)]
+pub struct App {
+    /// The screen.
+    pub screen: Screen,
+    /// The terminal size.
+    pub size: (u16, u16),
+    /// Draw without colours.
+    pub no_color: bool,
+    /// Set when the user has quit.
+    pub quit: bool,
+    /// Where `s` saves by default, and where the record is saved at the end.
+    pub save_path: Option<PathBuf>,
+    /// Where things were drawn last, for clicks.
+    pub hits: HitMap,
+}
+
+/// The smallest terminal the full-screen game draws in.
+pub const MIN_SIZE: (u16, u16) = (80, 24);
+
+impl App {
+    /// An app on the start screen.
+    #[must_use]
+    pub fn start(form: StartForm, size: (u16, u16)) -> App {
+        App {
+            screen: Screen::Start(form),
+            size,
+            no_color: false,
+            quit: false,
+            save_path: None,
+            hits: Vec::new(),
+        }
+    }
+
+    /// An app straight in a game.
+    #[must_use]
+    pub fn playing(game: Game, size: (u16, u16)) -> App {
+        let mut app = App::start(
+            StartForm::from_setup(game.setup(), Preset::FiveUp, ""),
+            size,
+        );
+        app.screen = Screen::Play(Box::new(PlayScreen::new(game)));
+        app
+    }
+
+    /// An app showing a replay.
+    #[must_use]
+    pub fn replay(r: ReplayScreen, size: (u16, u16)) -> App {
+        let mut app = App::start(
+            StartForm::from_setup(&Setup::new(1), Preset::FiveUp, ""),
+            size,
+        );
+        app.screen = Screen::Replay(Box::new(r));
+        app
+    }
+
+    /// Whether the screen is too small to draw the game.
+    #[must_use]
+    pub const fn too_small(&self) -> bool {
+        self.size.0 < MIN_SIZE.0 || self.size.1 < MIN_SIZE.1
+    }
+
+    /// The terminal was resized.
+    pub fn resize(&mut self, w: u16, h: u16) {
+        self.size = (w, h);
+    }
+
+    /// Whether a computer move (or the human's forced draw or pass) is waiting for a tick.
+    #[must_use]
+    pub fn wants_tick(&self) -> bool {
+        if self.too_small() {
+            // The game waits while it cannot be seen.
+            return false;
+        }
+        match &self.screen {
+            Screen::Play(p) => {
+                matches!(p.mode, Mode::Normal | Mode::Log(_))
+                    && (p.game.computer_to_act() || p.game.forced_human_action().is_some())
+            }
+            _ => false,
+        }
+    }
+
+    /// Make the waiting computer move, or the human's forced draw or pass.
+    pub fn tick(&mut self) {
+        if !self.wants_tick() {
+            return;
+        }
+        if let Screen::Play(p) = &mut self.screen {
+            p.tick();
+        }
+        self.autosave();
+    }
+
+    /// Save the record once when a game ends, if a file was given.
+    fn autosave(&mut self) {
+        if let (Screen::Play(p), Some(path)) = (&mut self.screen, &self.save_path) {
+            if p.game.phase() == Phase::GameOver && !p.saved_at_end {
+                p.saved_at_end = true;
+                p.message = match p.game.save(path) {
+                    Ok(()) => format!("Game over. Record saved to {}.", path.display()),
+                    Err(e) => e,
+                };
+            }
+        }
+    }
+
+    /// A click at a cell.
+    pub fn click(&mut self, x: u16, y: u16) {
+        let hit = self
+            .hits
+            .iter()
+            .find(|(hx, hy, w, h, _)| x >= *hx && x < hx + w && y >= *hy && y < hy + h)
+            .map(|h| h.4);
+        if let (Some(t), Screen::Play(p)) = (hit, &mut self.screen) {
+            p.click(t);
+        }
+    }
+
+    /// A key.
+    pub fn key(&mut self, k: Key) {
+        // Nothing is visible on a screen that is too small: only quitting works there.
+        if self.too_small() {
+            if matches!(k, Key::Char('q') | Key::Esc) {
+                if let (Screen::Play(p), Some(path)) = (&self.screen, &self.save_path) {
+                    let _ = p.game.save(path);
+                }
+                self.quit = true;
+            }
+            return;
+        }
+        match &mut self.screen {
+            Screen::Start(form) => {
+                if let Some(setup) = start_key(form, k, &mut self.quit) {
+                    match Game::new(setup) {
+                        Ok(g) => self.screen = Screen::Play(Box::new(PlayScreen::new(g))),
+                        Err(e) => form.error = Some(e),
+                    }
+                }
+            }
+            Screen::Replay(r) => {
+                if r.key(k) {
+                    self.quit = true;
+                }
+            }
+            Screen::Play(p) => match p.key(k, self.save_path.as_ref()) {
+                Flow::Stay => {}
+                Flow::Quit => {
+                    if let Some(path) = &self.save_path {
+                        let _ = p.game.save(path);
+                    }
+                    self.quit = true;
+                }
+                Flow::NewSetup => {
+                    let form = StartForm::from_setup(p.game.setup(), Preset::FiveUp, "");
+                    let mut form = form;
+                    form.preset = 0;
+                    let setup = p.game.setup();
+                    form.options = options_beyond_preset(&setup.rules);
+                    self.screen = Screen::Start(form);
+                }
+            },
+        }
+        self.autosave();
+    }
+}
+
+/// The options of `rules` that differ from the Five Up preset for its players, as
+/// `key=value` words (players, partnerships and target are separate fields).
+#[must_use]
+pub fn options_beyond_preset(rules: &Rules) -> String {
+    let base = Rules::preset(Preset::FiveUp, rules.players);
+    let mine = rules.to_options_string();
+    let theirs = base.to_options_string();
+    let skip = ["players", "partnerships", "target"];
+    mine.split_whitespace()
+        .filter(|w| !theirs.split_whitespace().any(|t| t == *w))
+        .filter(|w| !skip.iter().any(|s| w.starts_with(&format!("{s}="))))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn start_key(form: &mut StartForm, k: Key, quit: &mut bool) -> Option<Setup> {
+    let n = form.fields().len();
+    match k {
+        Key::Up | Key::BackTab => form.field = (form.field + n - 1) % n,
+        Key::Down | Key::Tab => form.field = (form.field + 1) % n,
+        Key::Left => form.change(false),
+        Key::Right => form.change(true),
+        Key::Esc => *quit = true,
+        Key::Enter => match form.setup() {
+            Ok(s) => return Some(s),
+            Err(e) => form.error = Some(e),
+        },
+        Key::Backspace => {
+            if let Some(t) = form.text() {
+                t.pop();
+            }
+        }
+        Key::Char(c) => {
+            let field = form.current();
+            match form.text() {
+                Some(t) => {
+                    let ok = match field {
+                        Field::Options => c.is_ascii_graphic() || c == ' ',
+                        _ => c.is_ascii_digit(),
+                    };
+                    if ok && t.len() < 60 {
+                        t.push(c);
+                    }
+                }
+                None => match c {
+                    'q' => *quit = true,
+                    ' ' => form.change(true),
+                    _ => {}
+                },
+            }
+        }
+        _ => {}
+    }
+    if form.field >= form.fields().len() {
+        form.field = form.fields().len() - 1;
+    }
+    None
+}
+
+enum Flow {
+    Stay,
+    Quit,
+    NewSetup,
+}
+
+impl PlayScreen {
+    /// A screen for a new game.
+    #[must_use]
+    pub fn new(game: Game) -> PlayScreen {
+        let mut p = PlayScreen {
+            game,
+            selected: 0,
+            mode: Mode::Normal,
+            message: String::new(),
+            hint: None,
+            saved_at_end: false,
+        };
+        p.after();
+        p
+    }
+
+    fn tick(&mut self) {
+        if let Some(a) = self.game.forced_human_action() {
+            let before = self.game.log().len();
+            if self.game.act(a).is_ok() {
+                let what = self.game.log()[before..]
+                    .iter()
+                    .map(|l| l.text.clone())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                self.message = if a == Action::Draw {
+                    format!("Nothing to play: {what}")
+                } else {
+                    format!("Nothing to play or draw: {what}")
+                };
+            }
+        } else {
+            let before = self.game.log().len();
+            if self.game.computer_step().is_some() {
+                self.message = self.game.log()[before..]
+                    .iter()
+                    .map(|l| l.text.clone())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+            }
+        }
+        self.after();
+    }
+
+    /// Keep the cursor on the hand, prompt for a claim when one is due.
+    fn after(&mut self) {
+        let n = self.game.view().hand().len() as usize;
+        if self.selected >= n {
+            self.selected = n.saturating_sub(1);
+        }
+        // On the human's turn the cursor starts on a playable tile.
+        if self.game.human_to_act() {
+            let tiles = hand_tiles(&self.game.view());
+            let playable = |i: usize| tiles.get(i).is_some_and(|h| !h.arms.is_empty());
+            if !playable(self.selected) {
+                if let Some(i) = (0..tiles.len()).find(|&i| playable(i)) {
+                    self.selected = i;
+                }
+            }
+        }
+        if self.game.human_to_act() && self.game.phase() == Phase::Claim {
+            if !matches!(self.mode, Mode::Claim(_)) {
+                self.mode = Mode::Claim(String::new());
+            }
+        } else if matches!(self.mode, Mode::Claim(_)) {
+            self.mode = Mode::Normal;
+        }
+        if !self.game.human_to_act() {
+            self.hint = None;
+        }
+    }
+
+    fn act(&mut self, a: Action) {
+        let before = self.game.log().len();
+        match self.game.act(a) {
+            Ok(_) => {
+                self.message = self.game.log()[before..]
+                    .iter()
+                    .map(|l| l.text.clone())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                self.hint = None;
+                self.mode = Mode::Normal;
+            }
+            Err(e) => self.message = format!("Not allowed: {e}."),
+        }
+        self.after();
+    }
+
+    /// Play the tile at `i`: at once when it fits one end, else ask for the end.
+    fn choose_tile(&mut self, i: usize) {
+        let tiles = hand_tiles(&self.game.view());
+        let Some(h) = tiles.get(i) else {
+            return;
+        };
+        self.selected = i;
+        if !self.game.human_to_act() {
+            self.message = "Wait for your turn.".into();
+            return;
+        }
+        match h.arms.as_slice() {
+            [] => {
+                self.message = format!("{} does not fit any open end.", h.tile);
+            }
+            [one] => self.act(Action::Play {
+                tile: h.tile,
+                arm: *one,
+            }),
+            many => {
+                let arms: Vec<ArmId> = many.iter().filter_map(|a| *a).collect();
+                self.message = format!(
+                    "Lay {} on which end? {} (arrows and Enter, or click; Esc cancels)",
+                    h.tile,
+                    arms.iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                );
+                self.mode = Mode::ChooseEnd {
+                    tile: h.tile,
+                    arms,
+                    at: 0,
+                };
+            }
+        }
+    }
+
+    fn click(&mut self, t: Target) {
+        match (t, &self.mode) {
+            (Target::HandTile(i), Mode::Normal | Mode::ChooseEnd { .. }) => {
+                self.mode = Mode::Normal;
+                self.choose_tile(i);
+            }
+            (Target::End(arm), Mode::ChooseEnd { tile, arms, .. }) if arms.contains(&arm) => {
+                let tile = *tile;
+                self.act(Action::play(tile, arm));
+            }
+            (Target::End(arm), Mode::Normal) => {
+                let tiles = hand_tiles(&self.game.view());
+                if let Some(h) = tiles.get(self.selected) {
+                    if h.arms.contains(&Some(arm)) {
+                        let tile = h.tile;
+                        self.act(Action::play(tile, arm));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn key(&mut self, k: Key, save_path: Option<&PathBuf>) -> Flow {
+        let phase = self.game.phase();
+        match &mut self.mode {
+            Mode::Help => {
+                self.mode = Mode::Normal;
+                return Flow::Stay;
+            }
+            Mode::Log(back) => {
+                match k {
+                    Key::Up | Key::PageUp => *back += if k == Key::Up { 1 } else { 10 },
+                    Key::Down | Key::PageDown => {
+                        *back = back.saturating_sub(if k == Key::Down { 1 } else { 10 });
+                    }
+                    Key::Home => *back = self.game.log().len(),
+                    Key::End => *back = 0,
+                    _ => self.mode = Mode::Normal,
+                }
+                let max = self.game.log().len();
+                if let Mode::Log(b) = &mut self.mode {
+                    *b = (*b).min(max);
+                }
+                return Flow::Stay;
+            }
+            Mode::ConfirmQuit => {
+                if matches!(k, Key::Char('y' | 'Y' | 'q')) {
+                    return Flow::Quit;
+                }
+                self.mode = Mode::Normal;
+                self.message = "Carry on.".into();
+                return Flow::Stay;
+            }
+            Mode::Save(name) => {
+                match k {
+                    Key::Char(c) if !c.is_control() && name.len() < 200 => name.push(c),
+                    Key::Backspace => {
+                        name.pop();
+                    }
+                    Key::Esc => {
+                        self.mode = Mode::Normal;
+                        self.message = "Not saved.".into();
+                    }
+                    Key::Enter => {
+                        let path = PathBuf::from(name.trim());
+                        self.message = if name.trim().is_empty() {
+                            "Not saved: no file name.".into()
+                        } else {
+                            match self.game.save(&path) {
+                                Ok(()) => format!("Record saved to {}.", path.display()),
+                                Err(e) => format!("Not saved: {e}"),
+                            }
+                        };
+                        self.mode = Mode::Normal;
+                    }
+                    _ => {}
+                }
+                return Flow::Stay;
+            }
+            Mode::Claim(typed) => {
+                match k {
+                    Key::Char(c) if c.is_ascii_digit() && typed.len() < 3 => typed.push(c),
+                    Key::Backspace => {
+                        typed.pop();
+                    }
+                    Key::Enter => {
+                        let n = typed.parse::<u8>().unwrap_or(0);
+                        typed.clear();
+                        self.act(Action::Claim(n));
+                    }
+                    _ => return self.common_key(k, save_path),
+                }
+                return Flow::Stay;
+            }
+            Mode::ChooseEnd { tile, arms, at } => {
+                let tile = *tile;
+                match k {
+                    Key::Left | Key::Up | Key::BackTab => *at = (*at + arms.len() - 1) % arms.len(),
+                    Key::Right | Key::Down | Key::Tab => *at = (*at + 1) % arms.len(),
+                    Key::Enter | Key::Char(' ') => {
+                        let arm = arms[*at];
+                        self.act(Action::play(tile, arm));
+                    }
+                    Key::Esc => {
+                        self.mode = Mode::Normal;
+                        self.message = "Choose a tile.".into();
+                    }
+                    Key::Char(c) => {
+                        let name = c.to_ascii_uppercase().to_string();
+                        if let Some(arm) = arms.iter().find(|a| a.to_string() == name).copied() {
+                            self.act(Action::play(tile, arm));
+                        } else {
+                            self.message = format!("{tile} does not fit end {name}.");
+                        }
+                    }
+                    _ => {}
+                }
+                return Flow::Stay;
+            }
+            Mode::Normal => {}
+        }
+        match phase {
+            Phase::HandOver => match k {
+                Key::Enter | Key::Char(' ' | 'n') => {
+                    if let Err(e) = self.game.next_hand() {
+                        self.message = e;
+                    } else {
+                        self.message = format!("Hand {} dealt.", self.game.hand_no());
+                        self.selected = 0;
+                    }
+                    self.after();
+                    Flow::Stay
+                }
+                _ => self.common_key(k, save_path),
+            },
+            Phase::GameOver => match k {
+                Key::Enter | Key::Char('a') => {
+                    match self.game.play_again() {
+                        Ok(g) => *self = PlayScreen::new(g),
+                        Err(e) => self.message = e,
+                    }
+                    Flow::Stay
+                }
+                Key::Char('n') => Flow::NewSetup,
+                _ => self.common_key(k, save_path),
+            },
+            Phase::Play | Phase::Claim => {
+                let n = self.game.view().hand().len() as usize;
+                match k {
+                    Key::Left => {
+                        self.selected = (self.selected + n.max(1) - 1) % n.max(1);
+                        Flow::Stay
+                    }
+                    Key::Right | Key::Tab => {
+                        self.selected = (self.selected + 1) % n.max(1);
+                        Flow::Stay
+                    }
+                    Key::Home => {
+                        self.selected = 0;
+                        Flow::Stay
+                    }
+                    Key::End => {
+                        self.selected = n.saturating_sub(1);
+                        Flow::Stay
+                    }
+                    Key::Enter | Key::Char(' ') => {
+                        self.choose_tile(self.selected);
+                        Flow::Stay
+                    }
+                    Key::Char(c @ '1'..='9') => {
+                        let i = c as usize - '1' as usize;
+                        if i < n {
+                            self.choose_tile(i);
+                        }
+                        Flow::Stay
+                    }
+                    Key::Char('0') => {
+                        if n >= 10 {
+                            self.choose_tile(9);
+                        }
+                        Flow::Stay
+                    }
+                    Key::Char('d') => {
+                        self.act(Action::Draw);
+                        Flow::Stay
+                    }
+                    Key::Char('p') => {
+                        self.act(Action::Pass);
+                        Flow::Stay
+                    }
+                    Key::Char('m') => {
+                        self.act(Action::Muggins);
+                        Flow::Stay
+                    }
+                    Key::Char('c') => {
+                        if self.game.phase() == Phase::Claim && self.game.human_to_act() {
+                            self.mode = Mode::Claim(String::new());
+                        } else {
+                            self.message = "No claim is due.".into();
+                        }
+                        Flow::Stay
+                    }
+                    Key::Char('?') => {
+                        if self.hint.is_some() {
+                            self.hint = None;
+                        } else if self.game.human_to_act() {
+                            self.hint = Some(self.game.hint());
+                            self.message =
+                                "The expert's evaluation of each legal action (? hides it).".into();
+                        } else {
+                            self.message = "Hints are for your turn.".into();
+                        }
+                        Flow::Stay
+                    }
+                    _ => self.common_key(k, save_path),
+                }
+            }
+        }
+    }
+
+    fn common_key(&mut self, k: Key, save_path: Option<&PathBuf>) -> Flow {
+        match k {
+            Key::Char('v') => {
+                self.game.show_hands = !self.game.show_hands;
+                self.message = if self.game.show_hands {
+                    "Computer hands shown (learning setting; v hides them).".into()
+                } else {
+                    "Computer hands hidden.".into()
+                };
+            }
+            Key::Char('s') => {
+                let default = save_path.map_or_else(
+                    || "fiveup-game.txt".to_string(),
+                    |p| p.display().to_string(),
+                );
+                self.mode = Mode::Save(default);
+                self.message = "Save the record to (Enter saves, Esc cancels):".into();
+            }
+            Key::Char('L') | Key::PageUp => self.mode = Mode::Log(0),
+            Key::F(1) | Key::Char('H') => self.mode = Mode::Help,
+            Key::Char('q') | Key::Esc => {
+                if self.game.phase() == Phase::GameOver {
+                    return Flow::Quit;
+                }
+                self.mode = Mode::ConfirmQuit;
+                self.message = "Quit the game? y quits, any other key carries on.".into();
+            }
+            _ => {}
+        }
+        Flow::Stay
+    }
+}

@@ -1,0 +1,733 @@
+//! A game at the table: the engine's state, the computer players, the record being written and
+//! the log of every action, with the human seat seeing only its own [`View`].
+//!
+//! The screens read the game through [`Game::view`] (the human's view) and
+//! [`Game::visible_hands`], which gives other seats' tiles only when the learning setting shows
+//! them or the hand is over; nothing else reaches the hidden tiles.
+
+use std::path::Path;
+
+use fiveup_bots::{analyze, make_bot, ActionEval, Bot, ExpertConfig};
+use fiveup_engine::notation::{Record, Recorder};
+use fiveup_engine::{
+    round5, round5_share, Action, Award, BySeat, Entry, HandEnd, HandResult, IllegalAction,
+    Outcome, Phase, PlayScoring, Preset, Rules, Seat, Seed, Side, State, TileSet, View,
+};
+
+/// Computer levels offered to play against, weakest first.
+pub const LEVELS: [&str; 4] = ["random", "greedy", "club", "expert"];
+
+/// The oracle sees every hand: offered only under this name, so nobody mistakes it for fair.
+pub const CHEATING_LEVEL: &str = "oracle";
+
+/// A short description of a level for menus.
+#[must_use]
+pub fn level_label(level: &str) -> String {
+    match level {
+        "random" => "random (any legal move)".into(),
+        "greedy" => "greedy (most points now)".into(),
+        "club" => "club (classic strategy)".into(),
+        "expert" => "expert (searches hidden tiles)".into(),
+        "oracle" => "oracle (CHEATS: sees every hand)".into(),
+        other => other.into(),
+    }
+}
+
+/// Who sits in a seat.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SeatKind {
+    /// The person at the keyboard.
+    Human,
+    /// A computer player of this level (a `fiveup_bots::make_bot` spec).
+    Computer(String),
+}
+
+/// Everything chosen before a game starts.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Setup {
+    /// The rules, players, partnerships and target included.
+    pub rules: Rules,
+    /// Who sits in each seat, seat 0 first (`rules.players` entries).
+    pub seats: Vec<SeatKind>,
+    /// The game's seed: deals, and the computer players' choices.
+    pub seed: u64,
+}
+
+impl Setup {
+    /// The default game: two players, Five Up rules, you against the club player.
+    #[must_use]
+    pub fn new(seed: u64) -> Setup {
+        Setup {
+            rules: Rules::preset(Preset::FiveUp, 2),
+            seats: vec![SeatKind::Human, SeatKind::Computer("club".into())],
+            seed,
+        }
+    }
+
+    /// Check the seats against the rules and the level names.
+    pub fn validate(&self) -> Result<(), String> {
+        self.rules.validate().map_err(|e| e.to_string())?;
+        if self.seats.len() != usize::from(self.rules.players) {
+            return Err(format!(
+                "{} players need {} seats, got {}",
+                self.rules.players,
+                self.rules.players,
+                self.seats.len()
+            ));
+        }
+        if self.seats.iter().filter(|s| **s == SeatKind::Human).count() > 1 {
+            return Err("at most one seat can be the human player".into());
+        }
+        for s in &self.seats {
+            if let SeatKind::Computer(spec) = s {
+                make_bot(spec, 0).map_err(|e| e.to_string())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One line of the game's log.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct LogLine {
+    /// The hand it belongs to (from 1).
+    pub hand: u16,
+    /// The text.
+    pub text: String,
+}
+
+/// Seat names around the table, the human (or seat 0) sitting South.
+#[must_use]
+pub fn seat_names(setup: &Setup) -> Vec<String> {
+    let compass: &[&str] = match setup.rules.players {
+        2 => &["South", "North"],
+        3 => &["South", "West", "East"],
+        _ => &["South", "West", "North", "East"],
+    };
+    let human = setup.seats.iter().position(|s| *s == SeatKind::Human);
+    (0..setup.seats.len())
+        .map(|i| {
+            if Some(i) == human {
+                "You".to_string()
+            } else {
+                // Names turn with the table so that the human is always South.
+                let h = human.unwrap_or(0);
+                let pos = (i + setup.seats.len() - h) % setup.seats.len();
+                compass[pos].to_string()
+            }
+        })
+        .collect()
+}
+
+/// A game in progress.
+#[derive(Debug)]
+pub struct Game {
+    setup: Setup,
+    state: State,
+    bots: Vec<Option<Bot>>,
+    recorder: Recorder,
+    deal_seed: Seed,
+    names: Vec<String>,
+    lines: Vec<LogLine>,
+    logged: usize,
+    /// The learning setting: show the computer players' hands.
+    pub show_hands: bool,
+}
+
+impl Game {
+    /// Deal the first hand.
+    pub fn new(setup: Setup) -> Result<Game, String> {
+        setup.validate()?;
+        let deal_seed = Seed::from_u64(setup.seed);
+        let state = State::from_seed(setup.rules, &deal_seed).map_err(|e| e.to_string())?;
+        let names = seat_names(&setup);
+        let record_names: Vec<String> = setup
+            .seats
+            .iter()
+            .zip(&names)
+            .map(|(k, n)| match k {
+                SeatKind::Human => "human".to_string(),
+                SeatKind::Computer(l) => format!("{n} ({l})"),
+            })
+            .collect();
+        let recorder = Recorder::new(&state, Some(record_names), Some(deal_seed))
+            .map_err(|e| e.to_string())?;
+        let bots = setup
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, k)| match k {
+                SeatKind::Human => Ok(None),
+                SeatKind::Computer(spec) => {
+                    make_bot(spec, setup.seed ^ (0x9E37_79B9 * (i as u64 + 1)))
+                        .map(Some)
+                        .map_err(|e| e.to_string())
+                }
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let mut g = Game {
+            setup,
+            state,
+            bots,
+            recorder,
+            deal_seed,
+            names,
+            lines: Vec::new(),
+            logged: 0,
+            show_hands: false,
+        };
+        g.hand_header();
+        g.catch_up();
+        Ok(g)
+    }
+
+    /// The setup it was made from.
+    #[must_use]
+    pub const fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    /// The rules.
+    #[must_use]
+    pub const fn rules(&self) -> &Rules {
+        &self.setup.rules
+    }
+
+    /// The human seat, if a person plays.
+    #[must_use]
+    pub fn human(&self) -> Option<Seat> {
+        self.setup
+            .seats
+            .iter()
+            .position(|s| *s == SeatKind::Human)
+            .map(|i| Seat(i as u8))
+    }
+
+    /// The seat whose view the screens show: the human's, or seat 0 when computers play alone.
+    #[must_use]
+    pub fn viewer(&self) -> Seat {
+        self.human().unwrap_or(Seat(0))
+    }
+
+    /// What the viewer may know.
+    #[must_use]
+    pub fn view(&self) -> View {
+        self.state.view(self.viewer())
+    }
+
+    /// Seat names.
+    #[must_use]
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// A side's name: its players' names joined.
+    #[must_use]
+    pub fn side_name(&self, side: Side) -> String {
+        let r = self.rules();
+        (0..r.players)
+            .map(Seat)
+            .filter(|&s| r.side_of(s) == side)
+            .map(|s| self.names[s.idx()].clone())
+            .collect::<Vec<_>>()
+            .join(" & ")
+    }
+
+    /// Every line of the log so far.
+    #[must_use]
+    pub fn log(&self) -> &[LogLine] {
+        &self.lines
+    }
+
+    /// Whether a computer player is to act now.
+    #[must_use]
+    pub fn computer_to_act(&self) -> bool {
+        matches!(self.state.phase(), Phase::Play | Phase::Claim)
+            && self.bots[self.state.to_move().idx()].is_some()
+    }
+
+    /// Whether the human is to act now.
+    #[must_use]
+    pub fn human_to_act(&self) -> bool {
+        matches!(self.state.phase(), Phase::Play | Phase::Claim)
+            && Some(self.state.to_move()) == self.human()
+    }
+
+    /// The human's only possible action when it is a draw or a pass (nothing to choose).
+    #[must_use]
+    pub fn forced_human_action(&self) -> Option<Action> {
+        if !self.human_to_act() {
+            return None;
+        }
+        let legal = self.view().legal_actions();
+        match legal.as_slice() {
+            [a @ (Action::Draw | Action::Pass)] => Some(*a),
+            _ => None,
+        }
+    }
+
+    /// One computer action; returns it, or `None` when no computer is to act.
+    pub fn computer_step(&mut self) -> Option<Action> {
+        if !self.computer_to_act() {
+            return None;
+        }
+        let seat = self.state.to_move();
+        let bot = self.bots[seat.idx()].as_mut()?;
+        let a = bot.choose(&self.state);
+        match self.recorder.apply(&mut self.state, a) {
+            Ok(_) => {
+                self.catch_up();
+                Some(a)
+            }
+            Err(e) => {
+                // A player only chooses from the legal list; say so rather than hang.
+                self.lines.push(LogLine {
+                    hand: self.hand_no(),
+                    text: format!(
+                        "{} chose an illegal action {a}: {e}",
+                        self.names[seat.idx()]
+                    ),
+                });
+                None
+            }
+        }
+    }
+
+    /// The human's action, checked against the human's view; an illegal action changes nothing.
+    pub fn act(&mut self, a: Action) -> Result<Outcome, String> {
+        if !self.human_to_act() {
+            return Err("it is not your turn".into());
+        }
+        self.view().check(a).map_err(|e| explain(&e))?;
+        let out = self
+            .recorder
+            .apply(&mut self.state, a)
+            .map_err(|e| explain(&e))?;
+        self.catch_up();
+        Ok(out)
+    }
+
+    /// The phase of the game.
+    #[must_use]
+    pub fn phase(&self) -> Phase {
+        self.state.phase()
+    }
+
+    /// The hand number, from 1.
+    #[must_use]
+    pub fn hand_no(&self) -> u16 {
+        self.state.start().hand_no
+    }
+
+    /// Deal the next hand once a hand is over.
+    pub fn next_hand(&mut self) -> Result<(), String> {
+        if self.state.phase() != Phase::HandOver {
+            return Err("the hand is not over".into());
+        }
+        self.state
+            .next_hand_from_seed(&self.deal_seed)
+            .map_err(|e| e.to_string())?;
+        self.recorder.start_hand(&self.state);
+        self.logged = 0;
+        self.hand_header();
+        self.catch_up();
+        Ok(())
+    }
+
+    /// The same seats and rules again, with the next seed.
+    pub fn play_again(&self) -> Result<Game, String> {
+        let mut s = self.setup.clone();
+        s.seed = s.seed.wrapping_add(1);
+        Game::new(s)
+    }
+
+    /// The record so far (finished with the game's result once the game is over).
+    #[must_use]
+    pub fn record(&self) -> Record {
+        self.recorder.clone().finish(&self.state)
+    }
+
+    /// Write the record: JSON when the name ends in `.json`, the text notation otherwise.
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let r = self.record();
+        let body = if path.extension().is_some_and(|e| e == "json") {
+            r.to_json()
+        } else {
+            r.to_text()
+        };
+        std::fs::write(path, body).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// The expert's evaluation of each of the human's legal actions, best first (empty when it
+    /// is not the human's turn).
+    #[must_use]
+    pub fn hint(&self) -> Vec<ActionEval> {
+        if !self.human_to_act() {
+            return Vec::new();
+        }
+        let cfg = ExpertConfig {
+            threads: 1,
+            ..ExpertConfig::default()
+        };
+        let seed =
+            self.setup.seed ^ (u64::from(self.hand_no()) << 32) ^ self.state.log().len() as u64;
+        analyze(&self.view(), &cfg, seed)
+    }
+
+    /// The tiles the viewer may see in each hand: its own always; the others' when the learning
+    /// setting is on, when the hand or game is over, or when no person plays.
+    #[must_use]
+    pub fn visible_hands(&self) -> BySeat<Option<TileSet>> {
+        let mut out = BySeat::<Option<TileSet>>::default();
+        let open = self.show_hands || self.human().is_none() || self.state.is_hand_over();
+        let me = self.viewer();
+        for p in 0..self.rules().players {
+            let s = Seat(p);
+            if s == me {
+                out[s] = Some(self.view().hand());
+            } else if open {
+                out[s] = Some(self.state.hand(s));
+            }
+        }
+        out
+    }
+
+    /// The result of the hand just finished.
+    #[must_use]
+    pub fn result(&self) -> Option<&HandResult> {
+        self.state.result()
+    }
+
+    /// The winning side once the game is over.
+    #[must_use]
+    pub fn winner(&self) -> Option<Side> {
+        self.state.winner()
+    }
+
+    /// How the last hand's award was worked out, line by line.
+    #[must_use]
+    pub fn award_explanation(&self) -> Vec<String> {
+        self.result()
+            .map(|r| explain_award(self.rules(), r, &self.names, |s| self.side_name(s)))
+            .unwrap_or_default()
+    }
+
+    fn hand_header(&mut self) {
+        let v = self.view();
+        let text = format!(
+            "Hand {} dealt; scores {}.",
+            v.start().hand_no,
+            self.scores_text()
+        );
+        self.lines.push(LogLine {
+            hand: v.start().hand_no,
+            text,
+        });
+    }
+
+    /// Scores as `You 20, North 35`.
+    #[must_use]
+    pub fn scores_text(&self) -> String {
+        let r = self.rules();
+        (0..r.sides())
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    self.side_name(Side(s)),
+                    self.state.scores()[Side(s)]
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Log every entry not logged yet, as the viewer may see it.
+    fn catch_up(&mut self) {
+        let open = self.human().is_none();
+        let entries: Vec<Entry> = if open {
+            self.state.log().to_vec()
+        } else {
+            self.view().history().to_vec()
+        };
+        let hand = self.hand_no();
+        for e in &entries[self.logged.min(entries.len())..] {
+            self.lines.push(LogLine {
+                hand,
+                text: describe(e, &self.names),
+            });
+        }
+        self.logged = entries.len();
+        if self.state.is_hand_over() {
+            if let Some(r) = self.state.result() {
+                let end = match r.end {
+                    HandEnd::Domino { seat } => format!("{} went out", self.names[seat.idx()]),
+                    HandEnd::Blocked => "the hand is blocked".to_string(),
+                };
+                let text = format!("Hand {hand} over: {end}; scores {}.", self.scores_text());
+                if self.lines.last().map(|l| &l.text) != Some(&text) {
+                    self.lines.push(LogLine { hand, text });
+                }
+            }
+        }
+        if let Some(w) = self.state.winner() {
+            let text = format!(
+                "Game over: {} win{} with {}.",
+                self.side_name(w),
+                if self.side_name(w) == "You" || self.side_name(w).contains('&') {
+                    ""
+                } else {
+                    "s"
+                },
+                self.scores_text()
+            );
+            if self.lines.last().map(|l| &l.text) != Some(&text) {
+                self.lines.push(LogLine { hand, text });
+            }
+        }
+    }
+}
+
+/// An illegal action explained to a player.
+#[must_use]
+pub fn explain(e: &IllegalAction) -> String {
+    e.to_string()
+}
+
+/// One log entry in words.
+#[must_use]
+pub fn describe(e: &Entry, names: &[String]) -> String {
+    let who = |s: Seat| names.get(s.idx()).cloned().unwrap_or_else(|| s.to_string());
+    match *e {
+        Entry::LeadDraw { seat, tile } => match tile {
+            Some(t) => format!("{} drew {t} looking for a double.", who(seat)),
+            None => format!("{} drew a tile looking for a double.", who(seat)),
+        },
+        Entry::Play {
+            seat,
+            tile,
+            arm,
+            count,
+            points,
+        } => {
+            let place = match arm {
+                None => "led".to_string(),
+                Some(a) => format!("laid {tile} on {a}"),
+            };
+            let place = if arm.is_none() {
+                format!("{place} {tile}")
+            } else {
+                place
+            };
+            let score = if points > 0 {
+                format!(" and scored {points}")
+            } else {
+                String::new()
+            };
+            format!("{} {place}: count {count}{score}.", who(seat))
+        }
+        Entry::Draw {
+            seat,
+            tile,
+            ends,
+            forced,
+        } => {
+            let why = if forced {
+                format!(" (nothing to play on {})", pips_text(ends))
+            } else {
+                String::new()
+            };
+            match tile {
+                Some(t) => format!("{} drew {t}{why}.", who(seat)),
+                None => format!("{} drew a tile{why}.", who(seat)),
+            }
+        }
+        Entry::Pass { seat, ends } => format!(
+            "{} passed (nothing to play on {}, nothing to draw).",
+            who(seat),
+            pips_text(ends)
+        ),
+        Entry::Claim {
+            seat,
+            claimed,
+            points,
+        } => format!(
+            "{} claimed {claimed}{}.",
+            who(seat),
+            if points == claimed {
+                String::new()
+            } else {
+                format!(", scored {points}")
+            }
+        ),
+        Entry::Muggins { seat, points } => format!(
+            "{} called Muggins and took {points} missed points.",
+            who(seat)
+        ),
+    }
+}
+
+/// Pips like `6, 3 or 0`.
+#[must_use]
+pub fn pips_text(p: fiveup_engine::PipSet) -> String {
+    let v: Vec<String> = p.iter().map(|x| x.to_string()).collect();
+    match v.len() {
+        0 => "nothing".into(),
+        1 => v[0].clone(),
+        n => format!("{} or {}", v[..n - 1].join(", "), v[n - 1]),
+    }
+}
+
+/// How a hand's award was worked out, in words, from the engine's result.
+pub fn explain_award(
+    rules: &Rules,
+    r: &HandResult,
+    names: &[String],
+    side_name: impl Fn(Side) -> String,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let sides = rules.sides();
+    out.push(match r.end {
+        HandEnd::Domino { seat } => format!("{} went out.", names[seat.idx()]),
+        HandEnd::Blocked => "Blocked: nobody could play or draw; the fewest pips win.".into(),
+    });
+    let pips: Vec<String> = (0..rules.players)
+        .map(|p| format!("{} {}", names[usize::from(p)], r.pips[Seat(p)]))
+        .collect();
+    out.push(format!(
+        "Pips left: {}{}.",
+        pips.join(", "),
+        if rules.doubles_count_one_half {
+            " (doubles count one half)"
+        } else {
+            ""
+        }
+    ));
+    let small = rules.cribbage_scale || rules.play_scoring == PlayScoring::FivesAndThrees;
+    let scale = |v: u32| {
+        if small {
+            format!("{} ÷ 5 = {}", v, v / 5)
+        } else {
+            v.to_string()
+        }
+    };
+    let winners: Vec<Side> = (0..sides).map(Side).filter(|&s| r.won(s)).collect();
+    let k = winners.len() as u32;
+    match rules.award {
+        Award::SubtractOwn => {
+            for s in (0..sides).map(Side) {
+                let p = u32::from(r.side_pips[s]);
+                out.push(format!(
+                    "{} loses its own {p} pips, rounded to {}: {}.",
+                    side_name(s),
+                    round5(p),
+                    scale(round5(p))
+                ));
+            }
+        }
+        _ if winners.is_empty() => out.push("Every side tied: nobody scores.".into()),
+        Award::Opponents | Award::Difference => {
+            let base = u32::from(winners.iter().map(|&s| r.side_pips[s]).min().unwrap_or(0));
+            let base = if matches!(r.end, HandEnd::Blocked) {
+                base
+            } else {
+                0
+            };
+            let losers: Vec<Side> = (0..sides).map(Side).filter(|&s| !r.won(s)).collect();
+            let total: u32 = if rules.award == Award::Opponents {
+                losers.iter().map(|&s| u32::from(r.side_pips[s])).sum()
+            } else {
+                losers
+                    .iter()
+                    .map(|&s| round5(u32::from(r.side_pips[s]) - base))
+                    .sum()
+            };
+            let how = if rules.award == Award::Opponents {
+                format!("the opponents' pips total {total}")
+            } else {
+                format!("each losing side's pips less the winner's {base}, rounded, total {total}")
+            };
+            let each = if k == 1 {
+                round5(total)
+            } else {
+                round5_share(total, k)
+            };
+            let share = if k == 1 {
+                format!("rounded to the nearest 5: {each}")
+            } else {
+                format!("shared by {k}, rounded to the nearest 5: {each} each")
+            };
+            let names: Vec<String> = winners.iter().map(|&s| side_name(s)).collect();
+            out.push(format!("{}: {how}; {share}.", names.join(" and ")));
+            if small {
+                out.push(format!("On the small scale: {}.", scale(each)));
+            }
+        }
+    }
+    for s in (0..sides).map(Side) {
+        if r.scored[s] != r.awards[s] {
+            out.push(format!(
+                "{}: the award of {} is refused (it would pass the exact target).",
+                side_name(s),
+                r.awards[s]
+            ));
+        }
+    }
+    let scored: Vec<String> = (0..sides)
+        .map(|s| format!("{} {:+}", side_name(Side(s)), r.scored[Side(s)]))
+        .collect();
+    out.push(format!("Scored: {}.", scored.join(", ")));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_of_computers_finishes_and_its_record_replays() {
+        let mut setup = Setup::new(3);
+        setup.seats = vec![
+            SeatKind::Computer("greedy".into()),
+            SeatKind::Computer("club".into()),
+        ];
+        let mut g = Game::new(setup).unwrap();
+        let mut steps = 0;
+        while g.phase() != Phase::GameOver {
+            if g.phase() == Phase::HandOver {
+                assert!(!g.award_explanation().is_empty());
+                g.next_hand().unwrap();
+            } else {
+                assert!(g.computer_step().is_some());
+            }
+            steps += 1;
+            assert!(steps < 10_000);
+        }
+        let replayed = g.record().replay().unwrap();
+        assert_eq!(replayed.scores, g.state.scores().0[..2].to_vec());
+        assert!(g.log().iter().any(|l| l.text.starts_with("Game over")));
+    }
+
+    #[test]
+    fn the_human_sees_only_their_own_tiles_until_the_hand_ends() {
+        let mut g = Game::new(Setup::new(5)).unwrap();
+        let v = g.visible_hands();
+        assert!(v[Seat(0)].is_some() && v[Seat(1)].is_none());
+        g.show_hands = true;
+        assert!(g.visible_hands()[Seat(1)].is_some());
+        g.show_hands = false;
+        // An illegal action changes nothing.
+        let before = g.log().len();
+        assert!(g.act(Action::Pass).is_err());
+        assert_eq!(g.log().len(), before);
+    }
+
+    #[test]
+    fn setups_are_checked() {
+        let mut s = Setup::new(1);
+        s.seats.push(SeatKind::Human);
+        assert!(Game::new(s).is_err());
+        let mut s = Setup::new(1);
+        s.seats[1] = SeatKind::Computer("grandmaster".into());
+        assert!(Game::new(s).unwrap_err().contains("unknown player"));
+    }
+}

@@ -1,0 +1,675 @@
+//! `fiveup play --plain`: the game as lines of text, for pipes and screen readers.
+//!
+//! Every action is printed as a sentence as it happens. When it is the human's turn the game
+//! prints a short status and a line starting `Legal:` with the legal actions in record
+//! notation, then reads one command per line. With no human seat the computers play the whole
+//! game unattended; the log and the final score are printed.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use fiveup_engine::{Action, ArmId, Phase, Seat, Side, Tile, View};
+
+use crate::game::{Game, Setup};
+use crate::tally::tally;
+
+/// The commands, for `help`.
+pub const HELP: &str = "\
+Commands:
+  hand              your tiles, numbered, with the ends each one fits
+  ends              the open ends and the pips showing on them
+  count             the count of the open ends
+  scores            every score, in points and as the paper tally
+  tiles             tiles left in each hand and in the boneyard
+  board             the layout, arm by arm
+  log [N]           the whole log, or its last N lines
+  play TILE [END]   lay a tile: play 6-4 W, play 6-4@W, play 3 (the third tile in
+                    your hand); the end may be left out when the tile fits only one
+  6-4 W, 6-4@W, 3   the same without the word play
+  draw | pass       draw from the boneyard, or pass when you cannot play or draw
+  claim N           claim N points for your play (manual scoring; claim 0: none)
+  muggins           take the points the previous player did not claim
+  hint              the expert's evaluation of each legal action
+  show hands        show the computer players' hands (for learning); hide hands
+  save FILE         save the game record (JSON if FILE ends in .json)
+  next              deal the next hand once a hand is over
+  again             a new game with the same players once the game is over
+  quit              stop (the record is saved first if --save was given)";
+
+/// A tile in the hand and the arms it may be laid on (`None` in the list: a lead).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct HandTile {
+    /// The tile.
+    pub tile: Tile,
+    /// Where it may go now (empty: not playable).
+    pub arms: Vec<Option<ArmId>>,
+}
+
+/// The viewer's hand, in the engine's tile order, with where each tile fits.
+#[must_use]
+pub fn hand_tiles(view: &View) -> Vec<HandTile> {
+    let legal = view.legal_actions();
+    view.hand()
+        .iter()
+        .map(|tile| HandTile {
+            tile,
+            arms: legal
+                .iter()
+                .filter_map(|a| match *a {
+                    Action::Play { tile: t, arm } if t == tile => Some(arm),
+                    _ => None,
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The open ends: `W 5, E 3`.
+#[must_use]
+pub fn ends_text(view: &View) -> String {
+    let l = view.layout();
+    if l.is_empty() {
+        return "none: the table is empty".into();
+    }
+    let v: Vec<String> = l
+        .open_arms()
+        .map(|a| format!("{a} {}", l.arm_pip(a)))
+        .collect();
+    if v.is_empty() {
+        "none open".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+/// Tiles left per seat and in the boneyard.
+#[must_use]
+pub fn tiles_text(game: &Game, view: &View) -> String {
+    let n = game.rules().players;
+    let mut v: Vec<String> = (0..n)
+        .map(|p| {
+            format!(
+                "{} {}",
+                game.names()[usize::from(p)],
+                view.hand_sizes()[Seat(p)]
+            )
+        })
+        .collect();
+    v.push(format!("boneyard {}", view.boneyard_len()));
+    v.join(", ")
+}
+
+/// Scores with their tallies.
+#[must_use]
+pub fn scores_text(game: &Game, view: &View) -> String {
+    let r = game.rules();
+    let v: Vec<String> = (0..r.sides())
+        .map(|s| {
+            let pts = view.scores()[Side(s)];
+            format!("{} {} ({})", game.side_name(Side(s)), pts, tally(pts))
+        })
+        .collect();
+    format!("{}; target {}", v.join(", "), r.target)
+}
+
+/// The layout, arm by arm.
+#[must_use]
+pub fn board_text(game: &Game, view: &View) -> String {
+    let tree = fiveup_engine::LayoutTree::from_history(game.rules(), view.history());
+    let Some(root) = tree.root else {
+        return "The table is empty.".into();
+    };
+    let mut out = format!("Lead {root}.");
+    for a in &tree.arms {
+        if a.tiles.is_empty() && !a.open {
+            continue;
+        }
+        let tiles: Vec<String> = a
+            .tiles
+            .iter()
+            .map(|p| format!("{}-{}", p.inner, p.outer))
+            .collect();
+        let end = if a.open {
+            format!("open end {}", a.end)
+        } else {
+            "not open yet".into()
+        };
+        if tiles.is_empty() {
+            out.push_str(&format!(" {}: no tiles, {end}.", a.id));
+        } else {
+            out.push_str(&format!(" {}: {}, {end}.", a.id, tiles.join(" ")));
+        }
+    }
+    out
+}
+
+/// Parse a play command's arguments (`6-4 W`, `6-4@W`, `3`) against the viewer's hand.
+pub fn parse_play(view: &View, args: &[&str]) -> Result<Action, String> {
+    let hand = hand_tiles(view);
+    let (tile_word, end_word) = match args {
+        [t] => match t.split_once('@') {
+            Some((a, b)) => (a, Some(b)),
+            None => (*t, None),
+        },
+        [t, e] => (*t, Some(*e)),
+        _ => return Err("say which tile: play 6-4 W, or play 3 for your third tile".into()),
+    };
+    let tile = if let Ok(i) = tile_word.parse::<usize>() {
+        if i == 0 || i > hand.len() {
+            return Err(format!(
+                "you have {} tiles; {i} is not one of them",
+                hand.len()
+            ));
+        }
+        hand[i - 1].tile
+    } else {
+        tile_word
+            .parse::<Tile>()
+            .map_err(|e| format!("{e}; write a tile as 6-4"))?
+    };
+    let Some(entry) = hand.iter().find(|h| h.tile == tile) else {
+        return Err(format!("{tile} is not in your hand"));
+    };
+    let arm = match end_word {
+        Some(e) => Some(e.parse::<ArmId>()?),
+        None => match entry.arms.as_slice() {
+            [] => None,
+            [one] => *one,
+            many => {
+                let ends: Vec<String> = many
+                    .iter()
+                    .map(|a| a.map_or("lead".into(), |a| a.to_string()))
+                    .collect();
+                return Err(format!(
+                    "{tile} fits more than one end ({}); say which: play {tile} {}",
+                    ends.join(", "),
+                    ends[0]
+                ));
+            }
+        },
+    };
+    let arm = if view.layout().is_empty() { None } else { arm };
+    if !view.layout().is_empty() && arm.is_none() {
+        return Err(format!("{tile} fits no open end"));
+    }
+    Ok(Action::Play { tile, arm })
+}
+
+/// Options of the plain mode.
+#[derive(Clone, Debug, Default)]
+pub struct PlainOptions {
+    /// Save the record here at the end (and on quit).
+    pub save: Option<PathBuf>,
+}
+
+fn w(out: &mut dyn Write, s: &str) -> Result<(), String> {
+    writeln!(out, "{s}").map_err(|e| format!("cannot write output: {e}"))
+}
+
+/// Play in plain mode, reading commands from `input` and writing to `out`.
+pub fn run(
+    setup: Setup,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    opts: &PlainOptions,
+) -> Result<(), String> {
+    let mut game = Game::new(setup)?;
+    let mut printed = 0;
+    let mut prompted = false;
+    // The game's progress when the status was last printed: it is printed again only after
+    // something happened, the `Legal:` line after every command.
+    let mut status_at: Option<(usize, Phase)> = None;
+    w(
+        out,
+        &format!(
+            "Five Up in plain mode: {}; {}. Type help for the commands.",
+            game.rules().to_options_string(),
+            seats_text(&game)
+        ),
+    )?;
+    loop {
+        for l in &game.log()[printed..] {
+            w(out, &l.text)?;
+        }
+        printed = game.log().len();
+        match game.phase() {
+            Phase::GameOver => {
+                if !prompted {
+                    final_lines(&game, out)?;
+                    if let Some(p) = &opts.save {
+                        game.save(p)?;
+                        w(out, &format!("Record saved to {}.", p.display()))?;
+                    }
+                    prompted = true;
+                }
+                if game.human().is_none() {
+                    return Ok(());
+                }
+                w(out, "Game over. Type again for a new game, or quit.")?;
+            }
+            Phase::HandOver => {
+                if !prompted {
+                    hand_over_lines(&game, out)?;
+                    prompted = true;
+                }
+                if game.human().is_none() {
+                    game.next_hand()?;
+                    prompted = false;
+                    continue;
+                }
+                w(out, "Hand over. Type next for the next hand.")?;
+            }
+            Phase::Play | Phase::Claim => {
+                prompted = false;
+                if game.computer_to_act() {
+                    if game.computer_step().is_none() {
+                        return Err("a computer player could not move".into());
+                    }
+                    continue;
+                }
+                if let Some(a) = game.forced_human_action() {
+                    let why = if a == Action::Draw {
+                        "You have nothing to play: you draw."
+                    } else {
+                        "You have nothing to play and nothing to draw: you pass."
+                    };
+                    w(out, why)?;
+                    game.act(a)?;
+                    continue;
+                }
+                let now = Some((game.log().len(), game.phase()));
+                turn_lines(&game, out, status_at != now)?;
+                status_at = now;
+            }
+        }
+        out.flush().map_err(|e| e.to_string())?;
+        let mut line = String::new();
+        let n = input.read_line(&mut line).map_err(|e| e.to_string())?;
+        if n == 0 {
+            if let Some(p) = &opts.save {
+                game.save(p)?;
+                w(out, &format!("Record saved to {}.", p.display()))?;
+            }
+            w(out, "End of input: goodbye.")?;
+            return Ok(());
+        }
+        match command(&mut game, line.trim(), out)? {
+            Flow::Go => {}
+            Flow::Quit => {
+                if let Some(p) = &opts.save {
+                    game.save(p)?;
+                    w(out, &format!("Record saved to {}.", p.display()))?;
+                }
+                w(out, "Goodbye.")?;
+                return Ok(());
+            }
+            Flow::Again => {
+                game = game.play_again()?;
+                printed = 0;
+                prompted = false;
+            }
+        }
+    }
+}
+
+enum Flow {
+    Go,
+    Quit,
+    Again,
+}
+
+fn seats_text(game: &Game) -> String {
+    game.setup()
+        .seats
+        .iter()
+        .zip(game.names())
+        .map(|(k, n)| match k {
+            crate::game::SeatKind::Human => format!("{n}: human"),
+            crate::game::SeatKind::Computer(l) => format!("{n}: {l}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn turn_lines(game: &Game, out: &mut dyn Write, status: bool) -> Result<(), String> {
+    let v = game.view();
+    let hand: Vec<String> = hand_tiles(&v)
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            format!(
+                "{}) {}{}",
+                i + 1,
+                h.tile,
+                if h.arms.is_empty() { "" } else { "*" }
+            )
+        })
+        .collect();
+    if status && v.phase() == Phase::Claim {
+        w(
+            out,
+            "Your play: claim its points (claim N; claim 0 for none).",
+        )?;
+    } else if status {
+        w(
+            out,
+            &format!(
+                "Your turn. Ends: {}. Count {}. Hand: {} (* playable).",
+                ends_text(&v),
+                v.layout().count(),
+                hand.join(" ")
+            ),
+        )?;
+    }
+    let legal: Vec<String> = v.legal_actions().iter().map(ToString::to_string).collect();
+    w(out, &format!("Legal: {}", legal.join(" ")))
+}
+
+fn hand_over_lines(game: &Game, out: &mut dyn Write) -> Result<(), String> {
+    let hands = game.visible_hands();
+    for p in 0..game.rules().players {
+        if let Some(t) = hands[Seat(p)] {
+            w(
+                out,
+                &format!("{} held: {}", game.names()[usize::from(p)], hand_list(t)),
+            )?;
+        }
+    }
+    for l in game.award_explanation() {
+        w(out, &l)?;
+    }
+    Ok(())
+}
+
+fn hand_list(t: fiveup_engine::TileSet) -> String {
+    if t.is_empty() {
+        "nothing".into()
+    } else {
+        t.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+fn final_lines(game: &Game, out: &mut dyn Write) -> Result<(), String> {
+    if game.result().is_some() {
+        hand_over_lines(game, out)?;
+    }
+    let v = game.view();
+    let winner = game.winner().map_or("nobody".into(), |s| game.side_name(s));
+    w(
+        out,
+        &format!(
+            "Final score: {}. Winner: {winner}.",
+            (0..game.rules().sides())
+                .map(|s| format!("{} {}", game.side_name(Side(s)), v.scores()[Side(s)]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    )
+}
+
+fn command(game: &mut Game, line: &str, out: &mut dyn Write) -> Result<Flow, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let v = game.view();
+    let Some((&head, args)) = words.split_first() else {
+        return Ok(Flow::Go);
+    };
+    let head_l = head.to_ascii_lowercase();
+    let reply = |out: &mut dyn Write, s: &str| w(out, s);
+    match head_l.as_str() {
+        "help" | "?" | "h" => reply(out, HELP)?,
+        "hand" => {
+            let list: Vec<String> = hand_tiles(&v)
+                .iter()
+                .enumerate()
+                .map(|(i, h)| {
+                    let fits = if h.arms.is_empty() {
+                        if v.layout().is_empty() {
+                            "cannot lead".into()
+                        } else {
+                            "does not fit".into()
+                        }
+                    } else {
+                        let ends: Vec<String> = h
+                            .arms
+                            .iter()
+                            .map(|a| a.map_or("lead".into(), |a| a.to_string()))
+                            .collect();
+                        if v.layout().is_empty() {
+                            "can lead".into()
+                        } else {
+                            format!("fits {}", ends.join(", "))
+                        }
+                    };
+                    format!("{}) {} {fits}", i + 1, h.tile)
+                })
+                .collect();
+            reply(out, &format!("Your hand: {}.", list.join("; ")))?;
+        }
+        "ends" => reply(out, &format!("Open ends: {}.", ends_text(&v)))?,
+        "count" => {
+            let c = v.layout().count();
+            let scoring = fiveup_engine::State::count_points(game.rules(), c);
+            reply(
+                out,
+                &format!(
+                    "The count is {c}{}.",
+                    if scoring > 0 {
+                        format!(" (it scored {scoring})")
+                    } else {
+                        String::new()
+                    }
+                ),
+            )?;
+        }
+        "scores" | "score" => reply(out, &format!("Scores: {}.", scores_text(game, &v)))?,
+        "tiles" | "counts" => reply(out, &format!("Tiles: {}.", tiles_text(game, &v)))?,
+        "board" | "layout" => reply(out, &board_text(game, &v))?,
+        "log" => {
+            let n = args
+                .first()
+                .and_then(|a| a.parse::<usize>().ok())
+                .unwrap_or(usize::MAX);
+            let log = game.log();
+            for l in &log[log.len().saturating_sub(n)..] {
+                reply(out, &l.text)?;
+            }
+        }
+        "hint" => {
+            let evals = game.hint();
+            if evals.is_empty() {
+                reply(out, "No hint: it is not your turn.")?;
+            } else {
+                reply(
+                    out,
+                    "Expert's evaluation (points difference expected, best first):",
+                )?;
+                for e in evals {
+                    reply(
+                        out,
+                        &format!("  {} {:+.1} (±{:.1})", e.action, e.mean, e.stderr),
+                    )?;
+                }
+            }
+        }
+        "show" => {
+            game.show_hands = true;
+            reply(out, "Computer hands are shown.")?;
+            let hands = game.visible_hands();
+            for p in 0..game.rules().players {
+                if let Some(t) = hands[Seat(p)] {
+                    reply(
+                        out,
+                        &format!("{}: {}", game.names()[usize::from(p)], hand_list(t)),
+                    )?;
+                }
+            }
+        }
+        "hide" => {
+            game.show_hands = false;
+            reply(out, "Computer hands are hidden.")?;
+        }
+        "save" => match args.first() {
+            Some(p) => match game.save(std::path::Path::new(p)) {
+                Ok(()) => reply(out, &format!("Record saved to {p}."))?,
+                Err(e) => reply(out, &format!("Not saved: {e}"))?,
+            },
+            None => reply(out, "Say where: save FILE")?,
+        },
+        "quit" | "exit" | "q" => return Ok(Flow::Quit),
+        "next" => {
+            if let Err(e) = game.next_hand() {
+                reply(out, &format!("Cannot: {e}."))?;
+            }
+        }
+        "again" => {
+            if game.phase() == Phase::GameOver {
+                return Ok(Flow::Again);
+            }
+            reply(out, "The game is not over.")?;
+        }
+        "draw" | "d" => act(game, Action::Draw, out)?,
+        "pass" | "p" => act(game, Action::Pass, out)?,
+        "muggins" | "m" => act(game, Action::Muggins, out)?,
+        "claim" | "c" => match args.first().map(|a| a.parse::<u8>()) {
+            Some(Ok(n)) => act(game, Action::Claim(n), out)?,
+            _ => reply(out, "Say how many points: claim 10 (claim 0 for none).")?,
+        },
+        "play" => match parse_play(&v, args) {
+            Ok(a) => act(game, a, out)?,
+            Err(e) => reply(out, &e)?,
+        },
+        _ => {
+            // A bare action in record notation, or a tile (and an end).
+            if let Ok(a) = head.parse::<Action>() {
+                if matches!(a, Action::Play { .. }) && !head.contains('@') {
+                    match parse_play(&v, &words) {
+                        Ok(a) => act(game, a, out)?,
+                        Err(e) => reply(out, &e)?,
+                    }
+                } else {
+                    act(game, a, out)?;
+                }
+            } else if head.parse::<usize>().is_ok() {
+                match parse_play(&v, &words) {
+                    Ok(a) => act(game, a, out)?,
+                    Err(e) => reply(out, &e)?,
+                }
+            } else {
+                reply(out, &format!("Unknown command {head:?}; type help."))?;
+            }
+        }
+    }
+    Ok(Flow::Go)
+}
+
+fn act(game: &mut Game, a: Action, out: &mut dyn Write) -> Result<(), String> {
+    if let Err(e) = game.act(a) {
+        w(out, &format!("Not allowed: {e}."))?;
+    }
+    Ok(())
+}
+
+/// A record told hand by hand for the plain mode: every hand as dealt, every action, and how
+/// each hand was scored.
+pub fn replay_lines(record: &fiveup_engine::notation::Record) -> Result<Vec<String>, String> {
+    let game = record.replay().map_err(|e| e.to_string())?;
+    let rules = record.rules;
+    let names = &record.seats;
+    let side_name = |s: Side| -> String {
+        (0..rules.players)
+            .map(Seat)
+            .filter(|&p| rules.side_of(p) == s)
+            .map(|p| names[p.idx()].clone())
+            .collect::<Vec<_>>()
+            .join(" & ")
+    };
+    let mut out = vec![format!(
+        "Replay: {} players; {}.",
+        rules.players,
+        rules.to_options_string()
+    )];
+    for (h, rh) in game.hands.iter().enumerate() {
+        let deal = &record.hands[h].deal;
+        out.push(format!("Hand {}:", h + 1));
+        for p in 0..rules.players {
+            out.push(format!(
+                "  {} holds {}",
+                names[usize::from(p)],
+                hand_list(deal.hand(Seat(p)))
+            ));
+        }
+        for e in &rh.log {
+            out.push(format!("  {}", crate::game::describe(e, names)));
+        }
+        if let Some(r) = &rh.result {
+            for l in crate::game::explain_award(&rules, r, names, side_name) {
+                out.push(format!("  {l}"));
+            }
+        }
+    }
+    let scores: Vec<String> = (0..rules.sides())
+        .map(|s| format!("{} {}", side_name(Side(s)), game.scores[usize::from(s)]))
+        .collect();
+    out.push(match game.winner {
+        Some(w) => format!(
+            "Final score: {}. Winner: {}.",
+            scores.join(", "),
+            side_name(w)
+        ),
+        None => format!(
+            "Score so far (the game was not finished): {}.",
+            scores.join(", ")
+        ),
+    });
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::SeatKind;
+
+    fn play(setup: Setup, input: &str) -> String {
+        let mut out = Vec::new();
+        run(
+            setup,
+            &mut input.as_bytes(),
+            &mut out,
+            &PlainOptions::default(),
+        )
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn computers_play_a_whole_game_unattended() {
+        let mut s = Setup::new(4);
+        s.seats = vec![
+            SeatKind::Computer("club".into()),
+            SeatKind::Computer("greedy".into()),
+        ];
+        let text = play(s, "");
+        assert!(text.contains("Final score:"), "{text}");
+        assert!(text.contains("Game over:"), "{text}");
+    }
+
+    #[test]
+    fn commands_answer_and_bad_input_changes_nothing() {
+        let text = play(
+            Setup::new(2),
+            "help\nhand\nends\ncount\nscores\ntiles\nboard\nlog 2\nplay 9-9\nfoo\npass\nshow hands\nhide\nquit\n",
+        );
+        assert!(text.contains("Commands:"));
+        assert!(text.contains("Your hand:"));
+        assert!(text.contains("Open ends:"));
+        assert!(
+            text.contains("Scores: You 0 (-), North 0 (-); target 250."),
+            "{text}"
+        );
+        assert!(text.contains("Unknown command \"foo\""));
+        assert!(text.contains("Goodbye."));
+    }
+}

@@ -1,0 +1,461 @@
+//! Snapshots of the main screens, drawn with ratatui's test backend, and a fuzz of the whole
+//! app with random keys, clicks, ticks and terminal sizes.
+
+use fiveup_engine::{Action, LayoutTree, Phase, Preset, Rules};
+use fiveup_tui::app::{App, Key, Mode, ReplayScreen, Screen, StartForm};
+use fiveup_tui::game::{Game, SeatKind, Setup};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+/// Draw the app at its size and return the screen as text.
+fn draw(app: &mut App) -> String {
+    let (w, h) = app.size;
+    let mut t = Terminal::new(TestBackend::new(w, h)).expect("a test terminal");
+    let mut hits = Vec::new();
+    t.draw(|f| hits = fiveup_tui::ui::render(app, f))
+        .expect("drawn");
+    app.hits = hits;
+    let buf = t.backend().buffer();
+    let mut out = String::new();
+    for y in 0..h {
+        let mut line = String::new();
+        for x in 0..w {
+            line.push_str(buf[(x, y)].symbol());
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The human's move in these tests: the legal action scoring most, the first on ties.
+fn human_move(g: &Game) -> Action {
+    let v = g.view();
+    let legal = v.legal_actions();
+    let mut best = legal[0];
+    for &a in &legal {
+        let score = |a: Action| match a {
+            Action::Claim(n) => u32::from(n),
+            a => u32::from(v.points_of(a)),
+        };
+        if score(a) > score(best) {
+            best = a;
+        }
+    }
+    best
+}
+
+/// Play on (computers and the test's human) until `stop` holds or the game is over.
+fn advance(g: &mut Game, stop: impl Fn(&Game) -> bool) {
+    for _ in 0..100_000 {
+        if stop(g) {
+            return;
+        }
+        match g.phase() {
+            Phase::GameOver => return,
+            Phase::HandOver => g.next_hand().expect("next hand"),
+            _ => {
+                if g.computer_to_act() {
+                    g.computer_step().expect("a computer move");
+                } else {
+                    let a = human_move(g);
+                    g.act(a).expect("a legal move");
+                }
+            }
+        }
+    }
+    panic!("the game did not stop");
+}
+
+fn cross_on_table(g: &Game) -> bool {
+    let t = LayoutTree::from_history(g.rules(), g.view().history());
+    g.human_to_act() && t.arms.len() >= 4 && t.arms[..4].iter().all(|a| !a.tiles.is_empty())
+}
+
+/// The first seed whose first hand reaches a four-armed spinner cross on the human's turn.
+fn cross_game() -> Game {
+    for seed in 1.. {
+        let mut g = Game::new(Setup::new(seed)).expect("a game");
+        advance(&mut g, |g| cross_on_table(g) || g.phase() != Phase::Play);
+        if cross_on_table(&g) {
+            return g;
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn start_screen() {
+    let setup = Setup::new(7);
+    let mut app = App::start(StartForm::from_setup(&setup, Preset::FiveUp, ""), (80, 24));
+    insta::assert_snapshot!("start", draw(&mut app));
+}
+
+#[test]
+fn start_screen_for_four_players_with_an_error() {
+    let setup = Setup::new(7);
+    let mut app = App::start(StartForm::from_setup(&setup, Preset::FiveUp, ""), (80, 24));
+    app.key(Key::Left); // 4 players
+    for _ in 0..6 {
+        app.key(Key::Down);
+    }
+    for c in "hand=9".chars() {
+        app.key(Key::Char(c));
+    }
+    app.key(Key::Enter);
+    let text = draw(&mut app);
+    assert!(
+        matches!(app.screen, Screen::Start(_)),
+        "a bad option must not start"
+    );
+    insta::assert_snapshot!("start_four_players_error", text);
+}
+
+#[test]
+fn mid_hand_with_a_spinner_cross() {
+    let g = cross_game();
+    let mut app = App::playing(g, (80, 24));
+    let text = draw(&mut app);
+    insta::assert_snapshot!("mid_hand_cross", text);
+}
+
+#[test]
+fn end_of_hand_and_game_over() {
+    let mut g = cross_game();
+    advance(&mut g, |g| {
+        g.phase() != Phase::Play && g.phase() != Phase::Claim
+    });
+    let over = g.phase();
+    assert_eq!(
+        over,
+        Phase::HandOver,
+        "this seed's first hand ends without ending the game"
+    );
+    let mut app = App::playing(g, (80, 24));
+    let text = draw(&mut app);
+    assert!(text.contains("Pips left"), "{text}");
+    insta::assert_snapshot!("end_of_hand", text);
+    let Screen::Play(p) = &mut app.screen else {
+        unreachable!()
+    };
+    advance(&mut p.game, |g| g.phase() == Phase::GameOver);
+    let text = draw(&mut app);
+    assert!(text.contains("Game over"), "{text}");
+    insta::assert_snapshot!("game_over", text);
+}
+
+#[test]
+fn too_small_terminal_says_the_size_needed() {
+    let mut app = App::playing(Game::new(Setup::new(3)).expect("a game"), (60, 20));
+    let text = draw(&mut app);
+    assert!(text.contains("80x24"), "{text}");
+    insta::assert_snapshot!("too_small", text);
+}
+
+#[test]
+fn a_too_small_terminal_pauses_the_game_and_only_quits() {
+    let mut s = Setup::new(3);
+    s.seats = vec![
+        SeatKind::Computer("greedy".into()),
+        SeatKind::Computer("club".into()),
+    ];
+    let mut app = App::playing(Game::new(s).expect("a game"), (79, 24));
+    assert!(!app.wants_tick());
+    app.key(Key::Char('v'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(
+        !p.game.show_hands,
+        "keys are ignored while nothing can be seen"
+    );
+    app.resize(80, 24);
+    assert!(app.wants_tick());
+    app.resize(30, 10);
+    app.key(Key::Char('q'));
+    assert!(app.quit);
+}
+
+#[test]
+fn learning_setting_and_hint() {
+    let mut app = App::playing(cross_game(), (100, 30));
+    app.key(Key::Char('v'));
+    app.key(Key::Char('?'));
+    let text = draw(&mut app);
+    assert!(text.contains("Hint"), "{text}");
+    assert!(text.contains("North: ["), "{text}");
+    insta::assert_snapshot!("hint_and_hands_100x30", text);
+}
+
+fn replay_app() -> App {
+    let mut s = Setup::new(11);
+    s.seats = vec![
+        SeatKind::Computer("greedy".into()),
+        SeatKind::Computer("club".into()),
+    ];
+    let mut g = Game::new(s).expect("a game");
+    advance(&mut g, |g| g.phase() == Phase::GameOver);
+    let r = ReplayScreen::new(g.record(), "game.txt").expect("a replay");
+    App::replay(r, (80, 24))
+}
+
+#[test]
+fn replay_steps_forward_and_back() {
+    let mut app = replay_app();
+    for _ in 0..9 {
+        app.key(Key::Right);
+    }
+    let nine = draw(&mut app);
+    app.key(Key::Right);
+    app.key(Key::Left);
+    assert_eq!(draw(&mut app), nine);
+    insta::assert_snapshot!("replay", nine);
+    app.key(Key::End);
+    let end = draw(&mut app);
+    assert!(end.contains("Scored"), "{end}");
+}
+
+#[test]
+fn a_tile_that_fits_one_end_needs_one_key_and_clicks_play() {
+    let mut g = Game::new(Setup::new(21)).expect("a game");
+    // Play on until the human holds a tile fitting exactly one end.
+    let one_end = |g: &Game| {
+        g.human_to_act()
+            && !g.view().layout().is_empty()
+            && fiveup_tui::plain::hand_tiles(&g.view())
+                .iter()
+                .any(|h| h.arms.len() == 1)
+    };
+    advance(&mut g, one_end);
+    let tiles = fiveup_tui::plain::hand_tiles(&g.view());
+    let i = tiles
+        .iter()
+        .position(|h| h.arms.len() == 1)
+        .expect("a tile");
+    let before = g.view().hand().len();
+    let mut app = App::playing(g, (80, 24));
+    app.key(Key::Char(char::from(b'1' + i as u8)));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(p.game.view().hand().len(), before - 1, "{}", p.message);
+    // Clicking a hand tile plays it the same way.
+    let mut app2 = {
+        let mut g = Game::new(Setup::new(21)).expect("a game");
+        advance(&mut g, one_end);
+        App::playing(g, (80, 24))
+    };
+    draw(&mut app2);
+    let hit = app2
+        .hits
+        .iter()
+        .find(|h| h.4 == fiveup_tui::app::Target::HandTile(i))
+        .copied()
+        .expect("the tile was drawn");
+    app2.click(hit.0, hit.1);
+    let Screen::Play(p) = &app2.screen else {
+        unreachable!()
+    };
+    assert_eq!(p.game.view().hand().len(), before - 1, "{}", p.message);
+}
+
+#[test]
+fn a_tile_fitting_two_ends_asks_which_and_esc_cancels() {
+    let two_ends = |g: &Game| {
+        g.human_to_act()
+            && fiveup_tui::plain::hand_tiles(&g.view())
+                .iter()
+                .any(|h| h.arms.len() == 2)
+    };
+    let mut g = Game::new(Setup::new(4)).expect("a game");
+    advance(&mut g, two_ends);
+    let tiles = fiveup_tui::plain::hand_tiles(&g.view());
+    let i = tiles
+        .iter()
+        .position(|h| h.arms.len() == 2)
+        .expect("a tile");
+    let arm = tiles[i].arms[1].expect("an arm");
+    let before = g.view().hand().len();
+    let mut app = App::playing(g, (80, 24));
+    let key = Key::Char(char::from(b'1' + i as u8));
+    app.key(key);
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(matches!(p.mode, Mode::ChooseEnd { .. }), "{}", p.message);
+    assert!(draw(&mut app).contains("on which end?"));
+    app.key(Key::Esc);
+    app.key(key);
+    let name = arm.to_string().chars().next().expect("a name");
+    app.key(Key::Char(name.to_ascii_lowercase()));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(p.game.view().hand().len(), before - 1, "{}", p.message);
+    assert!(p.game.log().iter().any(|l| l
+        .text
+        .contains(&format!("You laid {} on {arm}", tiles[i].tile))));
+}
+
+#[test]
+fn a_forced_draw_is_made_with_a_message() {
+    let forced = |g: &Game| g.forced_human_action() == Some(Action::Draw);
+    let mut g = Game::new(Setup::new(2)).expect("a game");
+    advance(&mut g, forced);
+    assert!(forced(&g));
+    let mut app = App::playing(g, (80, 24));
+    assert!(app.wants_tick());
+    app.tick();
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(
+        p.message.starts_with("Nothing to play: You drew "),
+        "{}",
+        p.message
+    );
+}
+
+#[test]
+fn no_color_draws_without_colours() {
+    let mut app = App::playing(cross_game(), (80, 24));
+    app.no_color = true;
+    let mut t = Terminal::new(TestBackend::new(80, 24)).expect("a test terminal");
+    t.draw(|f| {
+        fiveup_tui::ui::render(&app, f);
+    })
+    .expect("drawn");
+    let buf = t.backend().buffer();
+    for c in &buf.content {
+        assert_eq!(c.fg, ratatui::style::Color::Reset);
+        assert_eq!(c.bg, ratatui::style::Color::Reset);
+    }
+    app.no_color = false;
+    t.draw(|f| {
+        fiveup_tui::ui::render(&app, f);
+    })
+    .expect("drawn");
+    let coloured = t
+        .backend()
+        .buffer()
+        .content
+        .iter()
+        .any(|c| c.fg != ratatui::style::Color::Reset);
+    assert!(coloured, "colours are used when allowed");
+}
+
+/// A small deterministic generator for the fuzz.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const KEYS: [Key; 22] = [
+    Key::Enter,
+    Key::Esc,
+    Key::Left,
+    Key::Right,
+    Key::Up,
+    Key::Down,
+    Key::Tab,
+    Key::BackTab,
+    Key::Backspace,
+    Key::Home,
+    Key::End,
+    Key::PageUp,
+    Key::PageDown,
+    Key::F(1),
+    Key::Char(' '),
+    Key::Char('d'),
+    Key::Char('p'),
+    Key::Char('v'),
+    Key::Char('n'),
+    Key::Char('c'),
+    Key::Char('L'),
+    Key::Char('H'),
+];
+
+const CHARS: &str = "0123456789wensmqy?aWESN=x-";
+
+#[test]
+fn random_keys_clicks_and_sizes_never_panic() {
+    let mut rng = Lcg(12345);
+    let mut four = Setup::new(5);
+    four.rules = Rules::preset(Preset::Cross, 4);
+    four.seats = vec![
+        SeatKind::Human,
+        SeatKind::Computer("greedy".into()),
+        SeatKind::Computer("random".into()),
+        SeatKind::Computer("club".into()),
+    ];
+    let mut manual = Setup::new(6);
+    manual.rules.manual_scoring = true;
+    let starts: Vec<Box<dyn Fn() -> App>> = vec![
+        Box::new(|| {
+            App::start(
+                StartForm::from_setup(&Setup::new(1), Preset::FiveUp, ""),
+                (80, 24),
+            )
+        }),
+        Box::new(|| App::playing(Game::new(Setup::new(2)).expect("a game"), (80, 24))),
+        Box::new(move || App::playing(Game::new(four.clone()).expect("a game"), (90, 30))),
+        Box::new(move || App::playing(Game::new(manual.clone()).expect("a game"), (80, 24))),
+        Box::new(replay_app),
+    ];
+    for make in &starts {
+        let mut app = make();
+        for _ in 0..500 {
+            match rng.below(10) {
+                0 => {
+                    // Mostly usable sizes, sometimes far too small ones.
+                    let (w, h) = if rng.below(10) < 7 {
+                        (80 + rng.below(60) as u16, 24 + rng.below(26) as u16)
+                    } else {
+                        (rng.below(140) as u16, rng.below(50) as u16)
+                    };
+                    app.resize(w, h);
+                }
+                1 => {
+                    let (w, h) = app.size;
+                    app.click(
+                        rng.below(u64::from(w) + 1) as u16,
+                        rng.below(u64::from(h) + 1) as u16,
+                    );
+                }
+                2 | 3 => app.tick(),
+                4 | 5 => {
+                    let c = CHARS.as_bytes()[rng.below(CHARS.len() as u64) as usize];
+                    if c == b'q' || c == b'y' {
+                        // Quitting ends the run; carry on with the same screen anyway.
+                        app.key(Key::Char(char::from(c)));
+                        app.quit = false;
+                    } else if c == b'?' && rng.below(4) != 0 {
+                        // The hint searches; keep the fuzz quick.
+                    } else {
+                        app.key(Key::Char(char::from(c)));
+                    }
+                }
+                _ => {
+                    let k = KEYS[rng.below(KEYS.len() as u64) as usize];
+                    app.key(k);
+                }
+            }
+            if let Screen::Play(p) = &mut app.screen {
+                if let fiveup_tui::app::Mode::Save(name) = &mut p.mode {
+                    // Never write files from the fuzz.
+                    *name = String::new();
+                }
+            }
+            draw(&mut app);
+        }
+    }
+}
