@@ -1,0 +1,2 @@
+//! # fiveup-server
+pub mod fairness;
