@@ -397,6 +397,18 @@ impl Actor {
                 break;
             }
             self.handle(cmd).await;
+            if self.core.status == TableStatus::Finished && self.finalized && self.subs.is_empty() {
+                // A finished table nobody follows leaves memory; it is loaded again from the
+                // database if anyone asks for it.
+                let mut tables = self.app.hub.tables.lock().expect("tables lock");
+                if tables
+                    .get(&self.core.cfg.id)
+                    .is_some_and(|h| h.tx.same_channel(&self.tx))
+                {
+                    tables.remove(&self.core.cfg.id);
+                }
+                break;
+            }
         }
     }
 
