@@ -147,10 +147,7 @@ pub async fn http(
 
 fn dechunk(mut s: &str) -> String {
     let mut out = String::new();
-    loop {
-        let Some((len, rest)) = s.split_once("\r\n") else {
-            break;
-        };
+    while let Some((len, rest)) = s.split_once("\r\n") {
         let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
         if n == 0 {
             break;
