@@ -10,6 +10,8 @@ mod play;
 mod replay;
 mod review;
 mod selfplay;
+mod serve;
+mod verify;
 
 /// Five Up dominoes: exact rules, computer players, and tools.
 #[derive(Debug, Parser)]
@@ -34,6 +36,10 @@ enum Command {
     /// Play Five Up in the terminal against the computer (full screen, or --plain lines), or
     /// step through a saved record with --replay.
     Play(play::Args),
+    /// Run the online game server (HTTP and websockets; SQLite or PostgreSQL).
+    Serve(serve::Args),
+    /// Re-derive every deal of a game record from its revealed seeds and check it.
+    Verify(verify::Args),
 }
 
 /// Write to standard output. A closed pipe (`fiveup replay f | head`) ends the program quietly
@@ -69,6 +75,8 @@ fn main() -> ExitCode {
         Command::Bench(a) => bench::run(&a),
         Command::Match(a) => matchcmd::run(&a),
         Command::Play(a) => play::run(&a),
+        Command::Serve(a) => serve::run(&a),
+        Command::Verify(a) => verify::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
