@@ -1,0 +1,53 @@
+// Words for seats, actions and log lines.
+import { tileWords } from './tiles.js';
+import { armName } from './board.js';
+
+export function seatName(seats, i) {
+  const s = seats && seats[i];
+  if (!s) return `seat ${i + 1}`;
+  const o = s.occupant;
+  if (o.kind === 'human') return o.user.name;
+  if (o.kind === 'bot') return `${o.level} (computer)`;
+  if (o.kind === 'invite') return '(invited)';
+  return '(open)';
+}
+
+/** Names of the seats on a side. */
+export function sideName(seats, sides, side) {
+  const names = [];
+  sides.forEach((sd, i) => { if (sd === side) names.push(seatName(seats, i)); });
+  return names.join(' & ') || `side ${side + 1}`;
+}
+
+/** An action token in words: "5-0@W" -> "5-0 on west". */
+export function actionWords(a) {
+  if (a === 'D') return 'draw';
+  if (a === 'P') return 'pass';
+  if (a === 'M') return 'call Muggins';
+  if (/^C\d+$/.test(a)) return `claim ${a.slice(1)}`;
+  const [t, arm] = a.split('@');
+  return arm ? `${t} on ${armName(arm)}` : `lead ${t}`;
+}
+
+/** A history entry as a log line. */
+export function entryWords(e, seats) {
+  const who = seatName(seats, e.seat);
+  switch (e.kind) {
+    case 'play':
+      return `${who} ${e.arm ? `played ${e.tile} on ${armName(e.arm)}` : `led ${e.tile}`}: count ${e.count}${e.points ? `, scores ${e.points}` : ''}`;
+    case 'draw':
+      return `${who} drew${e.tile ? ` ${e.tile}` : ' a tile'}${e.forced ? ` (no ${[...String(e.ends)].join(', ')})` : ''}`;
+    case 'pass':
+      return `${who} passed`;
+    case 'lead-draw':
+      return `${who} drew${e.tile ? ` ${e.tile}` : ' a tile'} looking for a double`;
+    case 'claim':
+      return `${who} claimed ${e.claimed}, scores ${e.points}`;
+    case 'muggins':
+      return `${who} called Muggins: ${e.points}`;
+    default:
+      return `${who}: ${e.kind}`;
+  }
+}
+
+export { tileWords };

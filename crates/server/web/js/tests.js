@@ -1,0 +1,127 @@
+// Unit tests of the pure modules, run in the browser (test.html), driven by the Rust browser
+// tests, which pass in the engine's shuffle test vectors (crates/engine/tests/data/shuffle_v1.txt).
+import * as deal from './deal.js';
+import { layoutGeometry, overlaps, fitViewBox } from './geometry.js';
+import { tallyParts, tallySegments } from './tally.js';
+
+function placedLine(tiles, startPip) {
+  // Tiles laid outward from a starting pip: each tile's inner half matches the previous end.
+  let pip = startPip;
+  return tiles.map((t) => {
+    const a = +t[0]; const b = +t[2];
+    const inner = pip;
+    if (a !== inner && b !== inner) throw new Error(`${t} does not fit ${pip}`);
+    const outer = a === inner ? b : a;
+    pip = outer;
+    return { tile: t, inner, outer };
+  });
+}
+
+export async function runTests(vectorsText) {
+  const lines = [];
+  let failed = 0;
+  let passed = 0;
+  const check = (ok, name, detail = '') => {
+    if (ok) passed += 1; else failed += 1;
+    lines.push(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok ? '' : ` ${detail}`}`);
+  };
+  const eq = (a, b, name) => check(JSON.stringify(a) === JSON.stringify(b), name, `got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`);
+
+  // RFC 8439 section 2.3.2 block.
+  const key = Uint8Array.from({ length: 32 }, (_, i) => i);
+  const blk = new deal.ChaCha20(key, [0x09000000, 0x4a000000, 0], 1).blockWords();
+  eq([blk[0], blk[1], blk[15]], [0xe4e7f110, 0x15593bd1, 0x4e3c50a2], 'chacha20 RFC 8439 block');
+
+  // SHA-256 of "abc" (FIPS 180-2).
+  eq(await deal.sha256Hex(new TextEncoder().encode('abc')), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad', 'sha-256 of abc');
+
+  // The engine's shuffle v1 test vectors.
+  let vectors = 0;
+  for (const raw of (vectorsText || '').split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const [seed, hand, ...tiles] = line.split(/\s+/);
+    eq(deal.shuffledOrder(seed, Number(hand)), tiles, `shuffle v1 vector ${seed.slice(0, 8)} hand ${hand}`);
+    vectors += 1;
+  }
+  check(vectors >= 6, 'the test vectors were given', `${vectors} vectors`);
+
+  // The worked example of docs/protocol.md.
+  const server = Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join('');
+  const c0 = '11'.repeat(32);
+  eq(await deal.sha256Hex(deal.hexToBytes(server)), '630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd', 'worked example: commitment');
+  eq(deal.dealSeedMessage(server, [c0, null]).length, 81, 'worked example: 81 hashed bytes');
+  const ds = await deal.dealSeed(server, [c0, null]);
+  eq(ds, '8d598f90682132e3f4dec00f65a3f85768e407305dcfea9f78ab5569bebdca58', 'worked example: deal seed');
+  const d = deal.deal(ds, 1, 2, 7, true);
+  eq(d.hands, [['4-1', '1-1', '6-0', '1-0', '4-3', '3-2', '4-0'], ['5-4', '5-0', '3-1', '6-2', '0-0', '2-0', '5-3']], 'worked example: hands');
+  eq(d.boneyard.join(' '), '6-4 5-1 4-2 4-4 6-1 3-3 2-2 6-6 3-0 5-5 5-2 2-1 6-3 6-5', 'worked example: boneyard');
+  const rules = { players: 2, hand_size: 7, no_double: 'redeal' };
+  const proof = { hand: 1, commitment: '630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd', server_seed: server, client_seeds: [c0, null], deal_seed: ds };
+  const good = await deal.verifyHand(proof, rules, 'highest-double', { dealt: d.hands, boneyard: d.boneyard });
+  check(good.ok, 'verifyHand accepts the worked example', JSON.stringify(good.steps));
+  const badCommit = await deal.verifyHand({ ...proof, commitment: '00'.repeat(32) }, rules, 'highest-double', { dealt: d.hands });
+  check(!badCommit.ok, 'verifyHand refuses a wrong commitment');
+  const swapped = [d.hands[1], d.hands[0]];
+  check(!(await deal.verifyHand(proof, rules, 'highest-double', { dealt: swapped })).ok, 'verifyHand refuses another deal');
+  const history = [{ kind: 'play', seat: 1, tile: '0-0', arm: null }, { kind: 'draw', seat: 0, tile: '6-4' }, { kind: 'play', seat: 0, tile: '6-4', arm: 'W' }];
+  const remaining = [d.hands[0].slice(), d.hands[1].filter((t) => t !== '0-0')];
+  check((await deal.verifyHand(proof, rules, 'highest-double', { history, remaining })).ok, 'verifyHand follows draws and plays');
+  const wrongDraw = [{ kind: 'draw', seat: 0, tile: '5-1' }];
+  check(!(await deal.verifyHand(proof, rules, 'highest-double', { history: wrongDraw })).ok, 'verifyHand refuses a draw the deal did not give');
+  // Without the redeal rule the first shuffle of the keystream is the deal.
+  eq(deal.deal(ds, 1, 2, 7, false).hands[0], deal.shuffledOrder(ds, 1).slice(0, 7), 'no redeal: the first shuffle');
+
+  // Geometry: a long arm turns and nothing overlaps.
+  const longE = { root: '6-6', count: 0, arms: [
+    { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['6-5', '5-4', '4-3', '3-2', '2-1', '1-0'], 6), open: true, end: 0 },
+    { id: 'E', anchor: { kind: 'root' }, tiles: placedLine(['6-0', '0-0', '0-1', '1-1', '1-2', '2-2', '2-3', '3-3', '3-4', '4-4', '4-5', '5-5', '5-6'].map((t) => (t[0] < t[2] ? `${t[2]}-${t[0]}` : t)), 6), open: true, end: 6 },
+    { id: 'N', anchor: { kind: 'sprout', double: '6-6', arm: null, index: 0 }, tiles: placedLine(['6-3', '3-1'], 6), open: true, end: 1 },
+    { id: 'S', anchor: { kind: 'sprout', double: '6-6', arm: null, index: 0 }, tiles: placedLine(['6-2'], 6), open: true, end: 2 },
+  ] };
+  const g = layoutGeometry(longE, { turnX: 9, turnY: 5 });
+  eq(g.tiles.length, 1 + 6 + 13 + 2 + 1, 'geometry: every tile placed');
+  let clash = '';
+  for (let i = 0; i < g.tiles.length; i += 1) {
+    for (let j = i + 1; j < g.tiles.length; j += 1) {
+      if (overlaps(g.tiles[i], g.tiles[j])) clash = `${g.tiles[i].tile} and ${g.tiles[j].tile}`;
+    }
+  }
+  check(clash === '', 'geometry: no two tiles overlap', clash);
+  check(g.tiles.filter((t) => t.arm === 'E').some((t) => t.dir[1] === 1), 'geometry: the long east arm turns down');
+  check(g.tiles.every((t) => t.arm !== 'E' || t.dir[1] === 1 || t.x <= 9.01), 'geometry: nothing passes the turn limit before turning');
+  const root = g.tiles[0];
+  check(!root.horizontal, 'geometry: the double lead lies crosswise');
+  check(g.tiles.filter((t) => t.arm === 'E' && t.tile[0] === t.tile[2]).every((t) => t.dir[0] !== 0 ? !t.horizontal : t.horizontal), 'geometry: doubles lie crosswise in their arm');
+  const n = g.tiles.find((t) => t.tile === '6-3');
+  check(n.x === 0 && n.y < -1 && !n.horizontal && n.b === 6, 'geometry: the north arm goes up from the spinner, its 6 touching it');
+  const w1 = g.tiles.find((t) => t.tile === '6-5');
+  check(w1.horizontal && w1.b === 6 && w1.x < 0, 'geometry: the west arm goes left, the matching half inward');
+  eq(g.ends.map((e) => e.arm), ['W', 'E', 'N', 'S'], 'geometry: four open ends marked');
+  const vb = fitViewBox(g.bbox, { aspect: 2 });
+  check(vb[0] <= g.bbox.minX && vb[1] <= g.bbox.minY && vb[0] + vb[2] >= g.bbox.maxX && vb[1] + vb[3] >= g.bbox.maxY && Math.abs(vb[2] / vb[3] - 2) < 1e-9, 'geometry: the view box fits everything at the aspect ratio');
+  // A spinner later in an arm (Cross): its sprouts leave it perpendicular.
+  const cross = { root: '5-3', count: 0, arms: [
+    { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['5-5', '5-1'], 5), open: true, end: 1 },
+    { id: 'E', anchor: { kind: 'root' }, tiles: [], open: true, end: 3 },
+    { id: 'N', anchor: { kind: 'sprout', double: '5-5', arm: 'W', index: 0 }, tiles: placedLine(['5-2'], 5), open: true, end: 2 },
+    { id: 'S', anchor: { kind: 'sprout', double: '5-5', arm: 'W', index: 0 }, tiles: [], open: true, end: 5 },
+  ] };
+  const gc = layoutGeometry(cross);
+  const dbl = gc.tiles.find((t) => t.tile === '5-5');
+  const sprout = gc.tiles.find((t) => t.tile === '5-2');
+  check(dbl.horizontal === false && sprout.x === dbl.x && sprout.y < dbl.y - 1, 'geometry: a sprout of a double in an arm goes up from it');
+  const sEnd = gc.ends.find((e) => e.arm === 'S');
+  check(sEnd && sEnd.x === dbl.x && sEnd.y > dbl.y, 'geometry: the empty south sprout is marked below the double');
+
+  // Tally.
+  eq(tallyParts(0), { full: 0, xs: 0, line: 0, rest: 0 }, 'tally: 0');
+  eq(tallyParts(5), { full: 0, xs: 0, line: 1, rest: 0 }, 'tally: 5 is one line');
+  eq(tallyParts(10), { full: 0, xs: 1, line: 0, rest: 0 }, 'tally: 10 is an X');
+  eq(tallyParts(135), { full: 2, xs: 1, line: 1, rest: 0 }, 'tally: 135 is two figures, an X and a line');
+  eq(tallySegments(50).segs.length, 10, 'tally: a full figure has ten lines');
+  eq(tallySegments(50).boxes.length, 1, 'tally: a full figure is boxed');
+  eq(tallySegments(25).segs.length, 5, 'tally: 25 is five lines');
+
+  return { passed, failed, lines };
+}
