@@ -1,14 +1,19 @@
 // The page router: one HTML page, a view per path.
-//   /                 the lobby          /table/{id}[?invite=...]  a table
-//   /replay/{id}      a finished game    /profile[/{user id}]      a player's profile
+//   /             the lobby                /table/{id}[?invite=...]  a table
+//   /game/{id}    a finished game, replay  /user/{id} or /user/me    a player's profile
 import { $, mount, h } from './dom.js';
 import { currentUser } from './api.js';
+
+// Script errors are kept for the browser tests (and shown in the console as usual).
+window.fiveupErrors = [];
+window.addEventListener('error', (e) => window.fiveupErrors.push(String(e.message)));
+window.addEventListener('unhandledrejection', (e) => window.fiveupErrors.push(String(e.reason && e.reason.message ? e.reason.message : e.reason)));
 
 const routes = [
   [/^\/$/, () => import('./lobby.js').then((m) => m.lobbyPage)],
   [/^\/table\/([a-z0-9]+)$/, () => import('./table.js').then((m) => m.tablePage)],
-  [/^\/replay\/([a-z0-9]+)$/, () => import('./replay.js').then((m) => m.replayPage)],
-  [/^\/profile(?:\/(\d+))?$/, () => import('./profile.js').then((m) => m.profilePage)],
+  [/^\/game\/([a-z0-9]+)$/, () => import('./replay.js').then((m) => m.replayPage)],
+  [/^\/user\/(\d+|me)$/, () => import('./profile.js').then((m) => m.profilePage)],
 ];
 
 export const app = {

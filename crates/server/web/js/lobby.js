@@ -40,7 +40,7 @@ function accountPanel(app, onChange) {
   return h('section', { class: 'card account', 'aria-labelledby': 'acc-h' },
     h('h2', { id: 'acc-h' }, `Hello, ${app.user.name}`),
     h('p', {}, app.user.registered ? 'You are logged in.' : 'You play as a guest. Register to keep a rating.',
-      ' ', h('a', { href: `/profile/${app.user.id}` }, 'Your profile')),
+      ' ', h('a', { href: `/user/${app.user.id}` }, 'Your profile')),
     app.user.registered ? null : h('form', { class: 'row', onSubmit: async (ev) => {
       ev.preventDefault();
       try { const me = await api.register(user.value, pass.value); app.setUser(me.user); onChange(); } catch (e) { fail(e); }
@@ -69,10 +69,10 @@ function tableItem(t, app) {
 
 function optionControl(o, value) {
   const id = `opt-${o.key}`;
-  const range = o.values.length === 1 && /^-?\d+\.\.=-?\d+$/.test(o.values[0]);
+  const range = o.values.find((v) => /^-?\d+\.\.=-?\d+$/.test(v));
   let input;
   if (range) {
-    const [lo, hi] = o.values[0].split('..=').map(Number);
+    const [lo, hi] = range.split('..=').map(Number);
     input = h('input', { id, type: 'number', min: lo, max: hi, value, 'data-key': o.key });
   } else {
     input = h('select', { id, 'data-key': o.key }, o.values.map((v) => h('option', { value: v, selected: String(v) === String(value) }, v)));

@@ -3,7 +3,7 @@ import { h, mount } from './dom.js';
 import { api } from './api.js';
 
 export async function profilePage(main, { params: [uid], app }) {
-  const id = uid || app.user?.id;
+  const id = uid === 'me' || !uid ? app.user?.id : uid;
   if (!id) {
     mount(main, h('section', { class: 'page' }, h('h1', {}, 'Profile'), h('p', {}, 'Play as a guest or log in first: ', h('a', { href: '/' }, 'the lobby'), '.')));
     return null;
@@ -27,7 +27,7 @@ export async function profilePage(main, { params: [uid], app }) {
         h('td', {}, g.names.join(', ')),
         h('td', {}, g.won ? 'won' : 'lost'),
         h('td', {}, g.scores.join(' – ')),
-        h('td', {}, h('a', { href: `/replay/${g.game}` }, 'replay'))))))
+        h('td', {}, h('a', { href: `/game/${g.game}` }, 'replay'))))))
       : h('p', {}, 'No finished games yet.')));
   return null;
 }

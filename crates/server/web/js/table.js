@@ -73,7 +73,7 @@ function summary(view, st, actions) {
             view.rematch
               ? h('a', { class: 'button', href: `/table/${view.rematch}`, id: 'rematch-go' }, 'Go to the new table')
               : h('button', { type: 'button', id: 'play-again', onClick: actions.rematch }, 'Play again'),
-            h('a', { class: 'button', href: `/replay/${view.table.id}`, id: 'replay-link' }, 'Replay this game'),
+            h('a', { class: 'button', href: `/game/${view.table.id}`, id: 'replay-link' }, 'Replay this game'),
             h('a', { class: 'button', href: '/' }, 'Lobby')]
           : (view.you != null
             ? h('button', { type: 'button', id: 'next-hand', disabled: st.readyNext || view.seed_sent, onClick: actions.next },

@@ -118,7 +118,7 @@ export async function runTests(vectorsText) {
   eq(tallyParts(0), { full: 0, xs: 0, line: 0, rest: 0 }, 'tally: 0');
   eq(tallyParts(5), { full: 0, xs: 0, line: 1, rest: 0 }, 'tally: 5 is one line');
   eq(tallyParts(10), { full: 0, xs: 1, line: 0, rest: 0 }, 'tally: 10 is an X');
-  eq(tallyParts(135), { full: 2, xs: 1, line: 1, rest: 0 }, 'tally: 135 is two figures, an X and a line');
+  eq(tallyParts(135), { full: 2, xs: 3, line: 1, rest: 0 }, 'tally: 135 is two figures, three X\'s and a line');
   eq(tallySegments(50).segs.length, 10, 'tally: a full figure has ten lines');
   eq(tallySegments(50).boxes.length, 1, 'tally: a full figure is boxed');
   eq(tallySegments(25).segs.length, 5, 'tally: 25 is five lines');
