@@ -146,10 +146,7 @@ impl ChromeDriver {
             inner[1].as_u64().unwrap_or(0) as u32,
         );
         if (iw, ih) != (width, height) && iw > 0 && ih > 0 {
-            let (ww, wh) = client
-                .get_window_size()
-                .await
-                .map_err(|e| e.to_string())?;
+            let (ww, wh) = client.get_window_size().await.map_err(|e| e.to_string())?;
             client
                 .set_window_size(
                     (ww as u32 + width).saturating_sub(iw),

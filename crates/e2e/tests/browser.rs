@@ -7,7 +7,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use fantoccini::Client;
+use fantoccini::actions::{InputSource, MouseActions, PointerAction};
+use fantoccini::{Client, Locator};
 use fiveup_e2e::{
     click, fill, png_size, script_errors, select, start_server, wait_js, Browsers, ChromeDriver,
 };
@@ -52,7 +53,13 @@ async fn javascript_unit_tests_pass_in_chromium() {
     c.goto(&format!("http://{}/static/test.html", server.local_addr()))
         .await
         .unwrap();
-    wait_js(&c, "return window.testsReady === true;", Duration::from_secs(10), "the test page").await;
+    wait_js(
+        &c,
+        "return window.testsReady === true;",
+        Duration::from_secs(10),
+        "the test page",
+    )
+    .await;
     let vectors = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../engine/tests/data/shuffle_v1.txt"
@@ -69,11 +76,23 @@ async fn javascript_unit_tests_pass_in_chromium() {
     let lines: Vec<String> = serde_json::from_value(r["lines"].clone()).unwrap();
     let failed = r["failed"].as_u64().unwrap();
     let passed = r["passed"].as_u64().unwrap();
-    assert_eq!(failed, 0, "JavaScript unit tests failed:\n{}", lines.join("\n"));
-    assert!(passed >= 30, "only {passed} checks ran:\n{}", lines.join("\n"));
+    assert_eq!(
+        failed,
+        0,
+        "JavaScript unit tests failed:\n{}",
+        lines.join("\n")
+    );
+    assert!(
+        passed >= 30,
+        "only {passed} checks ran:\n{}",
+        lines.join("\n")
+    );
     // Every vector line of the engine's file was checked.
     assert_eq!(
-        lines.iter().filter(|l| l.contains("shuffle v1 vector")).count(),
+        lines
+            .iter()
+            .filter(|l| l.contains("shuffle v1 vector"))
+            .count(),
         6
     );
     c.close().await.unwrap();
@@ -115,32 +134,97 @@ async fn take_turn(c: &Client, who: &str, moves: &mut u32, seen: &mut Seen) -> O
     let version = s["version"].as_u64().unwrap();
     let did;
     if s["playable"].as_u64().unwrap() > 0 {
-        click(c, "#hand .hand-tile.playable").await;
-        // One tap plays when one end fits; otherwise the ends are offered.
-        let after = wait_js(
-            c,
-            &format!(
-                "const r = document.querySelector('.table-page');
-                 if (Number(r.dataset.version) !== {version}) return 'played';
-                 if (document.querySelector('#board g.end.target')) return 'ends';
-                 return '';"
-            ),
-            Duration::from_secs(10),
-            "a play or the choice of ends",
-        )
-        .await;
-        if after == "ends" {
-            seen.choices += 1;
-            // Alternate between the marked end on the board and the button under it.
-            if seen.choices % 2 == 1 {
-                click(c, "#board g.end.target").await;
-            } else {
-                click(c, ".ends-bar .end-btn").await;
+        let tiles = c
+            .execute(
+                "return [...document.querySelectorAll('#hand .hand-tile')].map((b, i) => ({i, tile: b.dataset.tile,
+                   playable: b.classList.contains('playable'),
+                   ends: (b.getAttribute('aria-label').match(/ on [a-z0-9]/g) || []).length}));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let tiles = tiles.as_array().unwrap().clone();
+        let playable: Vec<&Value> = tiles.iter().filter(|t| t["playable"] == true).collect();
+        let multi = playable.iter().find(|t| t["ends"].as_u64().unwrap() >= 2);
+        if seen.keyboard == 0 && playable[0]["i"].as_u64().unwrap() < 9 {
+            // Keyboard: the tile's number key, then Enter on the first end offered.
+            let n = playable[0]["i"].as_u64().unwrap() + 1;
+            let tile = playable[0]["tile"].as_str().unwrap();
+            let el = c
+                .find(Locator::Css(&format!(
+                    "#hand .hand-tile[data-tile='{tile}']"
+                )))
+                .await
+                .unwrap();
+            el.send_keys(&n.to_string()).await.unwrap();
+            let after = played_or_ends(c, version).await;
+            if after == "ends" {
+                c.active_element()
+                    .await
+                    .unwrap()
+                    .send_keys("\u{E007}")
+                    .await
+                    .unwrap();
             }
-            did = "played on a chosen end";
+            seen.keyboard += 1;
+            did = "played with the keyboard";
+        } else if let (0, Some(t)) = (seen.dragged, multi) {
+            // Drag and drop: press on the tile, move (the ends light up), release on an end.
+            let tile = t["tile"].as_str().unwrap();
+            let el = c
+                .find(Locator::Css(&format!(
+                    "#hand .hand-tile[data-tile='{tile}']"
+                )))
+                .await
+                .unwrap();
+            let press = MouseActions::new("drag".into())
+                .then(PointerAction::MoveToElement {
+                    element: el,
+                    duration: None,
+                    x: 0.0,
+                    y: 0.0,
+                })
+                .then(PointerAction::Down { button: 0 })
+                .then(PointerAction::MoveBy {
+                    duration: Some(Duration::from_millis(50)),
+                    x: 0.0,
+                    y: -40.0,
+                });
+            c.perform_actions(press).await.unwrap();
+            let target = c
+                .wait()
+                .at_most(Duration::from_secs(5))
+                .for_element(Locator::Css("#board g.end.target"))
+                .await
+                .expect("the ends light up while dragging");
+            let drop = MouseActions::new("drag".into())
+                .then(PointerAction::MoveToElement {
+                    element: target,
+                    duration: Some(Duration::from_millis(50)),
+                    x: 0.0,
+                    y: 0.0,
+                })
+                .then(PointerAction::Up { button: 0 });
+            c.perform_actions(drop).await.unwrap();
+            c.release_actions().await.unwrap();
+            seen.dragged += 1;
+            did = "dragged a tile onto an end";
         } else {
-            seen.one_tap += 1;
-            did = "played with one tap";
+            click(c, "#hand .hand-tile.playable").await;
+            // One tap plays when one end fits; otherwise the ends are offered.
+            if played_or_ends(c, version).await == "ends" {
+                seen.choices += 1;
+                // Alternate between the marked end on the board and the button under it.
+                if seen.choices % 2 == 1 {
+                    click(c, "#board g.end.target").await;
+                } else {
+                    click(c, ".ends-bar .end-btn").await;
+                }
+                did = "played on a chosen end";
+            } else {
+                seen.one_tap += 1;
+                did = "played with one tap";
+            }
         }
     } else if s["draw"] == true {
         assert!(
@@ -169,7 +253,9 @@ async fn take_turn(c: &Client, who: &str, moves: &mut u32, seen: &mut Seen) -> O
     }
     wait_js(
         c,
-        &format!("return Number(document.querySelector('.table-page').dataset.version) > {version};"),
+        &format!(
+            "return Number(document.querySelector('.table-page').dataset.version) > {version};"
+        ),
         Duration::from_secs(10),
         "the action to be applied",
     )
@@ -178,8 +264,30 @@ async fn take_turn(c: &Client, who: &str, moves: &mut u32, seen: &mut Seen) -> O
     Some(did.to_string())
 }
 
+/// Wait until a click on a tile played it (`played`) or offered its ends (`ends`).
+async fn played_or_ends(c: &Client, version: u64) -> String {
+    wait_js(
+        c,
+        &format!(
+            "const r = document.querySelector('.table-page');
+             if (Number(r.dataset.version) !== {version}) return 'played';
+             if (document.querySelector('#board g.end.target')) return 'ends';
+             return '';"
+        ),
+        Duration::from_secs(10),
+        "a play or the choice of ends",
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
 #[derive(Default, Debug)]
 struct Seen {
+    keyboard: u32,
+    dragged: u32,
+    hints: u32,
     choices: u32,
     one_tap: u32,
     draws: u32,
@@ -191,20 +299,25 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
     let Some(browsers) = browsers() else { return };
     let started = Instant::now();
     let dir = tempfile::tempdir().unwrap();
-    let server = start_server(dir.path(), Duration::from_millis(20), Duration::from_secs(20)).await;
+    let server = start_server(
+        dir.path(),
+        Duration::from_millis(20),
+        Duration::from_secs(20),
+    )
+    .await;
     let base = format!("http://{}", server.local_addr());
     let driver = ChromeDriver::start(&browsers).unwrap();
     let a = driver.session(DESKTOP.0, DESKTOP.1).await.unwrap();
     let b = driver.session(PHONE.0, PHONE.1).await.unwrap();
 
-    // Ann plays as a guest and creates a table: three players to 50, Bob invited, a computer
+    // Ann plays as a guest and creates a table: three players to 100, Bob invited, a computer
     // player in the third seat.
     a.goto(&base).await.unwrap();
     fill(&a, "#guest-name", "Ann").await;
     click(&a, "#guest-go").await;
     wait_js(&a, "return !!document.querySelector('#create-go') && document.querySelector('#who').textContent.includes('Ann');", Duration::from_secs(10), "Ann's lobby").await;
     select(&a, "#players", "3").await;
-    fill(&a, "#opt-target", "50").await;
+    fill(&a, "#opt-target", "100").await;
     select(&a, "#seat-1", "invite").await;
     select(&a, "#seat-2", "bot:greedy").await;
     click(&a, "#create-go").await;
@@ -216,7 +329,10 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
     )
     .await;
     let invite = invite.as_str().unwrap().to_string();
-    assert!(invite.starts_with(&format!("{base}/table/")) && invite.contains("?invite="), "{invite}");
+    assert!(
+        invite.starts_with(&format!("{base}/table/")) && invite.contains("?invite="),
+        "{invite}"
+    );
 
     // Bob follows the link on his phone and joins as a guest.
     b.goto(&invite).await.unwrap();
@@ -240,22 +356,37 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
     let mut hands_seen = 0u32;
     let deadline = Instant::now() + Duration::from_secs(150);
     loop {
-        assert!(Instant::now() < deadline, "the game did not finish in time: {seen:?}");
+        assert!(
+            Instant::now() < deadline,
+            "the game did not finish in time: {seen:?}"
+        );
         let sa = state(&a).await;
         let sb = state(&b).await;
         for (s, who) in [(&sa, "Ann"), (&sb, "Bob")] {
-            assert_eq!(s["errors"], Value::Array(vec![]), "{who}'s page has script errors");
+            assert_eq!(
+                s["errors"],
+                Value::Array(vec![]),
+                "{who}'s page has script errors"
+            );
         }
         if sa["over"] == true && sb["over"] == true {
             break;
         }
         // Mid-hand: screenshots at desktop and phone size, and Bob reloads and resumes.
-        if !shot_mid && sa["laid"].as_u64().unwrap() >= 4 && sa["summary"] == false && sb["summary"] == false {
+        if !shot_mid
+            && sa["laid"].as_u64().unwrap() >= 4
+            && sa["summary"] == false
+            && sb["summary"] == false
+        {
             screenshot(&a, "table-desktop", DESKTOP).await;
             screenshot(&b, "table-phone", PHONE).await;
             shot_mid = true;
         }
-        if !reloaded && sb["laid"].as_u64().unwrap() >= 3 && sb["summary"] == false && sb["turn"] != "mine" {
+        if !reloaded
+            && sb["laid"].as_u64().unwrap() >= 3
+            && sb["summary"] == false
+            && sb["turn"] != "mine"
+        {
             let before = state(&b).await;
             b.refresh().await.unwrap();
             let after = wait_js(
@@ -281,7 +412,13 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
         // The end of a hand: the summary, its verification, then the next hand.
         if sa["summary"] == true && sa["over"] == false && sa["next"] == true {
             if !shot_summary {
-                wait_js(&a, "return !!document.querySelector('#summary .explanation li');", Duration::from_secs(5), "the award explained").await;
+                wait_js(
+                    &a,
+                    "return !!document.querySelector('#summary .explanation li');",
+                    Duration::from_secs(5),
+                    "the award explained",
+                )
+                .await;
                 screenshot(&a, "hand-summary", DESKTOP).await;
                 click(&a, "#verify-last").await;
                 let v = wait_js(&a, "const v = document.querySelector('#summary .verdict'); return v ? v.dataset.ok : '';", Duration::from_secs(10), "the deal verified").await;
@@ -294,6 +431,22 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
         if sb["summary"] == true && sb["over"] == false && sb["next"] == true {
             click(&b, "#next-hand").await;
         }
+        if seen.hints == 0 && sa["turn"] == "mine" && sa["summary"] == false {
+            click(&a, "#hint").await;
+            let n = wait_js(
+                &a,
+                "return document.querySelectorAll('.hint-panel li').length;",
+                Duration::from_secs(30),
+                "the hint",
+            )
+            .await;
+            assert!(n.as_u64().unwrap() >= 1);
+            seen.hints += 1;
+            // Chat: Bob says something, Ann reads it.
+            fill(&b, "#chat-input", "good luck").await;
+            click(&b, ".chat button[type=submit]").await;
+            wait_js(&a, "return [...document.querySelectorAll('.chat-lines li')].some((l) => l.textContent === 'Bob: good luck');", Duration::from_secs(10), "the chat line").await;
+        }
         let mut acted = false;
         for (c, who) in [(&a, "Ann"), (&b, "Bob")] {
             if take_turn(c, who, &mut moves, &mut seen).await.is_some() {
@@ -305,6 +458,10 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
         }
     }
     assert!(shot_mid && reloaded, "the mid-hand checks ran");
+    assert!(
+        seen.keyboard == 1 && seen.hints == 1,
+        "keyboard play and the hint ran: {seen:?}"
+    );
     assert!(moves >= 6, "{moves} moves by clicking");
     eprintln!("game played in {:?}: {moves} moves by clicking, {seen:?}, {hands_seen} hands before the last", started.elapsed());
     if !shot_summary {
@@ -313,15 +470,42 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
     }
 
     // Game over: both see the winner; Ann asks for a rematch and gets the new table.
-    let title = wait_js(&a, "return document.querySelector('#summary .game-over').textContent;", Duration::from_secs(5), "the winner").await;
+    let title = wait_js(
+        &a,
+        "return document.querySelector('#summary .game-over').textContent;",
+        Duration::from_secs(5),
+        "the winner",
+    )
+    .await;
     assert!(title.as_str().unwrap().starts_with("Game over"));
     click(&a, "#play-again").await;
-    wait_js(&a, "return !!document.querySelector('#rematch-go');", Duration::from_secs(10), "the rematch table").await;
+    wait_js(
+        &a,
+        "return !!document.querySelector('#rematch-go');",
+        Duration::from_secs(10),
+        "the rematch table",
+    )
+    .await;
 
     // The replay: every action forward and back, the verdicts, and every deal verified.
     click(&a, "#replay-link").await;
-    let pos = wait_js(&a, "const p = document.querySelector('#replay-pos'); return p ? p.textContent : '';", Duration::from_secs(10), "the replay").await;
-    let total: u32 = pos.as_str().unwrap().rsplit('/').next().unwrap().trim().trim_end_matches(')').parse().unwrap();
+    let pos = wait_js(
+        &a,
+        "const p = document.querySelector('#replay-pos'); return p ? p.textContent : '';",
+        Duration::from_secs(10),
+        "the replay",
+    )
+    .await;
+    let total: u32 = pos
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .trim()
+        .trim_end_matches(')')
+        .parse()
+        .unwrap();
     let expected = a
         .execute_async(
             "const done = arguments[arguments.length - 1];
@@ -331,14 +515,24 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
         )
         .await
         .unwrap();
-    assert_eq!(Value::from(total), expected, "one position per deal and per action");
+    assert_eq!(
+        Value::from(total),
+        expected,
+        "one position per deal and per action"
+    );
     wait_js(&a, "return !document.querySelector('.verdict-line') || !document.querySelector('.verdict-line').textContent.includes('reviewing');", Duration::from_secs(60), "the review").await;
     let mut verdicts = 0;
     for i in 1..total {
         click(&a, "#replay-forward").await;
         let p = wait_js(&a, &format!("const p = document.querySelector('#replay-pos').textContent; return p.includes('({} / ') ? p : '';", i + 1), Duration::from_secs(5), "the next step").await;
         assert!(p.as_str().unwrap().contains("Hand"));
-        let line: Value = a.execute("const v = document.querySelector('.verdict-line'); return v ? v.textContent : '';", vec![]).await.unwrap();
+        let line: Value = a
+            .execute(
+                "const v = document.querySelector('.verdict-line'); return v ? v.textContent : '';",
+                vec![],
+            )
+            .await
+            .unwrap();
         if line.as_str().unwrap().contains("Verdict:") {
             verdicts += 1;
         }
@@ -349,7 +543,15 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
     assert!(verdicts > 0, "the replay shows the review's verdicts");
     for i in (1..total).rev() {
         click(&a, "#replay-back").await;
-        wait_js(&a, &format!("return document.querySelector('#replay-pos').textContent.includes('({i} / ');"), Duration::from_secs(5), "the step back").await;
+        wait_js(
+            &a,
+            &format!(
+                "return document.querySelector('#replay-pos').textContent.includes('({i} / ');"
+            ),
+            Duration::from_secs(5),
+            "the step back",
+        )
+        .await;
     }
     let hands: u64 = a
         .execute_async(
@@ -362,10 +564,19 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
         .as_u64()
         .unwrap();
     for h in 1..=hands {
-        wait_js(&a, &format!("return document.querySelector('.replay-proof').dataset.hand === '{h}';"), Duration::from_secs(5), "the hand's proof").await;
+        wait_js(
+            &a,
+            &format!("return document.querySelector('.replay-proof').dataset.hand === '{h}';"),
+            Duration::from_secs(5),
+            "the hand's proof",
+        )
+        .await;
         click(&a, "#verify-replay").await;
         let v = wait_js(&a, "const v = document.querySelector('.replay-proof .verdict'); return v ? v.dataset.ok : '';", Duration::from_secs(10), "the replayed deal verified").await;
-        assert_eq!(v, "true", "hand {h}'s deal re-derived in the browser matches");
+        assert_eq!(
+            v, "true",
+            "hand {h}'s deal re-derived in the browser matches"
+        );
         if h < hands {
             click(&a, "#replay-next-hand").await;
         }
@@ -373,11 +584,24 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
 
     // Ann's profile lists the game.
     a.goto(&format!("{base}/user/me")).await.unwrap();
-    wait_js(&a, "return document.querySelectorAll('.history tbody tr').length === 1;", Duration::from_secs(10), "the game in Ann's history").await;
+    wait_js(
+        &a,
+        "return document.querySelectorAll('.history tbody tr').length === 1;",
+        Duration::from_secs(10),
+        "the game in Ann's history",
+    )
+    .await;
     for (c, who) in [(&a, "Ann"), (&b, "Bob")] {
-        assert!(script_errors(c).await.is_empty(), "{who}'s page has script errors");
+        assert!(
+            script_errors(c).await.is_empty(),
+            "{who}'s page has script errors"
+        );
     }
-    eprintln!("browser scenario done in {:?}; screenshots in {}", started.elapsed(), shots_dir().display());
+    eprintln!(
+        "browser scenario done in {:?}; screenshots in {}",
+        started.elapsed(),
+        shots_dir().display()
+    );
     a.close().await.unwrap();
     b.close().await.unwrap();
     server.shutdown().await;

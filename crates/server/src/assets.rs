@@ -131,7 +131,12 @@ fn etag(index: usize) -> &'static str {
     &TAGS.get_or_init(|| {
         FILES
             .iter()
-            .map(|(_, _, bytes)| format!("\"{}\"", crate::fairness::to_hex(&crate::fairness::sha256(bytes)[..16])))
+            .map(|(_, _, bytes)| {
+                format!(
+                    "\"{}\"",
+                    crate::fairness::to_hex(&crate::fairness::sha256(bytes)[..16])
+                )
+            })
             .collect()
     })[index]
 }
@@ -191,7 +196,12 @@ mod tests {
                 if p.is_dir() {
                     walk(&p, base, out);
                 } else {
-                    out.push(p.strip_prefix(base).unwrap().to_string_lossy().replace('\\', "/"));
+                    out.push(
+                        p.strip_prefix(base)
+                            .unwrap()
+                            .to_string_lossy()
+                            .replace('\\', "/"),
+                    );
                 }
             }
         }

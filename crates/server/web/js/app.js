@@ -33,6 +33,7 @@ export const app = {
 
 async function route() {
   if (app.cleanup) { app.cleanup(); app.cleanup = null; }
+  app.setNet(true);
   const main = $('#main');
   const path = location.pathname.replace(/\/+$/, '') || '/';
   for (const [re, load] of routes) {

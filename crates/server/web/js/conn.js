@@ -38,8 +38,8 @@ export class Conn {
       this.onMessage(msg, this);
     };
     ws.onclose = () => {
-      this.onStatus(false);
       if (this.closed) return;
+      this.onStatus(false);
       setTimeout(() => this.connect(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
     };

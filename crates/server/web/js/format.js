@@ -51,3 +51,8 @@ export function entryWords(e, seats) {
 }
 
 export { tileWords };
+
+/** The rules in a few words: players, partnerships, target. */
+export function shortRules(r) {
+  return `${r.players} players${r.partnerships ? ' in partnerships' : ''} · to ${r.target}${r.spinner === 'none' ? ' · no spinner' : r.spinner === 'all' ? ' · every double spins' : ''}${r.play_scoring === 'none' ? ' · no play scoring' : r.play_scoring === 'fives-and-threes' ? ' · fives and threes' : ''}`;
+}

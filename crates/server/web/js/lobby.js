@@ -2,7 +2,7 @@
 import { h, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { Conn } from './conn.js';
-import { seatName } from './format.js';
+import { seatName, shortRules } from './format.js';
 import { go } from './app.js';
 
 function errorLine() {
@@ -56,7 +56,8 @@ function tableItem(t, app) {
     try { await api.join(t.id, { seat }); go(`/table/${t.id}`); } catch (e) { err.textContent = e.message; }
   };
   return h('li', { class: 'table-item', 'data-table': t.id },
-    h('div', { class: 'rules' }, h('strong', {}, t.options), ` · ${t.status}`, t.hand_no ? ` · hand ${t.hand_no}` : ''),
+    h('div', { class: 'rules' }, h('strong', {}, shortRules(t.rules)), ` · ${t.status}`, t.hand_no ? ` · hand ${t.hand_no}` : ''),
+    h('details', {}, h('summary', {}, 'All the rules'), h('code', { class: 'options' }, t.options)),
     h('ul', { class: 'seats', 'aria-label': 'seats' }, t.seats.map((s) => h('li', {},
       `${s.seat + 1}: `, s.occupant.kind === 'open'
         ? (app.user && t.status === 'waiting' && t.your_seat == null

@@ -6,7 +6,7 @@ import { Conn, randomSeedHex } from './conn.js';
 import { renderBoard, armName } from './board.js';
 import { tileSvg, tileWords, backSvg, tileRow } from './tiles.js';
 import { tallySegments } from './tally.js';
-import { seatName, sideName, actionWords, entryWords } from './format.js';
+import { seatName, sideName, actionWords, entryWords, shortRules } from './format.js';
 import { proofBlock, hex } from './verifyview.js';
 import { go } from './app.js';
 
@@ -40,6 +40,7 @@ function seatsPanel(view) {
     const turn = view.to_move === i && view.phase === 'play';
     return h('li', { class: ['opp', turn ? 'turn' : '', seat.connected || seat.occupant.kind === 'bot' ? '' : 'away'], 'data-seat': i },
       h('div', { class: 'name' }, seatName(view.table.seats, i), seat.taken_over ? ' (computer playing)' : '', turn ? ' · to play' : ''),
+      h('div', { class: 'opp-score' }, `score ${view.scores[view.sides[i]] ?? 0}`),
       h('div', { class: 'backs', role: 'img', 'aria-label': `${count} tile${count === 1 ? '' : 's'} in hand` },
         Array.from({ length: Math.min(count, 9) }, () => backSvg()), h('span', { class: 'n' }, String(count))));
   }));
@@ -368,7 +369,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     mount(top,
       h('div', { class: 'table-head' },
         h('h1', {}, `Table ${v.table.id}`),
-        h('span', { class: 'rules' }, v.table.options),
+        h('details', { class: 'rules' }, h('summary', {}, shortRules(v.table.rules)), v.table.options),
         v.you == null ? h('span', { class: 'badge' }, 'watching') : null),
       seatsPanel(v));
     renderPlayArea();
