@@ -294,7 +294,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     mount(logList, (v.history || []).map((e) => h('li', {}, entryWords(e, v.table.seats))));
     mount(side,
       scoresPanel(v),
-      h('section', { class: 'card', 'aria-labelledby': 'log-h' }, h('h2', { id: 'log-h' }, `Hand ${v.hand_no || '—'}`), logList),
+      h('section', { class: 'card', 'aria-labelledby': 'log-h' }, h('h2', { id: 'log-h' }, `Hand ${(v.last_hand && v.phase !== 'play' && v.phase !== 'claim' ? v.last_hand.hand : v.hand_no) || '—'}`), logList),
       h('section', { class: 'card chat', 'aria-labelledby': 'chat-h' }, h('h2', { id: 'chat-h' }, 'Chat'), el.chatList, chatForm),
       h('section', { class: 'card verify', 'aria-labelledby': 'ver-h' }, h('h2', { id: 'ver-h' }, 'Fair deal'),
         v.proof ? h('div', { class: 'current-proof' },
