@@ -68,6 +68,15 @@ function tableItem(t, app) {
     err);
 }
 
+// Readable names of the options (the keys of the options string; see docs/rules.md).
+const OPTION_LABELS = {
+  target: 'Target', partnerships: 'Partnerships', hand: 'Tiles per hand', spinner: 'Spinner',
+  sprouts: 'Spinner sprouts open', 'no-double': 'No double dealt', 'next-lead': 'Next hand led by',
+  drawing: 'Drawing', 'voluntary-draw': 'Voluntary drawing', 'boneyard-keep': 'Tiles kept in the boneyard',
+  'play-scoring': 'Scoring during play', award: 'End-of-hand award', 'doubles-one-half': 'Doubles count one half',
+  'game-end': 'Game ends', 'exact-target': 'Exact target', cribbage: 'Cribbage scale', manual: 'Manual scoring (Muggins)',
+};
+
 function optionControl(o, value) {
   const id = `opt-${o.key}`;
   const range = o.values.find((v) => /^-?\d+\.\.=-?\d+$/.test(v));
@@ -78,7 +87,7 @@ function optionControl(o, value) {
   } else {
     input = h('select', { id, 'data-key': o.key }, o.values.map((v) => h('option', { value: v, selected: String(v) === String(value) }, v)));
   }
-  return h('div', { class: 'field' }, h('label', { for: id }, o.key), input);
+  return h('div', { class: 'field' }, h('label', { for: id }, OPTION_LABELS[o.key] || o.key, h('span', { class: 'key' }, ` (${o.key})`)), input);
 }
 
 function createForm(cfg, app) {

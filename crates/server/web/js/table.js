@@ -233,6 +233,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     if (v.you != null && v.to_move === v.you && legal.length) {
       if (legal.every((l) => l.action === 'D')) return 'No tile fits: you must draw';
       if (legal.every((l) => l.action === 'P')) return 'No tile fits and nothing to draw: you must pass';
+      if (v.phase === 'claim') return 'Claim the points your play made (or more, at your risk)';
       if (legal.some((l) => l.tile && l.arm == null)) return 'Your lead: choose a tile';
       return st.selected ? `Choose an end for ${st.selected}` : 'Your turn: choose a tile';
     }
@@ -320,9 +321,9 @@ export async function tablePage(main, { params: [id], query, app }) {
       h('ul', { class: 'seats' }, v.table.seats.map((seat) => h('li', { 'data-seat': seat.seat },
         `Seat ${seat.seat + 1}: `, seatName(v.table.seats, seat.seat),
         seat.occupant.kind === 'open' && v.you == null && app.user ? h('button', { type: 'button', class: 'sit', onClick: () => sit({ seat: seat.seat }) }, 'Sit here') : null))),
-      invite && v.you == null ? (app.user
-        ? h('button', { type: 'button', id: 'join-invite', onClick: () => sit({ invite }) }, 'Take the seat you were invited to')
-        : guestInline()) : null,
+      invite && v.you == null && app.user
+        ? h('button', { type: 'button', id: 'join-invite', onClick: () => sit({ invite }) }, 'Take the seat you were invited to') : null,
+      v.you == null && !app.user && (invite || v.table.seats.some((x) => x.occupant.kind === 'open')) ? guestInline() : null,
       invites.length ? h('div', { class: 'invites' }, h('h3', {}, 'Invite a friend'),
         invites.map((inv) => {
           const url = `${location.origin}${inv.path}`;
@@ -341,7 +342,7 @@ export async function tablePage(main, { params: [id], query, app }) {
       try {
         const me = await api.guest(nick.value.trim());
         app.setUser(me.user);
-        await api.join(id, { invite });
+        await api.join(id, invite ? { invite } : {});
         location.reload();
       } catch (e) { err.textContent = e.message; }
     } }, h('label', { for: 'guest-name' }, 'Nickname'), nick, h('button', { type: 'submit', id: 'guest-go' }, 'Join as a guest'), err);
