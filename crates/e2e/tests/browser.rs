@@ -168,7 +168,7 @@ async fn take_turn(c: &Client, who: &str, moves: &mut u32, seen: &mut Seen) -> O
             }
             seen.keyboard += 1;
             did = "played with the keyboard";
-        } else if let (0, Some(t)) = (seen.dragged, multi) {
+        } else if let (0, Some(t), "Ann") = (seen.dragged, multi, who) {
             // Drag and drop: press on the tile, move (the ends light up), release on an end.
             let tile = t["tile"].as_str().unwrap();
             let el = c
@@ -177,6 +177,13 @@ async fn take_turn(c: &Client, who: &str, moves: &mut u32, seen: &mut Seen) -> O
                 )))
                 .await
                 .unwrap();
+            // (On the desktop window, where the hand and the table are both in view.)
+            c.execute(
+                "arguments[0].scrollIntoView({block: 'nearest'});",
+                vec![serde_json::to_value(&el).unwrap()],
+            )
+            .await
+            .unwrap();
             let press = MouseActions::new("drag".into())
                 .then(PointerAction::MoveToElement {
                     element: el,

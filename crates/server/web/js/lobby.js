@@ -87,7 +87,7 @@ function optionControl(o, value) {
   } else {
     input = h('select', { id, 'data-key': o.key }, o.values.map((v) => h('option', { value: v, selected: String(v) === String(value) }, v)));
   }
-  return h('div', { class: 'field' }, h('label', { for: id }, OPTION_LABELS[o.key] || o.key, h('span', { class: 'key' }, ` (${o.key})`)), input);
+  return h('div', { class: 'field' }, h('label', { for: id }, OPTION_LABELS[o.key] || o.key, (OPTION_LABELS[o.key] || '').toLowerCase() === o.key ? null : h('span', { class: 'key' }, ` (${o.key})`)), input);
 }
 
 function createForm(cfg, app) {
