@@ -385,6 +385,9 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
             && sa["summary"] == false
             && sb["summary"] == false
         {
+            for c in [&a, &b] {
+                c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+            }
             screenshot(&a, "table-desktop", DESKTOP).await;
             screenshot(&b, "table-phone", PHONE).await;
             shot_mid = true;
@@ -544,6 +547,7 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
             verdicts += 1;
         }
         if i == total / 2 {
+            a.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
             screenshot(&a, "replay", DESKTOP).await;
         }
     }
