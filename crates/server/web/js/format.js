@@ -56,3 +56,17 @@ export { tileWords };
 export function shortRules(r) {
   return `${r.players} players${r.partnerships ? ' in partnerships' : ''} · to ${r.target}${r.spinner === 'none' ? ' · no spinner' : r.spinner === 'all' ? ' · every double spins' : ''}${r.play_scoring === 'none' ? ' · no play scoring' : r.play_scoring === 'fives-and-threes' ? ' · fives and threes' : ''}`;
 }
+
+/**
+ * The options string of a new table: the preset, the players, then `key=value` for every
+ * chosen option that differs from the preset's rules for that many players (`presetRules`).
+ * `options`: the server's option list (key and Rules field); `chosen`: key -> value.
+ */
+export function optionsString(preset, players, presetRules, options, chosen) {
+  const parts = [preset, `players=${players}`];
+  for (const o of options) {
+    if (o.key === 'players' || !(o.key in chosen)) continue;
+    if (String(presetRules[o.field]) !== String(chosen[o.key])) parts.push(`${o.key}=${chosen[o.key]}`);
+  }
+  return parts.join(' ');
+}

@@ -2,7 +2,7 @@
 import { h, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { Conn } from './conn.js';
-import { seatName, shortRules } from './format.js';
+import { seatName, shortRules, optionsString } from './format.js';
 import { go } from './app.js';
 
 function errorLine() {
@@ -132,16 +132,13 @@ function createForm(cfg, app) {
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     if (!app.user) { err.textContent = 'Choose a nickname or log in first.'; return; }
-    const r = presetRules();
-    const parts = [state.preset, `players=${state.players}`];
-    for (const el of form.querySelectorAll('[data-key]')) {
-      const o = cfg.options.find((x) => x.key === el.dataset.key);
-      if (o && String(r[o.field]) !== String(el.value)) parts.push(`${o.key}=${el.value}`);
-    }
+    const chosen = {};
+    for (const el of form.querySelectorAll('[data-key]')) chosen[el.dataset.key] = el.value;
+    const rules = optionsString(state.preset, state.players, presetRules(), cfg.options, chosen);
     const seats = [...form.querySelectorAll('[data-seat]')].map((el) => (el.value.startsWith('bot:')
       ? { kind: 'bot', level: el.value.slice(4) } : { kind: el.value }));
     try {
-      const t = await api.createTable({ rules: parts.join(' '), seats, unlisted: form.querySelector('#unlisted').checked });
+      const t = await api.createTable({ rules, seats, unlisted: form.querySelector('#unlisted').checked });
       announce('Table created');
       go(`/table/${t.id}`);
     } catch (e) { err.textContent = e.message; }

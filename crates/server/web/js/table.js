@@ -263,7 +263,7 @@ export async function tablePage(main, { params: [id], query, app }) {
           `${armName(l.arm)}${l.points ? ` (+${l.points})` : ''}`)),
         h('button', { type: 'button', class: 'secondary', onClick: () => { st.selected = null; renderPlayArea(); } }, 'Cancel')) : null);
     mount(handArea,
-      h('ul', { class: 'hand', id: 'hand', 'aria-label': `your hand, ${tiles.length} tiles` }, tiles.map((t, i) => {
+      v.you == null ? h('p', { class: 'spectator' }, 'You are watching: only what everyone may see is shown.') : h('ul', { class: 'hand', id: 'hand', 'aria-label': `your hand, ${tiles.length} tiles` }, tiles.map((t, i) => {
         const plays = legalFor(t);
         const ok = plays.length > 0;
         const best = plays.map((p) => hintFor.get(p.action)).filter(Boolean).sort((a, b) => a.rank - b.rank)[0];
