@@ -83,10 +83,11 @@ async fn javascript_unit_tests_pass_in_chromium() {
         lines.join("\n")
     );
     assert!(
-        passed >= 30,
+        passed >= 45,
         "only {passed} checks ran:\n{}",
         lines.join("\n")
     );
+    eprintln!("{passed} JavaScript checks passed in Chromium");
     // Every vector line of the engine's file was checked.
     assert_eq!(
         lines
