@@ -33,6 +33,10 @@ export function layoutGeometry(tree, opts = {}) {
   tiles.push({ tile: root, arm: null, index: 0, x: 0, y: 0, horizontal: !rootDouble, a: hiPip(root), b: loPip(root), dir: [1, 0] });
   // Each arm's cursor: the point on its centre line where its next tile touches.
   const placedByArm = {};
+  // Spinners lying in arms (their sprouts leave them sideways): an arm does not turn right
+  // after one, or its next leg would run alongside the spinner's sprout.
+  const spinners = new Set(tree.arms.filter((x) => x.anchor && x.anchor.kind === 'sprout' && x.anchor.arm != null)
+    .map((x) => `${x.anchor.arm}:${x.anchor.index}`));
   for (const arm of tree.arms) {
     let cursor;
     let dir;
@@ -66,7 +70,7 @@ export function layoutGeometry(tree, opts = {}) {
     placedByArm[arm.id] = mine;
     arm.tiles.forEach((p, index) => {
       const dbl = p.inner === p.outer;
-      if (!dbl && mayTurn) {
+      if (!dbl && mayTurn && !spinners.has(`${arm.id}:${index - 1}`)) {
         const far = [cursor[0] + 2 * dir[0], cursor[1] + 2 * dir[1]];
         const over = dir[1] === 0 ? Math.abs(far[0]) > turnX : Math.abs(far[1]) > turnY;
         if (over) {

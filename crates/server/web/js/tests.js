@@ -116,6 +116,23 @@ export async function runTests(vectorsText) {
   const sEnd = gc.ends.find((e) => e.arm === 'S');
   check(sEnd && sEnd.x === dbl.x && sEnd.y > dbl.y, 'geometry: the empty south sprout is marked below the double');
 
+  // An arm does not turn right after a spinner lying in it (its sprout would run alongside).
+  const late = { root: '6-5', count: 0, arms: [
+    { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['6-0', '0-0', '0-1', '1-1', '1-2', '2-2', '2-3', '3-4'].map((t) => (t[0] < t[2] ? `${t[2]}-${t[0]}` : t)), 6), open: true, end: 4 },
+    { id: 'E', anchor: { kind: 'root' }, tiles: [], open: true, end: 5 },
+    { id: 'N', anchor: { kind: 'sprout', double: '2-2', arm: 'W', index: 5 }, tiles: placedLine(['2-4', '4-4', '4-5'].map((t) => (t[0] < t[2] ? `${t[2]}-${t[0]}` : t)), 2), open: true, end: 5 },
+    { id: 'S', anchor: { kind: 'sprout', double: '2-2', arm: 'W', index: 5 }, tiles: placedLine(['2-5'].map((t) => `${t[2]}-${t[0]}`), 2), open: true, end: 5 },
+  ] };
+  const gl = layoutGeometry(late, { turnX: 9, turnY: 5 });
+  let lateClash = '';
+  for (let i = 0; i < gl.tiles.length; i += 1) {
+    for (let j = i + 1; j < gl.tiles.length; j += 1) {
+      if (overlaps(gl.tiles[i], gl.tiles[j])) lateClash = `${gl.tiles[i].tile} and ${gl.tiles[j].tile}`;
+    }
+  }
+  check(lateClash === '', 'geometry: a spinner near the corner keeps its sprouts clear', lateClash);
+  check(gl.tiles.filter((t) => t.arm === 'W').some((t) => t.dir[1] !== 0), 'geometry: that arm still turns, one tile later');
+
   // Tally.
   eq(tallyParts(0), { full: 0, xs: 0, line: 0, rest: 0 }, 'tally: 0');
   eq(tallyParts(5), { full: 0, xs: 0, line: 1, rest: 0 }, 'tally: 5 is one line');
