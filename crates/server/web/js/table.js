@@ -67,7 +67,7 @@ function summary(view, st, actions) {
       h('ol', { class: 'explanation' }, o.explanation.map((line) => h('li', {}, line))),
       h('table', { class: 'result' }, h('thead', {}, h('tr', {}, h('th', {}, 'side'), h('th', {}, 'scored'), h('th', {}, 'score'))),
         h('tbody', {}, o.scores.map((sc, side) => h('tr', {}, h('td', {}, sideName(seats, view.sides, side)), h('td', {}, `+${o.scored[side]}`), h('td', { class: 'num' }, String(sc)))))),
-      proof ? proofBlock(proof, view.table.rules, view.lead_kind, { history: view.history, remaining: o.hands }, { id: 'verify-last' }) : null,
+      proof ? actions.keptProof(`last-${proof.hand}`, () => proofBlock(proof, view.table.rules, view.lead_kind, { history: view.history, remaining: o.hands }, { id: 'verify-last' })) : null,
       h('div', { class: 'row buttons' },
         over
           ? [
@@ -116,7 +116,20 @@ export async function tablePage(main, { params: [id], query, app }) {
     st.seedFor = v.proof.hand;
     send({ type: 'seed', id: conn.nextId('s'), hand: v.proof.hand, seed: randomSeedHex() });
   };
+  // Parts that keep their state across redraws: open <details>, and proof blocks with the
+  // result of a verification.
+  const opened = new Set();
+  const keptDetails = (key, attrs, summaryText, ...children) => {
+    const d = h('details', { ...attrs, open: opened.has(key) }, h('summary', {}, summaryText), ...children);
+    d.addEventListener('toggle', () => { if (d.open) opened.add(key); else opened.delete(key); });
+    return d;
+  };
+  const proofEls = new Map();
   const actions = {
+    keptProof: (key, make) => {
+      if (!proofEls.has(key)) proofEls.set(key, make());
+      return proofEls.get(key);
+    },
     next: () => { st.readyNext = true; maybeSendSeed(); render(); },
     rematch: () => send({ type: 'rematch', id: conn.nextId('r') }),
     hideSummary: () => { st.hideSummary = st.view?.last_hand?.hand ?? null; render(); },
@@ -302,9 +315,12 @@ export async function tablePage(main, { params: [id], query, app }) {
           h('p', {}, `Hand ${v.proof.hand}: the server committed to its seed before the deal.`),
           hex('commitment', v.proof.commitment),
           h('p', {}, `Seeds in from seat${v.proof.contributed.length === 1 ? '' : 's'}: ${v.proof.contributed.map((x) => x + 1).join(', ') || 'none yet'}`)) : null,
-        proofs.length ? h('details', { class: 'past-proofs' }, h('summary', {}, 'Finished hands: seeds revealed'),
-          proofs.map((p) => proofBlock(p, v.table.rules, v.last_hand && v.last_hand.hand === p.hand ? v.lead_kind : null,
-            v.last_hand && v.last_hand.hand === p.hand ? { history: v.history, remaining: v.last_hand.hands } : null))) : null));
+        proofs.length ? keptDetails('proofs', { class: 'past-proofs' }, 'Finished hands: seeds revealed',
+          proofs.map((p) => {
+            const current = v.last_hand && v.last_hand.hand === p.hand;
+            return actions.keptProof(`${current ? 'now' : 'old'}-${p.hand}`, () => proofBlock(p, v.table.rules, current ? v.lead_kind : null,
+              current ? { history: v.history, remaining: v.last_hand.hands } : null));
+          })) : null));
     logList.scrollTop = logList.scrollHeight;
   }
 
@@ -370,7 +386,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     mount(top,
       h('div', { class: 'table-head' },
         h('h1', {}, `Table ${v.table.id}`),
-        h('details', { class: 'rules' }, h('summary', {}, shortRules(v.table.rules)), v.table.options),
+        keptDetails('rules', { class: 'rules' }, shortRules(v.table.rules), v.table.options),
         v.you == null ? h('span', { class: 'badge' }, 'watching') : null),
       seatsPanel(v));
     renderPlayArea();
