@@ -18,8 +18,20 @@ export function positions(replay) {
   return out;
 }
 
+/** The game, asking again for a few seconds while a game that just ended is being stored. */
+async function loadGame(id) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await api.game(id);
+    } catch (e) {
+      if (e.code !== 'no_such_game' || attempt >= 10) throw e;
+      await new Promise((r) => { setTimeout(r, 300); });
+    }
+  }
+}
+
 export async function replayPage(main, { params: [id] }) {
-  const replay = await api.game(id);
+  const replay = await loadGame(id);
   const pos = positions(replay);
   let at = 0;
   let review = null;
