@@ -67,6 +67,7 @@ pub struct ChromeDriver {
     port: u16,
     browsers: Browsers,
     profiles: tempfile::TempDir,
+    sessions: std::sync::Mutex<Vec<String>>,
 }
 
 /// The flags every Chromium of the tests runs with: headless, and quiet on the network.
@@ -99,6 +100,7 @@ impl ChromeDriver {
             port,
             browsers: browsers.clone(),
             profiles: tempfile::tempdir().map_err(|e| e.to_string())?,
+            sessions: std::sync::Mutex::new(Vec::new()),
         };
         let start = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -136,6 +138,9 @@ impl ChromeDriver {
             .connect(&format!("http://127.0.0.1:{}", self.port))
             .await
             .map_err(|e| format!("cannot open a browser session: {e}"))?;
+        if let Ok(Some(id)) = client.session_id().await {
+            self.sessions.lock().expect("not poisoned").push(id);
+        }
         // The window may differ from the viewport; make the viewport the size asked for.
         let inner: Value = client
             .execute("return [window.innerWidth, window.innerHeight];", vec![])
@@ -161,9 +166,31 @@ impl ChromeDriver {
 
 impl Drop for ChromeDriver {
     fn drop(&mut self) {
+        // End every session still open (a failed test never reached its `close`), so that no
+        // browser outlives the test, then stop chromedriver.
+        let sessions =
+            std::mem::take(&mut *self.sessions.lock().unwrap_or_else(|e| e.into_inner()));
+        for id in sessions {
+            let _ = delete_session(self.port, &id);
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `DELETE /session/{id}` on chromedriver, with a plain blocking HTTP request (this runs in
+/// `Drop`, outside any async runtime). Closing a session that is already closed is harmless.
+fn delete_session(port: u16, id: &str) -> std::io::Result<()> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port))?;
+    s.set_read_timeout(Some(Duration::from_secs(10)))?;
+    write!(
+        s,
+        "DELETE /session/{id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    )?;
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    Ok(())
 }
 
 /// Start the real game server on a free port with an SQLite file in `dir`: computer players
