@@ -100,6 +100,78 @@ async fn javascript_unit_tests_pass_in_chromium() {
     server.shutdown().await;
 }
 
+/// Real final layouts of hands played with random legal actions, under `rules`.
+fn real_layouts(rules: &str, hands: u64) -> Vec<Value> {
+    use fiveup_engine::{Entry, FastRng, LayoutTree, Rules, Seed, State};
+    let rules = Rules::parse(rules).unwrap();
+    let mut rng = FastRng::new(7);
+    (0..hands)
+        .map(|n| {
+            let mut s = State::from_seed(rules, &Seed::from_u64(n)).unwrap();
+            while !s.is_hand_over() {
+                let legal = s.legal_actions();
+                let a = legal[rng.below(legal.len() as u32) as usize];
+                s.apply(a).unwrap();
+            }
+            let order: Vec<String> = s
+                .log()
+                .iter()
+                .filter_map(|e| match e {
+                    Entry::Play { arm: Some(a), .. } => Some(a.to_string()),
+                    _ => None,
+                })
+                .collect();
+            serde_json::json!({
+                "tree": LayoutTree::from_history(&rules, s.log()),
+                "order": order,
+            })
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn layout_geometry_keeps_real_layouts_apart() {
+    let Some(browsers) = browsers() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(dir.path(), Duration::ZERO, Duration::from_secs(5)).await;
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let c = driver.session(DESKTOP.0, DESKTOP.1).await.unwrap();
+    c.goto(&format!("http://{}/static/test.html", server.local_addr()))
+        .await
+        .unwrap();
+    wait_js(
+        &c,
+        "return window.testsReady === true;",
+        Duration::from_secs(10),
+        "the test page",
+    )
+    .await;
+    // One spinner (the first double), no spinner, and the sprouts opening at once; two to
+    // four players. (Every double spins in `cross`: there arms can meet, see docs/browser.md.)
+    for rules in [
+        "five-up",
+        "five-up players=4",
+        "five-up players=3 sprouts=at-once",
+        "muggins players=2 hand=9",
+    ] {
+        let trees = real_layouts(rules, 300);
+        let report = c
+            .execute(
+                "return window.geometryReport(arguments[0]);",
+                vec![Value::Array(trees)],
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            report,
+            Value::Array(vec![]),
+            "{rules}: tiles overlap or are missing"
+        );
+    }
+    c.close().await.unwrap();
+    server.shutdown().await;
+}
+
 const STATE_JS: &str = r#"
 const r = document.querySelector('.table-page');
 if (!r) return {page: false};

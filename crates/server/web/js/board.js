@@ -9,12 +9,13 @@ export const armName = (a) => ARM_NAMES[a] || `arm ${a}`;
 /**
  * Draw `tree` into the <svg> `svg`. `openEnds`: the view's open ends (arm, pip, counts);
  * `targets`: a Map from arm to the action a click on that end sends; `onEnd(arm)`.
- * `lastTile`: a tile to highlight (the last one laid).
+ * `lastTile`: a tile to highlight (the last one laid); `order`: the arms in play order
+ * (geometry.js `playOrder`).
  */
-export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget } = {}) {
+export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, order } = {}) {
   const rect = svg.getBoundingClientRect();
   const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
-  const geo = layoutGeometry(tree, turnLimits(aspect));
+  const geo = layoutGeometry(tree, { ...turnLimits(aspect), order });
   const vb = fitViewBox(geo.bbox, { aspect, minW: aspect >= 1 ? 12 : 8, minH: aspect >= 1 ? 7 : 9 });
   svg.setAttribute('viewBox', vb.map((v) => v.toFixed(3)).join(' '));
   svg.replaceChildren();

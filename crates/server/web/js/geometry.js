@@ -14,11 +14,17 @@ const isDouble = (t) => t[0] === t[2];
 const hiPip = (t) => Number(t[0]);
 const loPip = (t) => Number(t[2]);
 const clockwise = ([x, y]) => [-y, x];
+const anticlockwise = ([x, y]) => [y, -x];
 
 /**
  * Place every tile of a layout. `opts.turnX` / `opts.turnY`: how far (in units from the
- * lead) an arm runs before turning. Returns `{tiles, ends, bbox}`:
- * - tiles: `{tile, arm, index, x, y, horizontal, a, b}` (centre; `a` is the left or top half);
+ * lead) an arm runs before turning. `opts.order`: the arm of every tile laid after the lead,
+ * in the order they were laid (from the hand's history); tiles are placed in that order, so a
+ * tile laid later never moves an earlier one. A tile that would overlap one already placed
+ * turns a corner instead (clockwise, else anticlockwise) when it can. Returns
+ * `{tiles, ends, bbox}`:
+ * - tiles: `{tile, arm, index, x, y, horizontal, a, b, dir}` (centre; `a` is the left or top
+ *   half; `dir` the arm's direction there);
  * - ends: `{arm, pip, x, y, dir}` for every open end (where the next tile would touch);
  * - bbox: `{minX, minY, maxX, maxY}` of everything drawn.
  */
@@ -31,76 +37,119 @@ export function layoutGeometry(tree, opts = {}) {
   const root = tree.root;
   const rootDouble = isDouble(root);
   tiles.push({ tile: root, arm: null, index: 0, x: 0, y: 0, horizontal: !rootDouble, a: hiPip(root), b: loPip(root), dir: [1, 0] });
-  // Each arm's cursor: the point on its centre line where its next tile touches.
-  const placedByArm = {};
   // Spinners lying in arms (their sprouts leave them sideways): an arm does not turn right
   // after one, or its next leg would run alongside the spinner's sprout.
   const spinners = new Set(tree.arms.filter((x) => x.anchor && x.anchor.kind === 'sprout' && x.anchor.arm != null)
     .map((x) => `${x.anchor.arm}:${x.anchor.index}`));
-  for (const arm of tree.arms) {
-    let cursor;
-    let dir;
-    let mayTurn = true;
+  const arms = new Map(tree.arms.map((a) => [a.id, a]));
+  // Each arm's pen: the cursor (the point on its centre line where its next tile touches),
+  // its direction, whether it may still turn at the limit, and its tiles placed so far.
+  const pens = new Map();
+
+  function startPen(arm) {
     const a = arm.anchor || { kind: 'root' };
     if (a.kind === 'root') {
-      dir = arm.id === 'W' ? DIRS.W : DIRS.E;
+      const dir = arm.id === 'W' ? DIRS.W : DIRS.E;
       const half = rootDouble ? 0.5 : 1;
-      cursor = [dir[0] * half, 0];
-    } else if (a.arm === null || a.arm === undefined) {
+      return { cursor: [dir[0] * half, 0], dir, limitTurn: true, sprout: false, placed: [] };
+    }
+    if (a.arm === null || a.arm === undefined) {
       // A sprout of the spinning lead: N and S leave its ends.
-      const first = tree.arms.filter((x) => x.anchor && x.anchor.kind === 'sprout' && (x.anchor.arm ?? null) === null)[0];
-      dir = first && first.id === arm.id ? DIRS.N : DIRS.S;
-      cursor = [0, dir[1]];
-    } else {
-      // A sprout of a double lying in another arm: perpendicular to that arm there.
-      const host = (placedByArm[a.arm] || [])[a.index];
-      if (!host) continue;
-      const sibs = tree.arms.filter((x) => x.anchor && x.anchor.kind === 'sprout'
-        && x.anchor.arm === a.arm && x.anchor.index === a.index);
-      const p1 = clockwise(host.dir);
-      const p2 = [-p1[0], -p1[1]];
-      const upOrLeft = (p) => p[0] + p[1] < 0;
-      const firstDir = upOrLeft(p1) ? p1 : p2;
-      const secondDir = firstDir === p1 ? p2 : p1;
-      dir = sibs.length && sibs[0].id === arm.id ? firstDir : secondDir;
-      cursor = [host.x + dir[0], host.y + dir[1]];
-      mayTurn = false;
+      const first = tree.arms.find((x) => x.anchor && x.anchor.kind === 'sprout' && (x.anchor.arm ?? null) === null);
+      const dir = first && first.id === arm.id ? DIRS.N : DIRS.S;
+      return { cursor: [0, dir[1]], dir, limitTurn: true, sprout: false, placed: [] };
     }
-    const mine = [];
-    placedByArm[arm.id] = mine;
-    arm.tiles.forEach((p, index) => {
-      const dbl = p.inner === p.outer;
-      if (!dbl && mayTurn && !spinners.has(`${arm.id}:${index - 1}`)) {
-        const far = [cursor[0] + 2 * dir[0], cursor[1] + 2 * dir[1]];
-        const over = dir[1] === 0 ? Math.abs(far[0]) > turnX : Math.abs(far[1]) > turnY;
-        if (over) {
-          const nd = clockwise(dir);
-          cursor = [cursor[0] + 0.5 * dir[0] - 0.5 * nd[0], cursor[1] + 0.5 * dir[1] - 0.5 * nd[1]];
-          dir = nd;
-          mayTurn = false;
-        }
-      }
-      const step = dbl ? 0.5 : 1;
-      const x = cursor[0] + step * dir[0];
-      const y = cursor[1] + step * dir[1];
-      const alongX = dir[1] === 0;
-      const forward = dir[0] + dir[1] > 0; // E or S: the inner half is left/top
-      const t = {
-        tile: p.tile, arm: arm.id, index, x, y,
-        horizontal: dbl ? !alongX : alongX,
-        a: forward ? p.inner : p.outer,
-        b: forward ? p.outer : p.inner,
-        dir,
-      };
-      tiles.push(t);
-      mine.push(t);
-      cursor = [cursor[0] + 2 * step * dir[0], cursor[1] + 2 * step * dir[1]];
-    });
-    if (arm.open) {
-      ends.push({ arm: arm.id, pip: arm.end, x: cursor[0] + 0.75 * dir[0], y: cursor[1] + 0.75 * dir[1], dir });
+    // A sprout of a double lying in another arm: perpendicular to that arm there.
+    const hostPen = pens.get(a.arm);
+    const host = hostPen && hostPen.placed[a.index];
+    if (!host) return null;
+    const sibs = tree.arms.filter((x) => x.anchor && x.anchor.kind === 'sprout'
+      && x.anchor.arm === a.arm && x.anchor.index === a.index);
+    const p1 = clockwise(host.dir);
+    const p2 = [-p1[0], -p1[1]];
+    const firstDir = p1[0] + p1[1] < 0 ? p1 : p2; // up, or left
+    const secondDir = firstDir === p1 ? p2 : p1;
+    const dir = sibs.length && sibs[0].id === arm.id ? firstDir : secondDir;
+    return { cursor: [host.x + dir[0], host.y + dir[1]], dir, limitTurn: false, sprout: true, placed: [] };
+  }
+
+  // Where a tile goes from `cursor` in `dir` (turning from `from` first, if given).
+  function candidate(cursor, dir, dbl, from) {
+    let c = cursor;
+    if (from) c = [cursor[0] + 0.5 * from[0] - 0.5 * dir[0], cursor[1] + 0.5 * from[1] - 0.5 * dir[1]];
+    const step = dbl ? 0.5 : 1;
+    const alongX = dir[1] === 0;
+    return {
+      x: c[0] + step * dir[0],
+      y: c[1] + step * dir[1],
+      horizontal: dbl ? !alongX : alongX,
+      dir,
+      next: [c[0] + 2 * step * dir[0], c[1] + 2 * step * dir[1]],
+      turned: !!from,
+    };
+  }
+
+  const clear = (t) => tiles.every((u) => !overlaps(t, u));
+
+  function place(arm, index) {
+    if (!pens.has(arm.id)) {
+      const pen = startPen(arm);
+      if (!pen) return;
+      pens.set(arm.id, pen);
     }
+    const pen = pens.get(arm.id);
+    const p = arm.tiles[index];
+    const dbl = p.inner === p.outer;
+    const straight = candidate(pen.cursor, pen.dir, dbl, null);
+    const mayTurn = !dbl && !spinners.has(`${arm.id}:${index - 1}`) && (!pen.sprout || index > 0);
+    let options = [straight];
+    if (mayTurn) {
+      const cw = candidate(pen.cursor, clockwise(pen.dir), dbl, pen.dir);
+      const ccw = candidate(pen.cursor, anticlockwise(pen.dir), dbl, pen.dir);
+      const far = straight.next;
+      const over = pen.limitTurn && (pen.dir[1] === 0 ? Math.abs(far[0]) > turnX : Math.abs(far[1]) > turnY);
+      options = over ? [cw, straight, ccw] : [straight, cw, ccw];
+    }
+    const pick = options.find(clear) || options[0];
+    if (pick.turned) pen.limitTurn = false;
+    pen.dir = pick.dir;
+    pen.cursor = pick.next;
+    const forward = pick.dir[0] + pick.dir[1] > 0; // E or S: the inner half is left/top
+    const t = {
+      tile: p.tile, arm: arm.id, index, x: pick.x, y: pick.y, horizontal: pick.horizontal,
+      a: forward ? p.inner : p.outer, b: forward ? p.outer : p.inner, dir: pick.dir,
+    };
+    tiles.push(t);
+    pen.placed.push(t);
+  }
+
+  const next = new Map();
+  const lay = (id) => {
+    const arm = arms.get(id);
+    const k = next.get(id) ?? 0;
+    if (!arm || k >= arm.tiles.length) return;
+    next.set(id, k + 1);
+    place(arm, k);
+  };
+  for (const id of opts.order || []) lay(String(id));
+  for (const arm of tree.arms) while ((next.get(arm.id) ?? 0) < arm.tiles.length) lay(arm.id);
+
+  for (const arm of tree.arms) {
+    if (!arm.open) continue;
+    if (!pens.has(arm.id)) {
+      const pen = startPen(arm);
+      if (!pen) continue;
+      pens.set(arm.id, pen);
+    }
+    const { cursor, dir } = pens.get(arm.id);
+    ends.push({ arm: arm.id, pip: arm.end, x: cursor[0] + 0.75 * dir[0], y: cursor[1] + 0.75 * dir[1], dir });
   }
   return { tiles, ends, bbox: boundingBox(tiles, ends) };
+}
+
+/** The arms of the tiles laid after the lead, in play order, from a hand's history. */
+export function playOrder(history) {
+  return (history || []).filter((e) => e.kind === 'play' && e.arm != null).map((e) => String(e.arm));
 }
 
 /** The box around every tile and end marker. */

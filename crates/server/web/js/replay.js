@@ -54,7 +54,8 @@ export async function replayPage(main, { params: [id] }) {
     const layout = step ? step.layout : { root: null, arms: [], count: 0 };
     const tiles = step ? step.hands : hand.dealt;
     const scores = step ? step.scores : hand.scores_before;
-    renderBoard(board, layout, { openEnds: step ? step.open_ends : [] });
+    const order = hand.steps.slice(0, p.index).map((x) => x.action).filter((a) => a.includes('@')).map((a) => a.split('@')[1]);
+    renderBoard(board, layout, { openEnds: step ? step.open_ends : [], order, lastTile: step && step.action.includes('-') ? step.action.split('@')[0] : null });
     counter.textContent = `Hand ${hand.hand}, ${step ? `action ${p.index} of ${hand.steps.length}` : 'the deal'} (${at + 1} / ${pos.length})`;
     const v = step ? verdictFor(hand.hand, step.index) : null;
     const last = step && p.index === hand.steps.length;

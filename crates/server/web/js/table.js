@@ -4,6 +4,7 @@ import { h, s, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { Conn, randomSeedHex } from './conn.js';
 import { renderBoard, armName } from './board.js';
+import { playOrder } from './geometry.js';
 import { tileSvg, tileWords, backSvg, tileRow } from './tiles.js';
 import { tallySegments } from './tally.js';
 import { seatName, sideName, actionWords, entryWords, shortRules } from './format.js';
@@ -261,7 +262,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     if (st.selected) for (const l of legalFor(st.selected)) if (l.arm) targets.set(l.arm, l.action);
     const leadTarget = st.selected && legalFor(st.selected).some((l) => l.arm == null);
     const last = [...(v.history || [])].reverse().find((e) => e.kind === 'play');
-    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget });
+    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history) });
     el.count.replaceChildren(h('span', { class: 'label' }, 'Count'), h('span', { class: 'value', 'aria-label': `count ${v.count}` }, String(v.count)));
     const mustDraw = v.to_move === v.you && legal.length > 0 && legal.every((l) => l.action === 'D');
     const prompt = promptText(v);

@@ -19,6 +19,26 @@ function placedLine(tiles, startPip) {
   });
 }
 
+/**
+ * The layout geometry on many real layouts (made by the engine in the Rust test): for each
+ * `{tree, order}`, the pairs of tiles that overlap with the desktop and the phone turn limits.
+ */
+export function geometryReport(items) {
+  const out = [];
+  items.forEach(({ tree, order }, i) => {
+    for (const limits of [{ turnX: 9, turnY: 5 }, { turnX: 4, turnY: 8 }, { turnX: 6, turnY: 6 }]) {
+      const g = layoutGeometry(tree, { ...limits, order });
+      let n = 0;
+      for (let a = 0; a < g.tiles.length; a += 1) {
+        for (let b = a + 1; b < g.tiles.length; b += 1) if (overlaps(g.tiles[a], g.tiles[b])) n += 1;
+      }
+      const tiles = 1 + tree.arms.reduce((k, arm) => k + arm.tiles.length, 0);
+      if (n > 0 || g.tiles.length !== tiles) out.push({ i, limits, overlaps: n, placed: g.tiles.length, tiles });
+    }
+  });
+  return out;
+}
+
 export async function runTests(vectorsText) {
   const lines = [];
   let failed = 0;
