@@ -312,6 +312,10 @@ async fn take_turn(c: &Client, who: &str, moves: &mut u32, seen: &mut Seen) -> O
             "{who}: the must-draw moment is announced: {}",
             s["prompt"]
         );
+        if seen.draws == 0 && who == "Ann" {
+            c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+            screenshot(c, "must-draw", DESKTOP).await;
+        }
         click(c, "#draw").await;
         let drawn = wait_js(
             c,

@@ -29,8 +29,8 @@ function accountPanel(app, onChange) {
         try { const me = await api.guest(nick.value.trim()); app.setUser(me.user); onChange(); } catch (e) { fail(e); }
       } }, h('label', { for: 'guest-name' }, 'Nickname'), nick, h('button', { type: 'submit', id: 'guest-go' }, 'Play as a guest')),
       h('form', { class: 'row', onSubmit: (ev) => { ev.preventDefault(); signIn('login'); } },
-        h('label', { for: 'login-name' }, 'User name'), user,
-        h('label', { for: 'login-pass' }, 'Password'), pass,
+        h('div', { class: 'field' }, h('label', { for: 'login-name' }, 'User name'), user),
+        h('div', { class: 'field' }, h('label', { for: 'login-pass' }, 'Password'), pass),
         h('button', { type: 'submit' }, 'Log in'),
         h('button', { type: 'button', onClick: () => signIn('register') }, 'Register')),
       err);

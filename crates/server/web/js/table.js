@@ -70,14 +70,14 @@ function summary(view, st, actions) {
         h('tbody', {}, o.scores.map((sc, side) => h('tr', {}, h('td', {}, sideName(seats, view.sides, side)), h('td', {}, `+${o.scored[side]}`), h('td', { class: 'num' }, String(sc)))))),
       proof ? actions.keptProof(`last-${proof.hand}`, () => proofBlock(proof, view.table.rules, view.lead_kind, { history: view.history, remaining: o.hands }, { id: 'verify-last' })) : null,
       h('div', { class: 'row buttons' },
-        over
+        over && view.you != null
           ? [
             view.rematch
               ? h('a', { class: 'button', href: `/table/${view.rematch}`, id: 'rematch-go' }, 'Go to the new table')
               : h('button', { type: 'button', id: 'play-again', onClick: actions.rematch }, 'Play again'),
             h('a', { class: 'button', href: `/game/${view.table.id}`, id: 'replay-link' }, 'Replay this game'),
             h('a', { class: 'button', href: '/' }, 'Lobby')]
-          : (view.you != null
+          : over ? h('a', { class: 'button', href: `/game/${view.table.id}`, id: 'replay-link' }, 'Replay this game') : (view.you != null
             ? h('button', { type: 'button', id: 'next-hand', disabled: st.readyNext || view.seed_sent, onClick: actions.next },
               st.readyNext || view.seed_sent ? 'Waiting for the others…' : 'Next hand')
             : null),
