@@ -440,7 +440,10 @@ export async function tablePage(main, { params: [id], query, app }) {
           if (e.kind === 'dealt') { st.drawnTile = null; announce(`Hand ${e.hand} dealt`); }
           if (e.kind === 'seat' || e.kind === 'started') api.table(id).then((i) => { st.info = i; render(); }).catch(() => {});
           if (e.kind === 'rematch' && before) announce('A new table is ready: play again');
-          if (before && before.to_move !== m.view.to_move) { st.hint = null; st.hintPending = false; }
+          // A hint is for one version of the table; errors are about the moment they came.
+          st.hint = null;
+          st.error = '';
+          if (before && before.to_move !== m.view.to_move) st.hintPending = false;
           break;
         }
         case 'ack':
