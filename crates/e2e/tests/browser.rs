@@ -404,7 +404,34 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
     fill(&a, "#opt-target", "100").await;
     select(&a, "#seat-1", "invite").await;
     select(&a, "#seat-2", "bot:greedy").await;
+    // Bob is looking at the lobby (not logged in yet): the new table appears there live.
+    b.goto(&base).await.unwrap();
+    wait_js(
+        &b,
+        "return !!document.querySelector('#tables .empty, #tables .table-item');",
+        Duration::from_secs(10),
+        "Bob's lobby",
+    )
+    .await;
     click(&a, "#create-go").await;
+    let table_id = wait_js(
+        &a,
+        "const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); return m ? m[1] : '';",
+        Duration::from_secs(10),
+        "Ann's new table",
+    )
+    .await;
+    let listed = wait_js(
+        &b,
+        &format!("const t = document.querySelector('#tables [data-table=\"{}\"]'); return t ? t.textContent : '';", table_id.as_str().unwrap()),
+        Duration::from_secs(10),
+        "the new table in Bob's lobby",
+    )
+    .await;
+    assert!(
+        listed.as_str().unwrap().contains("3 players · to 100"),
+        "{listed}"
+    );
     let invite = wait_js(
         &a,
         "const i = document.querySelector('.invite-link'); return i ? i.value : '';",
