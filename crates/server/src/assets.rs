@@ -88,6 +88,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../web/js/tally.js"),
     ),
     (
+        "js/testpage.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/testpage.js"),
+    ),
+    (
         "js/tests.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../web/js/tests.js"),
@@ -125,6 +130,11 @@ pub fn find(path: &str) -> Option<&'static Asset> {
     FILES.iter().find(|(p, _, _)| *p == path)
 }
 
+/// The `Content-Security-Policy` of the client's pages.
+pub const PAGE_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; \
+     frame-ancestors 'none'";
+
 /// A strong validator for an embedded file: the first 16 bytes of its SHA-256, in hex.
 fn etag(index: usize) -> &'static str {
     static TAGS: OnceLock<Vec<String>> = OnceLock::new();
@@ -159,6 +169,11 @@ fn serve(path: &str, headers: &HeaderMap) -> Response {
             ];
             if fresh {
                 (StatusCode::NOT_MODIFIED, common).into_response()
+            } else if mime.starts_with("text/html") {
+                // Pages load only this server's own scripts, styles and images, talk only to
+                // it, and may not be framed.
+                let csp = (header::CONTENT_SECURITY_POLICY, PAGE_POLICY);
+                (common, [(header::CONTENT_TYPE, mime), csp], bytes).into_response()
             } else {
                 (common, [(header::CONTENT_TYPE, mime)], bytes).into_response()
             }
@@ -239,5 +254,8 @@ mod tests {
         h.insert(header::IF_NONE_MATCH, "\"other\"".parse().unwrap());
         assert_eq!(serve("style.css", &h).status(), StatusCode::OK);
         assert_eq!(serve("nope.js", &h).status(), StatusCode::NOT_FOUND);
+        let page = serve("index.html", &HeaderMap::new());
+        assert_eq!(page.headers()[header::CONTENT_SECURITY_POLICY], PAGE_POLICY);
+        assert!(r.headers().get(header::CONTENT_SECURITY_POLICY).is_none());
     }
 }
