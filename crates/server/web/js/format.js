@@ -70,3 +70,22 @@ export function optionsString(preset, players, presetRules, options, chosen) {
   }
   return parts.join(' ');
 }
+
+/**
+ * The expert's value of a won game (`WIN_VALUE` in crates/bots/src/expert.rs). When a side is
+ * near the target the expert plays to win the game: a hint's values and a review's losses are
+ * then on this game scale (a won game counts +500, a lost one -500) rather than in points.
+ */
+export const WIN_VALUE = 500;
+
+/** Whether the expert plays to win the game at these scores (as `playing_to_win` does). */
+export function playingToWin(rules, scores) {
+  if (rules.game_end !== 'immediate') return false;
+  const margin = rules.cribbage_scale || rules.play_scoring === 'fives-and-threes' ? 10 : 50;
+  return scores.some((sc) => sc >= rules.target - margin);
+}
+
+/** The unit of the expert's values at these scores, in words. */
+export function valueUnit(rules, scores) {
+  return playingToWin(rules, scores) ? `on the game scale (near the target a won game counts ${WIN_VALUE}, a lost one −${WIN_VALUE})` : 'in points';
+}

@@ -4,7 +4,7 @@ import { h, s, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { renderBoard } from './board.js';
 import { tileRow } from './tiles.js';
-import { seatName, sideName, actionWords } from './format.js';
+import { seatName, sideName, actionWords, playingToWin, valueUnit } from './format.js';
 import { proofBlock } from './verifyview.js';
 import { tallySvg } from './table.js';
 
@@ -58,6 +58,9 @@ export async function replayPage(main, { params: [id] }) {
     renderBoard(board, layout, { openEnds: step ? step.open_ends : [], order, lastTile: step && step.action.includes('-') ? step.action.split('@')[0] : null });
     counter.textContent = `Hand ${hand.hand}, ${step ? `action ${p.index} of ${hand.steps.length}` : 'the deal'} (${at + 1} / ${pos.length})`;
     const v = step ? verdictFor(hand.hand, step.index) : null;
+    // The scores when the decision was made: after the previous action.
+    const before = p.index > 1 ? hand.steps[p.index - 2].scores : hand.scores_before;
+    const game = playingToWin(replay.rules, before);
     const last = step && p.index === hand.steps.length;
     mount(info,
       step
@@ -66,7 +69,8 @@ export async function replayPage(main, { params: [id] }) {
           ` · count ${step.count}`, step.points ? ` · scores ${step.points}` : ' · no points')
         : h('p', { class: 'what', id: 'replay-action', 'data-index': 0 }, `Hand ${hand.hand} dealt; ${seatName(seats, hand.leader)} leads (${hand.lead_kind.replace(/-/g, ' ')})`),
       step ? h('p', { class: 'verdict-line' }, v
-        ? (v.loss < 0.05 ? `Verdict: the best play (${v.options} choices)` : `Verdict: ${v.loss.toFixed(1)} points lost against the best, ${actionWords(v.best)} (${v.options} choices)`)
+        ? (v.loss < 0.05 ? `Verdict: the best play (${v.options} choices)`
+          : `Verdict: ${v.loss.toFixed(1)} ${game ? 'lost' : 'points lost'} against the best, ${actionWords(v.best)} (${v.options} choices)${game ? `, ${valueUnit(replay.rules, before)}` : ''}`)
         : reviewState === 'loading' ? 'Verdict: the expert is reviewing the game…' : reviewState === 'failed' ? 'Verdict: the review is not available' : 'Verdict: forced (one legal action)') : null,
       h('ul', { class: 'scores-line' }, scores.map((sc, side) => h('li', {}, `${sideName(seats, sides, side)}: `, h('strong', {}, String(sc)), tallySvg(sc, `tally of ${sc}`)))),
       h('p', {}, `Boneyard: ${step ? step.boneyard : hand.boneyard.length}`),

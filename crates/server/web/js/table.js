@@ -7,7 +7,7 @@ import { renderBoard, armName } from './board.js';
 import { playOrder } from './geometry.js';
 import { tileSvg, tileWords, backSvg, tileRow } from './tiles.js';
 import { tallySegments } from './tally.js';
-import { seatName, sideName, actionWords, entryWords, shortRules } from './format.js';
+import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit } from './format.js';
 import { proofBlock, hex } from './verifyview.js';
 import { go } from './app.js';
 
@@ -298,6 +298,7 @@ export async function tablePage(main, { params: [id], query, app }) {
         h('span', { class: 'boneyard', 'aria-label': `${v.boneyard} tiles in the boneyard` }, `Boneyard: ${v.boneyard}`)),
       st.hint ? h('section', { class: 'hint-panel', 'aria-label': 'hint' },
         h('h3', {}, 'The expert\'s evaluation'),
+        h('p', { class: 'unit' }, `What each play is worth to your side over the rest of the hand, ${valueUnit(v.table.rules, v.scores)}, best first:`),
         h('ol', {}, st.hint.evals.map((e, i) => h('li', { class: i === 0 ? 'best' : '' },
           h('strong', {}, actionWords(e.action)), `: ${e.mean >= 0 ? '+' : ''}${e.mean.toFixed(1)} ± ${e.stderr.toFixed(1)}`,
           i > 0 ? h('span', { class: 'loss' }, ` (${(st.hint.evals[0].mean - e.mean).toFixed(1)} worse)`) : ' (best)')))) : null);

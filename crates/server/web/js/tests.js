@@ -3,7 +3,7 @@
 import * as deal from './deal.js';
 import { layoutGeometry, overlaps, fitViewBox } from './geometry.js';
 import { tallyParts, tallySegments } from './tally.js';
-import { actionWords, entryWords, optionsString, seatName } from './format.js';
+import { actionWords, entryWords, optionsString, seatName, playingToWin } from './format.js';
 import { positions } from './replay.js';
 
 function placedLine(tiles, startPip) {
@@ -171,6 +171,10 @@ export async function runTests(vectorsText) {
   const opts = [{ key: 'players', field: 'players' }, { key: 'target', field: 'target' }, { key: 'spinner', field: 'spinner' }, { key: 'hand', field: 'hand_size' }];
   eq(optionsString('five-up', 3, { players: 3, target: 250, spinner: 'first', hand_size: 5 }, opts, { target: '100', spinner: 'first', hand: '5' }), 'five-up players=3 target=100', 'format: only changed options are sent');
   eq(optionsString('cross', 4, { players: 4, target: 250, spinner: 'all', hand_size: 5 }, opts, { spinner: 'none', hand: '6' }), 'cross players=4 spinner=none hand=6', 'format: options after the preset');
+
+  const r100 = { game_end: 'immediate', target: 100, cribbage_scale: false, play_scoring: 'fives' };
+  eq([playingToWin(r100, [40, 49]), playingToWin(r100, [50, 0]), playingToWin({ ...r100, game_end: 'finish-hand' }, [90, 0]), playingToWin({ ...r100, target: 61, cribbage_scale: true }, [50, 0]), playingToWin({ ...r100, target: 61, cribbage_scale: true }, [51, 0])],
+    [false, true, false, false, true], 'format: when the expert plays to win the game');
 
   // Replay positions: the deal, then every action, hand after hand.
   const rp = positions({ hands: [{ steps: [{}, {}] }, { steps: [{}] }] });
