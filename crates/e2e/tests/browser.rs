@@ -241,6 +241,22 @@ async fn take_turn(c: &Client, who: &str, moves: &mut u32, seen: &mut Seen) -> O
             }
             seen.keyboard += 1;
             did = "played with the keyboard";
+            wait_js(
+                c,
+                &format!("return Number(document.querySelector('.table-page').dataset.version) > {version};"),
+                Duration::from_secs(10),
+                "the keyboard play",
+            )
+            .await;
+            let focus: Value = c
+                .execute("return !!document.activeElement.closest('#hand');", vec![])
+                .await
+                .unwrap();
+            assert_eq!(
+                focus,
+                Value::Bool(true),
+                "{who}: focus stays in the hand after a keyboard play"
+            );
         } else if let (0, Some(t), "Ann") = (seen.dragged, multi, who) {
             // Drag and drop: press on the tile, move (the ends light up), release on an end.
             let tile = t["tile"].as_str().unwrap();

@@ -268,6 +268,10 @@ export async function tablePage(main, { params: [id], query, app }) {
     const prompt = promptText(v);
     const tiles = v.my_tiles || [];
     const hintFor = new Map((st.hint?.evals || []).map((e, i) => [e.action, { ...e, rank: i }]));
+    // Keyboard players keep their place: focus returns to the same tile (or the next sensible
+    // control) after every redraw.
+    const active = document.activeElement;
+    const hadFocus = active && (handArea.contains(active) || playArea.contains(active)) ? (active.dataset.tile || active.id || 'any') : null;
     mount(playArea,
       h('p', { id: 'prompt', class: ['prompt', mustDraw ? 'must-draw' : '', v.to_move === v.you && legal.length ? 'yours' : ''], role: 'status', 'aria-live': 'polite' }, prompt),
       st.error ? h('p', { class: 'error', role: 'alert' }, st.error) : null,
@@ -302,6 +306,14 @@ export async function tablePage(main, { params: [id], query, app }) {
         h('ol', {}, st.hint.evals.map((e, i) => h('li', { class: i === 0 ? 'best' : '' },
           h('strong', {}, actionWords(e.action)), `: ${e.mean >= 0 ? '+' : ''}${e.mean.toFixed(1)} ± ${e.stderr.toFixed(1)}`,
           i > 0 ? h('span', { class: 'loss' }, ` (${(st.hint.evals[0].mean - e.mean).toFixed(1)} worse)`) : ' (best)')))) : null);
+    if (hadFocus) {
+      const again = (st.selected && playArea.querySelector('.ends-bar button'))
+        || handArea.querySelector(`.hand-tile[data-tile="${hadFocus}"]`)
+        || (hadFocus !== 'any' && document.getElementById(hadFocus))
+        || handArea.querySelector('.hand-tile.playable') || handArea.querySelector('#draw, #pass')
+        || handArea.querySelector('.hand-tile');
+      if (again) again.focus({ preventScroll: true });
+    }
   }
 
   function renderSide() {
