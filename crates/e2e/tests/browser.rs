@@ -192,6 +192,7 @@ return {
   prompt: (document.querySelector('#prompt') || {}).textContent || '',
   laid: document.querySelectorAll('#board g.tile').length,
   errors: window.fiveupErrors || [],
+  log: [...document.querySelectorAll('.log li')].map((l) => l.textContent),
 };"#;
 
 async fn state(c: &Client) -> Value {
@@ -495,6 +496,14 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
                 Value::Array(vec![]),
                 "{who}'s page has script errors"
             );
+            // Every log line reads as words (no stray list punctuation or missing values).
+            for line in s["log"].as_array().unwrap() {
+                let line = line.as_str().unwrap();
+                assert!(
+                    !line.contains(",,") && !line.contains("undefined") && !line.contains("null"),
+                    "{who}'s log: {line}"
+                );
+            }
         }
         if sa["over"] == true && sb["over"] == true {
             break;
@@ -608,6 +617,7 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
     )
     .await;
     assert!(title.as_str().unwrap().starts_with("Game over"));
+    screenshot(&a, "game-over", DESKTOP).await;
     click(&a, "#play-again").await;
     wait_js(
         &a,

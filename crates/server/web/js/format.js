@@ -29,6 +29,12 @@ export function actionWords(a) {
   return arm ? `${t} on ${armName(arm)}` : `lead ${t}`;
 }
 
+/** The pips a player could not match (the engine sends a list of numbers), in words. */
+export function pipList(ends) {
+  const pips = Array.isArray(ends) ? ends : [...String(ends ?? '')];
+  return pips.join(', ');
+}
+
 /** A history entry as a log line. */
 export function entryWords(e, seats) {
   const who = seatName(seats, e.seat);
@@ -36,7 +42,7 @@ export function entryWords(e, seats) {
     case 'play':
       return `${who} ${e.arm ? `played ${e.tile} on ${armName(e.arm)}` : `led ${e.tile}`}: count ${e.count}${e.points ? `, scores ${e.points}` : ''}`;
     case 'draw':
-      return `${who} drew${e.tile ? ` ${e.tile}` : ' a tile'}${e.forced ? ` (no ${[...String(e.ends)].join(', ')})` : ''}`;
+      return `${who} drew${e.tile ? ` ${e.tile}` : ' a tile'}${e.forced ? ` (no ${pipList(e.ends)})` : ''}`;
     case 'pass':
       return `${who} passed`;
     case 'lead-draw':

@@ -167,7 +167,7 @@ export async function runTests(vectorsText) {
   eq([seatName(seats, 0), seatName(seats, 1), seatName(seats, 2)], ['Ann', 'club (computer)', '(open)'], 'format: seat names');
   eq(['5-0@W', '6-6', 'D', 'P', 'C10', 'M', '3-2@7'].map(actionWords), ['5-0 on west', 'lead 6-6', 'draw', 'pass', 'claim 10', 'call Muggins', '3-2 on arm 7'], 'format: actions in words');
   eq(entryWords({ kind: 'play', seat: 0, tile: '5-0', arm: 'E', count: 10, points: 10 }, seats), 'Ann played 5-0 on east: count 10, scores 10', 'format: a play in the log');
-  eq(entryWords({ kind: 'draw', seat: 1, tile: null, ends: '36', forced: true }, seats), 'club (computer) drew a tile (no 3, 6)', 'format: a hidden draw in the log');
+  eq(entryWords({ kind: 'draw', seat: 1, tile: null, ends: [3, 6], forced: true }, seats), 'club (computer) drew a tile (no 3, 6)', 'format: a hidden draw in the log');
   const opts = [{ key: 'players', field: 'players' }, { key: 'target', field: 'target' }, { key: 'spinner', field: 'spinner' }, { key: 'hand', field: 'hand_size' }];
   eq(optionsString('five-up', 3, { players: 3, target: 250, spinner: 'first', hand_size: 5 }, opts, { target: '100', spinner: 'first', hand: '5' }), 'five-up players=3 target=100', 'format: only changed options are sent');
   eq(optionsString('cross', 4, { players: 4, target: 250, spinner: 'all', hand_size: 5 }, opts, { spinner: 'none', hand: '6' }), 'cross players=4 spinner=none hand=6', 'format: options after the preset');
