@@ -40,7 +40,7 @@ function seatsPanel(view) {
     const count = view.hand_sizes[i] ?? 0;
     const turn = view.to_move === i && view.phase === 'play';
     return h('li', { class: ['opp', turn ? 'turn' : '', seat.connected || seat.occupant.kind === 'bot' ? '' : 'away'], 'data-seat': i },
-      h('div', { class: 'name' }, seatName(view.table.seats, i), seat.taken_over ? ' (computer playing)' : '', turn ? ' · to play' : ''),
+      h('div', { class: 'name' }, seatName(view.table.seats, i), me >= 0 && i !== me && view.sides[i] === view.sides[me] ? ' (partner)' : '', seat.taken_over ? ' (computer playing)' : '', turn ? ' · to play' : ''),
       h('div', { class: 'opp-score' }, `score ${view.scores[view.sides[i]] ?? 0}`),
       h('div', { class: 'backs', role: 'img', 'aria-label': `${count} tile${count === 1 ? '' : 's'} in hand` },
         Array.from({ length: Math.min(count, 9) }, () => backSvg()), h('span', { class: 'n' }, String(count))));
