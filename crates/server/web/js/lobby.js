@@ -155,14 +155,8 @@ export async function lobbyPage(main, { app }) {
     const items = [...tables.values()].sort((a, b) => b.created_at - a.created_at);
     mount(list, items.length ? items.map((t) => tableItem(t, app)) : h('li', { class: 'empty' }, 'No open tables yet: create one.'));
   };
-  const layout = () => mount(main, h('section', { class: 'page lobby' },
-    h('h1', {}, 'Five Up'),
-    h('div', { class: 'lobby-grid' },
-      h('div', {}, accountPanel(app, layout), createForm(cfg, app)),
-      h('section', { class: 'card', 'aria-labelledby': 'tables-h' }, h('h2', { id: 'tables-h' }, 'Open tables'), list))));
-  layout();
-  draw();
-  const conn = new Conn({
+  let conn = null;
+  const follow = () => new Conn({
     onOpen: (c) => c.send({ type: 'lobby' }),
     onStatus: (ok) => app.setNet(ok),
     onMessage: (m) => {
@@ -171,5 +165,16 @@ export async function lobbyPage(main, { app }) {
       if (m.type === 'lobby_gone') { tables.delete(m.id); draw(); }
     },
   });
+  // After logging in or out the lobby is followed again with the new session, so that each
+  // table says whether you sit there.
+  const relogin = () => { if (conn) conn.close(); conn = follow(); layout(); };
+  const layout = () => mount(main, h('section', { class: 'page lobby' },
+    h('h1', {}, 'Five Up'),
+    h('div', { class: 'lobby-grid' },
+      h('div', {}, accountPanel(app, relogin), createForm(cfg, app)),
+      h('section', { class: 'card', 'aria-labelledby': 'tables-h' }, h('h2', { id: 'tables-h' }, 'Open tables'), list))));
+  layout();
+  draw();
+  conn = follow();
   return () => conn.close();
 }
