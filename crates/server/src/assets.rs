@@ -68,6 +68,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../web/js/lobby.js"),
     ),
     (
+        "js/panels.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/panels.js"),
+    ),
+    (
         "js/profile.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../web/js/profile.js"),

@@ -6,7 +6,7 @@ import { renderBoard } from './board.js';
 import { tileRow } from './tiles.js';
 import { seatName, sideName, actionWords, playingToWin, valueUnit } from './format.js';
 import { proofBlock } from './verifyview.js';
-import { tallySvg } from './table.js';
+import { tallySvg } from './panels.js';
 
 /** Every position of the game in order: the deal of each hand, then each step. */
 export function positions(replay) {
