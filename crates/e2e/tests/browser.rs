@@ -195,6 +195,21 @@ return {
   log: [...document.querySelectorAll('.log li')].map((l) => l.textContent),
 };"#;
 
+/// The page fits the window's width: nothing sticks out sideways (checked at 360 px).
+async fn fits_width(c: &Client, what: &str) {
+    let w = c
+        .execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        w[0].as_u64().unwrap() <= w[1].as_u64().unwrap(),
+        "{what} is wider than the window: {w}"
+    );
+}
+
 async fn state(c: &Client) -> Value {
     c.execute(STATE_JS, vec![]).await.expect("the page state")
 }
@@ -449,6 +464,7 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
         listed.as_str().unwrap().contains("3 players · to 100"),
         "{listed}"
     );
+    fits_width(&b, "the lobby on a phone").await;
     let invite = wait_js(
         &a,
         "const i = document.querySelector('.invite-link'); return i ? i.value : '';",
@@ -519,6 +535,7 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
             }
             screenshot(&a, "table-desktop", DESKTOP).await;
             screenshot(&b, "table-phone", PHONE).await;
+            fits_width(&b, "the table on a phone").await;
             shot_mid = true;
         }
         if !reloaded
@@ -722,6 +739,22 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
             click(&a, "#replay-next-hand").await;
         }
     }
+
+    // Bob looks at the replay on his phone.
+    b.goto(&a.current_url().await.unwrap().to_string())
+        .await
+        .unwrap();
+    wait_js(
+        &b,
+        "const p = document.querySelector('#replay-pos'); return p ? p.textContent : '';",
+        Duration::from_secs(10),
+        "the replay on a phone",
+    )
+    .await;
+    click(&b, "#replay-next-hand").await;
+    b.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+    screenshot(&b, "replay-phone", PHONE).await;
+    fits_width(&b, "the replay on a phone").await;
 
     // Ann's profile lists the game.
     a.goto(&format!("{base}/user/me")).await.unwrap();
