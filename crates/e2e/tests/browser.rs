@@ -635,6 +635,39 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
     .await;
     assert!(title.as_str().unwrap().starts_with("Game over"));
     screenshot(&a, "game-over", DESKTOP).await;
+    // Every hand of the game, verified in full at the table: Ann saw them all end.
+    click(&a, "#summary button.secondary").await;
+    click(&a, ".past-proofs > summary").await;
+    let buttons = a
+        .find_all(Locator::Css(".past-proofs .verify-btn"))
+        .await
+        .unwrap();
+    assert!(!buttons.is_empty());
+    for btn in &buttons {
+        btn.click().await.unwrap();
+    }
+    let verdicts = wait_js(
+        &a,
+        &format!(
+            "const v = [...document.querySelectorAll('.past-proofs .proof')].map((p) => {{
+               const d = p.querySelector('.verdict'); const steps = p.querySelectorAll('.steps li');
+               return d ? d.dataset.ok + ':' + (steps.length ? steps[steps.length - 1].textContent : '') : '';
+             }});
+             return v.length === {} && v.every((x) => x) ? v : '';",
+            buttons.len()
+        ),
+        Duration::from_secs(20),
+        "every hand verified at the table",
+    )
+    .await;
+    for v in verdicts.as_array().unwrap() {
+        let v = v.as_str().unwrap();
+        assert!(
+            v.starts_with("true:") && v.contains("agree with the re-derived deal"),
+            "{v}"
+        );
+    }
+    click(&a, ".show-summary").await;
     click(&a, "#play-again").await;
     wait_js(
         &a,

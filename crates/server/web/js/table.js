@@ -53,6 +53,9 @@ export async function tablePage(main, { params: [id], query, app }) {
     return d;
   };
   const proofEls = new Map();
+  // Each hand that ended while this page was open: its history and the hands left, for the
+  // full check of its deal.
+  const handsSeen = new Map();
   const actions = {
     keptProof: (key, make) => {
       if (!proofEls.has(key)) proofEls.set(key, make());
@@ -259,8 +262,9 @@ export async function tablePage(main, { params: [id], query, app }) {
         proofs.length ? keptDetails('proofs', { class: 'past-proofs' }, 'Finished hands: seeds revealed',
           proofs.map((p) => {
             const current = v.last_hand && v.last_hand.hand === p.hand;
-            return actions.keptProof(`${current ? 'now' : 'old'}-${p.hand}`, () => proofBlock(p, v.table.rules, current ? v.lead_kind : null,
-              current ? { history: v.history, remaining: v.last_hand.hands } : null));
+            // A hand seen to its end on this page is checked in full even later on.
+            const seen = current ? { leadKind: v.lead_kind, known: { history: v.history, remaining: v.last_hand.hands } } : handsSeen.get(p.hand);
+            return actions.keptProof(`${current ? 'now' : 'old'}-${p.hand}`, () => proofBlock(p, v.table.rules, seen ? seen.leadKind : null, seen ? seen.known : null));
           })) : null));
     logList.scrollTop = logList.scrollHeight;
   }
@@ -376,7 +380,10 @@ export async function tablePage(main, { params: [id], query, app }) {
             if (e.drawn) { st.drawn = e.drawn; st.drawnTile = e.drawn; announce(`You drew ${tileWords(e.drawn)}`); } else { st.drawn = null; }
           }
           if (e.kind === 'action' && e.seat !== m.view.you) announce(`${seatName(m.view.table.seats, e.seat)}: ${actionWords(e.action)}${e.points ? `, scores ${e.points}` : ''}. Count ${e.count}`);
-          if (e.kind === 'hand_over') { st.readyNext = false; st.hideSummary = null; announce('The hand is over'); }
+          if (e.kind === 'hand_over') {
+            st.readyNext = false; st.hideSummary = null; announce('The hand is over');
+            handsSeen.set(e.outcome.hand, { leadKind: m.view.lead_kind, known: { history: m.view.history, remaining: e.outcome.hands } });
+          }
           if (e.kind === 'dealt') { st.drawnTile = null; announce(`Hand ${e.hand} dealt`); }
           if (e.kind === 'seat' || e.kind === 'started') api.table(id).then((i) => { st.info = i; render(); }).catch(() => {});
           if (e.kind === 'rematch' && before) announce('A new table is ready: play again');
