@@ -774,7 +774,7 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
     }
 
     // Bob looks at the replay on his phone.
-    b.goto(&a.current_url().await.unwrap().to_string())
+    b.goto(a.current_url().await.unwrap().as_ref())
         .await
         .unwrap();
     wait_js(
