@@ -6,7 +6,9 @@
 //! scripts read the path.
 
 use axum::extract::Path;
-use axum::http::{header, StatusCode};
+use std::sync::OnceLock;
+
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 /// An embedded file: its path under `/static/`, its content type, its bytes.
@@ -14,7 +16,118 @@ pub type Asset = (&'static str, &'static str, &'static [u8]);
 
 /// Every embedded file. Add an entry per file:
 /// `("app.js", "text/javascript; charset=utf-8", include_bytes!("../web/app.js"))`.
-pub const FILES: &[Asset] = &[];
+pub const FILES: &[Asset] = &[
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_bytes!("../web/index.html"),
+    ),
+    (
+        "js/api.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/api.js"),
+    ),
+    (
+        "js/app.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/app.js"),
+    ),
+    (
+        "js/board.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/board.js"),
+    ),
+    (
+        "js/conn.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/conn.js"),
+    ),
+    (
+        "js/deal.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/deal.js"),
+    ),
+    (
+        "js/dom.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/dom.js"),
+    ),
+    (
+        "js/format.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/format.js"),
+    ),
+    (
+        "js/geometry.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/geometry.js"),
+    ),
+    (
+        "js/lobby.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/lobby.js"),
+    ),
+    (
+        "js/panels.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/panels.js"),
+    ),
+    (
+        "js/profile.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/profile.js"),
+    ),
+    (
+        "js/replay.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/replay.js"),
+    ),
+    (
+        "js/table.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/table.js"),
+    ),
+    (
+        "js/tally.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/tally.js"),
+    ),
+    (
+        "js/testpage.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/testpage.js"),
+    ),
+    (
+        "js/tests.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/tests.js"),
+    ),
+    (
+        "js/tiles.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/tiles.js"),
+    ),
+    (
+        "js/verifyview.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/verifyview.js"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../web/style.css"),
+    ),
+    (
+        "test.html",
+        "text/html; charset=utf-8",
+        include_bytes!("../web/test.html"),
+    ),
+    (
+        "tiles.svg",
+        "image/svg+xml",
+        include_bytes!("../web/tiles.svg"),
+    ),
+];
 
 /// The file at `path`, if embedded.
 #[must_use]
@@ -22,17 +135,54 @@ pub fn find(path: &str) -> Option<&'static Asset> {
     FILES.iter().find(|(p, _, _)| *p == path)
 }
 
-fn serve(path: &str) -> Response {
-    match find(path) {
-        Some((_, mime, bytes)) => (
-            [
-                (header::CONTENT_TYPE, *mime),
+/// The `Content-Security-Policy` of the client's pages.
+pub const PAGE_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
+     img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; \
+     frame-ancestors 'none'";
+
+/// A strong validator for an embedded file: the first 16 bytes of its SHA-256, in hex.
+fn etag(index: usize) -> &'static str {
+    static TAGS: OnceLock<Vec<String>> = OnceLock::new();
+    &TAGS.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|(_, _, bytes)| {
+                format!(
+                    "\"{}\"",
+                    crate::fairness::to_hex(&crate::fairness::sha256(bytes)[..16])
+                )
+            })
+            .collect()
+    })[index]
+}
+
+/// The file's answer: `no-cache` with an `ETag`, so browsers revalidate on every load (a new
+/// server version is picked up at once) and get `304 Not Modified` while the file is the same.
+fn serve(path: &str, headers: &HeaderMap) -> Response {
+    match FILES.iter().position(|(p, _, _)| *p == path) {
+        Some(i) => {
+            let (_, mime, bytes) = FILES[i];
+            let tag = etag(i);
+            let fresh = headers
+                .get(header::IF_NONE_MATCH)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"));
+            let common = [
                 (header::CACHE_CONTROL, "no-cache"),
+                (header::ETAG, tag),
                 (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-            ],
-            *bytes,
-        )
-            .into_response(),
+            ];
+            if fresh {
+                (StatusCode::NOT_MODIFIED, common).into_response()
+            } else if mime.starts_with("text/html") {
+                // Pages load only this server's own scripts, styles and images, talk only to
+                // it, and may not be framed.
+                let csp = (header::CONTENT_SECURITY_POLICY, PAGE_POLICY);
+                (common, [(header::CONTENT_TYPE, mime), csp], bytes).into_response()
+            } else {
+                (common, [(header::CONTENT_TYPE, mime)], bytes).into_response()
+            }
+        }
         None => (
             StatusCode::NOT_FOUND,
             [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
@@ -43,11 +193,74 @@ fn serve(path: &str) -> Response {
 }
 
 /// `GET /` and the client's page paths: `index.html`.
-pub async fn index() -> Response {
-    serve("index.html")
+pub async fn index(headers: HeaderMap) -> Response {
+    serve("index.html", &headers)
 }
 
 /// `GET /static/{*path}`.
-pub async fn file(Path(path): Path<String>) -> Response {
-    serve(&path)
+pub async fn file(Path(path): Path<String>, headers: HeaderMap) -> Response {
+    serve(&path, &headers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every file of `web/` is embedded, and every embedded file has a content type by its
+    /// extension.
+    #[test]
+    fn every_web_file_is_embedded() {
+        fn walk(dir: &std::path::Path, base: &std::path::Path, out: &mut Vec<String>) {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    walk(&p, base, out);
+                } else {
+                    out.push(
+                        p.strip_prefix(base)
+                            .unwrap()
+                            .to_string_lossy()
+                            .replace('\\', "/"),
+                    );
+                }
+            }
+        }
+        let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        let mut on_disk = Vec::new();
+        walk(&base, &base, &mut on_disk);
+        on_disk.sort();
+        let mut listed: Vec<String> = FILES.iter().map(|(p, _, _)| (*p).to_string()).collect();
+        listed.sort();
+        assert_eq!(listed, on_disk);
+        for (path, mime, bytes) in FILES {
+            let want = match path.rsplit('.').next() {
+                Some("html") => "text/html; charset=utf-8",
+                Some("js") => "text/javascript; charset=utf-8",
+                Some("css") => "text/css; charset=utf-8",
+                Some("svg") => "image/svg+xml",
+                other => panic!("no content type for {other:?}"),
+            };
+            assert_eq!(*mime, want, "{path}");
+            assert!(!bytes.is_empty(), "{path}");
+        }
+    }
+
+    #[test]
+    fn files_revalidate_with_etags() {
+        let r = serve("style.css", &HeaderMap::new());
+        assert_eq!(r.status(), StatusCode::OK);
+        assert_eq!(r.headers()[header::CACHE_CONTROL], "no-cache");
+        let tag = r.headers()[header::ETAG].clone();
+        let mut h = HeaderMap::new();
+        h.insert(header::IF_NONE_MATCH, tag.clone());
+        let again = serve("style.css", &h);
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert_eq!(again.headers()[header::ETAG], tag);
+        h.insert(header::IF_NONE_MATCH, "\"other\"".parse().unwrap());
+        assert_eq!(serve("style.css", &h).status(), StatusCode::OK);
+        assert_eq!(serve("nope.js", &h).status(), StatusCode::NOT_FOUND);
+        let page = serve("index.html", &HeaderMap::new());
+        assert_eq!(page.headers()[header::CONTENT_SECURITY_POLICY], PAGE_POLICY);
+        assert!(r.headers().get(header::CONTENT_SECURITY_POLICY).is_none());
+    }
 }

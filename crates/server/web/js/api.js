@@ -1,0 +1,54 @@
+// The HTTP API of `fiveup serve` (docs/protocol.md).
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: {}, credentials: 'same-origin' };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  if (res.status === 204) return null;
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
+  if (!res.ok) {
+    throw new ApiError(data?.error || 'http', data?.message || `${res.status} ${res.statusText}`, res.status);
+  }
+  return data;
+}
+
+export const api = {
+  config: () => call('GET', '/api/config'),
+  me: () => call('GET', '/api/me'),
+  guest: (nickname) => call('POST', '/api/guest', { nickname }),
+  register: (username, password) => call('POST', '/api/register', { username, password }),
+  login: (username, password) => call('POST', '/api/login', { username, password }),
+  logout: () => call('POST', '/api/logout'),
+  lobby: () => call('GET', '/api/lobby'),
+  createTable: (req) => call('POST', '/api/tables', req),
+  table: (id) => call('GET', `/api/tables/${encodeURIComponent(id)}`),
+  join: (id, req) => call('POST', `/api/tables/${encodeURIComponent(id)}/join`, req),
+  leave: (id) => call('POST', `/api/tables/${encodeURIComponent(id)}/leave`),
+  game: (id) => call('GET', `/api/games/${encodeURIComponent(id)}`),
+  review: (id) => call('GET', `/api/games/${encodeURIComponent(id)}/review`),
+  user: (id) => call('GET', `/api/users/${encodeURIComponent(id)}`),
+  verify: (record) => call('POST', '/api/verify', { record }),
+};
+
+/** The logged-in user, or null. */
+export async function currentUser() {
+  try {
+    return (await api.me()).user;
+  } catch (e) {
+    if (e.code === 'not_logged_in') return null;
+    throw e;
+  }
+}

@@ -1,0 +1,71 @@
+// The page router: one HTML page, a view per path.
+//   /             the lobby                /table/{id}[?invite=...]  a table
+//   /game/{id}    a finished game, replay  /user/{id} or /user/me    a player's profile
+import { $, mount, h } from './dom.js';
+import { currentUser } from './api.js';
+
+// Script errors are kept for the browser tests (and shown in the console as usual).
+window.fiveupErrors = [];
+window.addEventListener('error', (e) => window.fiveupErrors.push(String(e.message)));
+window.addEventListener('unhandledrejection', (e) => window.fiveupErrors.push(String(e.reason && e.reason.message ? e.reason.message : e.reason)));
+
+const routes = [
+  [/^\/$/, () => import('./lobby.js').then((m) => m.lobbyPage)],
+  [/^\/table\/([a-z0-9]+)$/, () => import('./table.js').then((m) => m.tablePage)],
+  [/^\/game\/([a-z0-9]+)$/, () => import('./replay.js').then((m) => m.replayPage)],
+  [/^\/user\/(\d+|me)$/, () => import('./profile.js').then((m) => m.profilePage)],
+];
+
+export const app = {
+  user: null,
+  cleanup: null,
+  setUser(user) {
+    this.user = user;
+    mount($('#who'), user ? h('span', {}, user.name, user.registered ? '' : ' (guest)') : '');
+  },
+  setNet(ok) {
+    const el = $('#net');
+    if (!el) return;
+    el.textContent = ok ? '' : 'reconnecting…';
+    el.className = ok ? 'net' : 'net down';
+  },
+};
+
+async function route() {
+  if (app.cleanup) { app.cleanup(); app.cleanup = null; }
+  app.setNet(true);
+  const main = $('#main');
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  for (const [re, load] of routes) {
+    const m = path.match(re);
+    if (m) {
+      try {
+        const page = await load();
+        app.cleanup = (await page(main, { params: m.slice(1), query: new URLSearchParams(location.search), app })) || null;
+      } catch (e) {
+        mount(main, h('section', { class: 'page' }, h('h1', {}, 'Something went wrong'), h('p', { role: 'alert' }, String(e.message || e))));
+      }
+      return;
+    }
+  }
+  mount(main, h('section', { class: 'page' }, h('h1', {}, 'Not found'), h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))));
+}
+
+/** Go to a path inside the app without reloading. */
+export function go(path) {
+  history.pushState(null, '', path);
+  route();
+}
+
+document.addEventListener('click', (ev) => {
+  const a = ev.target.closest('a[href^="/"]');
+  if (!a || a.target || ev.ctrlKey || ev.metaKey || ev.shiftKey || a.hasAttribute('download') || a.getAttribute('href').startsWith('/api/')) return;
+  ev.preventDefault();
+  go(a.getAttribute('href'));
+});
+window.addEventListener('popstate', route);
+
+(async () => {
+  try { app.setUser(await currentUser()); } catch (_) { app.setUser(null); }
+  route();
+})();

@@ -1,0 +1,48 @@
+// Small DOM helpers: build elements from tags, attributes and children.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function build(el, attrs, children) {
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2).toLowerCase(), v);
+    else if (k === 'class') el.setAttribute('class', Array.isArray(v) ? v.filter(Boolean).join(' ') : v);
+    else if (k === 'text') el.textContent = v;
+    else if (k === 'value' && 'value' in el) el.value = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** An HTML element: `h('button', {class: 'x', onClick: f}, 'text')`. */
+export function h(tag, attrs, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element. */
+export function s(tag, attrs, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+/** Replace the children of `el`. */
+export function mount(el, ...children) {
+  el.replaceChildren();
+  build(el, {}, children);
+  return el;
+}
+
+/** `$('#id')`. */
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+/** Announce something to screen readers through the page's live region. */
+export function announce(text) {
+  const live = document.getElementById('live');
+  if (live) {
+    live.textContent = '';
+    setTimeout(() => { live.textContent = text; }, 20);
+  }
+}

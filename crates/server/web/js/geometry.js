@@ -1,0 +1,200 @@
+// The layout's geometry: where each tile lies on the table, where the open ends are, and the
+// view box that fits it all. Pure functions of the engine's LayoutTree (see docs/protocol.md),
+// so they are unit-tested in the browser test page.
+//
+// Units: a tile is 2 long and 1 wide. The lead lies at the origin; x grows to the right, y
+// downwards (SVG). Doubles lie crosswise, other tiles lengthwise. The arms W and E leave the
+// lead to the left and right, N and S (the sprouts of a spinning lead) up and down. A long arm
+// turns a corner, clockwise, once its next tile would pass the turn limit (`turnX` across,
+// `turnY` up and down), so the layout stays compact; doubles never sit in a corner.
+
+export const DIRS = { W: [-1, 0], E: [1, 0], N: [0, -1], S: [0, 1] };
+
+const isDouble = (t) => t[0] === t[2];
+const hiPip = (t) => Number(t[0]);
+const loPip = (t) => Number(t[2]);
+const clockwise = ([x, y]) => [-y, x];
+const anticlockwise = ([x, y]) => [y, -x];
+
+/**
+ * Place every tile of a layout. `opts.turnX` / `opts.turnY`: how far (in units from the
+ * lead) an arm runs before turning. `opts.order`: the arm of every tile laid after the lead,
+ * in the order they were laid (from the hand's history); tiles are placed in that order, so a
+ * tile laid later never moves an earlier one. A tile that would overlap one already placed
+ * turns a corner instead (clockwise, else anticlockwise) when it can. Returns
+ * `{tiles, ends, bbox}`:
+ * - tiles: `{tile, arm, index, x, y, horizontal, a, b, dir}` (centre; `a` is the left or top
+ *   half; `dir` the arm's direction there);
+ * - ends: `{arm, pip, x, y, dir}` for every open end (where the next tile would touch);
+ * - bbox: `{minX, minY, maxX, maxY}` of everything drawn.
+ */
+export function layoutGeometry(tree, opts = {}) {
+  const turnX = opts.turnX ?? 9;
+  const turnY = opts.turnY ?? 6;
+  const tiles = [];
+  const ends = [];
+  if (!tree || !tree.root) return { tiles, ends, bbox: { minX: -2, minY: -1, maxX: 2, maxY: 1 } };
+  const root = tree.root;
+  const rootDouble = isDouble(root);
+  tiles.push({ tile: root, arm: null, index: 0, x: 0, y: 0, horizontal: !rootDouble, a: hiPip(root), b: loPip(root), dir: [1, 0] });
+  // Spinners lying in arms (their sprouts leave them sideways): an arm does not turn right
+  // after one, or its next leg would run alongside the spinner's sprout.
+  const spinners = new Set(tree.arms.filter((x) => x.anchor && x.anchor.kind === 'sprout' && x.anchor.arm != null)
+    .map((x) => `${x.anchor.arm}:${x.anchor.index}`));
+  const arms = new Map(tree.arms.map((a) => [a.id, a]));
+  // Each arm's pen: the cursor (the point on its centre line where its next tile touches),
+  // its direction, whether it may still turn at the limit, and its tiles placed so far.
+  const pens = new Map();
+
+  function startPen(arm) {
+    const a = arm.anchor || { kind: 'root' };
+    if (a.kind === 'root') {
+      const dir = arm.id === 'W' ? DIRS.W : DIRS.E;
+      const half = rootDouble ? 0.5 : 1;
+      return { cursor: [dir[0] * half, 0], dir, limitTurn: true, sprout: false, placed: [] };
+    }
+    if (a.arm === null || a.arm === undefined) {
+      // A sprout of the spinning lead: N and S leave its ends.
+      const first = tree.arms.find((x) => x.anchor && x.anchor.kind === 'sprout' && (x.anchor.arm ?? null) === null);
+      const dir = first && first.id === arm.id ? DIRS.N : DIRS.S;
+      return { cursor: [0, dir[1]], dir, limitTurn: true, sprout: false, placed: [] };
+    }
+    // A sprout of a double lying in another arm: perpendicular to that arm there.
+    const hostPen = pens.get(a.arm);
+    const host = hostPen && hostPen.placed[a.index];
+    if (!host) return null;
+    const sibs = tree.arms.filter((x) => x.anchor && x.anchor.kind === 'sprout'
+      && x.anchor.arm === a.arm && x.anchor.index === a.index);
+    const p1 = clockwise(host.dir);
+    const p2 = [-p1[0], -p1[1]];
+    const firstDir = p1[0] + p1[1] < 0 ? p1 : p2; // up, or left
+    const secondDir = firstDir === p1 ? p2 : p1;
+    const dir = sibs.length && sibs[0].id === arm.id ? firstDir : secondDir;
+    return { cursor: [host.x + dir[0], host.y + dir[1]], dir, limitTurn: false, sprout: true, placed: [] };
+  }
+
+  // Where a tile goes from `cursor` in `dir` (turning from `from` first, if given).
+  function candidate(cursor, dir, dbl, from) {
+    let c = cursor;
+    if (from) c = [cursor[0] + 0.5 * from[0] - 0.5 * dir[0], cursor[1] + 0.5 * from[1] - 0.5 * dir[1]];
+    const step = dbl ? 0.5 : 1;
+    const alongX = dir[1] === 0;
+    return {
+      x: c[0] + step * dir[0],
+      y: c[1] + step * dir[1],
+      horizontal: dbl ? !alongX : alongX,
+      dir,
+      next: [c[0] + 2 * step * dir[0], c[1] + 2 * step * dir[1]],
+      turned: !!from,
+    };
+  }
+
+  const clear = (t) => tiles.every((u) => !overlaps(t, u));
+
+  function place(arm, index) {
+    if (!pens.has(arm.id)) {
+      const pen = startPen(arm);
+      if (!pen) return;
+      pens.set(arm.id, pen);
+    }
+    const pen = pens.get(arm.id);
+    const p = arm.tiles[index];
+    const dbl = p.inner === p.outer;
+    const straight = candidate(pen.cursor, pen.dir, dbl, null);
+    const mayTurn = !dbl && !spinners.has(`${arm.id}:${index - 1}`) && (!pen.sprout || index > 0);
+    let options = [straight];
+    if (mayTurn) {
+      const cw = candidate(pen.cursor, clockwise(pen.dir), dbl, pen.dir);
+      const ccw = candidate(pen.cursor, anticlockwise(pen.dir), dbl, pen.dir);
+      const far = straight.next;
+      const over = pen.limitTurn && (pen.dir[1] === 0 ? Math.abs(far[0]) > turnX : Math.abs(far[1]) > turnY);
+      options = over ? [cw, straight, ccw] : [straight, cw, ccw];
+    }
+    const pick = options.find(clear) || options[0];
+    if (pick.turned) pen.limitTurn = false;
+    pen.dir = pick.dir;
+    pen.cursor = pick.next;
+    const forward = pick.dir[0] + pick.dir[1] > 0; // E or S: the inner half is left/top
+    const t = {
+      tile: p.tile, arm: arm.id, index, x: pick.x, y: pick.y, horizontal: pick.horizontal,
+      a: forward ? p.inner : p.outer, b: forward ? p.outer : p.inner, dir: pick.dir,
+    };
+    tiles.push(t);
+    pen.placed.push(t);
+  }
+
+  const next = new Map();
+  const lay = (id) => {
+    const arm = arms.get(id);
+    const k = next.get(id) ?? 0;
+    if (!arm || k >= arm.tiles.length) return;
+    next.set(id, k + 1);
+    place(arm, k);
+  };
+  for (const id of opts.order || []) lay(String(id));
+  for (const arm of tree.arms) while ((next.get(arm.id) ?? 0) < arm.tiles.length) lay(arm.id);
+
+  for (const arm of tree.arms) {
+    if (!arm.open) continue;
+    if (!pens.has(arm.id)) {
+      const pen = startPen(arm);
+      if (!pen) continue;
+      pens.set(arm.id, pen);
+    }
+    const { cursor, dir } = pens.get(arm.id);
+    ends.push({ arm: arm.id, pip: arm.end, x: cursor[0] + 0.75 * dir[0], y: cursor[1] + 0.75 * dir[1], dir });
+  }
+  return { tiles, ends, bbox: boundingBox(tiles, ends) };
+}
+
+/** The arms of the tiles laid after the lead, in play order, from a hand's history. */
+export function playOrder(history) {
+  return (history || []).filter((e) => e.kind === 'play' && e.arm != null).map((e) => String(e.arm));
+}
+
+/** The box around every tile and end marker. */
+export function boundingBox(tiles, ends) {
+  let minX = Infinity; let minY = Infinity; let maxX = -Infinity; let maxY = -Infinity;
+  for (const t of tiles) {
+    const hw = t.horizontal ? 1 : 0.5;
+    const hh = t.horizontal ? 0.5 : 1;
+    minX = Math.min(minX, t.x - hw); maxX = Math.max(maxX, t.x + hw);
+    minY = Math.min(minY, t.y - hh); maxY = Math.max(maxY, t.y + hh);
+  }
+  for (const e of ends) {
+    minX = Math.min(minX, e.x - 0.5); maxX = Math.max(maxX, e.x + 0.5);
+    minY = Math.min(minY, e.y - 0.5); maxY = Math.max(maxY, e.y + 0.5);
+  }
+  if (minX === Infinity) return { minX: -2, minY: -1, maxX: 2, maxY: 1 };
+  return { minX, minY, maxX, maxY };
+}
+
+/**
+ * Zoom to fit: the view box `[x, y, w, h]` showing `bbox` with a margin, never smaller than
+ * `minW` x `minH` (so a short layout is not blown up), widened or heightened to the
+ * container's aspect ratio `aspect` (width / height) and centred.
+ */
+export function fitViewBox(bbox, { aspect = 1.6, margin = 0.6, minW = 12, minH = 7 } = {}) {
+  let w = Math.max(bbox.maxX - bbox.minX + 2 * margin, minW);
+  let h = Math.max(bbox.maxY - bbox.minY + 2 * margin, minH);
+  if (w / h < aspect) w = h * aspect; else h = w / aspect;
+  const cx = (bbox.minX + bbox.maxX) / 2;
+  const cy = (bbox.minY + bbox.maxY) / 2;
+  return [cx - w / 2, cy - h / 2, w, h];
+}
+
+/** Turn limits suited to a container: wide screens run arms across, phones up and down. */
+export function turnLimits(aspect) {
+  if (aspect >= 1.2) return { turnX: 9, turnY: 5 };
+  if (aspect >= 0.8) return { turnX: 6, turnY: 6 };
+  return { turnX: 4, turnY: 8 };
+}
+
+/** Whether two placed tiles overlap (for tests). */
+export function overlaps(p, q) {
+  const ext = (t) => (t.horizontal ? [1, 0.5] : [0.5, 1]);
+  const [pw, ph] = ext(p);
+  const [qw, qh] = ext(q);
+  const eps = 1e-9;
+  return Math.abs(p.x - q.x) < pw + qw - eps && Math.abs(p.y - q.y) < ph + qh - eps;
+}

@@ -1,0 +1,180 @@
+// The lobby: who you are (guest, login, register), the open tables live, and a new table.
+import { h, mount, announce } from './dom.js';
+import { api } from './api.js';
+import { Conn } from './conn.js';
+import { seatName, shortRules, optionsString } from './format.js';
+import { go } from './app.js';
+
+function errorLine() {
+  return h('p', { class: 'error', role: 'alert' });
+}
+
+function accountPanel(app, onChange) {
+  const err = errorLine();
+  const fail = (e) => { err.textContent = e.message; };
+  if (!app.user) {
+    const nick = h('input', { id: 'guest-name', name: 'nickname', maxlength: 24, required: true, autocomplete: 'nickname' });
+    const user = h('input', { id: 'login-name', name: 'username', maxlength: 24, autocomplete: 'username' });
+    const pass = h('input', { id: 'login-pass', name: 'password', type: 'password', autocomplete: 'current-password' });
+    const signIn = async (how) => {
+      try {
+        const me = how === 'login' ? await api.login(user.value, pass.value) : await api.register(user.value, pass.value);
+        app.setUser(me.user); onChange();
+      } catch (e) { fail(e); }
+    };
+    return h('section', { class: 'card account', 'aria-labelledby': 'acc-h' },
+      h('h2', { id: 'acc-h' }, 'Play'),
+      h('form', { class: 'row', id: 'guest-form', onSubmit: async (ev) => {
+        ev.preventDefault();
+        try { const me = await api.guest(nick.value.trim()); app.setUser(me.user); onChange(); } catch (e) { fail(e); }
+      } }, h('label', { for: 'guest-name' }, 'Nickname'), nick, h('button', { type: 'submit', id: 'guest-go' }, 'Play as a guest')),
+      h('form', { class: 'row', onSubmit: (ev) => { ev.preventDefault(); signIn('login'); } },
+        h('div', { class: 'field' }, h('label', { for: 'login-name' }, 'User name'), user),
+        h('div', { class: 'field' }, h('label', { for: 'login-pass' }, 'Password'), pass),
+        h('button', { type: 'submit' }, 'Log in'),
+        h('button', { type: 'button', onClick: () => signIn('register') }, 'Register')),
+      err);
+  }
+  const user = h('input', { id: 'reg-name', maxlength: 24, autocomplete: 'username' });
+  const pass = h('input', { id: 'reg-pass', type: 'password', autocomplete: 'new-password' });
+  return h('section', { class: 'card account', 'aria-labelledby': 'acc-h' },
+    h('h2', { id: 'acc-h' }, `Hello, ${app.user.name}`),
+    h('p', {}, app.user.registered ? 'You are logged in.' : 'You play as a guest. Register to keep a rating.',
+      ' ', h('a', { href: `/user/${app.user.id}` }, 'Your profile')),
+    app.user.registered ? null : h('form', { class: 'row', onSubmit: async (ev) => {
+      ev.preventDefault();
+      try { const me = await api.register(user.value, pass.value); app.setUser(me.user); onChange(); } catch (e) { fail(e); }
+    } }, h('label', { for: 'reg-name' }, 'User name'), user, h('label', { for: 'reg-pass' }, 'Password'), pass, h('button', { type: 'submit' }, 'Register')),
+    h('button', { type: 'button', onClick: async () => { await api.logout(); app.setUser(null); onChange(); } }, 'Log out'),
+    err);
+}
+
+function tableItem(t, app) {
+  const free = t.seats.filter((s) => s.occupant.kind === 'open');
+  const err = h('span', { class: 'error', role: 'alert' });
+  const sit = async (seat) => {
+    try { await api.join(t.id, { seat }); go(`/table/${t.id}`); } catch (e) { err.textContent = e.message; }
+  };
+  return h('li', { class: 'table-item', 'data-table': t.id },
+    h('div', { class: 'rules' }, h('strong', {}, shortRules(t.rules)), ` · ${t.status}`, t.hand_no ? ` · hand ${t.hand_no}` : ''),
+    h('details', {}, h('summary', {}, 'All the rules'), h('code', { class: 'options' }, t.options)),
+    h('ul', { class: 'seats', 'aria-label': 'seats' }, t.seats.map((s) => h('li', {},
+      `${s.seat + 1}: `, s.occupant.kind === 'open'
+        ? (app.user && t.status === 'waiting' && t.your_seat == null
+          ? h('button', { type: 'button', class: 'sit', onClick: () => sit(s.seat) }, 'Sit here')
+          : 'free')
+        : seatName(t.seats, s.seat)))),
+    h('p', {}, `${free.length} free seat${free.length === 1 ? '' : 's'} · `, h('a', { href: `/table/${t.id}` }, t.your_seat != null ? 'Go to your table' : 'Watch')),
+    err);
+}
+
+// Readable names of the options (the keys of the options string; see docs/rules.md).
+const OPTION_LABELS = {
+  target: 'Target', partnerships: 'Partnerships', hand: 'Tiles per hand', spinner: 'Spinner',
+  sprouts: 'Spinner sprouts open', 'no-double': 'No double dealt', 'next-lead': 'Next hand led by',
+  drawing: 'Drawing', 'voluntary-draw': 'Voluntary drawing', 'boneyard-keep': 'Tiles kept in the boneyard',
+  'play-scoring': 'Scoring during play', award: 'End-of-hand award', 'doubles-one-half': 'Doubles count one half',
+  'game-end': 'Game ends', 'exact-target': 'Exact target', cribbage: 'Cribbage scale', manual: 'Manual scoring (Muggins)',
+};
+
+function optionControl(o, value) {
+  const id = `opt-${o.key}`;
+  const range = o.values.find((v) => /^-?\d+\.\.=-?\d+$/.test(v));
+  let input;
+  if (range) {
+    const [lo, hi] = range.split('..=').map(Number);
+    input = h('input', { id, type: 'number', min: lo, max: hi, value, 'data-key': o.key });
+  } else {
+    input = h('select', { id, 'data-key': o.key }, o.values.map((v) => h('option', { value: v, selected: String(v) === String(value) }, v)));
+  }
+  return h('div', { class: 'field' }, h('label', { for: id }, OPTION_LABELS[o.key] || o.key, (OPTION_LABELS[o.key] || '').toLowerCase() === o.key ? null : h('span', { class: 'key' }, ` (${o.key})`)), input);
+}
+
+function createForm(cfg, app) {
+  const form = h('form', { id: 'create', class: 'card', 'aria-labelledby': 'create-h' });
+  const err = errorLine();
+  const state = { preset: cfg.presets[0].name, players: 2 };
+  const presetRules = () => {
+    const p = cfg.presets.find((x) => x.name === state.preset) || cfg.presets[0];
+    return p.rules[state.players - 2] || p.rules[0];
+  };
+  const seatKinds = ['me', 'open', 'invite', ...cfg.bot_levels.map((l) => `bot:${l}`)];
+  const seatLabel = (k) => ({ me: 'me', open: 'open to anyone', invite: 'a friend (invitation link)' }[k] || `computer: ${k.slice(4)}`);
+  const render = () => {
+    const r = presetRules();
+    const seats = h('fieldset', { class: 'seats-config' }, h('legend', {}, 'Seats'),
+      Array.from({ length: state.players }, (_, i) => {
+        const id = `seat-${i}`;
+        const def = i === 0 ? 'me' : i === 1 ? 'open' : 'bot:club';
+        return h('div', { class: 'field' }, h('label', { for: id }, `Seat ${i + 1}`),
+          h('select', { id, 'data-seat': i }, seatKinds.map((k) => h('option', { value: k, selected: k === def }, seatLabel(k)))));
+      }));
+    const targetOpt = cfg.options.find((o) => o.key === 'target');
+    const more = cfg.options.filter((o) => !['players', 'target'].includes(o.key));
+    mount(form,
+      h('h2', { id: 'create-h' }, 'New table'),
+      h('div', { class: 'row' },
+        h('div', { class: 'field' }, h('label', { for: 'preset' }, 'Rules'),
+          h('select', { id: 'preset', onChange: (ev) => { state.preset = ev.target.value; render(); } },
+            cfg.presets.map((p) => h('option', { value: p.name, selected: p.name === state.preset }, p.name)))),
+        h('div', { class: 'field' }, h('label', { for: 'players' }, 'Players'),
+          h('select', { id: 'players', onChange: (ev) => { state.players = Number(ev.target.value); render(); } },
+            [2, 3, 4].map((n) => h('option', { value: n, selected: n === state.players }, n)))),
+        targetOpt ? optionControl(targetOpt, r.target) : null),
+      seats,
+      h('details', { class: 'more' }, h('summary', {}, 'More options'),
+        h('div', { class: 'grid' }, more.map((o) => optionControl(o, r[o.field])))),
+      h('div', { class: 'row' },
+        h('label', {}, h('input', { type: 'checkbox', id: 'unlisted' }), ' Unlisted (reached by link only)'),
+        h('button', { type: 'submit', id: 'create-go' }, 'Create the table')),
+      err);
+  };
+  form.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    if (!app.user) { err.textContent = 'Choose a nickname or log in first.'; return; }
+    const chosen = {};
+    for (const el of form.querySelectorAll('[data-key]')) chosen[el.dataset.key] = el.value;
+    const rules = optionsString(state.preset, state.players, presetRules(), cfg.options, chosen);
+    const seats = [...form.querySelectorAll('[data-seat]')].map((el) => (el.value.startsWith('bot:')
+      ? { kind: 'bot', level: el.value.slice(4) } : { kind: el.value }));
+    try {
+      const t = await api.createTable({ rules, seats, unlisted: form.querySelector('#unlisted').checked });
+      announce('Table created');
+      go(`/table/${t.id}`);
+    } catch (e) { err.textContent = e.message; }
+  });
+  render();
+  return form;
+}
+
+export async function lobbyPage(main, { app }) {
+  const cfg = await api.config();
+  const list = h('ul', { id: 'tables', class: 'tables', 'aria-live': 'polite' });
+  const tables = new Map();
+  const draw = () => {
+    const items = [...tables.values()].sort((a, b) => b.created_at - a.created_at);
+    mount(list, items.length ? items.map((t) => tableItem(t, app)) : h('li', { class: 'empty' }, 'No open tables yet: create one.'));
+  };
+  let conn = null;
+  const follow = () => new Conn({
+    onOpen: (c) => c.send({ type: 'lobby' }),
+    onStatus: (ok) => app.setNet(ok),
+    onMessage: (m) => {
+      if (m.type === 'lobby') { tables.clear(); for (const t of m.tables) tables.set(t.id, t); draw(); }
+      if (m.type === 'lobby_table') { tables.set(m.table.id, m.table); draw(); }
+      if (m.type === 'lobby_gone') { tables.delete(m.id); draw(); }
+    },
+  });
+  // After logging in or out the lobby is followed again with the new session, so that each
+  // table says whether you sit there.
+  const relogin = () => { if (conn) conn.close(); conn = follow(); layout(); };
+  const layout = () => mount(main, h('section', { class: 'page lobby' },
+    h('h1', {}, 'Five Up'),
+    h('div', { class: 'lobby-grid' },
+      h('div', {}, accountPanel(app, relogin), createForm(cfg, app)),
+      h('section', { class: 'card', 'aria-labelledby': 'tables-h' }, h('h2', { id: 'tables-h' }, 'Open tables'), list))));
+  layout();
+  draw();
+  conn = follow();
+  return () => conn.close();
+}

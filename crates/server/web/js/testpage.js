@@ -1,0 +1,10 @@
+// The test page's entry: exposes the unit tests to the browser tests (WebDriver).
+import { runTests, geometryReport } from './tests.js';
+
+window.geometryReport = geometryReport;
+window.runTests = async (vectors) => {
+  const r = await runTests(vectors);
+  document.getElementById('out').textContent = r.lines.join('\n');
+  return r;
+};
+window.testsReady = true;

@@ -1,0 +1,184 @@
+// Unit tests of the pure modules, run in the browser (test.html), driven by the Rust browser
+// tests, which pass in the engine's shuffle test vectors (crates/engine/tests/data/shuffle_v1.txt).
+import * as deal from './deal.js';
+import { layoutGeometry, overlaps, fitViewBox } from './geometry.js';
+import { tallyParts, tallySegments } from './tally.js';
+import { actionWords, entryWords, optionsString, seatName, playingToWin } from './format.js';
+import { positions } from './replay.js';
+
+function placedLine(tiles, startPip) {
+  // Tiles laid outward from a starting pip: each tile's inner half matches the previous end.
+  let pip = startPip;
+  return tiles.map((t) => {
+    const a = +t[0]; const b = +t[2];
+    const inner = pip;
+    if (a !== inner && b !== inner) throw new Error(`${t} does not fit ${pip}`);
+    const outer = a === inner ? b : a;
+    pip = outer;
+    return { tile: t, inner, outer };
+  });
+}
+
+/**
+ * The layout geometry on many real layouts (made by the engine in the Rust test): for each
+ * `{tree, order}`, the pairs of tiles that overlap with the desktop and the phone turn limits.
+ */
+export function geometryReport(items) {
+  const out = [];
+  items.forEach(({ tree, order }, i) => {
+    for (const limits of [{ turnX: 9, turnY: 5 }, { turnX: 4, turnY: 8 }, { turnX: 6, turnY: 6 }]) {
+      const g = layoutGeometry(tree, { ...limits, order });
+      let n = 0;
+      for (let a = 0; a < g.tiles.length; a += 1) {
+        for (let b = a + 1; b < g.tiles.length; b += 1) if (overlaps(g.tiles[a], g.tiles[b])) n += 1;
+      }
+      const tiles = 1 + tree.arms.reduce((k, arm) => k + arm.tiles.length, 0);
+      if (n > 0 || g.tiles.length !== tiles) out.push({ i, limits, overlaps: n, placed: g.tiles.length, tiles });
+    }
+  });
+  return out;
+}
+
+export async function runTests(vectorsText) {
+  const lines = [];
+  let failed = 0;
+  let passed = 0;
+  const check = (ok, name, detail = '') => {
+    if (ok) passed += 1; else failed += 1;
+    lines.push(`${ok ? 'ok  ' : 'FAIL'} ${name}${ok ? '' : ` ${detail}`}`);
+  };
+  const eq = (a, b, name) => check(JSON.stringify(a) === JSON.stringify(b), name, `got ${JSON.stringify(a)}, want ${JSON.stringify(b)}`);
+
+  // RFC 8439 section 2.3.2 block.
+  const key = Uint8Array.from({ length: 32 }, (_, i) => i);
+  const blk = new deal.ChaCha20(key, [0x09000000, 0x4a000000, 0], 1).blockWords();
+  eq([blk[0], blk[1], blk[15]], [0xe4e7f110, 0x15593bd1, 0x4e3c50a2], 'chacha20 RFC 8439 block');
+
+  // SHA-256 of "abc" (FIPS 180-2).
+  eq(await deal.sha256Hex(new TextEncoder().encode('abc')), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad', 'sha-256 of abc');
+
+  // The engine's shuffle v1 test vectors.
+  let vectors = 0;
+  for (const raw of (vectorsText || '').split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const [seed, hand, ...tiles] = line.split(/\s+/);
+    eq(deal.shuffledOrder(seed, Number(hand)), tiles, `shuffle v1 vector ${seed.slice(0, 8)} hand ${hand}`);
+    vectors += 1;
+  }
+  check(vectors >= 6, 'the test vectors were given', `${vectors} vectors`);
+
+  // The worked example of docs/protocol.md.
+  const server = Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join('');
+  const c0 = '11'.repeat(32);
+  eq(await deal.sha256Hex(deal.hexToBytes(server)), '630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd', 'worked example: commitment');
+  eq(deal.dealSeedMessage(server, [c0, null]).length, 81, 'worked example: 81 hashed bytes');
+  const ds = await deal.dealSeed(server, [c0, null]);
+  eq(ds, '8d598f90682132e3f4dec00f65a3f85768e407305dcfea9f78ab5569bebdca58', 'worked example: deal seed');
+  const d = deal.deal(ds, 1, 2, 7, true);
+  eq(d.hands, [['4-1', '1-1', '6-0', '1-0', '4-3', '3-2', '4-0'], ['5-4', '5-0', '3-1', '6-2', '0-0', '2-0', '5-3']], 'worked example: hands');
+  eq(d.boneyard.join(' '), '6-4 5-1 4-2 4-4 6-1 3-3 2-2 6-6 3-0 5-5 5-2 2-1 6-3 6-5', 'worked example: boneyard');
+  const rules = { players: 2, hand_size: 7, no_double: 'redeal' };
+  const proof = { hand: 1, commitment: '630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd', server_seed: server, client_seeds: [c0, null], deal_seed: ds };
+  const good = await deal.verifyHand(proof, rules, 'highest-double', { dealt: d.hands, boneyard: d.boneyard });
+  check(good.ok, 'verifyHand accepts the worked example', JSON.stringify(good.steps));
+  const badCommit = await deal.verifyHand({ ...proof, commitment: '00'.repeat(32) }, rules, 'highest-double', { dealt: d.hands });
+  check(!badCommit.ok, 'verifyHand refuses a wrong commitment');
+  const swapped = [d.hands[1], d.hands[0]];
+  check(!(await deal.verifyHand(proof, rules, 'highest-double', { dealt: swapped })).ok, 'verifyHand refuses another deal');
+  const history = [{ kind: 'play', seat: 1, tile: '0-0', arm: null }, { kind: 'draw', seat: 0, tile: '6-4' }, { kind: 'play', seat: 0, tile: '6-4', arm: 'W' }];
+  const remaining = [d.hands[0].slice(), d.hands[1].filter((t) => t !== '0-0')];
+  check((await deal.verifyHand(proof, rules, 'highest-double', { history, remaining })).ok, 'verifyHand follows draws and plays');
+  const wrongDraw = [{ kind: 'draw', seat: 0, tile: '5-1' }];
+  check(!(await deal.verifyHand(proof, rules, 'highest-double', { history: wrongDraw })).ok, 'verifyHand refuses a draw the deal did not give');
+  // Without the redeal rule the first shuffle of the keystream is the deal.
+  eq(deal.deal(ds, 1, 2, 7, false).hands[0], deal.shuffledOrder(ds, 1).slice(0, 7), 'no redeal: the first shuffle');
+
+  // Geometry: a long arm turns and nothing overlaps.
+  const longE = { root: '6-6', count: 0, arms: [
+    { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['6-5', '5-4', '4-3', '3-2', '2-1', '1-0'], 6), open: true, end: 0 },
+    { id: 'E', anchor: { kind: 'root' }, tiles: placedLine(['6-0', '0-0', '0-1', '1-1', '1-2', '2-2', '2-3', '3-3', '3-4', '4-4', '4-5', '5-5', '5-6'].map((t) => (t[0] < t[2] ? `${t[2]}-${t[0]}` : t)), 6), open: true, end: 6 },
+    { id: 'N', anchor: { kind: 'sprout', double: '6-6', arm: null, index: 0 }, tiles: placedLine(['6-3', '3-1'], 6), open: true, end: 1 },
+    { id: 'S', anchor: { kind: 'sprout', double: '6-6', arm: null, index: 0 }, tiles: placedLine(['6-2'], 6), open: true, end: 2 },
+  ] };
+  const g = layoutGeometry(longE, { turnX: 9, turnY: 5 });
+  eq(g.tiles.length, 1 + 6 + 13 + 2 + 1, 'geometry: every tile placed');
+  let clash = '';
+  for (let i = 0; i < g.tiles.length; i += 1) {
+    for (let j = i + 1; j < g.tiles.length; j += 1) {
+      if (overlaps(g.tiles[i], g.tiles[j])) clash = `${g.tiles[i].tile} and ${g.tiles[j].tile}`;
+    }
+  }
+  check(clash === '', 'geometry: no two tiles overlap', clash);
+  check(g.tiles.filter((t) => t.arm === 'E').some((t) => t.dir[1] === 1), 'geometry: the long east arm turns down');
+  check(g.tiles.every((t) => t.arm !== 'E' || t.dir[1] === 1 || t.x <= 9.01), 'geometry: nothing passes the turn limit before turning');
+  const root = g.tiles[0];
+  check(!root.horizontal, 'geometry: the double lead lies crosswise');
+  check(g.tiles.filter((t) => t.arm === 'E' && t.tile[0] === t.tile[2]).every((t) => t.dir[0] !== 0 ? !t.horizontal : t.horizontal), 'geometry: doubles lie crosswise in their arm');
+  const n = g.tiles.find((t) => t.tile === '6-3');
+  check(n.x === 0 && n.y < -1 && !n.horizontal && n.b === 6, 'geometry: the north arm goes up from the spinner, its 6 touching it');
+  const w1 = g.tiles.find((t) => t.tile === '6-5');
+  check(w1.horizontal && w1.b === 6 && w1.x < 0, 'geometry: the west arm goes left, the matching half inward');
+  eq(g.ends.map((e) => e.arm), ['W', 'E', 'N', 'S'], 'geometry: four open ends marked');
+  const vb = fitViewBox(g.bbox, { aspect: 2 });
+  check(vb[0] <= g.bbox.minX && vb[1] <= g.bbox.minY && vb[0] + vb[2] >= g.bbox.maxX && vb[1] + vb[3] >= g.bbox.maxY && Math.abs(vb[2] / vb[3] - 2) < 1e-9, 'geometry: the view box fits everything at the aspect ratio');
+  // A spinner later in an arm (Cross): its sprouts leave it perpendicular.
+  const cross = { root: '5-3', count: 0, arms: [
+    { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['5-5', '5-1'], 5), open: true, end: 1 },
+    { id: 'E', anchor: { kind: 'root' }, tiles: [], open: true, end: 3 },
+    { id: 'N', anchor: { kind: 'sprout', double: '5-5', arm: 'W', index: 0 }, tiles: placedLine(['5-2'], 5), open: true, end: 2 },
+    { id: 'S', anchor: { kind: 'sprout', double: '5-5', arm: 'W', index: 0 }, tiles: [], open: true, end: 5 },
+  ] };
+  const gc = layoutGeometry(cross);
+  const dbl = gc.tiles.find((t) => t.tile === '5-5');
+  const sprout = gc.tiles.find((t) => t.tile === '5-2');
+  check(dbl.horizontal === false && sprout.x === dbl.x && sprout.y < dbl.y - 1, 'geometry: a sprout of a double in an arm goes up from it');
+  const sEnd = gc.ends.find((e) => e.arm === 'S');
+  check(sEnd && sEnd.x === dbl.x && sEnd.y > dbl.y, 'geometry: the empty south sprout is marked below the double');
+
+  // An arm does not turn right after a spinner lying in it (its sprout would run alongside).
+  const late = { root: '6-5', count: 0, arms: [
+    { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['6-0', '0-0', '0-1', '1-1', '1-2', '2-2', '2-3', '3-4'].map((t) => (t[0] < t[2] ? `${t[2]}-${t[0]}` : t)), 6), open: true, end: 4 },
+    { id: 'E', anchor: { kind: 'root' }, tiles: [], open: true, end: 5 },
+    { id: 'N', anchor: { kind: 'sprout', double: '2-2', arm: 'W', index: 5 }, tiles: placedLine(['2-4', '4-4', '4-5'].map((t) => (t[0] < t[2] ? `${t[2]}-${t[0]}` : t)), 2), open: true, end: 5 },
+    { id: 'S', anchor: { kind: 'sprout', double: '2-2', arm: 'W', index: 5 }, tiles: placedLine(['2-5'].map((t) => `${t[2]}-${t[0]}`), 2), open: true, end: 5 },
+  ] };
+  const gl = layoutGeometry(late, { turnX: 9, turnY: 5 });
+  let lateClash = '';
+  for (let i = 0; i < gl.tiles.length; i += 1) {
+    for (let j = i + 1; j < gl.tiles.length; j += 1) {
+      if (overlaps(gl.tiles[i], gl.tiles[j])) lateClash = `${gl.tiles[i].tile} and ${gl.tiles[j].tile}`;
+    }
+  }
+  check(lateClash === '', 'geometry: a spinner near the corner keeps its sprouts clear', lateClash);
+  check(gl.tiles.filter((t) => t.arm === 'W').some((t) => t.dir[1] !== 0), 'geometry: that arm still turns, one tile later');
+
+  // Tally.
+  eq(tallyParts(0), { full: 0, xs: 0, line: 0, rest: 0 }, 'tally: 0');
+  eq(tallyParts(5), { full: 0, xs: 0, line: 1, rest: 0 }, 'tally: 5 is one line');
+  eq(tallyParts(10), { full: 0, xs: 1, line: 0, rest: 0 }, 'tally: 10 is an X');
+  eq(tallyParts(135), { full: 2, xs: 3, line: 1, rest: 0 }, 'tally: 135 is two figures, three X\'s and a line');
+  eq(tallySegments(50).segs.length, 10, 'tally: a full figure has ten lines');
+  eq(tallySegments(50).boxes.length, 1, 'tally: a full figure is boxed');
+  eq(tallySegments(25).segs.length, 5, 'tally: 25 is five lines');
+
+  // Words and options strings.
+  const seats = [{ occupant: { kind: 'human', user: { name: 'Ann' } } }, { occupant: { kind: 'bot', level: 'club' } }, { occupant: { kind: 'open' } }];
+  eq([seatName(seats, 0), seatName(seats, 1), seatName(seats, 2)], ['Ann', 'club (computer)', '(open)'], 'format: seat names');
+  eq(['5-0@W', '6-6', 'D', 'P', 'C10', 'M', '3-2@7'].map(actionWords), ['5-0 on west', 'lead 6-6', 'draw', 'pass', 'claim 10', 'call Muggins', '3-2 on arm 7'], 'format: actions in words');
+  eq(entryWords({ kind: 'play', seat: 0, tile: '5-0', arm: 'E', count: 10, points: 10 }, seats), 'Ann played 5-0 on east: count 10, scores 10', 'format: a play in the log');
+  eq(entryWords({ kind: 'draw', seat: 1, tile: null, ends: [3, 6], forced: true }, seats), 'club (computer) drew a tile (no 3, 6)', 'format: a hidden draw in the log');
+  const opts = [{ key: 'players', field: 'players' }, { key: 'target', field: 'target' }, { key: 'spinner', field: 'spinner' }, { key: 'hand', field: 'hand_size' }];
+  eq(optionsString('five-up', 3, { players: 3, target: 250, spinner: 'first', hand_size: 5 }, opts, { target: '100', spinner: 'first', hand: '5' }), 'five-up players=3 target=100', 'format: only changed options are sent');
+  eq(optionsString('cross', 4, { players: 4, target: 250, spinner: 'all', hand_size: 5 }, opts, { spinner: 'none', hand: '6' }), 'cross players=4 spinner=none hand=6', 'format: options after the preset');
+
+  const r100 = { game_end: 'immediate', target: 100, cribbage_scale: false, play_scoring: 'fives' };
+  eq([playingToWin(r100, [40, 49]), playingToWin(r100, [50, 0]), playingToWin({ ...r100, game_end: 'finish-hand' }, [90, 0]), playingToWin({ ...r100, target: 61, cribbage_scale: true }, [50, 0]), playingToWin({ ...r100, target: 61, cribbage_scale: true }, [51, 0])],
+    [false, true, false, false, true], 'format: when the expert plays to win the game');
+
+  // Replay positions: the deal, then every action, hand after hand.
+  const rp = positions({ hands: [{ steps: [{}, {}] }, { steps: [{}] }] });
+  eq(rp.map((p) => [p.hi, p.index]), [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1]], 'replay: one position per deal and per action');
+
+  return { passed, failed, lines };
+}
