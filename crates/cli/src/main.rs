@@ -9,6 +9,8 @@ mod matchcmd;
 mod replay;
 mod review;
 mod selfplay;
+mod serve;
+mod verify;
 
 /// Five Up dominoes: exact rules, computer players, and tools.
 #[derive(Debug, Parser)]
@@ -30,6 +32,10 @@ enum Command {
     Bench(bench::Args),
     /// A duplicate match between two computer players: every deal played from both sides.
     Match(matchcmd::Args),
+    /// Run the online game server (HTTP and websockets; SQLite or PostgreSQL).
+    Serve(serve::Args),
+    /// Re-derive every deal of a game record from its revealed seeds and check it.
+    Verify(verify::Args),
 }
 
 /// Write to standard output. A closed pipe (`fiveup replay f | head`) ends the program quietly
@@ -64,6 +70,8 @@ fn main() -> ExitCode {
         Command::Review(a) => review::run(&a),
         Command::Bench(a) => bench::run(&a),
         Command::Match(a) => matchcmd::run(&a),
+        Command::Serve(a) => serve::run(&a),
+        Command::Verify(a) => verify::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

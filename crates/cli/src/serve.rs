@@ -1,0 +1,74 @@
+//! `fiveup serve`: the online game server.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use fiveup_server::{Config, SecureCookies};
+
+/// Options of `fiveup serve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+    /// The database: an SQLite file (created and migrated on first start), an `sqlite:` URL,
+    /// or a `postgres://` URL.
+    #[arg(long, default_value = "fiveup.db")]
+    pub database: String,
+    /// Milliseconds a computer player waits before acting.
+    #[arg(long, default_value_t = 700)]
+    pub bot_delay_ms: u64,
+    /// Seconds a disconnected player's turn waits before a computer player takes the seat
+    /// over until they return (0: never).
+    #[arg(long, default_value_t = 60)]
+    pub takeover_secs: u64,
+    /// Seconds a deal waits for the players' seeds before dealing without the missing ones.
+    #[arg(long, default_value_t = 30)]
+    pub seed_wait_secs: u64,
+    /// Worlds the expert samples per decision for hints.
+    #[arg(long, default_value_t = 100)]
+    pub hint_samples: u32,
+    /// Another origin (such as `https://fiveup.example`) allowed to open websockets; repeat
+    /// for several. The server's own origin is always allowed.
+    #[arg(long = "allow-origin")]
+    pub allow_origin: Vec<String>,
+    /// Always mark session cookies `Secure` (otherwise only when a TLS proxy says the request
+    /// came over https with `X-Forwarded-Proto` or `Forwarded`).
+    #[arg(long)]
+    pub secure_cookies: bool,
+    /// HTTP POST requests per second allowed per client address (bursts of ten times as
+    /// many); 0 for no limit.
+    #[arg(long, default_value_t = 50.0)]
+    pub http_rate: f64,
+    /// Websocket messages per second allowed per connection (bursts of twice as many).
+    #[arg(long, default_value_t = 20.0)]
+    pub ws_rate: f64,
+}
+
+/// Run `fiveup serve` until SIGTERM or Ctrl-C.
+pub fn run(a: &Args) -> Result<(), String> {
+    let mut cfg = Config::new();
+    cfg.bind = a.bind;
+    cfg.database.clone_from(&a.database);
+    cfg.bot_delay = Duration::from_millis(a.bot_delay_ms);
+    cfg.takeover = (a.takeover_secs > 0).then(|| Duration::from_secs(a.takeover_secs));
+    cfg.seed_wait = Duration::from_secs(a.seed_wait_secs);
+    if !(1..=100_000).contains(&a.hint_samples) {
+        return Err("--hint-samples must be from 1 to 100000".to_string());
+    }
+    cfg.hint_config.samples = a.hint_samples;
+    cfg.allow_origins.clone_from(&a.allow_origin);
+    if a.secure_cookies {
+        cfg.secure_cookies = SecureCookies::Always;
+    }
+    if a.http_rate < 0.0 || a.ws_rate <= 0.0 {
+        return Err("--http-rate must be 0 or more and --ws-rate more than 0".to_string());
+    }
+    cfg.http_rate = (a.http_rate, a.http_rate * 10.0);
+    cfg.ws_rate = (a.ws_rate, a.ws_rate * 2.0);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    rt.block_on(fiveup_server::run(cfg))
+}

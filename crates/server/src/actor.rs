@@ -1,0 +1,1154 @@
+//! The table tasks and the hub that finds them.
+//!
+//! Each table is one tokio task owning its [`TableCore`]; every command reaches it through its
+//! channel, so a table changes one command at a time. A change is applied, written through the
+//! group-commit writer, and only then acknowledged and broadcast (each subscriber gets its own
+//! projection). Computer players, the seed wait and seat takeovers run as timers that send
+//! commands back into the same channel.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use fiveup_bots::{make_bot, Bot};
+use fiveup_engine::{Action, Seat};
+use fiveup_protocol::{
+    ChatLine, ErrorCode, JoinRequest, Occupant, ServerMsg, TableInfo, TableStatus, UserRef,
+    VersionedEvent, MAX_CHAT_CHARS,
+};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use crate::db::WriteOp;
+use crate::project::{event_view, table_info, table_view, Viewer};
+use crate::table::{CoreEvent, Refusal, SeatSetup, Stored, TableConfig, TableCore};
+use crate::{games, App};
+
+/// What goes to one subscriber: the table version it reflects and the serialised message.
+pub type Out = (u64, Arc<str>);
+
+/// Recent events kept for resyncs.
+const RING: usize = 256;
+/// Chat lines kept.
+const CHAT_KEEP: usize = 50;
+/// Refused command ids remembered per seat.
+const REFUSED_KEEP: usize = 64;
+/// A subscriber's queue; one that falls this far behind is dropped and resyncs.
+pub const SUB_QUEUE: usize = 512;
+
+/// A command for a table task.
+#[derive(Debug)]
+pub enum TableCmd {
+    /// Follow the table.
+    Subscribe {
+        /// The connection.
+        conn: u64,
+        /// Its user.
+        user: Option<UserRef>,
+        /// The last version it saw.
+        since: Option<u64>,
+        /// Where its messages go.
+        tx: mpsc::Sender<Out>,
+    },
+    /// Stop following.
+    Unsubscribe {
+        /// The connection.
+        conn: u64,
+    },
+    /// A client's command (act, seed, hint, chat, rematch).
+    Client {
+        /// The connection.
+        conn: u64,
+        /// Its user.
+        user: Option<UserRef>,
+        /// The message.
+        msg: ClientCommand,
+    },
+    /// Sit down.
+    Join {
+        /// Who.
+        user: UserRef,
+        /// Where.
+        req: JoinRequest,
+        /// The answer.
+        reply: oneshot::Sender<Result<TableInfo, Refusal>>,
+    },
+    /// Leave before the start.
+    Leave {
+        /// Who.
+        user: UserRef,
+        /// The answer.
+        reply: oneshot::Sender<Result<TableInfo, Refusal>>,
+    },
+    /// The table as listed.
+    Info {
+        /// Who asks.
+        user: Option<i64>,
+        /// The answer.
+        reply: oneshot::Sender<TableInfo>,
+    },
+    /// A computer player's choice.
+    BotMove {
+        /// The version it was chosen at.
+        version: u64,
+        /// The seat.
+        seat: u8,
+        /// The choice.
+        action: Action,
+        /// The player, handed back.
+        bot: Box<Bot>,
+    },
+    /// The seed wait of a hand is over.
+    SeedTimeout {
+        /// The hand.
+        hand: u16,
+    },
+    /// A disconnected player's turn waited long enough.
+    TakeoverCheck {
+        /// The version it was set at.
+        version: u64,
+        /// The seat.
+        seat: u8,
+    },
+    /// A hint finished.
+    HintDone {
+        /// The connection.
+        conn: u64,
+    },
+    /// Stop the task (the server is shutting down; everything is stored already).
+    Stop,
+    /// A test hook: the table's core, cloned.
+    Inspect {
+        /// The answer.
+        reply: oneshot::Sender<Box<TableCore>>,
+    },
+}
+
+/// The table commands a client sends over the websocket.
+#[derive(Debug, Clone)]
+pub enum ClientCommand {
+    /// Act.
+    Act {
+        /// Command id.
+        id: String,
+        /// Expected version.
+        version: u64,
+        /// The action.
+        action: Action,
+    },
+    /// A seed.
+    Seed {
+        /// Command id.
+        id: String,
+        /// Hand.
+        hand: u16,
+        /// Hex.
+        seed: String,
+    },
+    /// A hint.
+    Hint {
+        /// Request id.
+        id: String,
+    },
+    /// Chat.
+    Chat {
+        /// Text.
+        text: String,
+    },
+    /// Rematch.
+    Rematch {
+        /// Command id.
+        id: String,
+    },
+}
+
+/// A handle on a table task.
+#[derive(Clone, Debug)]
+pub struct TableHandle {
+    /// Its channel.
+    pub tx: mpsc::Sender<TableCmd>,
+}
+
+/// Every loaded table, and the lobby.
+#[derive(Debug)]
+pub struct Hub {
+    tables: Mutex<HashMap<String, TableHandle>>,
+    load_lock: tokio::sync::Mutex<()>,
+    lobby: Mutex<HashMap<String, TableInfo>>,
+    /// Lobby messages, serialised.
+    pub lobby_tx: broadcast::Sender<Arc<str>>,
+}
+
+impl Default for Hub {
+    fn default() -> Hub {
+        Hub {
+            tables: Mutex::new(HashMap::new()),
+            load_lock: tokio::sync::Mutex::new(()),
+            lobby: Mutex::new(HashMap::new()),
+            lobby_tx: broadcast::channel(4096).0,
+        }
+    }
+}
+
+impl Hub {
+    /// The listed tables, newest first.
+    #[must_use]
+    pub fn lobby(&self) -> Vec<TableInfo> {
+        let mut v: Vec<TableInfo> = self
+            .lobby
+            .lock()
+            .expect("lobby lock")
+            .values()
+            .cloned()
+            .collect();
+        v.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(a.id.cmp(&b.id)));
+        v
+    }
+
+    fn lobby_update(&self, info: TableInfo) {
+        let listed = !info.unlisted && info.status != TableStatus::Finished;
+        let mut l = self.lobby.lock().expect("lobby lock");
+        let msg = if listed {
+            l.insert(info.id.clone(), info.clone());
+            ServerMsg::LobbyTable { table: info }
+        } else if l.remove(&info.id).is_some() {
+            ServerMsg::LobbyGone { id: info.id }
+        } else {
+            return;
+        };
+        drop(l);
+        let _ = self.lobby_tx.send(crate::to_json(&msg));
+    }
+
+    /// The number of loaded tables.
+    #[must_use]
+    pub fn loaded(&self) -> usize {
+        self.tables.lock().expect("tables lock").len()
+    }
+
+    /// Every loaded table's handle.
+    #[must_use]
+    pub fn handles(&self) -> Vec<TableHandle> {
+        self.tables
+            .lock()
+            .expect("tables lock")
+            .values()
+            .cloned()
+            .collect()
+    }
+}
+
+/// Find a table, loading it from the database if it is not in memory.
+pub async fn table(app: &Arc<App>, id: &str) -> Result<TableHandle, Refusal> {
+    if let Some(h) = app.hub.tables.lock().expect("tables lock").get(id) {
+        return Ok(h.clone());
+    }
+    let _guard = app.hub.load_lock.lock().await;
+    if let Some(h) = app.hub.tables.lock().expect("tables lock").get(id) {
+        return Ok(h.clone());
+    }
+    let core = load(app, id).await?;
+    Ok(spawn(app, core))
+}
+
+fn no_table(id: &str) -> Refusal {
+    Refusal::new(ErrorCode::NoSuchTable, format!("no table {id:?}"))
+}
+
+/// Rebuild a table from its stored changes.
+pub async fn load(app: &Arc<App>, id: &str) -> Result<TableCore, Refusal> {
+    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(no_table(id));
+    }
+    let internal = |e: String| Refusal::new(ErrorCode::Internal, e);
+    let row = sqlx::query("SELECT config FROM game_tables WHERE id = $1")
+        .bind(id)
+        .fetch_optional(&app.db.pool)
+        .await
+        .map_err(|e| internal(e.to_string()))?
+        .ok_or_else(|| no_table(id))?;
+    let cfg: TableConfig = serde_json::from_str(&crate::db::text(&row, "config").map_err(internal)?)
+        .map_err(|e| internal(format!("table {id}: bad config: {e}")))?;
+    let rows = sqlx::query("SELECT seq, body FROM table_events WHERE table_id = $1 ORDER BY seq")
+        .bind(id)
+        .fetch_all(&app.db.pool)
+        .await
+        .map_err(|e| internal(e.to_string()))?;
+    let mut core = TableCore::new(cfg);
+    for r in rows {
+        let seq = crate::db::int(&r, "seq").map_err(internal)?;
+        let body = crate::db::text(&r, "body").map_err(internal)?;
+        let change: Stored = serde_json::from_str(&body)
+            .map_err(|e| internal(format!("table {id} change {seq}: {e}")))?;
+        core.apply(&change).map_err(|e| {
+            internal(format!(
+                "table {id} change {seq} does not apply: {}",
+                e.message
+            ))
+        })?;
+        if core.version != seq as u64 {
+            return Err(internal(format!("table {id}: change {seq} out of order")));
+        }
+    }
+    Ok(core)
+}
+
+/// Start the task of a table.
+pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
+    let (tx, rx) = mpsc::channel(1024);
+    let handle = TableHandle { tx: tx.clone() };
+    app.hub
+        .tables
+        .lock()
+        .expect("tables lock")
+        .insert(core.cfg.id.clone(), handle.clone());
+    let actor = Actor {
+        app: app.clone(),
+        core,
+        tx,
+        subs: Vec::new(),
+        ring: VecDeque::new(),
+        chat: VecDeque::new(),
+        refused: HashMap::new(),
+        bots: HashMap::new(),
+        bot_pending: None,
+        takeover_pending: None,
+        seed_timer: None,
+        hints: HashMap::new(),
+        finalized: false,
+    };
+    tokio::spawn(actor.run(rx));
+    handle
+}
+
+/// Create a table: write it with its first changes (people sitting down), then start its task.
+pub async fn create(
+    app: &Arc<App>,
+    cfg: TableConfig,
+    sits: Vec<(u8, UserRef)>,
+) -> Result<TableHandle, Refusal> {
+    let mut core = TableCore::new(cfg.clone());
+    let mut ops = vec![WriteOp::NewTable {
+        id: cfg.id.clone(),
+        created_at: cfg.created_at,
+        config: serde_json::to_string(&cfg).expect("config serialises"),
+        status: status_name(TableStatus::Waiting).to_string(),
+    }];
+    for (seat, user) in sits {
+        let ch = Stored::Sit { seat, user };
+        core.apply(&ch)?;
+        ops.push(WriteOp::Event {
+            table: cfg.id.clone(),
+            seq: core.version,
+            body: serde_json::to_string(&ch).expect("change serialises"),
+        });
+    }
+    app.writer
+        .write(ops)
+        .await
+        .map_err(|e| Refusal::new(ErrorCode::Internal, e))?;
+    let h = spawn(app, core);
+    // Let the task start the game at once if every seat is taken.
+    let (reply, wait) = oneshot::channel();
+    let _ = h.tx.send(TableCmd::Info { user: None, reply }).await;
+    let _ = wait.await;
+    Ok(h)
+}
+
+/// The stored name of a status.
+#[must_use]
+pub const fn status_name(s: TableStatus) -> &'static str {
+    match s {
+        TableStatus::Waiting => "waiting",
+        TableStatus::Dealing => "dealing",
+        TableStatus::Playing => "playing",
+        TableStatus::Finished => "finished",
+    }
+}
+
+struct Sub {
+    conn: u64,
+    viewer: Viewer,
+    tx: mpsc::Sender<Out>,
+}
+
+struct Actor {
+    app: Arc<App>,
+    core: TableCore,
+    tx: mpsc::Sender<TableCmd>,
+    subs: Vec<Sub>,
+    ring: VecDeque<(u64, CoreEvent)>,
+    chat: VecDeque<ChatLine>,
+    refused: HashMap<u8, VecDeque<(String, String, ErrorCode, String)>>,
+    bots: HashMap<u8, Box<Bot>>,
+    bot_pending: Option<u64>,
+    takeover_pending: Option<u64>,
+    seed_timer: Option<u16>,
+    hints: HashMap<u64, Instant>,
+    finalized: bool,
+}
+
+impl Actor {
+    async fn run(mut self, mut rx: mpsc::Receiver<TableCmd>) {
+        self.after_change().await;
+        self.publish_lobby();
+        while let Some(cmd) = rx.recv().await {
+            if matches!(cmd, TableCmd::Stop) {
+                break;
+            }
+            self.handle(cmd).await;
+        }
+    }
+
+    fn viewer_of(&self, user: Option<&UserRef>) -> Viewer {
+        let uid = user.map(|u| u.id);
+        Viewer {
+            seat: uid.and_then(|u| self.core.seat_of(u)),
+            user: uid,
+        }
+    }
+
+    fn send_to(&mut self, conn: u64, msg: &ServerMsg) {
+        let text = crate::to_json(msg);
+        let v = self.core.version;
+        if let Some(s) = self.subs.iter().find(|s| s.conn == conn) {
+            let _ = s.tx.try_send((v, text));
+        }
+    }
+
+    fn error_to(&mut self, conn: u64, id: Option<String>, r: &Refusal) {
+        let version = matches!(r.code, ErrorCode::StaleVersion).then_some(self.core.version);
+        self.send_to(
+            conn,
+            &ServerMsg::Error {
+                id,
+                code: r.code,
+                message: r.message.clone(),
+                version,
+            },
+        );
+    }
+
+    fn publish_lobby(&self) {
+        self.app
+            .hub
+            .lobby_update(table_info(&self.core, Viewer::ANONYMOUS));
+    }
+
+    /// Apply changes, write them, and broadcast their events. On failure nothing changed.
+    async fn commit(&mut self, changes: Vec<Stored>) -> Result<u64, Refusal> {
+        let backup = self.core.clone();
+        let status = self.core.status;
+        let mut events = Vec::new();
+        let mut ops = Vec::new();
+        for ch in &changes {
+            match self.core.apply(ch) {
+                Ok(evs) => {
+                    ops.push(WriteOp::Event {
+                        table: self.core.cfg.id.clone(),
+                        seq: self.core.version,
+                        body: serde_json::to_string(ch).expect("change serialises"),
+                    });
+                    events.extend(evs.into_iter().map(|e| (self.core.version, e)));
+                }
+                Err(r) => {
+                    self.core = backup;
+                    return Err(r);
+                }
+            }
+        }
+        if self.core.status != status {
+            ops.push(WriteOp::Status {
+                table: self.core.cfg.id.clone(),
+                status: status_name(self.core.status).to_string(),
+            });
+        }
+        if let Err(e) = self.app.writer.write(ops).await {
+            self.core = backup;
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                format!("the change could not be stored: {e}"),
+            ));
+        }
+        Ok(self.broadcast(events))
+    }
+
+    fn broadcast(&mut self, events: Vec<(u64, CoreEvent)>) -> u64 {
+        let mut lobby = false;
+        for (v, e) in events {
+            lobby |= !matches!(
+                e,
+                CoreEvent::Action { .. } | CoreEvent::SeedIn { .. } | CoreEvent::Commit { .. }
+            );
+            let core = &self.core;
+            self.subs.retain(|s| {
+                let msg = ServerMsg::Event {
+                    version: v,
+                    event: event_view(&e, s.viewer),
+                    view: Box::new(table_view(core, s.viewer)),
+                };
+                s.tx.try_send((v, crate::to_json(&msg))).is_ok()
+            });
+            self.ring.push_back((v, e));
+            if self.ring.len() > RING {
+                self.ring.pop_front();
+            }
+        }
+        if lobby {
+            self.publish_lobby();
+        }
+        self.refresh_presence();
+        self.core.version
+    }
+
+    /// Recompute which seats are connected and tell everyone about changes.
+    fn refresh_presence(&mut self) {
+        let n = self.core.players() as usize;
+        let mut now = vec![false; n];
+        for s in &self.subs {
+            if let Some(seat) = s.viewer.seat {
+                now[seat as usize] = true;
+            }
+        }
+        for seat in 0..n {
+            if now[seat] != self.core.connected[seat] {
+                self.core.connected[seat] = now[seat];
+                if matches!(self.core.seats[seat].occupant, Occupant::Human { .. }) {
+                    let msg = crate::to_json(&ServerMsg::Presence {
+                        seat: seat as u8,
+                        connected: now[seat],
+                    });
+                    let v = self.core.version;
+                    self.subs.retain(|s| s.tx.try_send((v, msg.clone())).is_ok());
+                }
+            }
+        }
+    }
+
+    async fn handle(&mut self, cmd: TableCmd) {
+        match cmd {
+            TableCmd::Subscribe {
+                conn,
+                user,
+                since,
+                tx,
+            } => {
+                self.subs.retain(|s| s.conn != conn);
+                let viewer = self.viewer_of(user.as_ref());
+                let (missed, complete) = self.missed(since, viewer);
+                let msg = ServerMsg::Snapshot {
+                    version: self.core.version,
+                    view: Box::new(table_view(&self.core, viewer)),
+                    missed,
+                    complete,
+                    chat: self.chat.iter().cloned().collect(),
+                };
+                if tx.try_send((self.core.version, crate::to_json(&msg))).is_ok() {
+                    self.subs.push(Sub { conn, viewer, tx });
+                }
+                self.refresh_presence();
+                if let Some(seat) = viewer.seat {
+                    if self.core.seats[seat as usize].taken_over {
+                        let _ = self.commit(vec![Stored::Takeover { seat, on: false }]).await;
+                        self.bots.remove(&seat);
+                    }
+                }
+                self.after_change().await;
+            }
+            TableCmd::Unsubscribe { conn } => {
+                self.subs.retain(|s| s.conn != conn);
+                self.hints.remove(&conn);
+                self.refresh_presence();
+                self.after_change().await;
+            }
+            TableCmd::Client { conn, user, msg } => self.client(conn, user, msg).await,
+            TableCmd::Join { user, req, reply } => {
+                let r = self.join(&user, &req).await;
+                let _ = reply.send(r.map(|()| table_info(&self.core, self.viewer_of(Some(&user)))));
+                self.after_change().await;
+            }
+            TableCmd::Leave { user, reply } => {
+                let r = match self.core.seat_of(user.id) {
+                    None => Err(Refusal::new(ErrorCode::NotSeated, "you do not sit here")),
+                    Some(seat) => self.commit(vec![Stored::Leave { seat }]).await.map(|_| ()),
+                };
+                self.resubscribe_viewers();
+                let _ = reply.send(r.map(|()| table_info(&self.core, self.viewer_of(Some(&user)))));
+            }
+            TableCmd::Info { user, reply } => {
+                self.after_change().await;
+                let _ = reply.send(table_info(
+                    &self.core,
+                    Viewer {
+                        seat: user.and_then(|u| self.core.seat_of(u)),
+                        user,
+                    },
+                ));
+            }
+            TableCmd::BotMove {
+                version,
+                seat,
+                action,
+                bot,
+            } => {
+                self.bots.insert(seat, bot);
+                if self.bot_pending == Some(version) {
+                    self.bot_pending = None;
+                }
+                if version == self.core.version
+                    && self.core.to_move() == Some(seat)
+                    && self.core.computer_plays(seat)
+                {
+                    let _ = self
+                        .commit(vec![Stored::Act {
+                            seat,
+                            action,
+                            cmd: None,
+                        }])
+                        .await;
+                }
+                self.after_change().await;
+            }
+            TableCmd::SeedTimeout { hand } => {
+                if self.seed_timer == Some(hand) {
+                    self.seed_timer = None;
+                }
+                if self.core.pending.as_ref().is_some_and(|p| p.hand == hand) {
+                    let _ = self.commit(vec![Stored::Deal { hand }]).await;
+                }
+                self.after_change().await;
+            }
+            TableCmd::TakeoverCheck { version, seat } => {
+                if self.takeover_pending == Some(version) {
+                    self.takeover_pending = None;
+                }
+                if version == self.core.version
+                    && self.core.to_move() == Some(seat)
+                    && !self.core.computer_plays(seat)
+                    && !self.core.connected[seat as usize]
+                {
+                    let _ = self.commit(vec![Stored::Takeover { seat, on: true }]).await;
+                }
+                self.after_change().await;
+            }
+            TableCmd::HintDone { conn } => {
+                if let Some(t) = self.hints.get_mut(&conn) {
+                    *t = Instant::now();
+                }
+            }
+            TableCmd::Stop => {}
+            TableCmd::Inspect { reply } => {
+                let _ = reply.send(Box::new(self.core.clone()));
+            }
+        }
+    }
+
+    /// After a seat change a subscriber's seat may have changed: recompute viewers.
+    fn resubscribe_viewers(&mut self) {
+        for i in 0..self.subs.len() {
+            let user = self.subs[i].viewer.user;
+            self.subs[i].viewer.seat = user.and_then(|u| self.core.seat_of(u));
+        }
+        self.refresh_presence();
+    }
+
+    fn missed(&self, since: Option<u64>, viewer: Viewer) -> (Vec<VersionedEvent>, bool) {
+        let Some(since) = since else {
+            return (Vec::new(), false);
+        };
+        if since >= self.core.version {
+            return (Vec::new(), since == self.core.version);
+        }
+        let oldest = self.ring.front().map_or(u64::MAX, |(v, _)| *v);
+        if oldest > since + 1 {
+            return (Vec::new(), false);
+        }
+        let list = self
+            .ring
+            .iter()
+            .filter(|(v, _)| *v > since)
+            .map(|(v, e)| VersionedEvent {
+                version: *v,
+                event: event_view(e, viewer),
+            })
+            .collect();
+        (list, true)
+    }
+
+    async fn join(&mut self, user: &UserRef, req: &JoinRequest) -> Result<(), Refusal> {
+        if self.core.seat_of(user.id).is_some() {
+            return Err(Refusal::new(
+                ErrorCode::AlreadySeated,
+                "you already sit at this table",
+            ));
+        }
+        if self.core.status != TableStatus::Waiting {
+            return Err(Refusal::new(ErrorCode::AlreadyStarted, "the game has started"));
+        }
+        let invite_seat = match &req.invite {
+            None => None,
+            Some(tok) => Some(
+                self.core
+                    .cfg
+                    .seats
+                    .iter()
+                    .position(|s| matches!(s, SeatSetup::Invite { token } if token == tok))
+                    .filter(|&i| matches!(self.core.seats[i].occupant, Occupant::Invite))
+                    .ok_or_else(|| {
+                        Refusal::new(ErrorCode::BadInvite, "this invitation is unknown or used")
+                    })? as u8,
+            ),
+        };
+        let seat = match (req.seat, invite_seat) {
+            (Some(s), Some(i)) if s != i => {
+                return Err(Refusal::new(
+                    ErrorCode::BadInvite,
+                    format!("this invitation is for seat {i}"),
+                ))
+            }
+            (_, Some(i)) => i,
+            (Some(s), None) => {
+                if s >= self.core.players() {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        format!("there is no seat {s}"),
+                    ));
+                }
+                if !matches!(self.core.seats[s as usize].occupant, Occupant::Open) {
+                    return Err(Refusal::new(
+                        ErrorCode::SeatTaken,
+                        format!("seat {s} is not free"),
+                    ));
+                }
+                s
+            }
+            (None, None) => self
+                .core
+                .seats
+                .iter()
+                .position(|s| matches!(s.occupant, Occupant::Open))
+                .ok_or_else(|| Refusal::new(ErrorCode::SeatTaken, "no seat is free"))?
+                as u8,
+        };
+        self.commit(vec![Stored::Sit {
+            seat,
+            user: user.clone(),
+        }])
+        .await?;
+        self.resubscribe_viewers();
+        Ok(())
+    }
+
+    fn check_dup(&self, seat: u8, id: &str, what: &str) -> Option<Result<u64, Refusal>> {
+        if let Some(a) = self.core.accepted.get(&(seat, id.to_string())) {
+            if a.what == what {
+                return Some(Ok(a.version));
+            }
+            return Some(Err(Refusal::new(
+                ErrorCode::DuplicateId,
+                format!("the command id {id:?} was used for another command"),
+            )));
+        }
+        if let Some(list) = self.refused.get(&seat) {
+            if let Some((_, w, code, msg)) = list.iter().find(|(i, ..)| i == id) {
+                if w == what {
+                    return Some(Err(Refusal::new(*code, msg.clone())));
+                }
+                return Some(Err(Refusal::new(
+                    ErrorCode::DuplicateId,
+                    format!("the command id {id:?} was used for another command"),
+                )));
+            }
+        }
+        None
+    }
+
+    fn remember_refusal(&mut self, seat: u8, id: &str, what: &str, r: &Refusal) {
+        if matches!(r.code, ErrorCode::Internal | ErrorCode::DuplicateId) {
+            return;
+        }
+        let list = self.refused.entry(seat).or_default();
+        list.push_back((id.to_string(), what.to_string(), r.code, r.message.clone()));
+        if list.len() > REFUSED_KEEP {
+            list.pop_front();
+        }
+    }
+
+    fn valid_id(id: &str) -> Result<(), Refusal> {
+        if id.is_empty() || id.chars().count() > 64 {
+            return Err(Refusal::new(
+                ErrorCode::BadRequest,
+                "a command id has 1 to 64 characters",
+            ));
+        }
+        Ok(())
+    }
+
+    async fn client(&mut self, conn: u64, user: Option<UserRef>, msg: ClientCommand) {
+        let viewer = self.viewer_of(user.as_ref());
+        match msg {
+            ClientCommand::Act {
+                id,
+                version,
+                action,
+            } => {
+                let what = format!("act {action}");
+                let r = self
+                    .seated_command(viewer, &id, &what, |me| {
+                        if version != me.core.version {
+                            return Err(Refusal::new(
+                                ErrorCode::StaleVersion,
+                                format!(
+                                    "the table is at version {}, not {version}",
+                                    me.core.version
+                                ),
+                            ));
+                        }
+                        Ok(Stored::Act {
+                            seat: viewer.seat.unwrap_or(0),
+                            action,
+                            cmd: Some(id.clone()),
+                        })
+                    })
+                    .await;
+                self.answer(conn, id, r);
+            }
+            ClientCommand::Seed { id, hand, seed } => {
+                let what = format!("seed {hand}");
+                let r = self
+                    .seated_command(viewer, &id, &what, |_| {
+                        Ok(Stored::Seed {
+                            hand,
+                            seat: viewer.seat.unwrap_or(0),
+                            seed: seed.to_ascii_lowercase(),
+                            cmd: id.clone(),
+                        })
+                    })
+                    .await;
+                self.answer(conn, id, r);
+            }
+            ClientCommand::Rematch { id } => {
+                if let (Some(seat), Some(_)) = (viewer.seat, &self.core.rematch) {
+                    if self.check_dup(seat, &id, "rematch").is_none() {
+                        // Someone asked already: the answer is the table we have.
+                        let v = self.core.version;
+                        self.answer(conn, id, Ok(v));
+                        return;
+                    }
+                }
+                let new_id = crate::new_id();
+                let r = self
+                    .seated_command(viewer, &id, "rematch", |me| {
+                        if me.core.status != TableStatus::Finished {
+                            return Err(Refusal::new(
+                                ErrorCode::NotStarted,
+                                "the game is not over",
+                            ));
+                        }
+                        Ok(Stored::Rematch {
+                            table: new_id.clone(),
+                            seat: viewer.seat.unwrap_or(0),
+                            cmd: id.clone(),
+                        })
+                    })
+                    .await;
+                self.answer(conn, id, r);
+            }
+            ClientCommand::Hint { id } => {
+                let r = self.hint(conn, viewer, &id);
+                if let Err(r) = r {
+                    self.error_to(conn, Some(id), &r);
+                }
+            }
+            ClientCommand::Chat { text } => {
+                let Some(user) = user else {
+                    self.error_to(
+                        conn,
+                        None,
+                        &Refusal::new(ErrorCode::NotLoggedIn, "log in to chat"),
+                    );
+                    return;
+                };
+                let text = text.trim().to_string();
+                let n = text.chars().count();
+                if n == 0 || n > MAX_CHAT_CHARS || text.chars().any(char::is_control) {
+                    self.error_to(
+                        conn,
+                        None,
+                        &Refusal::new(
+                            ErrorCode::BadRequest,
+                            format!(
+                                "a chat line has 1 to {MAX_CHAT_CHARS} characters and no \
+                                 control characters"
+                            ),
+                        ),
+                    );
+                    return;
+                }
+                let line = ChatLine {
+                    from: user,
+                    seat: viewer.seat,
+                    text,
+                    at: crate::now(),
+                };
+                self.chat.push_back(line.clone());
+                if self.chat.len() > CHAT_KEEP {
+                    self.chat.pop_front();
+                }
+                let msg = crate::to_json(&ServerMsg::Chat { line });
+                let v = self.core.version;
+                self.subs.retain(|s| s.tx.try_send((v, msg.clone())).is_ok());
+            }
+        }
+        self.after_change().await;
+    }
+
+    fn answer(&mut self, conn: u64, id: String, r: Result<u64, Refusal>) {
+        match r {
+            Ok(version) => self.send_to(conn, &ServerMsg::Ack { id, version }),
+            Err(e) => self.error_to(conn, Some(id), &e),
+        }
+    }
+
+    /// A command that needs a seat, with command-id handling: a resend gets the first answer.
+    async fn seated_command(
+        &mut self,
+        viewer: Viewer,
+        id: &str,
+        what: &str,
+        make: impl FnOnce(&Actor) -> Result<Stored, Refusal>,
+    ) -> Result<u64, Refusal> {
+        Self::valid_id(id)?;
+        let Some(seat) = viewer.seat else {
+            return Err(Refusal::new(
+                ErrorCode::NotSeated,
+                "you do not sit at this table",
+            ));
+        };
+        if let Some(prev) = self.check_dup(seat, id, what) {
+            return prev;
+        }
+        let change = make(self);
+        let r = match change {
+            Ok(ch) => {
+                let rematch = match &ch {
+                    Stored::Rematch { table, .. } => Some(table.clone()),
+                    _ => None,
+                };
+                if let Some(new_id) = rematch {
+                    if let Err(e) = self.create_rematch(&new_id).await {
+                        return Err(e);
+                    }
+                }
+                self.commit(vec![ch]).await
+            }
+            Err(e) => Err(e),
+        };
+        if let Err(e) = &r {
+            self.remember_refusal(seat, id, what, e);
+        }
+        r
+    }
+
+    async fn create_rematch(&mut self, new_id: &str) -> Result<(), Refusal> {
+        let mut seats = Vec::new();
+        let mut sits = Vec::new();
+        for (i, s) in self.core.seats.iter().enumerate() {
+            match &s.occupant {
+                Occupant::Human { user } => {
+                    seats.push(SeatSetup::Open);
+                    sits.push((i as u8, user.clone()));
+                }
+                Occupant::Bot { level } => seats.push(SeatSetup::Bot {
+                    level: level.clone(),
+                }),
+                _ => seats.push(SeatSetup::Open),
+            }
+        }
+        let cfg = TableConfig {
+            id: new_id.to_string(),
+            rules: self.core.cfg.rules,
+            seats,
+            creator: self.core.cfg.creator.clone(),
+            unlisted: self.core.cfg.unlisted,
+            created_at: crate::now(),
+        };
+        create(&self.app, cfg, sits).await.map(|_| ())
+    }
+
+    fn hint(&mut self, conn: u64, viewer: Viewer, id: &str) -> Result<(), Refusal> {
+        let Some(seat) = viewer.seat else {
+            return Err(Refusal::new(ErrorCode::NotSeated, "you do not sit here"));
+        };
+        if self.core.to_move() != Some(seat) || self.core.computer_plays(seat) {
+            return Err(Refusal::new(
+                ErrorCode::HintUnavailable,
+                "hints are given on your turn",
+            ));
+        }
+        if let Some(last) = self.hints.get(&conn) {
+            if last.elapsed() < self.app.cfg.hint_interval {
+                return Err(Refusal::new(
+                    ErrorCode::HintUnavailable,
+                    "a hint is being computed, or was given a moment ago",
+                ));
+            }
+        }
+        // Mark busy until done: an instant far enough in the future.
+        self.hints
+            .insert(conn, Instant::now() + Duration::from_secs(3600));
+        let view = self
+            .core
+            .state
+            .as_ref()
+            .expect("a hand is in play")
+            .view(Seat(seat));
+        let cfg = self.app.cfg.hint_config;
+        let version = self.core.version;
+        let tx = self.subs.iter().find(|s| s.conn == conn).map(|s| s.tx.clone());
+        let me = self.tx.clone();
+        let id = id.to_string();
+        tokio::spawn(async move {
+            let evals = tokio::task::spawn_blocking(move || {
+                fiveup_bots::analyze(&view, &cfg, version)
+            })
+            .await
+            .unwrap_or_default();
+            let msg = ServerMsg::Hint {
+                id,
+                version,
+                evals: evals
+                    .iter()
+                    .map(|e| fiveup_protocol::HintEval {
+                        action: e.action,
+                        mean: e.mean,
+                        stderr: e.stderr,
+                        samples: e.samples,
+                    })
+                    .collect(),
+            };
+            if let Some(tx) = tx {
+                let _ = tx.send((version, crate::to_json(&msg))).await;
+            }
+            let _ = me.send(TableCmd::HintDone { conn }).await;
+        });
+        Ok(())
+    }
+
+    /// Take the automatic steps the table is due (start, commitments, deals), then set the
+    /// timers for computer players, the seed wait and takeovers.
+    async fn after_change(&mut self) {
+        loop {
+            let change = if self.core.status == TableStatus::Waiting && self.core.all_seated() {
+                Some(Stored::Start)
+            } else if self.core.status == TableStatus::Dealing && self.core.pending.is_none() {
+                let hand = self.core.state.as_ref().map_or(1, |s| s.start().hand_no + 1);
+                Some(Stored::Commit {
+                    hand,
+                    server_seed: crate::fairness::to_hex(&crate::fairness::random_bytes()),
+                })
+            } else if self.core.status == TableStatus::Dealing && self.core.seeds_complete() {
+                Some(Stored::Deal {
+                    hand: self.core.pending.as_ref().map_or(0, |p| p.hand),
+                })
+            } else {
+                None
+            };
+            let Some(change) = change else { break };
+            if self.commit(vec![change]).await.is_err() {
+                break;
+            }
+        }
+        if self.core.status == TableStatus::Finished && !self.finalized {
+            self.finalized = true;
+            if let Err(e) = games::finalize(&self.app, &self.core).await {
+                crate::log(&format!("table {}: storing the game failed: {e}", self.core.cfg.id));
+                self.finalized = false;
+            }
+        }
+        // The seed wait.
+        if let Some(p) = &self.core.pending {
+            if self.seed_timer != Some(p.hand) {
+                self.seed_timer = Some(p.hand);
+                let hand = p.hand;
+                let tx = self.tx.clone();
+                let wait = self.app.cfg.seed_wait;
+                tokio::spawn(async move {
+                    tokio::time::sleep(wait).await;
+                    let _ = tx.send(TableCmd::SeedTimeout { hand }).await;
+                });
+            }
+        }
+        let Some(seat) = self.core.to_move() else {
+            return;
+        };
+        let version = self.core.version;
+        if self.core.computer_plays(seat) {
+            if self.bot_pending == Some(version) {
+                return;
+            }
+            self.bot_pending = Some(version);
+            let bot = match self.bots.remove(&seat) {
+                Some(b) => b,
+                None => {
+                    let spec = self.app.cfg.bot_spec(&self.core.bot_level(seat));
+                    let seed = u64::from_le_bytes(
+                        crate::fairness::random_bytes()[..8].try_into().expect("8 bytes"),
+                    );
+                    match make_bot(&spec, seed) {
+                        Ok(b) => Box::new(b),
+                        Err(e) => {
+                            crate::log(&format!("bad computer player {spec}: {e}"));
+                            return;
+                        }
+                    }
+                }
+            };
+            let view = self
+                .core
+                .state
+                .as_ref()
+                .expect("a hand in play")
+                .view(Seat(seat));
+            let tx = self.tx.clone();
+            let delay = self.app.cfg.bot_delay;
+            tokio::spawn(async move {
+                if !delay.is_zero() {
+                    tokio::time::sleep(delay).await;
+                }
+                let res = tokio::task::spawn_blocking(move || {
+                    let mut bot = bot;
+                    let action = match bot.as_mut() {
+                        Bot::Seat(p) => p.choose(&view),
+                        // Only seat players are offered as levels; an oracle never sits.
+                        Bot::Omniscient(_) => view.legal_actions()[0],
+                    };
+                    (bot, action)
+                })
+                .await;
+                if let Ok((bot, action)) = res {
+                    let _ = tx
+                        .send(TableCmd::BotMove {
+                            version,
+                            seat,
+                            action,
+                            bot,
+                        })
+                        .await;
+                }
+            });
+        } else if !self.core.connected[seat as usize] {
+            let Some(after) = self.app.cfg.takeover else {
+                return;
+            };
+            if self.takeover_pending == Some(version) {
+                return;
+            }
+            self.takeover_pending = Some(version);
+            let tx = self.tx.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(after).await;
+                let _ = tx.send(TableCmd::TakeoverCheck { version, seat }).await;
+            });
+        }
+    }
+}

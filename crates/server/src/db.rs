@@ -1,0 +1,306 @@
+//! The database: one async layer over SQLite and PostgreSQL (sqlx's `Any` driver, queries
+//! written once with `$1`-style parameters, which both accept), the migrations, and the
+//! group-commit writer that makes every accepted change durable before it is acknowledged.
+
+use std::time::Duration;
+
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Executor, Row};
+use tokio::sync::{mpsc, oneshot};
+
+/// The migrations, in order: (version, SQLite text, PostgreSQL text).
+const MIGRATIONS: &[(i64, &str, &str)] = &[(
+    1,
+    include_str!("../migrations/sqlite/0001_init.sql"),
+    include_str!("../migrations/postgres/0001_init.sql"),
+)];
+
+/// Which database.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Backend {
+    /// An SQLite file.
+    Sqlite,
+    /// A PostgreSQL server.
+    Postgres,
+}
+
+/// A connection pool with its backend.
+#[derive(Clone, Debug)]
+pub struct Db {
+    /// The pool.
+    pub pool: AnyPool,
+    /// The backend.
+    pub backend: Backend,
+}
+
+/// A database error as text.
+pub type DbResult<T> = Result<T, String>;
+
+fn err(e: sqlx::Error) -> String {
+    e.to_string()
+}
+
+/// Turn a `--database` value into a sqlx URL: a `postgres://` or `sqlite:` URL as is, anything
+/// else is an SQLite file path (created if missing).
+#[must_use]
+pub fn normalize_url(s: &str) -> String {
+    if s.starts_with("postgres://") || s.starts_with("postgresql://") || s.starts_with("sqlite:") {
+        s.to_string()
+    } else {
+        format!("sqlite://{s}?mode=rwc")
+    }
+}
+
+impl Db {
+    /// Connect and migrate.
+    pub async fn connect(url: &str) -> DbResult<Db> {
+        sqlx::any::install_default_drivers();
+        let url = normalize_url(url);
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else {
+            Backend::Postgres
+        };
+        let mut opts = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
+            .acquire_timeout(Duration::from_secs(30));
+        if backend == Backend::Sqlite {
+            opts = opts.after_connect(|conn, _meta| {
+                Box::pin(async move {
+                    conn.execute("PRAGMA journal_mode=WAL").await?;
+                    conn.execute("PRAGMA synchronous=FULL").await?;
+                    conn.execute("PRAGMA busy_timeout=10000").await?;
+                    Ok(())
+                })
+            });
+        }
+        let pool = opts
+            .connect(&url)
+            .await
+            .map_err(|e| format!("cannot open the database {url}: {e}"))?;
+        let db = Db { pool, backend };
+        db.migrate().await?;
+        Ok(db)
+    }
+
+    async fn migrate(&self) -> DbResult<()> {
+        self.pool
+            .execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations \
+                 (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+            )
+            .await
+            .map_err(err)?;
+        for &(version, lite, pg) in MIGRATIONS {
+            let done: Option<AnyRow> =
+                sqlx::query("SELECT version FROM schema_migrations WHERE version = $1")
+                    .bind(version)
+                    .fetch_optional(&self.pool)
+                    .await
+                    .map_err(err)?;
+            if done.is_some() {
+                continue;
+            }
+            let text = if self.backend == Backend::Sqlite { lite } else { pg };
+            let mut tx = self.pool.begin().await.map_err(err)?;
+            for stmt in text.split(';') {
+                let body: String = stmt
+                    .lines()
+                    .filter(|l| !l.trim_start().starts_with("--"))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                if body.trim().is_empty() {
+                    continue;
+                }
+                sqlx::query(&body)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| format!("migration {version}: {e}"))?;
+            }
+            sqlx::query("INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)")
+                .bind(version)
+                .bind(crate::now())
+                .execute(&mut *tx)
+                .await
+                .map_err(err)?;
+            tx.commit().await.map_err(err)?;
+        }
+        Ok(())
+    }
+
+    /// Close the pool (SQLite checkpoints its log).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// One write of the group-commit writer.
+#[derive(Clone, Debug)]
+pub enum WriteOp {
+    /// A new table.
+    NewTable {
+        /// Its id.
+        id: String,
+        /// Creation time.
+        created_at: i64,
+        /// Its `TableConfig` as JSON.
+        config: String,
+        /// Its status.
+        status: String,
+    },
+    /// A stored change of a table.
+    Event {
+        /// The table.
+        table: String,
+        /// The version the change made.
+        seq: u64,
+        /// The change as JSON.
+        body: String,
+    },
+    /// A table's status changed.
+    Status {
+        /// The table.
+        table: String,
+        /// The new status.
+        status: String,
+    },
+}
+
+/// Sends writes to the group-commit writer.
+#[derive(Clone, Debug)]
+pub struct Writer {
+    tx: mpsc::Sender<WriteReqBox>,
+}
+
+/// A request in the writer's queue.
+#[derive(Debug)]
+pub struct WriteReqBox(WriteReqInner);
+
+#[derive(Debug)]
+struct WriteReqInner {
+    ops: Vec<WriteOp>,
+    done: oneshot::Sender<DbResult<()>>,
+}
+
+/// The most requests committed in one transaction.
+const BATCH: usize = 1024;
+
+impl Writer {
+    /// Start the writer task.
+    #[must_use]
+    pub fn start(db: Db) -> (Writer, tokio::task::JoinHandle<()>) {
+        let (tx, rx) = mpsc::channel::<WriteReqBox>(8192);
+        let h = tokio::spawn(writer_loop(db, rx));
+        (Writer { tx }, h)
+    }
+
+    /// Write these operations durably (one transaction, possibly shared with other tables'
+    /// writes); returns once committed.
+    pub async fn write(&self, ops: Vec<WriteOp>) -> DbResult<()> {
+        let (done, wait) = oneshot::channel();
+        self.tx
+            .send(WriteReqBox(WriteReqInner { ops, done }))
+            .await
+            .map_err(|_| "the database writer has stopped".to_string())?;
+        wait.await
+            .map_err(|_| "the database writer has stopped".to_string())?
+    }
+}
+
+async fn apply_ops(tx: &mut sqlx::Transaction<'_, sqlx::Any>, ops: &[WriteOp]) -> DbResult<()> {
+    for op in ops {
+        match op {
+            WriteOp::NewTable {
+                id,
+                created_at,
+                config,
+                status,
+            } => {
+                sqlx::query(
+                    "INSERT INTO game_tables (id, created_at, config, status) \
+                     VALUES ($1, $2, $3, $4)",
+                )
+                .bind(id.as_str())
+                .bind(*created_at)
+                .bind(config.as_str())
+                .bind(status.as_str())
+                .execute(&mut **tx)
+                .await
+                .map_err(err)?;
+            }
+            WriteOp::Event { table, seq, body } => {
+                sqlx::query("INSERT INTO table_events (table_id, seq, body) VALUES ($1, $2, $3)")
+                    .bind(table.as_str())
+                    .bind(*seq as i64)
+                    .bind(body.as_str())
+                    .execute(&mut **tx)
+                    .await
+                    .map_err(err)?;
+            }
+            WriteOp::Status { table, status } => {
+                sqlx::query("UPDATE game_tables SET status = $1 WHERE id = $2")
+                    .bind(status.as_str())
+                    .bind(table.as_str())
+                    .execute(&mut **tx)
+                    .await
+                    .map_err(err)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+async fn commit_batch(db: &Db, batch: &[WriteReqInner]) -> DbResult<()> {
+    let mut tx = db.pool.begin().await.map_err(err)?;
+    for r in batch {
+        apply_ops(&mut tx, &r.ops).await?;
+    }
+    tx.commit().await.map_err(err)
+}
+
+async fn writer_loop(db: Db, mut rx: mpsc::Receiver<WriteReqBox>) {
+    let mut batch: Vec<WriteReqInner> = Vec::with_capacity(BATCH);
+    while let Some(WriteReqBox(first)) = rx.recv().await {
+        batch.push(first);
+        while batch.len() < BATCH {
+            match rx.try_recv() {
+                Ok(WriteReqBox(r)) => batch.push(r),
+                Err(_) => break,
+            }
+        }
+        match commit_batch(&db, &batch).await {
+            Ok(()) => {
+                for r in batch.drain(..) {
+                    let _ = r.done.send(Ok(()));
+                }
+            }
+            Err(_) => {
+                // One bad request must not fail the others: commit each on its own.
+                for r in batch.drain(..) {
+                    let res = commit_batch(&db, std::slice::from_ref(&r)).await;
+                    let _ = r.done.send(res);
+                }
+            }
+        }
+    }
+}
+
+/// A row's text column.
+pub fn text(row: &AnyRow, col: &str) -> DbResult<String> {
+    row.try_get::<String, _>(col).map_err(err)
+}
+
+/// A row's integer column.
+pub fn int(row: &AnyRow, col: &str) -> DbResult<i64> {
+    row.try_get::<i64, _>(col).map_err(err)
+}
+
+/// A row's float column.
+pub fn float(row: &AnyRow, col: &str) -> DbResult<f64> {
+    row.try_get::<f64, _>(col).map_err(err)
+}
+
+/// Map a sqlx error to text.
+pub fn db_err(e: sqlx::Error) -> String {
+    err(e)
+}

@@ -1,0 +1,546 @@
+//! Finished games: storing the record, statistics and ratings; replays, reviews, profiles and
+//! deal verification.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use fiveup_engine::notation::Record;
+use fiveup_engine::{LayoutTree, Seat, Side, State, Tile};
+use fiveup_protocol::{
+    ErrorCode, HandCheck, HandProof, HistoryEntry, MoveVerdict, Occupant, OpenEnd, Profile,
+    Rating, Replay, ReplayHand, ReplayStep, Review, SeatInfo, Stats, UserRef, VerifyReport,
+    DEAL_SCHEME,
+};
+
+use crate::db::{self, Db};
+use crate::table::TableCore;
+use crate::{fairness, glicko, outcome, ApiError, App};
+
+/// The date `YYYY-MM-DD` of a Unix time (UTC).
+#[must_use]
+pub fn date_of(t: i64) -> String {
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = t.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Store a finished table's game: its record, each person's statistics and the ratings.
+/// Storing twice is harmless (the second time changes nothing).
+pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
+    let now = crate::now();
+    let Some(record) = core.record(&date_of(now)) else {
+        return Ok(());
+    };
+    let Some(game) = &record.game else {
+        return Ok(());
+    };
+    let rules = core.cfg.rules;
+    let winner = game.winner;
+    let seats: Vec<SeatInfo> = (0..core.players()).map(|s| core.seat_info(s)).collect();
+    let names = record.seats.clone();
+    let mut tx = app.db.pool.begin().await.map_err(db::db_err)?;
+    let inserted = sqlx::query(
+        "INSERT INTO games (id, finished_at, options, record, seats, names, scores, winner) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING",
+    )
+    .bind(core.cfg.id.as_str())
+    .bind(now)
+    .bind(rules.to_options_string())
+    .bind(record.to_text())
+    .bind(serde_json::to_string(&seats).expect("seats serialise"))
+    .bind(serde_json::to_string(&names).expect("names serialise"))
+    .bind(serde_json::to_string(&game.scores).expect("scores serialise"))
+    .bind(i64::from(winner.0))
+    .execute(&mut *tx)
+    .await
+    .map_err(db::db_err)?;
+    if inserted.rows_affected() == 0 {
+        return Ok(());
+    }
+    let hands = record.hands.len() as i64;
+    let mut people: Vec<(u8, UserRef)> = Vec::new();
+    for (i, s) in core.seats.iter().enumerate() {
+        if let Occupant::Human { user } = &s.occupant {
+            people.push((i as u8, user.clone()));
+        }
+    }
+    for (seat, user) in &people {
+        let side = rules.side_of(Seat(*seat));
+        let won = side == winner;
+        sqlx::query("INSERT INTO game_players (game_id, seat, user_id, won) VALUES ($1, $2, $3, $4)")
+            .bind(core.cfg.id.as_str())
+            .bind(i64::from(*seat))
+            .bind(user.id)
+            .bind(i64::from(won))
+            .execute(&mut *tx)
+            .await
+            .map_err(db::db_err)?;
+        sqlx::query(
+            "UPDATE users SET games = games + 1, wins = wins + $1, hands = hands + $2, \
+             points = points + $3 WHERE id = $4",
+        )
+        .bind(i64::from(won))
+        .bind(hands)
+        .bind(i64::from(game.scores[side.idx()]))
+        .bind(user.id)
+        .execute(&mut *tx)
+        .await
+        .map_err(db::db_err)?;
+    }
+    // Ratings: every registered person against every registered opponent.
+    let registered: Vec<&(u8, UserRef)> = people.iter().filter(|(_, u)| u.registered).collect();
+    let mut before: BTreeMap<i64, Rating> = BTreeMap::new();
+    for (_, u) in &registered {
+        let row = sqlx::query("SELECT rating, deviation, volatility FROM users WHERE id = $1")
+            .bind(u.id)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db::db_err)?;
+        before.insert(
+            u.id,
+            Rating {
+                rating: db::float(&row, "rating")?,
+                deviation: db::float(&row, "deviation")?,
+                volatility: db::float(&row, "volatility")?,
+            },
+        );
+    }
+    for (seat, u) in &registered {
+        let my_side = rules.side_of(Seat(*seat));
+        let mut results = Vec::new();
+        for (oseat, o) in &registered {
+            let their_side = rules.side_of(Seat(*oseat));
+            if their_side == my_side {
+                continue;
+            }
+            let score = if my_side == winner {
+                1.0
+            } else if their_side == winner {
+                0.0
+            } else {
+                0.5
+            };
+            results.push((before[&o.id], score));
+        }
+        if results.is_empty() {
+            continue;
+        }
+        let r = glicko::update(before[&u.id], &results);
+        sqlx::query("UPDATE users SET rating = $1, deviation = $2, volatility = $3 WHERE id = $4")
+            .bind(r.rating)
+            .bind(r.deviation)
+            .bind(r.volatility)
+            .bind(u.id)
+            .execute(&mut *tx)
+            .await
+            .map_err(db::db_err)?;
+    }
+    tx.commit().await.map_err(db::db_err)
+}
+
+/// The proofs a record carries in its tags, by hand number.
+#[must_use]
+pub fn proofs_of(record: &Record) -> BTreeMap<u16, HandProof> {
+    let mut out = BTreeMap::new();
+    for h in 1..=record.hands.len() as u16 {
+        let Some(commitment) = record.tags.get(&format!("Hand{h}Commit")) else {
+            continue;
+        };
+        let server = record.tags.get(&format!("Hand{h}ServerSeed")).cloned();
+        let clients: Option<Vec<Option<String>>> =
+            record.tags.get(&format!("Hand{h}ClientSeeds")).map(|s| {
+                s.split(',')
+                    .map(|x| (x != "-").then(|| x.to_string()))
+                    .collect()
+            });
+        let deal_seed = match (&server, &clients) {
+            (Some(s), Some(c)) => seeds_of(s, c)
+                .ok()
+                .map(|(srv, cl)| fairness::deal_seed(&srv, &cl).to_hex()),
+            _ => None,
+        };
+        let contributed = clients.as_ref().map_or_else(Vec::new, |c| {
+            c.iter()
+                .enumerate()
+                .filter(|(_, x)| x.is_some())
+                .map(|(i, _)| i as u8)
+                .collect()
+        });
+        out.insert(
+            h,
+            HandProof {
+                hand: h,
+                scheme: DEAL_SCHEME.to_string(),
+                commitment: commitment.clone(),
+                contributed,
+                server_seed: server,
+                client_seeds: clients,
+                deal_seed,
+            },
+        );
+    }
+    out
+}
+
+type ParsedSeeds = ([u8; 32], Vec<Option<[u8; 32]>>);
+
+fn seeds_of(server: &str, clients: &[Option<String>]) -> Result<ParsedSeeds, String> {
+    let s = fairness::parse_seed_hex(server).map_err(|e| format!("server seed: {e}"))?;
+    let mut c = Vec::new();
+    for (i, x) in clients.iter().enumerate() {
+        c.push(match x {
+            None => None,
+            Some(h) => Some(fairness::parse_seed_hex(h).map_err(|e| format!("seat {i}'s seed: {e}"))?),
+        });
+    }
+    Ok((s, c))
+}
+
+/// Read a record in the text notation or JSON.
+pub fn parse_record(text: &str) -> Result<Record, String> {
+    let t = text.trim_start();
+    let r = if t.starts_with('{') {
+        Record::from_json(t)
+    } else {
+        Record::parse(text)
+    };
+    r.map_err(|e| format!("not a valid record: {e}"))
+}
+
+/// Verify every deal of a record (scheme `fiveup-deal-v1`).
+#[must_use]
+pub fn verify(text: &str) -> VerifyReport {
+    let fail = |e: String| VerifyReport {
+        ok: false,
+        hands: Vec::new(),
+        error: Some(e),
+    };
+    let record = match parse_record(text) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    match record.tags.get("DealScheme") {
+        Some(s) if s == DEAL_SCHEME => {}
+        Some(s) => return fail(format!("unknown deal scheme {s:?} (this checks {DEAL_SCHEME})")),
+        None => {
+            return fail(format!(
+                "the record has no [DealScheme] tag: its deals were not made by the \
+                 {DEAL_SCHEME} scheme, so there is nothing to verify"
+            ))
+        }
+    }
+    let game = match record.replay() {
+        Ok(g) => g,
+        Err(e) => return fail(format!("the record does not replay: {e}")),
+    };
+    let players = record.rules.players as usize;
+    let mut hands = Vec::new();
+    for (i, h) in game.hands.iter().enumerate() {
+        let no = (i + 1) as u16;
+        let get = |k: &str| record.tags.get(&format!("Hand{no}{k}"));
+        let check = || -> Result<String, String> {
+            let commit = get("Commit").ok_or("no commitment tag")?;
+            let server = get("ServerSeed").ok_or("no server seed tag")?;
+            let clients: Vec<Option<String>> = get("ClientSeeds")
+                .ok_or("no client seeds tag")?
+                .split(',')
+                .map(|x| (x != "-").then(|| x.to_string()))
+                .collect();
+            if clients.len() != players {
+                return Err(format!(
+                    "{} client seed entries for {players} seats",
+                    clients.len()
+                ));
+            }
+            let (s, c) = seeds_of(server, &clients)?;
+            let got = fairness::to_hex(&fairness::commitment(&s));
+            if !got.eq_ignore_ascii_case(commit) {
+                return Err(format!(
+                    "the server seed does not match the commitment: SHA-256 gives {got}, \
+                     the commitment was {commit}"
+                ));
+            }
+            let seed = fairness::deal_seed(&s, &c);
+            let deal = fairness::deal(&seed, no, &record.rules, h.start.highest_double);
+            if deal != record.hands[i].deal {
+                return Err(format!(
+                    "the deal is not the one the seeds give: the seeds give {}, the record \
+                     has {}",
+                    deal.to_text(),
+                    record.hands[i].deal.to_text()
+                ));
+            }
+            Ok(format!("commitment and deal match (deal seed {})", seed.to_hex()))
+        };
+        hands.push(match check() {
+            Ok(m) => HandCheck {
+                hand: no,
+                ok: true,
+                message: m,
+            },
+            Err(e) => HandCheck {
+                hand: no,
+                ok: false,
+                message: e,
+            },
+        });
+    }
+    VerifyReport {
+        ok: !hands.is_empty() && hands.iter().all(|h| h.ok),
+        hands,
+        error: None,
+    }
+}
+
+fn tiles(set: fiveup_engine::TileSet) -> Vec<Tile> {
+    set.iter().collect()
+}
+
+/// A stored game.
+struct GameRow {
+    record: String,
+    seats: Vec<SeatInfo>,
+    finished_at: i64,
+}
+
+async fn game_row(db: &Db, id: &str) -> Result<GameRow, ApiError> {
+    let row = sqlx::query("SELECT record, seats, finished_at FROM games WHERE id = $1")
+        .bind(id)
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(|e| ApiError::internal(db::db_err(e)))?
+        .ok_or_else(|| ApiError::new(ErrorCode::NoSuchGame, format!("no finished game {id:?}")))?;
+    Ok(GameRow {
+        record: db::text(&row, "record").map_err(ApiError::internal)?,
+        seats: serde_json::from_str(&db::text(&row, "seats").map_err(ApiError::internal)?)
+            .map_err(|e| ApiError::internal(e.to_string()))?,
+        finished_at: db::int(&row, "finished_at").map_err(ApiError::internal)?,
+    })
+}
+
+/// The record text of a finished game.
+pub async fn record_text(db: &Db, id: &str) -> Result<String, ApiError> {
+    Ok(game_row(db, id).await?.record)
+}
+
+/// A finished game, step by step.
+pub async fn replay(db: &Db, id: &str) -> Result<Replay, ApiError> {
+    let g = game_row(db, id).await?;
+    build_replay(id, &g.record, g.seats, g.finished_at).map_err(ApiError::internal)
+}
+
+/// Build a replay from a record.
+pub fn build_replay(
+    id: &str,
+    text: &str,
+    seats: Vec<SeatInfo>,
+    finished_at: i64,
+) -> Result<Replay, String> {
+    let record = parse_record(text)?;
+    let game = record.replay().map_err(|e| e.to_string())?;
+    let rules = record.rules;
+    let n = rules.players as usize;
+    let sides = rules.sides() as usize;
+    let proofs = proofs_of(&record);
+    let mut hands = Vec::new();
+    for (i, h) in game.hands.iter().enumerate() {
+        let deal = record.hands[i].deal;
+        let mut state = State::with_start(rules, deal, h.start).map_err(|e| e.to_string())?;
+        let mut steps = Vec::new();
+        for (k, step) in h.steps.iter().enumerate() {
+            state.apply(step.action).map_err(|e| e.to_string())?;
+            let layout = state.layout();
+            steps.push(ReplayStep {
+                index: (k + 1) as u32,
+                seat: step.seat.0,
+                action: step.action,
+                points: step.points,
+                drawn: step.drawn,
+                count: step.count,
+                open_ends: layout
+                    .open_arms()
+                    .map(|arm| OpenEnd {
+                        arm,
+                        pip: layout.arm_pip(arm),
+                        counts: layout.arm_contribution(arm),
+                    })
+                    .collect(),
+                scores: step.scores.clone(),
+                hands: (0..n).map(|p| tiles(state.hand(Seat(p as u8)))).collect(),
+                boneyard: state.boneyard_len(),
+                layout: LayoutTree::from_history(&rules, state.log()),
+            });
+        }
+        let names = record.seats.clone();
+        let outcome = (state.result().is_some() || state.winner().is_some())
+            .then(|| outcome::hand_outcome(&state, &names));
+        hands.push(ReplayHand {
+            hand: h.start.hand_no,
+            dealt: (0..n).map(|p| deal.hand_slice(Seat(p as u8)).to_vec()).collect(),
+            boneyard: deal.boneyard().to_vec(),
+            leader: h.leader.0,
+            lead_kind: h.lead_kind,
+            lead_draws: h.lead_draws.iter().map(|(s, t)| (s.0, *t)).collect(),
+            scores_before: h.start.scores.0[..sides].to_vec(),
+            steps,
+            outcome,
+            proof: proofs.get(&h.start.hand_no).cloned(),
+        });
+    }
+    Ok(Replay {
+        id: id.to_string(),
+        rules,
+        seats,
+        hands,
+        winner: game.winner.map(|w: Side| w.0),
+        scores: game.scores.clone(),
+        finished_at,
+        record: record.to_text(),
+    })
+}
+
+/// The review of a finished game: computed once (off the async threads), then stored.
+pub async fn review(app: &Arc<App>, id: &str) -> Result<Review, ApiError> {
+    if let Some(row) = sqlx::query("SELECT body FROM reviews WHERE game_id = $1")
+        .bind(id)
+        .fetch_optional(&app.db.pool)
+        .await
+        .map_err(|e| ApiError::internal(db::db_err(e)))?
+    {
+        let body = db::text(&row, "body").map_err(ApiError::internal)?;
+        return serde_json::from_str(&body).map_err(|e| ApiError::internal(e.to_string()));
+    }
+    let text = record_text(&app.db, id).await?;
+    let _permit = app
+        .review_slots
+        .try_acquire()
+        .map_err(|_| ApiError::new(ErrorCode::RateLimited, "reviews are busy; try again soon"))?;
+    let cfg = app.cfg.review_config;
+    let analyser = format!("expert:samples={},threads=1", cfg.samples);
+    let moves = tokio::task::spawn_blocking(move || -> Result<Vec<MoveVerdict>, String> {
+        let record = parse_record(&text)?;
+        let list = fiveup_bots::review::review(&record, &cfg, 1).map_err(|e| e.0)?;
+        Ok(list
+            .into_iter()
+            .map(|m| MoveVerdict {
+                hand: m.hand as u16,
+                index: m.index as u32,
+                seat: m.seat.0,
+                chosen: m.chosen,
+                best: m.best,
+                chosen_value: m.chosen_value,
+                best_value: m.best_value,
+                loss: m.loss,
+                options: m.options as u32,
+            })
+            .collect())
+    })
+    .await
+    .map_err(|e| ApiError::internal(e.to_string()))?
+    .map_err(ApiError::internal)?;
+    let review = Review {
+        id: id.to_string(),
+        analyser,
+        moves,
+    };
+    let body = serde_json::to_string(&review).map_err(|e| ApiError::internal(e.to_string()))?;
+    sqlx::query("INSERT INTO reviews (game_id, body) VALUES ($1, $2) ON CONFLICT (game_id) DO NOTHING")
+        .bind(id)
+        .bind(body)
+        .execute(&app.db.pool)
+        .await
+        .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    Ok(review)
+}
+
+/// A user's profile.
+pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
+    let ie = |e: String| ApiError::internal(e);
+    let row = sqlx::query(
+        "SELECT id, name, registered, rating, deviation, volatility, games, wins, hands, points \
+         FROM users WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(&db.pool)
+    .await
+    .map_err(|e| ie(db::db_err(e)))?
+    .ok_or_else(|| ApiError::new(ErrorCode::NoSuchUser, format!("no user {id}")))?;
+    let registered = db::int(&row, "registered").map_err(ie)? != 0;
+    let hands = db::int(&row, "hands").map_err(ie)?;
+    let points = db::int(&row, "points").map_err(ie)?;
+    let stats = Stats {
+        games: db::int(&row, "games").map_err(ie)? as u32,
+        wins: db::int(&row, "wins").map_err(ie)? as u32,
+        hands: hands as u32,
+        points,
+        points_per_hand: if hands > 0 {
+            points as f64 / hands as f64
+        } else {
+            0.0
+        },
+    };
+    let rating = registered
+        .then(|| -> Result<Rating, String> {
+            Ok(Rating {
+                rating: db::float(&row, "rating")?,
+                deviation: db::float(&row, "deviation")?,
+                volatility: db::float(&row, "volatility")?,
+            })
+        })
+        .transpose()
+        .map_err(ie)?;
+    let rows = sqlx::query(
+        "SELECT g.id, g.finished_at, g.options, g.names, g.scores, p.seat, p.won \
+         FROM game_players p JOIN games g ON g.id = p.game_id WHERE p.user_id = $1 \
+         ORDER BY g.finished_at DESC, g.id LIMIT 100",
+    )
+    .bind(id)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(|e| ie(db::db_err(e)))?;
+    let mut history = Vec::new();
+    for r in rows {
+        history.push(HistoryEntry {
+            game: db::text(&r, "id").map_err(ie)?,
+            finished_at: db::int(&r, "finished_at").map_err(ie)?,
+            options: db::text(&r, "options").map_err(ie)?,
+            seat: db::int(&r, "seat").map_err(ie)? as u8,
+            names: serde_json::from_str(&db::text(&r, "names").map_err(ie)?)
+                .map_err(|e| ie(e.to_string()))?,
+            won: db::int(&r, "won").map_err(ie)? != 0,
+            scores: serde_json::from_str(&db::text(&r, "scores").map_err(ie)?)
+                .map_err(|e| ie(e.to_string()))?,
+        });
+    }
+    Ok(Profile {
+        user: UserRef {
+            id: db::int(&row, "id").map_err(ie)?,
+            name: db::text(&row, "name").map_err(ie)?,
+            registered,
+        },
+        stats,
+        rating,
+        history,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(date_of(0), "1970-01-01");
+        assert_eq!(date_of(1_763_683_200), "2025-11-21");
+        assert_eq!(date_of(951_782_400), "2000-02-29");
+    }
+}

@@ -1,0 +1,394 @@
+//! The HTTP API (see `docs/protocol.md` for every endpoint).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use fiveup_engine::{Preset, Rules};
+use fiveup_protocol::{
+    CreateTableRequest, Credentials, ErrorCode, GuestRequest, JoinRequest, Lobby, Me,
+    OptionInfo, PresetInfo, RulesSpec, SeatConfig, ServerConfig, TableInfo, UserRef,
+    VerifyRequest, MAX_FRAME_BYTES, PROTOCOL_VERSION,
+};
+use serde::de::DeserializeOwned;
+use tokio::sync::oneshot;
+
+use crate::actor::{self, TableCmd};
+use crate::table::{SeatSetup, TableConfig};
+use crate::{accounts, assets, games, ApiError, App, SecureCookies, BOT_LEVELS};
+
+/// The largest HTTP body read, in bytes (records for `verify` included).
+const MAX_BODY: usize = 1 << 20;
+
+/// Every route.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/table/{*rest}", get(assets::index))
+        .route("/game/{*rest}", get(assets::index))
+        .route("/user/{*rest}", get(assets::index))
+        .route("/static/{*path}", get(assets::file))
+        .route("/api/config", get(config))
+        .route("/api/guest", post(guest))
+        .route("/api/register", post(register))
+        .route("/api/login", post(login))
+        .route("/api/logout", post(logout))
+        .route("/api/me", get(me))
+        .route("/api/lobby", get(lobby))
+        .route("/api/tables", post(create_table))
+        .route("/api/tables/{id}", get(table_info))
+        .route("/api/tables/{id}/join", post(join))
+        .route("/api/tables/{id}/leave", post(leave))
+        .route("/api/games/{id}", get(game))
+        .route("/api/games/{id}/record.txt", get(record_txt))
+        .route("/api/games/{id}/review", get(review))
+        .route("/api/users/{id}", get(profile))
+        .route("/api/verify", post(verify))
+        .route("/ws", get(crate::ws::upgrade))
+        .fallback(not_found)
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(ErrorCode::BadRequest, "no such endpoint")
+}
+
+type ApiResult<T> = Result<T, ApiError>;
+
+fn body<T: DeserializeOwned>(b: &Bytes) -> ApiResult<T> {
+    serde_json::from_slice(b).map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))
+}
+
+fn limit(app: &App, addr: SocketAddr) -> ApiResult<()> {
+    if app.http_limiter.allow(addr.ip()) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            ErrorCode::RateLimited,
+            "too many requests; wait a moment",
+        ))
+    }
+}
+
+async fn need_user(app: &App, headers: &HeaderMap) -> ApiResult<UserRef> {
+    accounts::user_of(&app.db, headers)
+        .await?
+        .ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "log in or play as a guest first"))
+}
+
+fn secure(app: &App, headers: &HeaderMap) -> bool {
+    app.cfg.secure_cookies == SecureCookies::Always || accounts::over_tls(headers)
+}
+
+fn with_session(app: &App, headers: &HeaderMap, token: &str, user: UserRef) -> Response {
+    let mut r = Json(Me { user }).into_response();
+    if let Ok(v) = HeaderValue::from_str(&accounts::cookie(Some(token), secure(app, headers))) {
+        r.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    r
+}
+
+async fn config(State(app): State<Arc<App>>) -> Json<ServerConfig> {
+    let presets = Preset::ALL
+        .iter()
+        .map(|p| PresetInfo {
+            name: p.name().to_string(),
+            rules: (2..=4).map(|n| Rules::preset(*p, n)).collect(),
+        })
+        .collect();
+    let opt = |key: &str, field: &str, values: &[&str]| OptionInfo {
+        key: key.to_string(),
+        field: field.to_string(),
+        values: values.iter().map(ToString::to_string).collect(),
+    };
+    let options = vec![
+        opt("players", "players", &["2", "3", "4"]),
+        opt("partnerships", "partnerships", &["false", "true"]),
+        opt("hand", "hand_size", &["5..=9"]),
+        opt("target", "target", &["50..=1000", "61"]),
+        opt("spinner", "spinner", &["first", "none", "all"]),
+        opt("sprouts", "sprouts", &["after-both-sides", "at-once"]),
+        opt(
+            "no-double",
+            "no_double",
+            &["redeal", "heaviest-tile", "draw-until-double"],
+        ),
+        opt("next-lead", "next_lead", &["winner", "rotate"]),
+        opt("drawing", "drawing", &["true", "false"]),
+        opt("voluntary-draw", "voluntary_draw", &["false", "true"]),
+        opt("boneyard-keep", "boneyard_keep", &["0", "1", "2"]),
+        opt(
+            "play-scoring",
+            "play_scoring",
+            &["fives", "fives-and-threes", "none"],
+        ),
+        opt("award", "award", &["opponents", "difference", "subtract-own"]),
+        opt("doubles-one-half", "doubles_count_one_half", &["false", "true"]),
+        opt("game-end", "game_end", &["immediate", "finish-hand"]),
+        opt("exact-target", "exact_target", &["false", "true"]),
+        opt("cribbage", "cribbage_scale", &["false", "true"]),
+        opt("manual", "manual_scoring", &["false", "true"]),
+    ];
+    Json(ServerConfig {
+        protocol: PROTOCOL_VERSION,
+        server: env!("CARGO_PKG_VERSION").to_string(),
+        presets,
+        options,
+        bot_levels: BOT_LEVELS.iter().map(ToString::to_string).collect(),
+        max_frame_bytes: MAX_FRAME_BYTES,
+        takeover_secs: app.cfg.takeover.map_or(0, |d| d.as_secs().max(1)),
+        seed_wait_secs: app.cfg.seed_wait.as_secs(),
+    })
+}
+
+async fn guest(
+    State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> ApiResult<Response> {
+    limit(&app, addr)?;
+    let req: GuestRequest = body(&b)?;
+    let name = accounts::check_nickname(&req.nickname)?;
+    let user = accounts::create_guest(&app.db, &name).await?;
+    let token = accounts::new_session(&app.db, &user).await?;
+    Ok(with_session(&app, &headers, &token, user))
+}
+
+async fn register(
+    State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> ApiResult<Response> {
+    limit(&app, addr)?;
+    let req: Credentials = body(&b)?;
+    let name = accounts::check_username(&req.username)?;
+    accounts::check_password(&req.password)?;
+    let current = accounts::user_of(&app.db, &headers).await?;
+    let hash = accounts::hash_password(req.password).await?;
+    let user = accounts::register(&app.db, current.as_ref(), &name, &hash).await?;
+    let token = accounts::new_session(&app.db, &user).await?;
+    Ok(with_session(&app, &headers, &token, user))
+}
+
+async fn login(
+    State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> ApiResult<Response> {
+    limit(&app, addr)?;
+    let req: Credentials = body(&b)?;
+    let user = accounts::login(&app.db, &req.username, &req.password).await?;
+    let token = accounts::new_session(&app.db, &user).await?;
+    Ok(with_session(&app, &headers, &token, user))
+}
+
+async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Response> {
+    if let Some(t) = accounts::token_of(&headers) {
+        accounts::end_session(&app.db, &t).await?;
+    }
+    let mut r = StatusCode::NO_CONTENT.into_response();
+    if let Ok(v) = HeaderValue::from_str(&accounts::cookie(None, secure(&app, &headers))) {
+        r.headers_mut().insert(header::SET_COOKIE, v);
+    }
+    Ok(r)
+}
+
+async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Me>> {
+    Ok(Json(Me {
+        user: need_user(&app, &headers).await?,
+    }))
+}
+
+async fn lobby(State(app): State<Arc<App>>) -> Json<Lobby> {
+    Json(Lobby {
+        tables: app.hub.lobby(),
+    })
+}
+
+fn rules_of(spec: &RulesSpec) -> ApiResult<Rules> {
+    let rules = match spec {
+        RulesSpec::Options(s) => {
+            Rules::parse(s).map_err(|e| ApiError::new(ErrorCode::BadRules, e.to_string()))?
+        }
+        RulesSpec::Rules(r) => *r,
+    };
+    rules
+        .validate()
+        .map_err(|e| ApiError::new(ErrorCode::BadRules, e.to_string()))?;
+    Ok(rules)
+}
+
+async fn ask(
+    h: &actor::TableHandle,
+    make: impl FnOnce(oneshot::Sender<Result<TableInfo, crate::table::Refusal>>) -> TableCmd,
+) -> ApiResult<TableInfo> {
+    let (tx, rx) = oneshot::channel();
+    h.tx.send(make(tx))
+        .await
+        .map_err(|_| ApiError::new(ErrorCode::ShuttingDown, "the table is closing"))?;
+    rx.await
+        .map_err(|_| ApiError::new(ErrorCode::ShuttingDown, "the table is closing"))?
+        .map_err(ApiError::from)
+}
+
+async fn info(h: &actor::TableHandle, user: Option<i64>) -> ApiResult<TableInfo> {
+    let (reply, rx) = oneshot::channel();
+    h.tx.send(TableCmd::Info { user, reply })
+        .await
+        .map_err(|_| ApiError::new(ErrorCode::ShuttingDown, "the table is closing"))?;
+    rx.await
+        .map_err(|_| ApiError::new(ErrorCode::ShuttingDown, "the table is closing"))
+}
+
+async fn create_table(
+    State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> ApiResult<Response> {
+    limit(&app, addr)?;
+    let user = need_user(&app, &headers).await?;
+    let req: CreateTableRequest = body(&b)?;
+    let rules = rules_of(&req.rules)?;
+    if req.seats.len() != rules.players as usize {
+        return Err(ApiError::new(
+            ErrorCode::BadRules,
+            format!(
+                "{} seats given for {} players: give one entry per seat",
+                req.seats.len(),
+                rules.players
+            ),
+        ));
+    }
+    let mut seats = Vec::new();
+    let mut sits = Vec::new();
+    for (i, s) in req.seats.iter().enumerate() {
+        seats.push(match s {
+            SeatConfig::Me => {
+                if !sits.is_empty() {
+                    return Err(ApiError::new(
+                        ErrorCode::BadRules,
+                        "at most one seat can be \"me\"",
+                    ));
+                }
+                sits.push((i as u8, user.clone()));
+                SeatSetup::Open
+            }
+            SeatConfig::Open => SeatSetup::Open,
+            SeatConfig::Invite => SeatSetup::Invite {
+                token: crate::fairness::to_hex(&crate::fairness::random_bytes()[..12]),
+            },
+            SeatConfig::Bot { level } => {
+                if !BOT_LEVELS.contains(&level.as_str()) {
+                    return Err(ApiError::new(
+                        ErrorCode::BadRules,
+                        format!(
+                            "unknown computer player {level:?}; levels are {}",
+                            BOT_LEVELS.join(", ")
+                        ),
+                    ));
+                }
+                SeatSetup::Bot {
+                    level: level.clone(),
+                }
+            }
+        });
+    }
+    let cfg = TableConfig {
+        id: crate::new_id(),
+        rules,
+        seats,
+        creator: Some(user.clone()),
+        unlisted: req.unlisted,
+        created_at: crate::now(),
+    };
+    let h = actor::create(&app, cfg, sits).await?;
+    let t = info(&h, Some(user.id)).await?;
+    Ok((StatusCode::CREATED, Json(t)).into_response())
+}
+
+async fn table_info(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<TableInfo>> {
+    let user = accounts::user_of(&app.db, &headers).await?;
+    let h = actor::table(&app, &id).await?;
+    Ok(Json(info(&h, user.map(|u| u.id)).await?))
+}
+
+async fn join(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    b: Bytes,
+) -> ApiResult<Json<TableInfo>> {
+    let user = need_user(&app, &headers).await?;
+    let req: JoinRequest = if b.is_empty() {
+        JoinRequest::default()
+    } else {
+        body(&b)?
+    };
+    let h = actor::table(&app, &id).await?;
+    Ok(Json(ask(&h, |reply| TableCmd::Join { user, req, reply }).await?))
+}
+
+async fn leave(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Json<TableInfo>> {
+    let user = need_user(&app, &headers).await?;
+    let h = actor::table(&app, &id).await?;
+    Ok(Json(ask(&h, |reply| TableCmd::Leave { user, reply }).await?))
+}
+
+async fn game(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<fiveup_protocol::Replay>> {
+    Ok(Json(games::replay(&app.db, &id).await?))
+}
+
+async fn record_txt(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let text = games::record_text(&app.db, &id).await?;
+    Ok((
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        text,
+    )
+        .into_response())
+}
+
+async fn review(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<fiveup_protocol::Review>> {
+    Ok(Json(games::review(&app, &id).await?))
+}
+
+async fn profile(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<fiveup_protocol::Profile>> {
+    let id: i64 = id
+        .parse()
+        .map_err(|_| ApiError::new(ErrorCode::NoSuchUser, format!("no user {id:?}")))?;
+    Ok(Json(games::profile(&app.db, id).await?))
+}
+
+async fn verify(b: Bytes) -> ApiResult<Json<fiveup_protocol::VerifyReport>> {
+    let req: VerifyRequest = body(&b)?;
+    let report = tokio::task::spawn_blocking(move || games::verify(&req.record))
+        .await
+        .map_err(|e| ApiError::internal(e.to_string()))?;
+    Ok(Json(report))
+}

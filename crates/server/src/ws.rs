@@ -1,0 +1,357 @@
+//! The websocket: one per client, following the lobby or one table.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::State;
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use fiveup_protocol::{
+    ClientMsg, ErrorCode, ServerMsg, UserRef, HARD_FRAME_LIMIT, MAX_FRAME_BYTES,
+    PROTOCOL_VERSION,
+};
+use tokio::sync::{broadcast, mpsc};
+
+use crate::actor::{self, ClientCommand, Out, TableCmd, TableHandle, SUB_QUEUE};
+use crate::limiter::Bucket;
+use crate::{accounts, ApiError, App};
+
+/// The message types a client may send.
+const TYPES: [&str; 8] = [
+    "lobby", "open", "act", "seed", "hint", "chat", "rematch", "ping",
+];
+
+/// Whether a websocket upgrade's `Origin` is allowed: none (not a browser), the server's own
+/// (its host equal to the `Host` header), or one of the allowed origins.
+#[must_use]
+pub fn origin_allowed(headers: &HeaderMap, allow: &[String]) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let Ok(origin) = origin.to_str() else {
+        return false;
+    };
+    if allow.iter().any(|a| a.eq_ignore_ascii_case(origin)) {
+        return true;
+    }
+    let Some((_, host_part)) = origin.split_once("://") else {
+        return false;
+    };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    !host.is_empty() && host_part.eq_ignore_ascii_case(host)
+}
+
+/// `GET /ws`.
+pub async fn upgrade(
+    ws: WebSocketUpgrade,
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+) -> Response {
+    if !origin_allowed(&headers, &app.cfg.allow_origins) {
+        return ApiError::new(
+            ErrorCode::BadOrigin,
+            "websockets are only accepted from this server's own pages",
+        )
+        .into_response();
+    }
+    let user = match accounts::user_of(&app.db, &headers).await {
+        Ok(u) => u,
+        Err(e) => return e.into_response(),
+    };
+    ws.max_message_size(HARD_FRAME_LIMIT)
+        .max_frame_size(HARD_FRAME_LIMIT)
+        .on_upgrade(move |socket| connection(socket, app, user))
+}
+
+struct Following {
+    id: String,
+    handle: TableHandle,
+    rx: mpsc::Receiver<Out>,
+    last: u64,
+}
+
+async fn next_out(t: &mut Option<Following>) -> Option<Out> {
+    match t {
+        Some(f) => f.rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn next_lobby(
+    l: &mut Option<broadcast::Receiver<Arc<str>>>,
+) -> Result<Arc<str>, broadcast::error::RecvError> {
+    match l {
+        Some(r) => r.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+fn error(id: Option<String>, code: ErrorCode, message: impl Into<String>) -> Arc<str> {
+    crate::to_json(&ServerMsg::Error {
+        id,
+        code,
+        message: message.into(),
+        version: None,
+    })
+}
+
+async fn subscribe(
+    app: &Arc<App>,
+    conn: u64,
+    user: Option<&UserRef>,
+    id: &str,
+    since: Option<u64>,
+) -> Result<Following, ApiError> {
+    let handle = actor::table(app, id).await?;
+    let (tx, rx) = mpsc::channel(SUB_QUEUE);
+    handle
+        .tx
+        .send(TableCmd::Subscribe {
+            conn,
+            user: user.cloned(),
+            since,
+            tx,
+        })
+        .await
+        .map_err(|_| ApiError::new(ErrorCode::ShuttingDown, "the table is closing"))?;
+    Ok(Following {
+        id: id.to_string(),
+        handle,
+        rx,
+        last: since.unwrap_or(0),
+    })
+}
+
+async fn unsubscribe(t: &mut Option<Following>, conn: u64) {
+    if let Some(f) = t.take() {
+        let _ = f.handle.tx.send(TableCmd::Unsubscribe { conn }).await;
+    }
+}
+
+#[allow(clippy::too_many_lines)]
+async fn connection(socket: WebSocket, app: Arc<App>, user: Option<UserRef>) {
+    let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
+    let (mut sink, mut stream) = socket.split();
+    let welcome = crate::to_json(&ServerMsg::Welcome {
+        protocol: PROTOCOL_VERSION,
+        user: user.clone(),
+    });
+    if sink
+        .send(Message::Text(Utf8Bytes::from(&*welcome)))
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let mut bucket = Bucket::new(app.cfg.ws_rate.0, app.cfg.ws_rate.1);
+    let mut table: Option<Following> = None;
+    let mut lobby: Option<broadcast::Receiver<Arc<str>>> = None;
+    let mut shutdown = app.shutdown.clone();
+    loop {
+        let reply: Option<Arc<str>> = tokio::select! {
+            m = stream.next() => {
+                let text = match m {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Binary(_))) => {
+                        let e = error(None, ErrorCode::BadJson, "messages are JSON text");
+                        if sink.send(Message::Text(Utf8Bytes::from(&*e))).await.is_err() {
+                            break;
+                        }
+                        continue;
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                };
+                handle_text(&app, conn, user.as_ref(), &mut bucket, &mut table, &mut lobby, text.as_str()).await
+            }
+            out = next_out(&mut table) => match out {
+                Some((v, text)) => {
+                    if let Some(f) = table.as_mut() {
+                        f.last = f.last.max(v);
+                    }
+                    Some(text)
+                }
+                None => {
+                    // The table dropped us (we fell behind) or stopped: follow it again from
+                    // the last version we passed on.
+                    let (id, last) = table.as_ref().map(|f| (f.id.clone(), f.last)).unwrap_or_default();
+                    table = None;
+                    match subscribe(&app, conn, user.as_ref(), &id, Some(last)).await {
+                        Ok(f) => { table = Some(f); None }
+                        Err(e) => Some(error(None, e.code, e.message)),
+                    }
+                }
+            },
+            l = next_lobby(&mut lobby) => match l {
+                Ok(text) => Some(text),
+                Err(broadcast::error::RecvError::Lagged(_)) => Some(crate::to_json(&ServerMsg::Lobby { tables: app.hub.lobby() })),
+                Err(broadcast::error::RecvError::Closed) => { lobby = None; None }
+            },
+            r = shutdown.changed() => {
+                let stop = r.is_err() || *shutdown.borrow();
+                if !stop {
+                    continue;
+                }
+                let e = error(None, ErrorCode::ShuttingDown, "the server is restarting; reconnect shortly");
+                let _ = sink.send(Message::Text(Utf8Bytes::from(&*e))).await;
+                let _ = sink.send(Message::Close(Some(CloseFrame { code: 1012, reason: Utf8Bytes::from_static("restarting") }))).await;
+                break;
+            }
+        };
+        if let Some(text) = reply {
+            if sink.send(Message::Text(Utf8Bytes::from(&*text))).await.is_err() {
+                break;
+            }
+        }
+    }
+    unsubscribe(&mut table, conn).await;
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn handle_text(
+    app: &Arc<App>,
+    conn: u64,
+    user: Option<&UserRef>,
+    bucket: &mut Bucket,
+    table: &mut Option<Following>,
+    lobby: &mut Option<broadcast::Receiver<Arc<str>>>,
+    text: &str,
+) -> Option<Arc<str>> {
+    if text.len() > MAX_FRAME_BYTES {
+        return Some(error(
+            None,
+            ErrorCode::FrameTooLarge,
+            format!(
+                "a message may have at most {MAX_FRAME_BYTES} bytes, this one has {}",
+                text.len()
+            ),
+        ));
+    }
+    if !bucket.take(Instant::now()) {
+        return Some(error(
+            None,
+            ErrorCode::RateLimited,
+            "too many messages; this one was dropped",
+        ));
+    }
+    let value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return Some(error(None, ErrorCode::BadJson, format!("not JSON: {e}"))),
+    };
+    let id = value.get("id").and_then(|v| v.as_str()).map(str::to_string);
+    let Some(kind) = value
+        .get("type")
+        .and_then(|t| t.as_str())
+        .map(str::to_string)
+    else {
+        return Some(error(
+            id,
+            ErrorCode::BadJson,
+            "a message is a JSON object with a \"type\"",
+        ));
+    };
+    if !TYPES.contains(&kind.as_str()) {
+        return Some(error(
+            id,
+            ErrorCode::UnknownType,
+            format!("unknown message type {kind:?}; types are {}", TYPES.join(", ")),
+        ));
+    }
+    let msg: ClientMsg = match serde_json::from_value(value) {
+        Ok(m) => m,
+        Err(e) => {
+            return Some(error(
+                id,
+                ErrorCode::BadJson,
+                format!("bad {kind} message: {e}"),
+            ))
+        }
+    };
+    let cmd = match msg {
+        ClientMsg::Ping => return Some(crate::to_json(&ServerMsg::Pong)),
+        ClientMsg::Lobby => {
+            unsubscribe(table, conn).await;
+            *lobby = Some(app.hub.lobby_tx.subscribe());
+            return Some(crate::to_json(&ServerMsg::Lobby {
+                tables: app.hub.lobby(),
+            }));
+        }
+        ClientMsg::Open { table: tid, since } => {
+            *lobby = None;
+            unsubscribe(table, conn).await;
+            return match subscribe(app, conn, user, &tid, since).await {
+                Ok(f) => {
+                    *table = Some(f);
+                    None
+                }
+                Err(e) => Some(error(None, e.code, e.message)),
+            };
+        }
+        ClientMsg::Act {
+            id,
+            version,
+            action,
+        } => ClientCommand::Act {
+            id,
+            version,
+            action,
+        },
+        ClientMsg::Seed { id, hand, seed } => ClientCommand::Seed { id, hand, seed },
+        ClientMsg::Hint { id } => ClientCommand::Hint { id },
+        ClientMsg::Chat { text } => ClientCommand::Chat { text },
+        ClientMsg::Rematch { id } => ClientCommand::Rematch { id },
+    };
+    let Some(f) = table.as_ref() else {
+        return Some(error(
+            id,
+            ErrorCode::BadRequest,
+            "open a table first (an \"open\" message)",
+        ));
+    };
+    if user.is_none() {
+        return Some(error(
+            id,
+            ErrorCode::NotLoggedIn,
+            "log in or play as a guest to take part",
+        ));
+    }
+    if f
+        .handle
+        .tx
+        .send(TableCmd::Client {
+            conn,
+            user: user.cloned(),
+            msg: cmd,
+        })
+        .await
+        .is_err()
+    {
+        return Some(error(id, ErrorCode::ShuttingDown, "the table is closing"));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins() {
+        let mut h = HeaderMap::new();
+        assert!(origin_allowed(&h, &[]));
+        h.insert(header::HOST, "127.0.0.1:8080".parse().unwrap());
+        h.insert(header::ORIGIN, "http://127.0.0.1:8080".parse().unwrap());
+        assert!(origin_allowed(&h, &[]));
+        h.insert(header::ORIGIN, "https://evil.example".parse().unwrap());
+        assert!(!origin_allowed(&h, &[]));
+        assert!(origin_allowed(&h, &["https://evil.example".to_string()]));
+        h.insert(header::ORIGIN, "null".parse().unwrap());
+        assert!(!origin_allowed(&h, &[]));
+    }
+}
