@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod loadtest;
 mod matchcmd;
 mod replay;
 mod review;
@@ -36,6 +37,8 @@ enum Command {
     Serve(serve::Args),
     /// Re-derive every deal of a game record from its revealed seeds and check it.
     Verify(verify::Args),
+    /// Many concurrent tables of client players against the game server, timing every move.
+    Loadtest(loadtest::Args),
 }
 
 /// Write to standard output. A closed pipe (`fiveup replay f | head`) ends the program quietly
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Command::Match(a) => matchcmd::run(&a),
         Command::Serve(a) => serve::run(&a),
         Command::Verify(a) => verify::run(&a),
+        Command::Loadtest(a) => loadtest::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
