@@ -19,6 +19,9 @@ use crate::actor::{self, ClientCommand, Out, TableCmd, TableHandle, SUB_QUEUE};
 use crate::limiter::Bucket;
 use crate::{accounts, ApiError, App};
 
+/// Bytes read from a websocket at a time.
+const READ_BUFFER: usize = 8 * 1024;
+
 /// The message types a client may send.
 const TYPES: [&str; 8] = [
     "lobby", "open", "act", "seed", "hint", "chat", "rematch", "ping",
@@ -64,8 +67,11 @@ pub async fn upgrade(
         Ok(u) => u,
         Err(e) => return e.into_response(),
     };
+    // Client messages are small (the server refuses those over 8 KiB): the websocket library's
+    // default 128 KiB read buffer is zeroed on every read and held by every connection.
     ws.max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
+        .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| connection(socket, app, user))
 }
 
