@@ -15,6 +15,7 @@ use tokio::net::TcpStream;
 use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
@@ -65,6 +66,9 @@ pub struct TableResult {
 }
 
 type Ws = WebSocketStream<TcpStream>;
+
+/// Bytes read from a websocket at a time.
+const READ_BUFFER: usize = 16 * 1024;
 
 /// A small deterministic generator (SplitMix64) for think times and deal seeds.
 #[derive(Clone, Debug)]
@@ -172,7 +176,10 @@ async fn connect_ws(sh: &Shared, src: Option<IpAddr>, cookie: &str) -> Result<Ws
         "Cookie",
         HeaderValue::from_str(cookie).map_err(|e| format!("cookie: {e}"))?,
     );
-    let (ws, _) = tokio_tungstenite::client_async(req, stream)
+    // The library's default read buffer (128 KiB) is zeroed on every read: a smaller one
+    // keeps thousands of connections cheap.
+    let config = WebSocketConfig::default().read_buffer_size(READ_BUFFER);
+    let (ws, _) = tokio_tungstenite::client_async_with_config(req, stream, Some(config))
         .await
         .map_err(|e| format!("websocket upgrade: {e}"))?;
     Ok(ws)
