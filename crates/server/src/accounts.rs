@@ -130,28 +130,31 @@ pub async fn register(
             format!("the name {username:?} is taken"),
         ));
     }
-    let res = match current.filter(|u| !u.registered) {
-        Some(guest) => sqlx::query(
-            "UPDATE users SET name = $1, name_key = $2, password_hash = $3, registered = 1 \
+    let res =
+        match current.filter(|u| !u.registered) {
+            Some(guest) => sqlx::query(
+                "UPDATE users SET name = $1, name_key = $2, password_hash = $3, registered = 1 \
              WHERE id = $4 RETURNING id, name, registered",
-        )
-        .bind(username)
-        .bind(key.as_str())
-        .bind(hash)
-        .bind(guest.id)
-        .fetch_one(&db.pool)
-        .await,
-        None => sqlx::query(
-            "INSERT INTO users (name, name_key, password_hash, registered, created_at) \
+            )
+            .bind(username)
+            .bind(key.as_str())
+            .bind(hash)
+            .bind(guest.id)
+            .fetch_one(&db.pool)
+            .await,
+            None => {
+                sqlx::query(
+                    "INSERT INTO users (name, name_key, password_hash, registered, created_at) \
              VALUES ($1, $2, $3, 1, $4) RETURNING id, name, registered",
-        )
-        .bind(username)
-        .bind(key.as_str())
-        .bind(hash)
-        .bind(crate::now())
-        .fetch_one(&db.pool)
-        .await,
-    };
+                )
+                .bind(username)
+                .bind(key.as_str())
+                .bind(hash)
+                .bind(crate::now())
+                .fetch_one(&db.pool)
+                .await
+            }
+        };
     match res {
         Ok(row) => user_from_row(&row).map_err(ApiError::internal),
         // A concurrent registration of the same name hits the unique index.
@@ -165,13 +168,12 @@ pub async fn register(
 
 /// Log in.
 pub async fn login(db: &Db, username: &str, password: &str) -> Result<UserRef, ApiError> {
-    let row = sqlx::query(
-        "SELECT id, name, registered, password_hash FROM users WHERE name_key = $1",
-    )
-    .bind(username.to_lowercase())
-    .fetch_optional(&db.pool)
-    .await
-    .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    let row =
+        sqlx::query("SELECT id, name, registered, password_hash FROM users WHERE name_key = $1")
+            .bind(username.to_lowercase())
+            .fetch_optional(&db.pool)
+            .await
+            .map_err(|e| ApiError::internal(db::db_err(e)))?;
     let bad = || ApiError::new(ErrorCode::BadCredentials, "wrong user name or password");
     let Some(row) = row else {
         // Spend the same time as a real check, so names cannot be probed by timing.
@@ -264,7 +266,11 @@ pub fn over_tls(headers: &HeaderMap) -> bool {
     let proto = headers
         .get("x-forwarded-proto")
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').next().is_some_and(|p| p.trim().eq_ignore_ascii_case("https")));
+        .is_some_and(|v| {
+            v.split(',')
+                .next()
+                .is_some_and(|p| p.trim().eq_ignore_ascii_case("https"))
+        });
     let fwd = headers
         .get("forwarded")
         .and_then(|v| v.to_str().ok())

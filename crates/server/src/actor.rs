@@ -266,8 +266,9 @@ pub async fn load(app: &Arc<App>, id: &str) -> Result<TableCore, Refusal> {
         .await
         .map_err(|e| internal(e.to_string()))?
         .ok_or_else(|| no_table(id))?;
-    let cfg: TableConfig = serde_json::from_str(&crate::db::text(&row, "config").map_err(internal)?)
-        .map_err(|e| internal(format!("table {id}: bad config: {e}")))?;
+    let cfg: TableConfig =
+        serde_json::from_str(&crate::db::text(&row, "config").map_err(internal)?)
+            .map_err(|e| internal(format!("table {id}: bad config: {e}")))?;
     let rows = sqlx::query("SELECT seq, body FROM table_events WHERE table_id = $1 ORDER BY seq")
         .bind(id)
         .fetch_all(&app.db.pool)
@@ -518,7 +519,8 @@ impl Actor {
                         connected: now[seat],
                     });
                     let v = self.core.version;
-                    self.subs.retain(|s| s.tx.try_send((v, msg.clone())).is_ok());
+                    self.subs
+                        .retain(|s| s.tx.try_send((v, msg.clone())).is_ok());
                 }
             }
         }
@@ -542,13 +544,18 @@ impl Actor {
                     complete,
                     chat: self.chat.iter().cloned().collect(),
                 };
-                if tx.try_send((self.core.version, crate::to_json(&msg))).is_ok() {
+                if tx
+                    .try_send((self.core.version, crate::to_json(&msg)))
+                    .is_ok()
+                {
                     self.subs.push(Sub { conn, viewer, tx });
                 }
                 self.refresh_presence();
                 if let Some(seat) = viewer.seat {
                     if self.core.seats[seat as usize].taken_over {
-                        let _ = self.commit(vec![Stored::Takeover { seat, on: false }]).await;
+                        let _ = self
+                            .commit(vec![Stored::Takeover { seat, on: false }])
+                            .await;
                         self.bots.remove(&seat);
                     }
                 }
@@ -682,7 +689,10 @@ impl Actor {
             ));
         }
         if self.core.status != TableStatus::Waiting {
-            return Err(Refusal::new(ErrorCode::AlreadyStarted, "the game has started"));
+            return Err(Refusal::new(
+                ErrorCode::AlreadyStarted,
+                "the game has started",
+            ));
         }
         let invite_seat = match &req.invite {
             None => None,
@@ -896,7 +906,8 @@ impl Actor {
                 }
                 let msg = crate::to_json(&ServerMsg::Chat { line });
                 let v = self.core.version;
-                self.subs.retain(|s| s.tx.try_send((v, msg.clone())).is_ok());
+                self.subs
+                    .retain(|s| s.tx.try_send((v, msg.clone())).is_ok());
             }
         }
         self.after_change().await;
@@ -1004,15 +1015,18 @@ impl Actor {
             .view(Seat(seat));
         let cfg = self.app.cfg.hint_config;
         let version = self.core.version;
-        let tx = self.subs.iter().find(|s| s.conn == conn).map(|s| s.tx.clone());
+        let tx = self
+            .subs
+            .iter()
+            .find(|s| s.conn == conn)
+            .map(|s| s.tx.clone());
         let me = self.tx.clone();
         let id = id.to_string();
         tokio::spawn(async move {
-            let evals = tokio::task::spawn_blocking(move || {
-                fiveup_bots::analyze(&view, &cfg, version)
-            })
-            .await
-            .unwrap_or_default();
+            let evals =
+                tokio::task::spawn_blocking(move || fiveup_bots::analyze(&view, &cfg, version))
+                    .await
+                    .unwrap_or_default();
             let msg = ServerMsg::Hint {
                 id,
                 version,
@@ -1041,7 +1055,11 @@ impl Actor {
             let change = if self.core.status == TableStatus::Waiting && self.core.all_seated() {
                 Some(Stored::Start)
             } else if self.core.status == TableStatus::Dealing && self.core.pending.is_none() {
-                let hand = self.core.state.as_ref().map_or(1, |s| s.start().hand_no + 1);
+                let hand = self
+                    .core
+                    .state
+                    .as_ref()
+                    .map_or(1, |s| s.start().hand_no + 1);
                 Some(Stored::Commit {
                     hand,
                     server_seed: crate::fairness::to_hex(&crate::fairness::random_bytes()),
@@ -1061,7 +1079,10 @@ impl Actor {
         if self.core.status == TableStatus::Finished && !self.finalized {
             self.finalized = true;
             if let Err(e) = games::finalize(&self.app, &self.core).await {
-                crate::log(&format!("table {}: storing the game failed: {e}", self.core.cfg.id));
+                crate::log(&format!(
+                    "table {}: storing the game failed: {e}",
+                    self.core.cfg.id
+                ));
                 self.finalized = false;
             }
         }
@@ -1092,7 +1113,9 @@ impl Actor {
                 None => {
                     let spec = self.app.cfg.bot_spec(&self.core.bot_level(seat));
                     let seed = u64::from_le_bytes(
-                        crate::fairness::random_bytes()[..8].try_into().expect("8 bytes"),
+                        crate::fairness::random_bytes()[..8]
+                            .try_into()
+                            .expect("8 bytes"),
                     );
                     match make_bot(&spec, seed) {
                         Ok(b) => Box::new(b),

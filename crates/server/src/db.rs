@@ -101,7 +101,11 @@ impl Db {
             if done.is_some() {
                 continue;
             }
-            let text = if self.backend == Backend::Sqlite { lite } else { pg };
+            let text = if self.backend == Backend::Sqlite {
+                lite
+            } else {
+                pg
+            };
             let mut tx = self.pool.begin().await.map_err(err)?;
             for stmt in text.split(';') {
                 let body: String = stmt

@@ -7,9 +7,8 @@ use std::sync::Arc;
 use fiveup_engine::notation::Record;
 use fiveup_engine::{LayoutTree, Seat, Side, State, Tile};
 use fiveup_protocol::{
-    ErrorCode, HandCheck, HandProof, HistoryEntry, MoveVerdict, Occupant, OpenEnd, Profile,
-    Rating, Replay, ReplayHand, ReplayStep, Review, SeatInfo, Stats, UserRef, VerifyReport,
-    DEAL_SCHEME,
+    ErrorCode, HandCheck, HandProof, HistoryEntry, MoveVerdict, Occupant, OpenEnd, Profile, Rating,
+    Replay, ReplayHand, ReplayStep, Review, SeatInfo, Stats, UserRef, VerifyReport, DEAL_SCHEME,
 };
 
 use crate::db::{self, Db};
@@ -76,14 +75,16 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
     for (seat, user) in &people {
         let side = rules.side_of(Seat(*seat));
         let won = side == winner;
-        sqlx::query("INSERT INTO game_players (game_id, seat, user_id, won) VALUES ($1, $2, $3, $4)")
-            .bind(core.cfg.id.as_str())
-            .bind(i64::from(*seat))
-            .bind(user.id)
-            .bind(i64::from(won))
-            .execute(&mut *tx)
-            .await
-            .map_err(db::db_err)?;
+        sqlx::query(
+            "INSERT INTO game_players (game_id, seat, user_id, won) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(core.cfg.id.as_str())
+        .bind(i64::from(*seat))
+        .bind(user.id)
+        .bind(i64::from(won))
+        .execute(&mut *tx)
+        .await
+        .map_err(db::db_err)?;
         sqlx::query(
             "UPDATE users SET games = games + 1, wins = wins + $1, hands = hands + $2, \
              points = points + $3 WHERE id = $4",
@@ -199,7 +200,9 @@ fn seeds_of(server: &str, clients: &[Option<String>]) -> Result<ParsedSeeds, Str
     for (i, x) in clients.iter().enumerate() {
         c.push(match x {
             None => None,
-            Some(h) => Some(fairness::parse_seed_hex(h).map_err(|e| format!("seat {i}'s seed: {e}"))?),
+            Some(h) => {
+                Some(fairness::parse_seed_hex(h).map_err(|e| format!("seat {i}'s seed: {e}"))?)
+            }
         });
     }
     Ok((s, c))
@@ -230,7 +233,11 @@ pub fn verify(text: &str) -> VerifyReport {
     };
     match record.tags.get("DealScheme") {
         Some(s) if s == DEAL_SCHEME => {}
-        Some(s) => return fail(format!("unknown deal scheme {s:?} (this checks {DEAL_SCHEME})")),
+        Some(s) => {
+            return fail(format!(
+                "unknown deal scheme {s:?} (this checks {DEAL_SCHEME})"
+            ))
+        }
         None => {
             return fail(format!(
                 "the record has no [DealScheme] tag: its deals were not made by the \
@@ -279,7 +286,10 @@ pub fn verify(text: &str) -> VerifyReport {
                     record.hands[i].deal.to_text()
                 ));
             }
-            Ok(format!("commitment and deal match (deal seed {})", seed.to_hex()))
+            Ok(format!(
+                "commitment and deal match (deal seed {})",
+                seed.to_hex()
+            ))
         };
         hands.push(match check() {
             Ok(m) => HandCheck {
@@ -385,7 +395,9 @@ pub fn build_replay(
             .then(|| outcome::hand_outcome(&state, &names));
         hands.push(ReplayHand {
             hand: h.start.hand_no,
-            dealt: (0..n).map(|p| deal.hand_slice(Seat(p as u8)).to_vec()).collect(),
+            dealt: (0..n)
+                .map(|p| deal.hand_slice(Seat(p as u8)).to_vec())
+                .collect(),
             boneyard: deal.boneyard().to_vec(),
             leader: h.leader.0,
             lead_kind: h.lead_kind,
@@ -453,12 +465,14 @@ pub async fn review(app: &Arc<App>, id: &str) -> Result<Review, ApiError> {
         moves,
     };
     let body = serde_json::to_string(&review).map_err(|e| ApiError::internal(e.to_string()))?;
-    sqlx::query("INSERT INTO reviews (game_id, body) VALUES ($1, $2) ON CONFLICT (game_id) DO NOTHING")
-        .bind(id)
-        .bind(body)
-        .execute(&app.db.pool)
-        .await
-        .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    sqlx::query(
+        "INSERT INTO reviews (game_id, body) VALUES ($1, $2) ON CONFLICT (game_id) DO NOTHING",
+    )
+    .bind(id)
+    .bind(body)
+    .execute(&app.db.pool)
+    .await
+    .map_err(|e| ApiError::internal(db::db_err(e)))?;
     Ok(review)
 }
 

@@ -11,9 +11,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use fiveup_engine::{Preset, Rules};
 use fiveup_protocol::{
-    CreateTableRequest, Credentials, ErrorCode, GuestRequest, JoinRequest, Lobby, Me,
-    OptionInfo, PresetInfo, RulesSpec, SeatConfig, ServerConfig, TableInfo, UserRef,
-    VerifyRequest, MAX_FRAME_BYTES, PROTOCOL_VERSION,
+    CreateTableRequest, Credentials, ErrorCode, GuestRequest, JoinRequest, Lobby, Me, OptionInfo,
+    PresetInfo, RulesSpec, SeatConfig, ServerConfig, TableInfo, UserRef, VerifyRequest,
+    MAX_FRAME_BYTES, PROTOCOL_VERSION,
 };
 use serde::de::DeserializeOwned;
 use tokio::sync::oneshot;
@@ -128,8 +128,16 @@ async fn config(State(app): State<Arc<App>>) -> Json<ServerConfig> {
             "play_scoring",
             &["fives", "fives-and-threes", "none"],
         ),
-        opt("award", "award", &["opponents", "difference", "subtract-own"]),
-        opt("doubles-one-half", "doubles_count_one_half", &["false", "true"]),
+        opt(
+            "award",
+            "award",
+            &["opponents", "difference", "subtract-own"],
+        ),
+        opt(
+            "doubles-one-half",
+            "doubles_count_one_half",
+            &["false", "true"],
+        ),
         opt("game-end", "game_end", &["immediate", "finish-hand"]),
         opt("exact-target", "exact_target", &["false", "true"]),
         opt("cribbage", "cribbage_scale", &["false", "true"]),
@@ -339,7 +347,9 @@ async fn join(
         body(&b)?
     };
     let h = actor::table(&app, &id).await?;
-    Ok(Json(ask(&h, |reply| TableCmd::Join { user, req, reply }).await?))
+    Ok(Json(
+        ask(&h, |reply| TableCmd::Join { user, req, reply }).await?,
+    ))
 }
 
 async fn leave(
@@ -349,7 +359,9 @@ async fn leave(
 ) -> ApiResult<Json<TableInfo>> {
     let user = need_user(&app, &headers).await?;
     let h = actor::table(&app, &id).await?;
-    Ok(Json(ask(&h, |reply| TableCmd::Leave { user, reply }).await?))
+    Ok(Json(
+        ask(&h, |reply| TableCmd::Leave { user, reply }).await?,
+    ))
 }
 
 async fn game(
@@ -361,11 +373,7 @@ async fn game(
 
 async fn record_txt(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {
     let text = games::record_text(&app.db, &id).await?;
-    Ok((
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        text,
-    )
-        .into_response())
+    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
 async fn review(

@@ -11,7 +11,12 @@ fn side_name(state: &State, side: u8, names: &[String]) -> String {
     let rules = state.rules();
     let members: Vec<String> = (0..rules.players)
         .filter(|&p| rules.side_of(Seat(p)) == Side(side))
-        .map(|p| names.get(p as usize).cloned().unwrap_or_else(|| format!("S{p}")))
+        .map(|p| {
+            names
+                .get(p as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("S{p}"))
+        })
         .collect();
     members.join(" and ")
 }
@@ -61,7 +66,10 @@ pub fn hand_outcome(state: &State, names: &[String]) -> HandOutcome {
     match r.end {
         HandEnd::Domino { seat } => ex.push(format!(
             "{} played their last tile (domino).",
-            names.get(seat.idx()).cloned().unwrap_or_else(|| format!("S{}", seat.0))
+            names
+                .get(seat.idx())
+                .cloned()
+                .unwrap_or_else(|| format!("S{}", seat.0))
         )),
         HandEnd::Blocked => ex.push(
             "The hand was blocked: nobody could lay a tile or draw. The side with the fewest \
@@ -78,7 +86,11 @@ pub fn hand_outcome(state: &State, names: &[String]) -> HandOutcome {
         ex.push(format!(
             "{} holds {}: {} pips{}.",
             names.get(p).cloned().unwrap_or_else(|| format!("S{p}")),
-            if list.is_empty() { "nothing".to_string() } else { list },
+            if list.is_empty() {
+                "nothing".to_string()
+            } else {
+                list
+            },
             pips[p],
             if rules.doubles_count_one_half && hands[p].iter().any(|t| t.is_double()) {
                 " (doubles count one half)"

@@ -2,9 +2,7 @@
 //! about a table goes through here: snapshots, events, resyncs, spectators, the lobby.
 
 use fiveup_engine::{Entry, LayoutTree, Seat, Tile};
-use fiveup_protocol::{
-    EventView, HandProof, Invite, LegalAction, OpenEnd, TableInfo, TableView,
-};
+use fiveup_protocol::{EventView, HandProof, Invite, LegalAction, OpenEnd, TableInfo, TableView};
 
 use crate::table::{CoreEvent, SeatSetup, TableCore};
 
@@ -126,7 +124,11 @@ pub fn table_view(core: &TableCore, viewer: Viewer) -> TableView {
         muggins_available: 0,
         proof,
         seed_sent,
-        proofs: core.finished.iter().map(crate::table::HandSeeds::revealed).collect(),
+        proofs: core
+            .finished
+            .iter()
+            .map(crate::table::HandSeeds::revealed)
+            .collect(),
         last_hand: core.last_hand.clone(),
         winner: core.state.as_ref().and_then(|s| s.winner()).map(|w| w.0),
         rematch: core.rematch.clone(),
@@ -139,7 +141,9 @@ pub fn table_view(core: &TableCore, viewer: Viewer) -> TableView {
     v.to_move = Some(state.to_move().0);
     v.leader = Some(state.leader().0);
     v.lead_kind = Some(state.lead_kind());
-    v.hand_sizes = (0..n).map(|p| state.hand(Seat(p as u8)).len() as u8).collect();
+    v.hand_sizes = (0..n)
+        .map(|p| state.hand(Seat(p as u8)).len() as u8)
+        .collect();
     v.boneyard = state.boneyard_len();
     v.can_draw = state.can_draw();
     v.count = layout.count();

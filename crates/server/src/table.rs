@@ -350,7 +350,10 @@ impl TableCore {
     /// The seat of a user, if they sit here.
     #[must_use]
     pub fn seat_of(&self, user_id: i64) -> Option<u8> {
-        self.seats.iter().position(|s| matches!(&s.occupant, Occupant::Human { user } if user.id == user_id)).map(|i| i as u8)
+        self.seats
+            .iter()
+            .position(|s| matches!(&s.occupant, Occupant::Human { user } if user.id == user_id))
+            .map(|i| i as u8)
     }
 
     /// Whether a seat is played by the computer now (a computer seat, or a person's seat taken
@@ -377,7 +380,8 @@ impl TableCore {
         SeatInfo {
             seat,
             occupant: s.occupant.clone(),
-            connected: matches!(s.occupant, Occupant::Human { .. }) && self.connected[seat as usize],
+            connected: matches!(s.occupant, Occupant::Human { .. })
+                && self.connected[seat as usize],
             taken_over: s.taken_over,
         }
     }
@@ -419,7 +423,10 @@ impl TableCore {
         if seat >= self.players() {
             return Err(Refusal::new(
                 ErrorCode::BadRequest,
-                format!("there is no seat {seat} at a {}-player table", self.players()),
+                format!(
+                    "there is no seat {seat} at a {}-player table",
+                    self.players()
+                ),
             ));
         }
         Ok(())
@@ -430,7 +437,9 @@ impl TableCore {
         let events = self.apply_inner(change)?;
         self.version += 1;
         match change {
-            Stored::Seed { seat, cmd, hand, .. } => {
+            Stored::Seed {
+                seat, cmd, hand, ..
+            } => {
                 self.accepted.insert(
                     (*seat, cmd.clone()),
                     AcceptedCmd {
@@ -565,7 +574,10 @@ impl TableCore {
                     ));
                 }
                 if !matches!(self.seats[*seat as usize].occupant, Occupant::Human { .. }) {
-                    return Err(Refusal::new(ErrorCode::NotSeated, "only players send seeds"));
+                    return Err(Refusal::new(
+                        ErrorCode::NotSeated,
+                        "only players send seeds",
+                    ));
                 }
                 if p.client[*seat as usize].is_some() {
                     return Err(Refusal::new(
@@ -608,7 +620,8 @@ impl TableCore {
                         let start = state.next_hand_start().ok_or_else(|| {
                             Refusal::new(ErrorCode::NotStarted, "the hand is not over")
                         })?;
-                        let deal = fairness::deal(&seed, start.hand_no, &rules, start.highest_double);
+                        let deal =
+                            fairness::deal(&seed, start.hand_no, &rules, start.highest_double);
                         state.next_hand(deal).map_err(setup)?;
                         if let Some(r) = self.recorder.as_mut() {
                             r.start_hand(state);
@@ -632,7 +645,10 @@ impl TableCore {
                     return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
                 }
                 let Some(state) = self.state.as_mut() else {
-                    return Err(Refusal::new(ErrorCode::NotStarted, "no hand is being played"));
+                    return Err(Refusal::new(
+                        ErrorCode::NotStarted,
+                        "no hand is being played",
+                    ));
                 };
                 if self.status != TableStatus::Playing
                     || !matches!(state.phase(), Phase::Play | Phase::Claim)

@@ -8,11 +8,10 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
-use futures_util::{SinkExt, StreamExt};
 use fiveup_protocol::{
-    ClientMsg, ErrorCode, ServerMsg, UserRef, HARD_FRAME_LIMIT, MAX_FRAME_BYTES,
-    PROTOCOL_VERSION,
+    ClientMsg, ErrorCode, ServerMsg, UserRef, HARD_FRAME_LIMIT, MAX_FRAME_BYTES, PROTOCOL_VERSION,
 };
+use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::actor::{self, ClientCommand, Out, TableCmd, TableHandle, SUB_QUEUE};
@@ -211,7 +210,11 @@ async fn connection(socket: WebSocket, app: Arc<App>, user: Option<UserRef>) {
             }
         };
         if let Some(text) = reply {
-            if sink.send(Message::Text(Utf8Bytes::from(&*text))).await.is_err() {
+            if sink
+                .send(Message::Text(Utf8Bytes::from(&*text)))
+                .await
+                .is_err()
+            {
                 break;
             }
         }
@@ -266,7 +269,10 @@ async fn handle_text(
         return Some(error(
             id,
             ErrorCode::UnknownType,
-            format!("unknown message type {kind:?}; types are {}", TYPES.join(", ")),
+            format!(
+                "unknown message type {kind:?}; types are {}",
+                TYPES.join(", ")
+            ),
         ));
     }
     let msg: ClientMsg = match serde_json::from_value(value) {
@@ -327,8 +333,7 @@ async fn handle_text(
             "log in or play as a guest to take part",
         ));
     }
-    if f
-        .handle
+    if f.handle
         .tx
         .send(TableCmd::Client {
             conn,

@@ -1,0 +1,426 @@
+//! Test helpers: a tiny HTTP client, websocket clients, and a player loop, all speaking to a
+//! real server over loopback.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use fiveup_protocol::{ClientMsg, EventView, ServerMsg, TableStatus, TableView};
+use futures_util::{SinkExt, StreamExt};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long any single wait may take before the test fails.
+pub const WAIT: Duration = Duration::from_secs(60);
+
+/// The databases to run against: SQLite in `dir` always, PostgreSQL when
+/// `FIVEUP_TEST_POSTGRES_URL` is set (a fresh schema per call).
+pub async fn databases(dir: &std::path::Path, name: &str) -> Vec<(String, String)> {
+    let mut out = vec![(
+        "sqlite".to_string(),
+        dir.join(format!("{name}.db")).display().to_string(),
+    )];
+    match std::env::var("FIVEUP_TEST_POSTGRES_URL") {
+        Ok(url) if !url.is_empty() => out.push(("postgres".to_string(), pg_schema(&url).await)),
+        _ => eprintln!(
+            "{name}: PostgreSQL skipped (set FIVEUP_TEST_POSTGRES_URL to run it against PostgreSQL)"
+        ),
+    }
+    out
+}
+
+/// A fresh schema in the PostgreSQL database, and a URL that uses it.
+pub async fn pg_schema(url: &str) -> String {
+    use sqlx::Connection;
+    let schema = format!("t_{}", fiveup_server::new_id());
+    let mut c = sqlx::PgConnection::connect(url)
+        .await
+        .expect("PostgreSQL is reachable");
+    sqlx::query(&format!("CREATE SCHEMA {schema}"))
+        .execute(&mut c)
+        .await
+        .expect("create a schema");
+    let sep = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{sep}options=-c%20search_path%3D{schema}")
+}
+
+/// A test configuration: a free port, no pauses.
+pub fn config(db: &str) -> fiveup_server::Config {
+    let mut c = fiveup_server::Config::new();
+    c.bind = "127.0.0.1:0".parse().unwrap();
+    c.database = db.to_string();
+    c.bot_delay = Duration::ZERO;
+    c.takeover = None;
+    c.seed_wait = Duration::from_secs(30);
+    c.hint_config.samples = 8;
+    c.review_config.samples = 4;
+    c.expert_spec = "expert:samples=8,threads=1".to_string();
+    c.http_rate = (0.0, 0.0);
+    c
+}
+
+/// An HTTP answer.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Answer {
+    pub fn json<T: DeserializeOwned>(&self) -> T {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("bad body ({e}): {} {}", self.status, self.body))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One HTTP/1.1 request.
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<&str>,
+    extra: &[(&str, &str)],
+) -> Answer {
+    let mut s = TcpStream::connect(addr).await.expect("connect");
+    let body = body.unwrap_or("");
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if let Some(c) = cookie {
+        req.push_str(&format!("Cookie: fiveup_session={c}\r\n"));
+    }
+    for (k, v) in extra {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut raw = Vec::new();
+    tokio::time::timeout(WAIT, s.read_to_end(&mut raw))
+        .await
+        .expect("HTTP answer in time")
+        .unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, rest) = text.split_once("\r\n\r\n").expect("HTTP head");
+    let mut lines = head.lines();
+    let status: u16 = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .collect();
+    let chunked = headers
+        .iter()
+        .any(|(k, v)| k.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
+    let body = if chunked {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
+    Answer {
+        status,
+        headers,
+        body,
+    }
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    loop {
+        let Some((len, rest)) = s.split_once("\r\n") else {
+            break;
+        };
+        let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = &rest[n + 2..];
+    }
+    out
+}
+
+pub async fn post<T: Serialize>(
+    addr: SocketAddr,
+    path: &str,
+    cookie: Option<&str>,
+    body: &T,
+) -> Answer {
+    let b = serde_json::to_string(body).unwrap();
+    http(addr, "POST", path, cookie, Some(&b), &[]).await
+}
+
+pub async fn get(addr: SocketAddr, path: &str, cookie: Option<&str>) -> Answer {
+    http(addr, "GET", path, cookie, None, &[]).await
+}
+
+/// The session token of an answer's cookie.
+pub fn session_of(a: &Answer) -> String {
+    let c = a.header("set-cookie").expect("a session cookie");
+    let v = c.split(';').next().unwrap();
+    v.split_once('=').unwrap().1.to_string()
+}
+
+/// A guest's session token.
+pub async fn guest(addr: SocketAddr, name: &str) -> (String, i64) {
+    let a = post(
+        addr,
+        "/api/guest",
+        None,
+        &serde_json::json!({ "nickname": name }),
+    )
+    .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    let me: fiveup_protocol::Me = a.json();
+    (session_of(&a), me.user.id)
+}
+
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// A websocket client.
+pub struct Client {
+    pub ws: Ws,
+    /// The last view seen.
+    pub view: Option<TableView>,
+    /// Every event seen, with its version.
+    pub events: Vec<(u64, EventView)>,
+    /// Every raw message seen.
+    pub raw: Vec<String>,
+    pub next_id: u64,
+    /// A prefix making this client's command ids unique.
+    pub prefix: String,
+    /// The hands this client sent a seed for.
+    pub seeded: Vec<u16>,
+}
+
+pub async fn connect(addr: SocketAddr, cookie: Option<&str>) -> Client {
+    let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+    if let Some(c) = cookie {
+        req.headers_mut()
+            .insert("cookie", format!("fiveup_session={c}").parse().unwrap());
+    }
+    let (ws, _) = tokio_tungstenite::connect_async(req)
+        .await
+        .expect("ws connect");
+    let mut c = Client {
+        ws,
+        view: None,
+        events: Vec::new(),
+        raw: Vec::new(),
+        next_id: 0,
+        prefix: fiveup_server::new_id(),
+        seeded: Vec::new(),
+    };
+    match c.recv().await {
+        ServerMsg::Welcome { protocol, .. } => assert_eq!(protocol, 1),
+        m => panic!("expected welcome, got {m:?}"),
+    }
+    c
+}
+
+impl Client {
+    pub async fn send(&mut self, m: &ClientMsg) {
+        if let ClientMsg::Seed { hand, .. } = m {
+            self.seeded.push(*hand);
+        }
+        self.send_text(&serde_json::to_string(m).unwrap()).await;
+    }
+
+    pub async fn send_text(&mut self, t: &str) {
+        self.ws
+            .send(Message::text(t.to_string()))
+            .await
+            .expect("send");
+    }
+
+    /// The next message (fails the test after [`WAIT`]).
+    pub async fn recv(&mut self) -> ServerMsg {
+        loop {
+            let m = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a message in time")
+                .expect("the connection is open")
+                .expect("a websocket message");
+            let Message::Text(t) = m else { continue };
+            let t = t.to_string();
+            let msg: ServerMsg =
+                serde_json::from_str(&t).unwrap_or_else(|e| panic!("bad message {e}: {t}"));
+            self.raw.push(t);
+            match &msg {
+                ServerMsg::Snapshot { view, missed, .. } => {
+                    self.view = Some((**view).clone());
+                    for e in missed {
+                        self.events.push((e.version, e.event.clone()));
+                    }
+                }
+                ServerMsg::Event {
+                    version,
+                    event,
+                    view,
+                } => {
+                    self.view = Some((**view).clone());
+                    self.events.push((*version, event.clone()));
+                }
+                _ => {}
+            }
+            return msg;
+        }
+    }
+
+    /// Messages until one matches.
+    pub async fn until(&mut self, mut f: impl FnMut(&ServerMsg) -> bool) -> ServerMsg {
+        loop {
+            let m = self.recv().await;
+            if f(&m) {
+                return m;
+            }
+        }
+    }
+
+    pub async fn open(&mut self, table: &str, since: Option<u64>) -> TableView {
+        self.send(&ClientMsg::Open {
+            table: table.to_string(),
+            since,
+        })
+        .await;
+        match self
+            .until(|m| matches!(m, ServerMsg::Snapshot { .. } | ServerMsg::Error { .. }))
+            .await
+        {
+            ServerMsg::Snapshot { view, .. } => *view,
+            m => panic!("open failed: {m:?}"),
+        }
+    }
+
+    pub fn id(&mut self) -> String {
+        self.next_id += 1;
+        format!("{}-{}", self.prefix, self.next_id)
+    }
+
+    /// What this client should do now, if anything: send its seed, or act.
+    pub fn due(&self) -> Option<ClientMsg> {
+        let v = self.view.as_ref()?;
+        let seat = v.you?;
+        if v.table.status == TableStatus::Dealing && !v.seed_sent {
+            if let Some(p) = &v.proof {
+                if p.server_seed.is_none()
+                    && !p.contributed.contains(&seat)
+                    && !self.seeded.contains(&p.hand)
+                {
+                    return Some(ClientMsg::Seed {
+                        id: String::new(),
+                        hand: p.hand,
+                        seed: format!("{:02x}", seat).repeat(32),
+                    });
+                }
+            }
+        }
+        if let Some(l) = v.legal.first() {
+            return Some(ClientMsg::Act {
+                id: String::new(),
+                version: v.table.version,
+                action: l.action,
+            });
+        }
+        None
+    }
+
+    /// Whether the game is over in the last view.
+    pub fn over(&self) -> bool {
+        self.view
+            .as_ref()
+            .is_some_and(|v| v.table.status == TableStatus::Finished)
+    }
+}
+
+/// Play until the game is over: each client sends its seeds and plays its first legal action
+/// whenever it is due. Returns the number of actions the clients sent and had acknowledged.
+pub async fn play_out(clients: &mut [Client], max_acts: usize) -> usize {
+    play_until(clients, max_acts, |cs| cs.iter().all(Client::over)).await
+}
+
+/// Play as [`play_out`] does until `stop` says so.
+pub async fn play_until(
+    clients: &mut [Client],
+    max_acts: usize,
+    stop: impl Fn(&[Client]) -> bool,
+) -> usize {
+    let mut acked = 0;
+    let mut last_sent: Vec<Option<(u64, String)>> = vec![None; clients.len()];
+    for _round in 0..100_000 {
+        if stop(clients) {
+            return acked;
+        }
+        // Act for anyone due, once per version.
+        for (i, c) in clients.iter_mut().enumerate() {
+            if let Some(mut m) = c.due() {
+                let v = c.view.as_ref().unwrap().table.version;
+                let key = (v, format!("{m:?}"));
+                if last_sent[i].as_ref() == Some(&key) {
+                    continue;
+                }
+                last_sent[i] = Some(key);
+                let id = c.id();
+                match &mut m {
+                    ClientMsg::Seed { id: i, .. } | ClientMsg::Act { id: i, .. } => *i = id,
+                    _ => {}
+                }
+                if matches!(m, ClientMsg::Act { .. }) {
+                    acked += 1;
+                    assert!(acked <= max_acts, "too many actions");
+                }
+                c.send(&m).await;
+            }
+        }
+        // Wait for something to happen at some client.
+        let mut progressed = false;
+        for c in clients.iter_mut() {
+            if let Ok(Some(Ok(Message::Text(t)))) =
+                tokio::time::timeout(Duration::from_millis(20), c.ws.next()).await
+            {
+                let t = t.to_string();
+                let msg: ServerMsg = serde_json::from_str(&t).unwrap();
+                if let ServerMsg::Error { code, message, .. } = &msg {
+                    panic!("unexpected error {code:?}: {message}");
+                }
+                c.raw.push(t);
+                match msg {
+                    ServerMsg::Snapshot { view, .. } => c.view = Some(*view),
+                    ServerMsg::Event {
+                        version,
+                        event,
+                        view,
+                    } => {
+                        c.view = Some(*view);
+                        c.events.push((version, event));
+                    }
+                    _ => {}
+                }
+                progressed = true;
+            }
+        }
+        let _ = progressed;
+    }
+    panic!("the game did not end");
+}
