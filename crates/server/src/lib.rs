@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use axum::serve::ListenerExt as _;
 use axum::response::{IntoResponse, Response};
+use axum::serve::ListenerExt as _;
 use fiveup_bots::ExpertConfig;
 use fiveup_protocol::{ErrorBody, ErrorCode};
 use serde::Serialize;
