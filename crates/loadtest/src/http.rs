@@ -146,7 +146,10 @@ pub fn parse_response(raw: &[u8]) -> Result<Response, String> {
     } else {
         if let Some(n) = length {
             if body.len() < n {
-                return Err(format!("the body is cut short ({} of {n} bytes)", body.len()));
+                return Err(format!(
+                    "the body is cut short ({} of {n} bytes)",
+                    body.len()
+                ));
             }
             body = &body[..n];
         }

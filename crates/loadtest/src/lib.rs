@@ -192,7 +192,14 @@ impl fmt::Display for Report {
             f,
             "moves: {} ({:.0}/s), round trip p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, \
              p99.9 {:.2} ms, max {:.2} ms, mean {:.2} ms",
-            m.count, self.moves_per_sec, m.p50_ms, m.p90_ms, m.p99_ms, m.p999_ms, m.max_ms, m.mean_ms
+            m.count,
+            self.moves_per_sec,
+            m.p50_ms,
+            m.p90_ms,
+            m.p99_ms,
+            m.p999_ms,
+            m.max_ms,
+            m.mean_ms
         )?;
         writeln!(
             f,
@@ -299,9 +306,10 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         Some(_) => None,
         None => Some(inproc::InProcess::start(opts.server_threads)?),
     };
-    let url = server
-        .as_ref()
-        .map_or_else(|| opts.server.clone().unwrap_or_default(), |s| s.url.clone());
+    let url = server.as_ref().map_or_else(
+        || opts.server.clone().unwrap_or_default(),
+        |s| s.url.clone(),
+    );
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(opts.client_threads.max(1))
         .thread_name(CLIENT_THREAD)
@@ -337,7 +345,13 @@ async fn drive(opts: &Options, url: &str, in_process: bool) -> Result<Report, St
     });
     let pid = if in_process { None } else { opts.server_pid };
     let measure_server = in_process || pid.is_some();
-    let rss = || if measure_server { procinfo::rss_kib(pid) } else { None };
+    let rss = || {
+        if measure_server {
+            procinfo::rss_kib(pid)
+        } else {
+            None
+        }
+    };
     let rss_before = rss();
     let cpu_total_before = procinfo::cpu_secs(None);
     let cpu_server_before = pid.and_then(|p| procinfo::cpu_secs(Some(p)));
@@ -395,8 +409,14 @@ async fn drive(opts: &Options, url: &str, in_process: bool) -> Result<Report, St
     let to_ms = u32::try_from(window_end.duration_since(epoch).as_millis()).unwrap_or(u32::MAX);
     let measured_secs = window_end.duration_since(ramp_end).as_secs_f64();
 
-    let all_moves: Vec<Sample> = results.iter().flat_map(|r| r.moves.iter().copied()).collect();
-    let all_seeds: Vec<Sample> = results.iter().flat_map(|r| r.seeds.iter().copied()).collect();
+    let all_moves: Vec<Sample> = results
+        .iter()
+        .flat_map(|r| r.moves.iter().copied())
+        .collect();
+    let all_seeds: Vec<Sample> = results
+        .iter()
+        .flat_map(|r| r.seeds.iter().copied())
+        .collect();
     let mut moves = in_window(&all_moves, from_ms, to_ms);
     let mut seeds = in_window(&all_seeds, from_ms, to_ms);
     let ramp_moves = all_moves.iter().filter(|s| s.at_ms < from_ms).count() as u64;

@@ -9,7 +9,9 @@ const TICKS_PER_SEC: f64 = 100.0;
 /// Resident memory of a process in KiB (`VmRSS`), `pid` `None` for this process.
 #[must_use]
 pub fn rss_kib(pid: Option<u32>) -> Option<u64> {
-    let path = pid.map_or("/proc/self/status".to_string(), |p| format!("/proc/{p}/status"));
+    let path = pid.map_or("/proc/self/status".to_string(), |p| {
+        format!("/proc/{p}/status")
+    });
     let text = std::fs::read_to_string(path).ok()?;
     text.lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))

@@ -268,7 +268,9 @@ async fn on_message(
         Some(Err(e)) => return Ok(Step::Closed(format!("websocket: {e}"))),
         Some(Ok(Message::Text(t))) => t,
         Some(Ok(Message::Close(f))) => {
-            return Ok(Step::Closed(format!("the server closed the websocket: {f:?}")))
+            return Ok(Step::Closed(format!(
+                "the server closed the websocket: {f:?}"
+            )))
         }
         Some(Ok(_)) => return Ok(Step::Continue),
     };
@@ -299,10 +301,8 @@ async fn on_message(
                 .and_then(|c| serde_json::to_value(c).ok())
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_else(|| "unknown".to_string());
-            out.errors.push(format!(
-                "error {code}: {}",
-                m.message.unwrap_or_default()
-            ));
+            out.errors
+                .push(format!("error {code}: {}", m.message.unwrap_or_default()));
         }
         Kind::Snapshot | Kind::Event => {
             if m.kind == Kind::Snapshot {
@@ -385,7 +385,10 @@ async fn create_table(sh: &Shared, creator: &Player) -> Result<String, String> {
     )
     .await?;
     if r.status != 201 {
-        return Err(format!("POST /api/tables answered {}: {}", r.status, r.body));
+        return Err(format!(
+            "POST /api/tables answered {}: {}",
+            r.status, r.body
+        ));
     }
     let info: TableInfo = serde_json::from_str(&r.body)
         .map_err(|e| format!("POST /api/tables: unreadable answer: {e}"))?;

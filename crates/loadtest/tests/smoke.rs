@@ -20,8 +20,16 @@ fn five_tables_play_without_errors_and_every_move_is_timed() {
     let r = fiveup_loadtest::run(&opts).expect("the run completes");
     assert_eq!(r.errors, 0, "errors: {:?}", r.error_kinds);
     assert_eq!(r.tables_up, 5);
-    assert!(r.moves.count > 50, "only {} moves were timed", r.moves.count);
-    assert!(r.seeds.count >= 10, "only {} seeds were timed", r.seeds.count);
+    assert!(
+        r.moves.count > 50,
+        "only {} moves were timed",
+        r.moves.count
+    );
+    assert!(
+        r.seeds.count >= 10,
+        "only {} seeds were timed",
+        r.seeds.count
+    );
     assert!(r.moves.p50_ms > 0.0 && r.moves.p50_ms <= r.moves.p99_ms);
     assert!(r.moves.p99_ms <= r.moves.max_ms);
     assert!(r.moves_per_sec > 0.0);
