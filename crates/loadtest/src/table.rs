@@ -436,7 +436,7 @@ async fn play_game(
         if stopping && a.pending.is_empty() && b.pending.is_empty() {
             return Ok(false);
         }
-        if a.finished && b.finished {
+        if a.finished && b.finished && a.pending.is_empty() && b.pending.is_empty() {
             return Ok(true);
         }
         let due_a = a.due.map_or(far, |d| d.0);
