@@ -470,7 +470,22 @@ impl Actor {
                 format!("the change could not be stored: {e}"),
             ));
         }
+        // The game's record is stored before anyone hears that the game is over.
+        self.finalize().await;
         Ok(self.broadcast(events))
+    }
+
+    async fn finalize(&mut self) {
+        if self.core.status == TableStatus::Finished && !self.finalized {
+            self.finalized = true;
+            if let Err(e) = games::finalize(&self.app, &self.core).await {
+                crate::log(&format!(
+                    "table {}: storing the game failed: {e}",
+                    self.core.cfg.id
+                ));
+                self.finalized = false;
+            }
+        }
     }
 
     fn broadcast(&mut self, events: Vec<(u64, CoreEvent)>) -> u64 {

@@ -1,0 +1,280 @@
+//! Hidden information: over 1,000 games of computer play, every message the server would send
+//! to every seat and to a spectator (the same projection and serialisation the table tasks
+//! use) is decoded and checked: no tile appears that the viewer may not know, and no seed of a
+//! hand before the hand is over.
+
+use fiveup_engine::{Entry, FastRng, Phase, Preset, Rules, Seat, Tile, TileSet};
+use fiveup_protocol::{ServerMsg, TableStatus, UserRef};
+use fiveup_server::project::{event_view, table_view, Viewer};
+use fiveup_server::table::{SeatSetup, Stored, TableConfig, TableCore};
+
+/// Every tile written in a message (`6-4`, also inside `6-4@W`).
+fn tiles_in(text: &str) -> TileSet {
+    let b = text.as_bytes();
+    let mut out = TileSet::EMPTY;
+    for i in 0..b.len().saturating_sub(2) {
+        let pip = |c: u8| (b'0'..=b'6').contains(&c);
+        if pip(b[i])
+            && b[i + 1] == b'-'
+            && pip(b[i + 2])
+            && (i == 0 || !b[i - 1].is_ascii_digit())
+            && (i + 3 == b.len() || !b[i + 3].is_ascii_digit())
+        {
+            out.insert(Tile::new(b[i] - b'0', b[i + 2] - b'0'));
+        }
+    }
+    out
+}
+
+/// What `seat` (or a spectator) may know of the current hand.
+fn allowed(core: &TableCore, seat: Option<u8>) -> TileSet {
+    let Some(state) = &core.state else {
+        return TileSet::EMPTY;
+    };
+    if !matches!(state.phase(), Phase::Play | Phase::Claim) || core.status != TableStatus::Playing {
+        return Tile::ALL; // the hand is over: everything is revealed
+    }
+    let mut known = TileSet::EMPTY;
+    if let Some(s) = seat {
+        known = known.or(state.deal().hand(Seat(s)));
+    }
+    for e in state.log() {
+        match *e {
+            Entry::Play { tile, .. } => known.insert(tile),
+            Entry::Draw {
+                seat: s,
+                tile: Some(t),
+                ..
+            }
+            | Entry::LeadDraw {
+                seat: s,
+                tile: Some(t),
+            } if Some(s.0) == seat => known.insert(t),
+            _ => {}
+        }
+    }
+    known
+}
+
+/// Seeds that must not be seen yet: those of the hands not over.
+fn secrets(core: &TableCore) -> Vec<String> {
+    let mut out = Vec::new();
+    for h in core.pending.iter().chain(core.current.iter()) {
+        out.push(fiveup_server::fairness::to_hex(&h.server_seed));
+        for c in h.client.iter().flatten() {
+            out.push(fiveup_server::fairness::to_hex(c));
+        }
+        if let Some(d) = h.deal_seed {
+            out.push(d.to_hex());
+        }
+    }
+    out
+}
+
+struct Check {
+    messages: u64,
+}
+
+impl Check {
+    fn message(&mut self, core: &TableCore, seat: Option<u8>, text: &str) {
+        self.messages += 1;
+        // It decodes as a server message.
+        let _: ServerMsg = serde_json::from_str(text).expect("a valid message");
+        let seen = tiles_in(text);
+        let ok = allowed(core, seat);
+        assert!(
+            seen.minus(ok).is_empty(),
+            "viewer {seat:?} was shown {} it may not know, in {text}",
+            seen.minus(ok)
+        );
+        for s in secrets(core) {
+            assert!(
+                !text.contains(&s),
+                "a seed was shown before its reveal: {text}"
+            );
+        }
+    }
+}
+
+fn apply(core: &mut TableCore, change: &Stored, viewers: &[Option<u8>], check: &mut Check) {
+    let events = core.apply(change).expect("the change applies");
+    for &seat in viewers {
+        let viewer = Viewer { seat, user: None };
+        for e in &events {
+            let msg = ServerMsg::Event {
+                version: core.version,
+                event: event_view(e, viewer),
+                view: Box::new(table_view(core, viewer)),
+            };
+            check.message(core, seat, &fiveup_server::to_json(&msg));
+        }
+    }
+}
+
+fn rules_for(g: u64) -> Rules {
+    let preset = Preset::ALL[(g % Preset::ALL.len() as u64) as usize];
+    let players = 2 + (g % 3) as u8;
+    let mut r = Rules::preset(preset, players);
+    r.partnerships = players == 4 && g % 2 == 0;
+    if !r.cribbage_scale {
+        r.target = 50;
+    }
+    if g % 7 == 3 && !r.cribbage_scale {
+        r.manual_scoring = true;
+    }
+    if r.validate().is_err() {
+        r = Rules::preset(preset, players);
+    }
+    r
+}
+
+#[test]
+fn no_viewer_ever_sees_what_it_may_not_know() {
+    let mut check = Check { messages: 0 };
+    let mut rng = FastRng::new(20_261_121);
+    let games = 1_000;
+    for g in 0..games {
+        let rules = rules_for(g);
+        let n = rules.players;
+        // Seats alternate between people (who send seeds) and computer players.
+        let seats: Vec<SeatSetup> = (0..n)
+            .map(|s| {
+                if (s as u64 + g) % 3 == 2 {
+                    SeatSetup::Bot {
+                        level: "random".into(),
+                    }
+                } else {
+                    SeatSetup::Open
+                }
+            })
+            .collect();
+        let mut core = TableCore::new(TableConfig {
+            id: format!("g{g}"),
+            rules,
+            seats: seats.clone(),
+            creator: None,
+            unlisted: false,
+            created_at: 0,
+        });
+        let mut viewers: Vec<Option<u8>> = (0..n).map(Some).collect();
+        viewers.push(None);
+        for (s, setup) in seats.iter().enumerate() {
+            if *setup == SeatSetup::Open {
+                let user = UserRef {
+                    id: s as i64 + 1,
+                    name: format!("P{s}"),
+                    registered: false,
+                };
+                apply(
+                    &mut core,
+                    &Stored::Sit {
+                        seat: s as u8,
+                        user,
+                    },
+                    &viewers,
+                    &mut check,
+                );
+            }
+        }
+        apply(&mut core, &Stored::Start, &viewers, &mut check);
+        let mut steps = 0;
+        while core.status != TableStatus::Finished {
+            steps += 1;
+            assert!(steps < 5_000, "game {g} does not end");
+            if core.status == TableStatus::Dealing {
+                if core.pending.is_none() {
+                    let hand = core.state.as_ref().map_or(1, |s| s.start().hand_no + 1);
+                    let seed: [u8; 32] = std::array::from_fn(|_| rng.below(256) as u8);
+                    apply(
+                        &mut core,
+                        &Stored::Commit {
+                            hand,
+                            server_seed: fiveup_server::fairness::to_hex(&seed),
+                        },
+                        &viewers,
+                        &mut check,
+                    );
+                    continue;
+                }
+                let hand = core.pending.as_ref().unwrap().hand;
+                // Some people send a seed, some do not.
+                for (s, setup) in seats.iter().enumerate() {
+                    if *setup == SeatSetup::Open && rng.below(4) != 0 {
+                        let seed: [u8; 32] = std::array::from_fn(|_| rng.below(256) as u8);
+                        apply(
+                            &mut core,
+                            &Stored::Seed {
+                                hand,
+                                seat: s as u8,
+                                seed: fiveup_server::fairness::to_hex(&seed),
+                                cmd: format!("s{hand}-{s}"),
+                            },
+                            &viewers,
+                            &mut check,
+                        );
+                    }
+                }
+                apply(&mut core, &Stored::Deal { hand }, &viewers, &mut check);
+                continue;
+            }
+            let state = core.state.as_ref().unwrap();
+            let seat = state.to_move().0;
+            let action = state.random_action(&mut rng);
+            apply(
+                &mut core,
+                &Stored::Act {
+                    seat,
+                    action,
+                    cmd: None,
+                },
+                &viewers,
+                &mut check,
+            );
+        }
+        // Once over, the whole record verifies.
+        if g % 50 == 0 {
+            let rec = core.record("2026-11-21").unwrap();
+            let report = fiveup_server::games::verify(&rec.to_text());
+            assert!(report.ok, "{report:?}");
+        }
+    }
+    eprintln!("{games} games, {} messages checked", check.messages);
+    assert!(check.messages > 100_000);
+}
+
+#[test]
+fn the_checker_notices_a_leak() {
+    // A seat's view of the first hand, shown to the other seat, is caught.
+    let rules = Rules::default();
+    let mut core = TableCore::new(TableConfig {
+        id: "leak".into(),
+        rules,
+        seats: vec![
+            SeatSetup::Bot {
+                level: "random".into()
+            };
+            2
+        ],
+        creator: None,
+        unlisted: false,
+        created_at: 0,
+    });
+    core.apply(&Stored::Start).unwrap();
+    core.apply(&Stored::Commit {
+        hand: 1,
+        server_seed: "00".repeat(32),
+    })
+    .unwrap();
+    core.apply(&Stored::Deal { hand: 1 }).unwrap();
+    let leak = fiveup_server::to_json(&table_view(
+        &core,
+        Viewer {
+            seat: Some(0),
+            user: None,
+        },
+    ));
+    let seen = tiles_in(&leak);
+    assert!(!seen.minus(allowed(&core, Some(1))).is_empty());
+    assert!(seen.minus(allowed(&core, Some(0))).is_empty());
+    assert!(!secrets(&core).is_empty());
+}
