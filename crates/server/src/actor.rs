@@ -437,6 +437,10 @@ impl Actor {
 
     /// Apply changes, write them, and broadcast their events. On failure nothing changed.
     async fn commit(&mut self, changes: Vec<Stored>) -> Result<u64, Refusal> {
+        // The backup leaves out the accepted command ids, which grow with every command of the
+        // game (cloning them made each move cost more than the one before): the changes below
+        // add their ids to an empty map, merged into the kept one once the write succeeded.
+        let accepted = std::mem::take(&mut self.core.accepted);
         let backup = self.core.clone();
         let status = self.core.status;
         let mut events = Vec::new();
@@ -453,6 +457,7 @@ impl Actor {
                 }
                 Err(r) => {
                     self.core = backup;
+                    self.core.accepted = accepted;
                     return Err(r);
                 }
             }
@@ -465,11 +470,14 @@ impl Actor {
         }
         if let Err(e) = self.app.writer.write(ops).await {
             self.core = backup;
+            self.core.accepted = accepted;
             return Err(Refusal::new(
                 ErrorCode::Internal,
                 format!("the change could not be stored: {e}"),
             ));
         }
+        let added = std::mem::replace(&mut self.core.accepted, accepted);
+        self.core.accepted.extend(added);
         // The game's record is stored before anyone hears that the game is over.
         self.finalize().await;
         Ok(self.broadcast(events))
