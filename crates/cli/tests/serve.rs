@@ -62,8 +62,14 @@ fn serve(db: &str) -> (Proc, SocketAddr) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_server_loses_no_acknowledged_action() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("kill.db").display().to_string();
-    let (mut child, addr) = serve(&db);
+    for (backend, db) in databases(dir.path(), "kill").await {
+        killed_and_restarted(dir.path(), &db).await;
+        eprintln!("kill -9 on {backend}: ok");
+    }
+}
+
+async fn killed_and_restarted(dir: &std::path::Path, db: &str) {
+    let (mut child, addr) = serve(db);
     let (ann, _) = guest(addr, "Ann").await;
     let a = post(
         addr,
@@ -103,7 +109,7 @@ async fn a_killed_server_loses_no_acknowledged_action() {
     child.0.wait().unwrap();
     drop(c);
 
-    let (mut child, addr) = serve(&db);
+    let (mut child, addr) = serve(db);
     let mut c = connect(addr, Some(&ann)).await;
     let view = c.open(&t.id, None).await;
     let last = acked.last().unwrap().1;
@@ -128,7 +134,7 @@ async fn a_killed_server_loses_no_acknowledged_action() {
     play_out(&mut clients, 10_000).await;
     let record = get(addr, &format!("/api/games/{}/record.txt", t.id), None).await;
     assert_eq!(record.status, 200);
-    let file = dir.path().join("game.txt");
+    let file = dir.join("game.txt");
     std::fs::write(&file, &record.body).unwrap();
 
     // SIGTERM: a clean stop.
@@ -155,7 +161,7 @@ async fn a_killed_server_loses_no_acknowledged_action() {
     let mut bad = record.body.clone();
     let c0 = if &bad[at..=at] == "f" { "e" } else { "f" };
     bad.replace_range(at..=at, c0);
-    let bad_file = dir.path().join("bad.txt");
+    let bad_file = dir.join("bad.txt");
     std::fs::write(&bad_file, bad).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
         .args(["verify", bad_file.to_str().unwrap()])

@@ -397,6 +397,18 @@ impl Actor {
                 break;
             }
             self.handle(cmd).await;
+            if self.core.status == TableStatus::Finished && self.finalized && self.subs.is_empty() {
+                // A finished table nobody follows leaves memory; it is loaded again from the
+                // database if anyone asks for it.
+                let mut tables = self.app.hub.tables.lock().expect("tables lock");
+                if tables
+                    .get(&self.core.cfg.id)
+                    .is_some_and(|h| h.tx.same_channel(&self.tx))
+                {
+                    tables.remove(&self.core.cfg.id);
+                }
+                break;
+            }
         }
     }
 
@@ -533,13 +545,13 @@ impl Actor {
                 now[seat as usize] = true;
             }
         }
-        for seat in 0..n {
-            if now[seat] != self.core.connected[seat] {
-                self.core.connected[seat] = now[seat];
+        for (seat, &connected) in now.iter().enumerate() {
+            if connected != self.core.connected[seat] {
+                self.core.connected[seat] = connected;
                 if matches!(self.core.seats[seat].occupant, Occupant::Human { .. }) {
                     let msg = crate::to_json(&ServerMsg::Presence {
                         seat: seat as u8,
-                        connected: now[seat],
+                        connected,
                     });
                     let v = self.core.version;
                     self.subs
@@ -969,9 +981,7 @@ impl Actor {
                     _ => None,
                 };
                 if let Some(new_id) = rematch {
-                    if let Err(e) = self.create_rematch(&new_id).await {
-                        return Err(e);
-                    }
+                    self.create_rematch(&new_id).await?;
                 }
                 self.commit(vec![ch]).await
             }

@@ -100,11 +100,10 @@ pub fn hand_outcome(state: &State, names: &[String]) -> HandOutcome {
         ));
     }
     if rules.partnerships {
-        for s in 0..sides {
+        for (s, pips) in side_pips.iter().enumerate() {
             ex.push(format!(
-                "{}: {} pips together.",
+                "{}: {pips} pips together.",
                 side_name(state, s as u8, names),
-                side_pips[s]
             ));
         }
     }

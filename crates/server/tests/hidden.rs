@@ -122,6 +122,13 @@ fn rules_for(g: u64) -> Rules {
     if g % 7 == 3 && !r.cribbage_scale {
         r.manual_scoring = true;
     }
+    // Lead draws and voluntary draws show drawn tiles too.
+    if g % 5 == 1 {
+        r.no_double = fiveup_engine::NoDouble::DrawUntilDouble;
+    }
+    if g % 11 == 5 && r.drawing {
+        r.voluntary_draw = true;
+    }
     if r.validate().is_err() {
         r = Rules::preset(preset, players);
     }

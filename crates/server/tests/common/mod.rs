@@ -147,10 +147,7 @@ pub async fn http(
 
 fn dechunk(mut s: &str) -> String {
     let mut out = String::new();
-    loop {
-        let Some((len, rest)) = s.split_once("\r\n") else {
-            break;
-        };
+    while let Some((len, rest)) = s.split_once("\r\n") {
         let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
         if n == 0 {
             break;
@@ -357,7 +354,19 @@ impl Client {
 /// Play until the game is over: each client sends its seeds and plays its first legal action
 /// whenever it is due. Returns the number of actions the clients sent and had acknowledged.
 pub async fn play_out(clients: &mut [Client], max_acts: usize) -> usize {
-    play_until(clients, max_acts, |cs| cs.iter().all(Client::over)).await
+    let n = play_until(clients, max_acts, |cs| cs.iter().all(Client::over)).await;
+    // A view can say "finished" before the hand-over and game-over events of the same change
+    // have been read: read up to the game-over event.
+    for c in clients.iter_mut() {
+        while !c
+            .events
+            .iter()
+            .any(|(_, e)| matches!(e, EventView::GameOver { .. }))
+        {
+            c.recv().await;
+        }
+    }
+    n
 }
 
 /// Play as [`play_out`] does until `stop` says so.
