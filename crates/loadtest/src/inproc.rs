@@ -57,6 +57,12 @@ impl InProcess {
         self.dir.path().join("loadtest.db")
     }
 
+    /// The temporary folder holding the database.
+    #[must_use]
+    pub fn folder(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+
     /// Shut the server down gracefully and remove its folder.
     pub fn stop(self) {
         let InProcess {

@@ -156,6 +156,12 @@ pub struct Report {
     pub cpu: Cpu,
     /// The open-file limit the run had.
     pub nofile_limit: Option<u64>,
+    /// The machine's load averages (1, 5, 15 minutes) at the start and at the end: other work
+    /// on the machine shows here.
+    pub load_average: [Option<[f64; 3]>; 2],
+    /// How busy the database's disk was just before the run: 50 writes of 4 KiB in place, each
+    /// followed by an fsync (milliseconds). Only for an in-process server.
+    pub fsync: Option<Summary>,
 }
 
 impl Report {
@@ -207,6 +213,20 @@ impl fmt::Display for Report {
             self.seeds.count, self.seeds.p50_ms, self.seeds.p99_ms
         )?;
         writeln!(f, "games finished: {}", self.games)?;
+        if let Some(s) = &self.fsync {
+            writeln!(
+                f,
+                "disk before the run: a 4 KiB write and fsync takes p50 {:.2} ms, p99 {:.2} ms",
+                s.p50_ms, s.p99_ms
+            )?;
+        }
+        let la = |v: Option<[f64; 3]>| v.map_or("unknown".to_string(), |a| format!("{:.2}", a[0]));
+        writeln!(
+            f,
+            "machine load average: {} at the start, {} at the end",
+            la(self.load_average[0]),
+            la(self.load_average[1])
+        )?;
         writeln!(f, "errors: {}", self.errors)?;
         for (k, n) in &self.error_kinds {
             writeln!(f, "  {n} x {k}")?;
@@ -300,11 +320,20 @@ pub fn run(opts: &Options) -> Result<Report, String> {
     if let Length::Games(0) = opts.length {
         return Err("--games-per-table must be at least 1".to_string());
     }
+    let load_start = procinfo::load_average();
     let per_table = if opts.server.is_some() { 2 } else { 4 };
     let nofile = ensure_open_files(opts.tables as u64 * per_table + 256)?;
     let server = match &opts.server {
         Some(_) => None,
         None => Some(inproc::InProcess::start(opts.server_threads)?),
+    };
+    let fsync = match &server {
+        Some(s) => {
+            let mut t = procinfo::fsync_probe(s.folder(), 50)
+                .map_err(|e| format!("cannot write to the database's folder: {e}"))?;
+            Some(stats::summarize(&mut t))
+        }
+        None => None,
     };
     let url = server.as_ref().map_or_else(
         || opts.server.clone().unwrap_or_default(),
@@ -323,6 +352,8 @@ pub fn run(opts: &Options) -> Result<Report, String> {
     }
     let mut report = result?;
     report.nofile_limit = nofile;
+    report.fsync = fsync;
+    report.load_average = [load_start, procinfo::load_average()];
     Ok(report)
 }
 
@@ -478,5 +509,7 @@ async fn drive(opts: &Options, url: &str, in_process: bool) -> Result<Report, St
                 .map(|s| s * 1e6 / total_moves),
         },
         nofile_limit: None,
+        load_average: [None, None],
+        fsync: None,
     })
 }

@@ -58,6 +58,42 @@ pub fn thread_cpu_by_name() -> HashMap<String, f64> {
     out
 }
 
+/// The system's load averages over 1, 5 and 15 minutes (`/proc/loadavg`).
+#[must_use]
+pub fn load_average() -> Option<[f64; 3]> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let mut it = text.split_whitespace().map(str::parse::<f64>);
+    Some([it.next()?.ok()?, it.next()?.ok()?, it.next()?.ok()?])
+}
+
+/// Time `n` durable 4 KiB writes to a file in `dir`: each overwrites a block of a file sized
+/// beforehand (as a database's reused write-ahead log is) and is followed by an fsync of its
+/// data: an indication of how busy the disk is right now (other work on a shared disk slows
+/// every durable commit). Returns the latencies in microseconds; the file is removed.
+pub fn fsync_probe(dir: &std::path::Path, n: usize) -> std::io::Result<Vec<u32>> {
+    use std::io::{Seek as _, SeekFrom, Write as _};
+    const BLOCKS: u64 = 16;
+    let path = dir.join(format!("fiveup-fsync-probe-{}", std::process::id()));
+    let mut f = std::fs::File::create(&path)?;
+    let block = [0x5au8; 4096];
+    let mut out = Vec::with_capacity(n);
+    let result = (|| {
+        f.set_len(BLOCKS * 4096)?;
+        f.sync_all()?;
+        for i in 0..n as u64 {
+            f.seek(SeekFrom::Start((i % BLOCKS) * 4096))?;
+            f.write_all(&block)?;
+            let t = std::time::Instant::now();
+            f.sync_data()?;
+            out.push(u32::try_from(t.elapsed().as_micros()).unwrap_or(u32::MAX));
+        }
+        Ok(())
+    })();
+    drop(f);
+    let _ = std::fs::remove_file(&path);
+    result.map(|()| out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,11 +107,20 @@ mod tests {
     }
 
     #[test]
+    fn the_fsync_probe_times_each_sync_and_cleans_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = fsync_probe(dir.path(), 3).unwrap();
+        assert_eq!(t.len(), 3);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
     fn this_process_is_measured_on_linux() {
         if cfg!(target_os = "linux") {
             assert!(rss_kib(None).unwrap() > 0);
             assert!(cpu_secs(None).is_some());
             assert!(!thread_cpu_by_name().is_empty());
+            assert!(load_average().is_some());
         }
     }
 }
