@@ -326,7 +326,7 @@ pub async fn create(
     app: &Arc<App>,
     cfg: TableConfig,
     sits: Vec<(u8, UserRef)>,
-) -> Result<TableHandle, Refusal> {
+) -> Result<TableInfo, Refusal> {
     let mut core = TableCore::new(cfg.clone());
     let mut ops = vec![WriteOp::NewTable {
         id: cfg.id.clone(),
@@ -347,12 +347,18 @@ pub async fn create(
         .write(ops)
         .await
         .map_err(|e| Refusal::new(ErrorCode::Internal, e))?;
+    let creator = cfg.creator.as_ref().map(|u| u.id);
     let h = spawn(app, core);
-    // Let the task start the game at once if every seat is taken.
+    // The task starts the game at once if every seat is taken; the answer is the table then.
     let (reply, wait) = oneshot::channel();
-    let _ = h.tx.send(TableCmd::Info { user: None, reply }).await;
-    let _ = wait.await;
-    Ok(h)
+    let closing = || Refusal::new(ErrorCode::ShuttingDown, "the table is closing");
+    h.tx.send(TableCmd::Info {
+        user: creator,
+        reply,
+    })
+    .await
+    .map_err(|_| closing())?;
+    wait.await.map_err(|_| closing())
 }
 
 /// The stored name of a status.
@@ -363,6 +369,19 @@ pub const fn status_name(s: TableStatus) -> &'static str {
         TableStatus::Dealing => "dealing",
         TableStatus::Playing => "playing",
         TableStatus::Finished => "finished",
+    }
+}
+
+/// Computer players quick enough to run on the table's task (microseconds a decision); the
+/// others run on the blocking pool.
+const QUICK: [&str; 3] = ["random", "greedy", "club"];
+
+/// A seat player's choice from its view.
+fn choose(bot: &mut Bot, view: &fiveup_engine::View) -> Action {
+    match bot {
+        Bot::Seat(p) => p.choose(view),
+        // Only seat players are offered as levels; an oracle never sits.
+        Bot::Omniscient(_) => view.legal_actions()[0],
     }
 }
 
@@ -449,15 +468,10 @@ impl Actor {
 
     /// Apply changes, write them, and broadcast their events. On failure nothing changed.
     async fn commit(&mut self, changes: Vec<Stored>) -> Result<u64, Refusal> {
-        // The backup leaves out the accepted command ids, which grow with every command of the
-        // game (cloning them made each move cost more than the one before): the changes below
-        // add their ids to an empty map, merged into the kept one once the write succeeded.
-        let accepted = std::mem::take(&mut self.core.accepted);
-        let backup = self.core.clone();
         let status = self.core.status;
         let mut events = Vec::new();
         let mut ops = Vec::new();
-        for ch in &changes {
+        for (i, ch) in changes.iter().enumerate() {
             match self.core.apply(ch) {
                 Ok(evs) => {
                     ops.push(WriteOp::Event {
@@ -468,8 +482,11 @@ impl Actor {
                     events.extend(evs.into_iter().map(|e| (self.core.version, e)));
                 }
                 Err(r) => {
-                    self.core = backup;
-                    self.core.accepted = accepted;
+                    // A refused change leaves the table as it was; earlier changes of the same
+                    // commit are undone by reloading the stored table.
+                    if i > 0 {
+                        self.reload().await;
+                    }
                     return Err(r);
                 }
             }
@@ -481,18 +498,30 @@ impl Actor {
             });
         }
         if let Err(e) = self.app.writer.write(ops).await {
-            self.core = backup;
-            self.core.accepted = accepted;
+            self.reload().await;
             return Err(Refusal::new(
                 ErrorCode::Internal,
                 format!("the change could not be stored: {e}"),
             ));
         }
-        let added = std::mem::replace(&mut self.core.accepted, accepted);
-        self.core.accepted.extend(added);
         // The game's record is stored before anyone hears that the game is over.
         self.finalize().await;
         Ok(self.broadcast(events))
+    }
+
+    /// Rebuild the table from the database: after a failed write, the stored table is the
+    /// truth (no copy is kept per change).
+    async fn reload(&mut self) {
+        match load(&self.app, &self.core.cfg.id).await {
+            Ok(mut core) => {
+                core.connected.clone_from(&self.core.connected);
+                self.core = core;
+            }
+            Err(e) => crate::log(&format!(
+                "table {}: cannot reload after a failed write: {}",
+                self.core.cfg.id, e.message
+            )),
+        }
     }
 
     async fn finalize(&mut self) {
@@ -1081,10 +1110,58 @@ impl Actor {
         Ok(())
     }
 
+    /// The computer player of a seat, made on first use.
+    fn take_bot(&mut self, seat: u8) -> Option<Box<Bot>> {
+        if let Some(b) = self.bots.remove(&seat) {
+            return Some(b);
+        }
+        let spec = self.app.cfg.bot_spec(&self.core.bot_level(seat));
+        let seed = u64::from_le_bytes(
+            crate::fairness::random_bytes()[..8]
+                .try_into()
+                .expect("8 bytes"),
+        );
+        match make_bot(&spec, seed) {
+            Ok(b) => Some(Box::new(b)),
+            Err(e) => {
+                crate::log(&format!("bad computer player {spec}: {e}"));
+                None
+            }
+        }
+    }
+
     /// Take the automatic steps the table is due (start, commitments, deals), then set the
     /// timers for computer players, the seed wait and takeovers.
     async fn after_change(&mut self) {
         loop {
+            // Quick computer players with no pause play at once, here.
+            if self.app.cfg.bot_delay.is_zero() && self.bot_pending.is_none() {
+                if let Some(seat) = self.core.to_move() {
+                    let level = self.core.bot_level(seat);
+                    if self.core.computer_plays(seat) && QUICK.contains(&level.as_str()) {
+                        let Some(mut bot) = self.take_bot(seat) else {
+                            break;
+                        };
+                        let view = self
+                            .core
+                            .state
+                            .as_ref()
+                            .expect("a hand in play")
+                            .view(Seat(seat));
+                        let action = choose(&mut bot, &view);
+                        self.bots.insert(seat, bot);
+                        let act = Stored::Act {
+                            seat,
+                            action,
+                            cmd: None,
+                        };
+                        if self.commit(vec![act]).await.is_err() {
+                            break;
+                        }
+                        continue;
+                    }
+                }
+            }
             let change = if self.core.status == TableStatus::Waiting && self.core.all_seated() {
                 Some(Stored::Start)
             } else if self.core.status == TableStatus::Dealing && self.core.pending.is_none() {
@@ -1140,25 +1217,10 @@ impl Actor {
             if self.bot_pending == Some(version) {
                 return;
             }
-            self.bot_pending = Some(version);
-            let bot = match self.bots.remove(&seat) {
-                Some(b) => b,
-                None => {
-                    let spec = self.app.cfg.bot_spec(&self.core.bot_level(seat));
-                    let seed = u64::from_le_bytes(
-                        crate::fairness::random_bytes()[..8]
-                            .try_into()
-                            .expect("8 bytes"),
-                    );
-                    match make_bot(&spec, seed) {
-                        Ok(b) => Box::new(b),
-                        Err(e) => {
-                            crate::log(&format!("bad computer player {spec}: {e}"));
-                            return;
-                        }
-                    }
-                }
+            let Some(bot) = self.take_bot(seat) else {
+                return;
             };
+            self.bot_pending = Some(version);
             let view = self
                 .core
                 .state
@@ -1173,11 +1235,7 @@ impl Actor {
                 }
                 let res = tokio::task::spawn_blocking(move || {
                     let mut bot = bot;
-                    let action = match bot.as_mut() {
-                        Bot::Seat(p) => p.choose(&view),
-                        // Only seat players are offered as levels; an oracle never sits.
-                        Bot::Omniscient(_) => view.legal_actions()[0],
-                    };
+                    let action = choose(&mut bot, &view);
                     (bot, action)
                 })
                 .await;

@@ -261,11 +261,38 @@ async fn apply_ops(tx: &mut sqlx::Transaction<'_, sqlx::Any>, ops: &[WriteOp]) -
     Ok(())
 }
 
+/// Table changes inserted by one statement.
+const ROWS_PER_INSERT: usize = 200;
+
 async fn commit_batch(db: &Db, batch: &[WriteReqInner]) -> DbResult<()> {
     let mut tx = db.pool.begin().await.map_err(err)?;
+    // New tables first, then every change in a few multi-row inserts, then status updates.
+    let mut events: Vec<(&str, u64, &str)> = Vec::new();
+    let mut others: Vec<WriteOp> = Vec::new();
     for r in batch {
-        apply_ops(&mut tx, &r.ops).await?;
+        for op in &r.ops {
+            match op {
+                WriteOp::NewTable { .. } => apply_ops(&mut tx, std::slice::from_ref(op)).await?,
+                WriteOp::Event { table, seq, body } => events.push((table, *seq, body)),
+                WriteOp::Status { .. } => others.push(op.clone()),
+            }
+        }
     }
+    for chunk in events.chunks(ROWS_PER_INSERT) {
+        let mut sql = String::from("INSERT INTO table_events (table_id, seq, body) VALUES ");
+        for i in 0..chunk.len() {
+            if i > 0 {
+                sql.push(',');
+            }
+            sql.push_str(&format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3));
+        }
+        let mut q = sqlx::query(&sql);
+        for (table, seq, body) in chunk {
+            q = q.bind(*table).bind(*seq as i64).bind(*body);
+        }
+        q.execute(&mut *tx).await.map_err(err)?;
+    }
+    apply_ops(&mut tx, &others).await?;
     tx.commit().await.map_err(err)
 }
 

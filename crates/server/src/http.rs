@@ -235,26 +235,42 @@ fn rules_of(spec: &RulesSpec) -> ApiResult<Rules> {
     Ok(rules)
 }
 
-async fn ask(
-    h: &actor::TableHandle,
-    make: impl FnOnce(oneshot::Sender<Result<TableInfo, crate::table::Refusal>>) -> TableCmd,
-) -> ApiResult<TableInfo> {
-    let (tx, rx) = oneshot::channel();
-    h.tx.send(make(tx))
-        .await
-        .map_err(|_| ApiError::new(ErrorCode::ShuttingDown, "the table is closing"))?;
-    rx.await
-        .map_err(|_| ApiError::new(ErrorCode::ShuttingDown, "the table is closing"))?
-        .map_err(ApiError::from)
+type Reply = oneshot::Sender<Result<TableInfo, crate::table::Refusal>>;
+
+/// Ask a table's task; a finished table's task may just have left memory, so a closed task
+/// is loaded again once.
+async fn ask(app: &Arc<App>, id: &str, make: impl Fn(Reply) -> TableCmd) -> ApiResult<TableInfo> {
+    for _ in 0..2 {
+        let h = actor::table(app, id).await?;
+        let (tx, rx) = oneshot::channel();
+        if h.tx.send(make(tx)).await.is_err() {
+            continue;
+        }
+        if let Ok(r) = rx.await {
+            return r.map_err(ApiError::from);
+        }
+    }
+    Err(ApiError::new(
+        ErrorCode::ShuttingDown,
+        "the table is closing",
+    ))
 }
 
-async fn info(h: &actor::TableHandle, user: Option<i64>) -> ApiResult<TableInfo> {
-    let (reply, rx) = oneshot::channel();
-    h.tx.send(TableCmd::Info { user, reply })
-        .await
-        .map_err(|_| ApiError::new(ErrorCode::ShuttingDown, "the table is closing"))?;
-    rx.await
-        .map_err(|_| ApiError::new(ErrorCode::ShuttingDown, "the table is closing"))
+async fn info(app: &Arc<App>, id: &str, user: Option<i64>) -> ApiResult<TableInfo> {
+    for _ in 0..2 {
+        let h = actor::table(app, id).await?;
+        let (reply, rx) = oneshot::channel();
+        if h.tx.send(TableCmd::Info { user, reply }).await.is_err() {
+            continue;
+        }
+        if let Ok(t) = rx.await {
+            return Ok(t);
+        }
+    }
+    Err(ApiError::new(
+        ErrorCode::ShuttingDown,
+        "the table is closing",
+    ))
 }
 
 async fn create_table(
@@ -319,8 +335,7 @@ async fn create_table(
         unlisted: req.unlisted,
         created_at: crate::now(),
     };
-    let h = actor::create(&app, cfg, sits).await?;
-    let t = info(&h, Some(user.id)).await?;
+    let t = actor::create(&app, cfg, sits).await?;
     Ok((StatusCode::CREATED, Json(t)).into_response())
 }
 
@@ -330,8 +345,7 @@ async fn table_info(
     Path(id): Path<String>,
 ) -> ApiResult<Json<TableInfo>> {
     let user = accounts::user_of(&app.db, &headers).await?;
-    let h = actor::table(&app, &id).await?;
-    Ok(Json(info(&h, user.map(|u| u.id)).await?))
+    Ok(Json(info(&app, &id, user.map(|u| u.id)).await?))
 }
 
 async fn join(
@@ -346,9 +360,13 @@ async fn join(
     } else {
         body(&b)?
     };
-    let h = actor::table(&app, &id).await?;
     Ok(Json(
-        ask(&h, |reply| TableCmd::Join { user, req, reply }).await?,
+        ask(&app, &id, |reply| TableCmd::Join {
+            user: user.clone(),
+            req: req.clone(),
+            reply,
+        })
+        .await?,
     ))
 }
 
@@ -358,9 +376,12 @@ async fn leave(
     Path(id): Path<String>,
 ) -> ApiResult<Json<TableInfo>> {
     let user = need_user(&app, &headers).await?;
-    let h = actor::table(&app, &id).await?;
     Ok(Json(
-        ask(&h, |reply| TableCmd::Leave { user, reply }).await?,
+        ask(&app, &id, |reply| TableCmd::Leave {
+            user: user.clone(),
+            reply,
+        })
+        .await?,
     ))
 }
 

@@ -18,9 +18,6 @@ use crate::actor::{self, ClientCommand, Out, TableCmd, TableHandle, SUB_QUEUE};
 use crate::limiter::Bucket;
 use crate::{accounts, ApiError, App};
 
-/// Bytes read from a websocket at a time.
-const READ_BUFFER: usize = 8 * 1024;
-
 /// The message types a client may send.
 const TYPES: [&str; 8] = [
     "lobby", "open", "act", "seed", "hint", "chat", "rematch", "ping",
@@ -66,11 +63,10 @@ pub async fn upgrade(
         Ok(u) => u,
         Err(e) => return e.into_response(),
     };
-    // Client messages are small (the server refuses those over 8 KiB): the websocket library's
-    // default 128 KiB read buffer is zeroed on every read and held by every connection.
     ws.max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
-        .read_buffer_size(READ_BUFFER)
+        // Client messages are small: a small read buffer keeps each read cheap.
+        .read_buffer_size(MAX_FRAME_BYTES)
         .on_upgrade(move |socket| connection(socket, app, user))
 }
 
@@ -113,24 +109,29 @@ async fn subscribe(
     id: &str,
     since: Option<u64>,
 ) -> Result<Following, ApiError> {
-    let handle = actor::table(app, id).await?;
-    let (tx, rx) = mpsc::channel(SUB_QUEUE);
-    handle
-        .tx
-        .send(TableCmd::Subscribe {
+    // A finished table's task may just have left memory: then it is loaded again.
+    for _ in 0..2 {
+        let handle = actor::table(app, id).await?;
+        let (tx, rx) = mpsc::channel(SUB_QUEUE);
+        let cmd = TableCmd::Subscribe {
             conn,
             user: user.cloned(),
             since,
             tx,
-        })
-        .await
-        .map_err(|_| ApiError::new(ErrorCode::ShuttingDown, "the table is closing"))?;
-    Ok(Following {
-        id: id.to_string(),
-        handle,
-        rx,
-        last: since.unwrap_or(0),
-    })
+        };
+        if handle.tx.send(cmd).await.is_ok() {
+            return Ok(Following {
+                id: id.to_string(),
+                handle,
+                rx,
+                last: since.unwrap_or(0),
+            });
+        }
+    }
+    Err(ApiError::new(
+        ErrorCode::ShuttingDown,
+        "the table is closing",
+    ))
 }
 
 async fn unsubscribe(t: &mut Option<Following>, conn: u64) {
