@@ -27,9 +27,15 @@ pub async fn databases(dir: &std::path::Path, name: &str) -> Vec<(String, String
     )];
     match std::env::var("FIVEUP_TEST_POSTGRES_URL") {
         Ok(url) if !url.is_empty() => out.push(("postgres".to_string(), pg_schema(&url).await)),
-        _ => eprintln!(
-            "{name}: PostgreSQL skipped (set FIVEUP_TEST_POSTGRES_URL to run it against PostgreSQL)"
-        ),
+        _ => {
+            // Written past the test harness's capture, so that it shows in every run.
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: {name}: SQLite only, PostgreSQL skipped (set FIVEUP_TEST_POSTGRES_URL to \
+                 a PostgreSQL URL to run it against PostgreSQL too)"
+            );
+        }
     }
     out
 }
