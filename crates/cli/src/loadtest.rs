@@ -53,7 +53,7 @@ pub struct Args {
     json: bool,
 }
 
-/// Run the load test and print its report.
+/// Run the load test and print its report; fails when the run had any error.
 pub fn run(a: &Args) -> Result<(), String> {
     let length = match (a.duration, a.games_per_table) {
         (_, Some(g)) => Length::Games(g),
@@ -83,6 +83,9 @@ pub fn run(a: &Args) -> Result<(), String> {
         crate::outln!("{text}");
     } else {
         crate::outln!("{report}");
+    }
+    if report.errors > 0 {
+        return Err(format!("the run had {} errors", report.errors));
     }
     Ok(())
 }

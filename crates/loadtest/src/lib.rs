@@ -421,7 +421,7 @@ async fn drive(opts: &Options, url: &str, in_process: bool) -> Result<Report, St
     let ramp_end = Instant::now();
     let rss_up = rss();
 
-    if let Length::Duration(d) = opts.length {
+    if let (Length::Duration(d), true) = (opts.length, tables_up > 0) {
         tokio::time::sleep(d).await;
         let _ = stop_tx.send(true);
     }
