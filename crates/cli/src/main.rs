@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod loadtest;
 mod matchcmd;
 mod play;
 mod replay;
@@ -40,6 +41,8 @@ enum Command {
     Serve(serve::Args),
     /// Re-derive every deal of a game record from its revealed seeds and check it.
     Verify(verify::Args),
+    /// Many concurrent tables of client players against the game server, timing every move.
+    Loadtest(loadtest::Args),
 }
 
 /// Write to standard output. A closed pipe (`fiveup replay f | head`) ends the program quietly
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::Play(a) => play::run(&a),
         Command::Serve(a) => serve::run(&a),
         Command::Verify(a) => verify::run(&a),
+        Command::Loadtest(a) => loadtest::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

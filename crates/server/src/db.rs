@@ -70,6 +70,10 @@ impl Db {
                     conn.execute("PRAGMA journal_mode=WAL").await?;
                     conn.execute("PRAGMA synchronous=FULL").await?;
                     conn.execute("PRAGMA busy_timeout=10000").await?;
+                    // Checkpoints run in the background (`checkpointer`), not inside the
+                    // commit that happens to fill the log: that commit and every write waiting
+                    // behind it would stall for tens of milliseconds.
+                    conn.execute("PRAGMA wal_autocheckpoint=0").await?;
                     Ok(())
                 })
             });
@@ -194,6 +198,9 @@ impl Writer {
     #[must_use]
     pub fn start(db: Db) -> (Writer, tokio::task::JoinHandle<()>) {
         let (tx, rx) = mpsc::channel::<WriteReqBox>(8192);
+        if db.backend == Backend::Sqlite {
+            tokio::spawn(checkpointer(db.clone()));
+        }
         let h = tokio::spawn(writer_loop(db, rx));
         (Writer { tx }, h)
     }
@@ -287,6 +294,27 @@ async fn commit_batch(db: &Db, batch: &[WriteReqInner]) -> DbResult<()> {
     }
     apply_ops(&mut tx, &others).await?;
     tx.commit().await.map_err(err)
+}
+
+/// How often the SQLite log is copied back into the database file.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(500);
+
+/// Copy the SQLite write-ahead log into the database file now and then, on a connection of
+/// its own: a passive checkpoint never blocks the writer, which keeps appending to the log
+/// meanwhile (and starts it over once everything in it is copied). Ends when the pool closes.
+async fn checkpointer(db: Db) {
+    loop {
+        tokio::time::sleep(CHECKPOINT_EVERY).await;
+        if db.pool.is_closed() {
+            return;
+        }
+        if let Err(e) = db.pool.execute("PRAGMA wal_checkpoint(PASSIVE)").await {
+            if db.pool.is_closed() {
+                return;
+            }
+            crate::log(&format!("checkpoint failed: {e}"));
+        }
+    }
 }
 
 async fn writer_loop(db: Db, mut rx: mpsc::Receiver<WriteReqBox>) {

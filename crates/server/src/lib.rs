@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::serve::ListenerExt as _;
 use fiveup_bots::ExpertConfig;
 use fiveup_protocol::{ErrorBody, ErrorCode};
 use serde::Serialize;
@@ -288,6 +289,11 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let router = http::router(app.clone());
     let mut stop_rx = shutdown.clone();
     let task = tokio::spawn(async move {
+        // Small messages (an `ack` right after an `event`) must not wait for the client's
+        // delayed TCP acknowledgement (Nagle's algorithm): up to 40 ms on Linux.
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         let serve = axum::serve(
             listener,
             router.into_make_service_with_connect_info::<SocketAddr>(),

@@ -1,0 +1,91 @@
+//! `fiveup loadtest`: many concurrent tables of client players against the game server.
+
+use std::time::Duration;
+
+use fiveup_loadtest::{Length, Options};
+
+/// Options of `fiveup loadtest`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Concurrent tables (two players each, every player a websocket client).
+    #[arg(long, default_value_t = 100)]
+    tables: usize,
+    /// Seconds to measure once every table is up (the default is 30).
+    #[arg(long, conflicts_with = "games_per_table")]
+    duration: Option<u64>,
+    /// Instead of a duration: games each table plays to their end.
+    #[arg(long)]
+    games_per_table: Option<u32>,
+    /// A running server (`http://127.0.0.1:8080`). Without it a server is started in this
+    /// process on a free loopback port, with a fresh SQLite file in a temporary folder.
+    #[arg(long)]
+    server: Option<String>,
+    /// The process id of the `--server`, to report its memory and CPU time.
+    #[arg(long, requires = "server")]
+    server_pid: Option<u32>,
+    /// Rules of every table, as an options string.
+    #[arg(long, default_value = "five-up")]
+    rules: String,
+    /// Mean milliseconds a player waits before each action (each wait is drawn from half to
+    /// one and a half times it); 0 plays as fast as the server answers.
+    #[arg(long, default_value_t = 500)]
+    think_ms: u64,
+    /// Seconds a player waits for any message before its table counts a timeout.
+    #[arg(long, default_value_t = 30)]
+    timeout: u64,
+    /// Tables set up at once while ramping up.
+    #[arg(long, default_value_t = 16)]
+    ramp: usize,
+    /// Seed of the players' waits and deal seeds.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads of the in-process server.
+    #[arg(long, default_value_t = 2)]
+    server_threads: usize,
+    /// Worker threads of the players.
+    #[arg(long, default_value_t = 2)]
+    client_threads: usize,
+    /// Connect every player from 127.0.0.1 instead of spreading them over 127.1.x.y.
+    #[arg(long)]
+    no_spread: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Run the load test and print its report; fails when the run had any error.
+pub fn run(a: &Args) -> Result<(), String> {
+    let length = match (a.duration, a.games_per_table) {
+        (_, Some(g)) => Length::Games(g),
+        (Some(0), None) => return Err("--duration must be at least 1 second".to_string()),
+        (d, None) => Length::Duration(Duration::from_secs(d.unwrap_or(30))),
+    };
+    if a.timeout == 0 {
+        return Err("--timeout must be at least 1 second".to_string());
+    }
+    let opts = Options {
+        tables: a.tables,
+        length,
+        server: a.server.clone(),
+        server_pid: a.server_pid,
+        rules: a.rules.clone(),
+        think: Duration::from_millis(a.think_ms),
+        timeout: Duration::from_secs(a.timeout),
+        ramp: a.ramp,
+        seed: a.seed,
+        server_threads: a.server_threads,
+        client_threads: a.client_threads,
+        spread: !a.no_spread,
+    };
+    let report = fiveup_loadtest::run(&opts)?;
+    if a.json {
+        let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+        crate::outln!("{text}");
+    } else {
+        crate::outln!("{report}");
+    }
+    if report.errors > 0 {
+        return Err(format!("the run had {} errors", report.errors));
+    }
+    Ok(())
+}

@@ -1,0 +1,75 @@
+//! The server under test, started in this process through the server crate's library API: on
+//! a free loopback port, with a fresh SQLite file in a temporary folder, on a Tokio runtime of
+//! its own (so its threads' CPU time can be told apart from the players').
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Thread name of the in-process server's runtime.
+pub const SERVER_THREAD: &str = "fiveup-server";
+
+/// A running in-process server; dropping it without [`InProcess::stop`] abandons it.
+#[derive(Debug)]
+pub struct InProcess {
+    rt: tokio::runtime::Runtime,
+    server: fiveup_server::Server,
+    dir: tempfile::TempDir,
+    /// `http://127.0.0.1:port`.
+    pub url: String,
+}
+
+impl InProcess {
+    /// Start a server with `threads` worker threads. It keeps the server's durability (every
+    /// accepted action committed to SQLite, in WAL mode with `synchronous=FULL`, before its
+    /// acknowledgement); it lifts the request-rate limits, since every player of the load test
+    /// comes from this one machine, and sets the computer players' pause to zero.
+    pub fn start(threads: usize) -> Result<InProcess, String> {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(threads.max(1))
+            .thread_name(SERVER_THREAD)
+            .enable_all()
+            .build()
+            .map_err(|e| format!("cannot start the server runtime: {e}"))?;
+        let dir = tempfile::Builder::new()
+            .prefix("fiveup-loadtest-")
+            .tempdir()
+            .map_err(|e| format!("cannot make a temporary folder: {e}"))?;
+        let mut cfg = fiveup_server::Config::new();
+        cfg.bind = SocketAddr::from(([127, 0, 0, 1], 0));
+        cfg.database = dir.path().join("loadtest.db").display().to_string();
+        cfg.bot_delay = Duration::ZERO;
+        cfg.ws_rate = (0.0, 0.0);
+        cfg.http_rate = (0.0, 0.0);
+        let server = rt.block_on(fiveup_server::start(cfg))?;
+        let url = format!("http://{}", server.local_addr());
+        Ok(InProcess {
+            rt,
+            server,
+            dir,
+            url,
+        })
+    }
+
+    /// The database file.
+    #[must_use]
+    pub fn database(&self) -> PathBuf {
+        self.dir.path().join("loadtest.db")
+    }
+
+    /// The temporary folder holding the database.
+    #[must_use]
+    pub fn folder(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+
+    /// Shut the server down gracefully and remove its folder.
+    pub fn stop(self) {
+        let InProcess {
+            rt, server, dir, ..
+        } = self;
+        rt.block_on(server.shutdown());
+        rt.shutdown_timeout(Duration::from_secs(5));
+        drop(dir);
+    }
+}
