@@ -94,10 +94,11 @@ pub struct Layout {
     /// Arms a tile may be laid on.
     open: u16,
     n_arms: u8,
-    /// Tiles lying against the double of each pip (meaningful for doubles in the layout).
-    against: [u8; 7],
+    /// Tiles lying against the double of each pip (meaningful for doubles in the layout; eight
+    /// entries so that a pip masked to three bits indexes it without a check).
+    against: [u8; 8],
     /// For a spinning double, the id of its first sprout arm (0: none; arm 0 is never a sprout).
-    sprout: [u8; 7],
+    sprout: [u8; 8],
     /// Doubles that are in the layout, as a pip mask.
     doubles: u8,
     count: u8,
@@ -122,8 +123,8 @@ impl Layout {
             on_double: 0,
             open: 0,
             n_arms: 0,
-            against: [0; 7],
-            sprout: [NO_SPROUT; 7],
+            against: [0; 8],
+            sprout: [NO_SPROUT; 8],
             doubles: 0,
             count: 0,
             tiles: TileSet::EMPTY,
@@ -336,7 +337,7 @@ impl Layout {
             let q = tile.other(p);
             if self.on_double & bit != 0 {
                 self.on_double &= !bit;
-                let d = (p & 7) as usize % 7;
+                let d = (p & 7) as usize;
                 self.against[d] += 1;
                 if self.against[d] == 2 {
                     self.count -= 2 * p;

@@ -1436,8 +1436,8 @@ impl State {
     }
 
     /// Every seat's play count from scratch (after the lead).
-    fn recount_plays(&mut self) {
-        for p in 0..self.rules.players as usize {
+    fn recount_plays<const STD: bool>(&mut self) {
+        for p in 0..self.players::<STD>() {
             let c = &self.suit_counts.0[p];
             self.plays.0[p] = self
                 .layout
@@ -1553,7 +1553,7 @@ impl State {
         match arm {
             None => {
                 self.layout.lay_lead(tile, &self.rules);
-                self.recount_plays();
+                self.recount_plays::<STD>();
             }
             Some(a) => {
                 // The tile leaves the hand while the old ends still show.
@@ -1596,7 +1596,12 @@ impl State {
             self.phase = Phase::Claim;
             return out;
         }
-        let side = self.side[seat.idx() & 3];
+        // Two players without partnerships: each seat is its own side.
+        let side = if STD {
+            Side(seat.0 & 1)
+        } else {
+            self.side[seat.idx() & 3]
+        };
         // Adding zero changes nothing, so the usual case adds without a branch on whether the
         // count scored; the exact target needs its check.
         let scored = if !STD && self.rules.exact_target {
@@ -1664,11 +1669,11 @@ impl State {
     fn after_lay_in<const STD: bool>(&mut self, out: &mut Outcome) {
         let seat = self.to_move;
         if self.hands[seat].is_empty() {
-            self.end_hand(HandEnd::Domino { seat }, out);
+            self.end_hand::<STD>(HandEnd::Domino { seat }, out);
             return;
         }
         if self.is_blocked_in::<STD>() {
-            self.end_hand(HandEnd::Blocked, out);
+            self.end_hand::<STD>(HandEnd::Blocked, out);
             return;
         }
         self.advance_in::<STD>();
@@ -1730,17 +1735,18 @@ impl State {
             ..Outcome::default()
         };
         if self.is_blocked_in::<STD>() {
-            self.end_hand(HandEnd::Blocked, &mut out);
+            self.end_hand::<STD>(HandEnd::Blocked, &mut out);
         }
         out
     }
 
     #[cold]
     #[inline(never)]
-    fn end_hand(&mut self, end: HandEnd, out: &mut Outcome) {
+    fn end_hand<const STD: bool>(&mut self, end: HandEnd, out: &mut Outcome) {
         let r = &self.rules;
-        let n = r.players;
-        let sides = r.sides();
+        // Under the standard profile: two players, each its own side, Fives scale.
+        let n = if STD { 2 } else { r.players };
+        let sides = if STD { 2 } else { r.sides() };
         let mut pips = BySeat::<u16>::default();
         let mut side_pips = BySide::<u16>::default();
         for p in (0..n).map(Seat) {
@@ -1750,7 +1756,7 @@ impl State {
                 v -= h.and(Tile::DOUBLES).pips() as u16 / 2;
             }
             pips[p] = v;
-            side_pips[r.side_of(p)] += v;
+            side_pips[if STD { Side(p.0) } else { r.side_of(p) }] += v;
         }
         let all_sides = || (0..sides).map(Side);
         // Winners and the pips the award is reckoned against.
@@ -1771,7 +1777,7 @@ impl State {
         let mut awards = BySide::<i32>::default();
         let scale = |v: u32| -> i32 {
             let v = v as i32;
-            if r.cribbage_scale || r.play_scoring == PlayScoring::FivesAndThrees {
+            if !STD && (r.cribbage_scale || r.play_scoring == PlayScoring::FivesAndThrees) {
                 v / 5
             } else {
                 v
