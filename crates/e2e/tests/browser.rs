@@ -146,13 +146,14 @@ async fn layout_geometry_keeps_real_layouts_apart() {
         "the test page",
     )
     .await;
-    // One spinner (the first double), no spinner, and the sprouts opening at once; two to
-    // four players. (Every double spins in `cross`: there arms can meet, see docs/browser.md.)
+    // One spinner (the first double), no spinner, the sprouts opening at once, and every
+    // double spinning (`cross`, where arms crowd each other most); two to four players.
     for rules in [
         "five-up",
         "five-up players=4",
         "five-up players=3 sprouts=at-once",
         "muggins players=2 hand=9",
+        "cross players=4",
     ] {
         let trees = real_layouts(rules, 300);
         let report = c

@@ -19,6 +19,13 @@ export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onE
   const vb = fitViewBox(geo.bbox, { aspect, minW: aspect >= 1 ? 12 : 8, minH: aspect >= 1 ? 7 : 9 });
   svg.setAttribute('viewBox', vb.map((v) => v.toFixed(3)).join(' '));
   svg.replaceChildren();
+  // Where an arm had to leap over other tiles (geometry.js), a dashed line joins the gap.
+  for (const t of geo.tiles) {
+    if (!t.gap) continue;
+    svg.append(s('line', {
+      class: 'gap', x1: t.gap.from[0], y1: t.gap.from[1], x2: t.gap.to[0], y2: t.gap.to[1], 'aria-hidden': 'true',
+    }));
+  }
   const tilesG = s('g', { class: 'layout-tiles', role: 'list', 'aria-label': 'tiles on the table' });
   for (const t of geo.tiles) {
     const g = tileGroup({ x: t.x, y: t.y, horizontal: t.horizontal, a: t.a, b: t.b, cls: t.tile === lastTile ? 'last' : '' });

@@ -6,7 +6,9 @@
 // downwards (SVG). Doubles lie crosswise, other tiles lengthwise. The arms W and E leave the
 // lead to the left and right, N and S (the sprouts of a spinning lead) up and down. A long arm
 // turns a corner, clockwise, once its next tile would pass the turn limit (`turnX` across,
-// `turnY` up and down), so the layout stays compact; doubles never sit in a corner.
+// `turnY` up and down), so the layout stays compact; doubles never sit in a corner. No two
+// tiles ever overlap: a tile that would meet one already placed turns a corner instead, and
+// when it cannot, its arm leaps over what is in its way (the tile records the gap).
 
 export const DIRS = { W: [-1, 0], E: [1, 0], N: [0, -1], S: [0, 1] };
 
@@ -21,10 +23,12 @@ const anticlockwise = ([x, y]) => [y, -x];
  * lead) an arm runs before turning. `opts.order`: the arm of every tile laid after the lead,
  * in the order they were laid (from the hand's history); tiles are placed in that order, so a
  * tile laid later never moves an earlier one. A tile that would overlap one already placed
- * turns a corner instead (clockwise, else anticlockwise) when it can. Returns
- * `{tiles, ends, bbox}`:
- * - tiles: `{tile, arm, index, x, y, horizontal, a, b, dir}` (centre; `a` is the left or top
- *   half; `dir` the arm's direction there);
+ * turns a corner instead (clockwise, else anticlockwise) when it can, even where a tile would
+ * not normally turn (a sprout's first tile, the tile after a spinner); a double, or a tile
+ * with every way blocked, leaps to the nearest free place straight on or to either side.
+ * Returns `{tiles, ends, bbox}`:
+ * - tiles: `{tile, arm, index, x, y, horizontal, a, b, dir, gap?}` (centre; `a` is the left or
+ *   top half; `dir` the arm's direction there; `gap: {from, to}` the points a leap joins);
  * - ends: `{arm, pip, x, y, dir}` for every open end (where the next tile would touch);
  * - bbox: `{minX, minY, maxX, maxY}` of everything drawn.
  */
@@ -91,6 +95,26 @@ export function layoutGeometry(tree, opts = {}) {
 
   const clear = (t) => tiles.every((u) => !overlaps(t, u));
 
+  // The last resort, when every way on from the cursor is taken: the arm leaps over what is
+  // in its way, straight on if it can, else to either side, to the nearest free place (there
+  // always is one: beyond everything placed). The tile records the gap it leapt, so the
+  // picture can join it to the rest of its arm.
+  function leap(pen, dbl) {
+    let best = null;
+    for (const d of [pen.dir, clockwise(pen.dir), anticlockwise(pen.dir)]) {
+      const turn = d === pen.dir ? null : pen.dir;
+      for (let k = 1; ; k += 1) {
+        const c = candidate([pen.cursor[0] + k * d[0], pen.cursor[1] + k * d[1]], d, dbl, turn);
+        if (!clear(c)) continue;
+        const step = dbl ? 0.5 : 1;
+        const to = [c.x - step * d[0], c.y - step * d[1]]; // where the tile's near side is
+        if (!best || k < best.k) best = { k, c: { ...c, from: pen.cursor, to } };
+        break;
+      }
+    }
+    return best.c;
+  }
+
   function place(arm, index) {
     if (!pens.has(arm.id)) {
       const pen = startPen(arm);
@@ -110,7 +134,14 @@ export function layoutGeometry(tree, opts = {}) {
       const over = pen.limitTurn && (pen.dir[1] === 0 ? Math.abs(far[0]) > turnX : Math.abs(far[1]) > turnY);
       options = over ? [cw, straight, ccw] : [straight, cw, ccw];
     }
-    const pick = options.find(clear) || options[0];
+    let pick = options.find(clear);
+    if (!pick && !dbl && !mayTurn) {
+      // Boxed in where a tile would not normally turn (a sprout's first tile, the tile after
+      // a spinner): turning a corner there still beats crossing another tile.
+      pick = [clockwise(pen.dir), anticlockwise(pen.dir)]
+        .map((d) => candidate(pen.cursor, d, dbl, pen.dir)).find(clear);
+    }
+    if (!pick) pick = leap(pen, dbl);
     if (pick.turned) pen.limitTurn = false;
     pen.dir = pick.dir;
     pen.cursor = pick.next;
@@ -119,6 +150,7 @@ export function layoutGeometry(tree, opts = {}) {
       tile: p.tile, arm: arm.id, index, x: pick.x, y: pick.y, horizontal: pick.horizontal,
       a: forward ? p.inner : p.outer, b: forward ? p.outer : p.inner, dir: pick.dir,
     };
+    if (pick.from) t.gap = { from: pick.from, to: pick.to };
     tiles.push(t);
     pen.placed.push(t);
   }

@@ -21,7 +21,8 @@ function placedLine(tiles, startPip) {
 
 /**
  * The layout geometry on many real layouts (made by the engine in the Rust test): for each
- * `{tree, order}`, the pairs of tiles that overlap with the desktop and the phone turn limits.
+ * `{tree, order}`, the pairs of tiles that overlap (or tiles left out) with the wide, the
+ * phone and the square turn limits.
  */
 export function geometryReport(items) {
   const out = [];
@@ -152,6 +153,34 @@ export async function runTests(vectorsText) {
   }
   check(lateClash === '', 'geometry: a spinner near the corner keeps its sprouts clear', lateClash);
   check(gl.tiles.filter((t) => t.arm === 'W').some((t) => t.dir[1] !== 0), 'geometry: that arm still turns, one tile later');
+
+  // Boxed in (a real four-player Cross layout on a tall board): the south sprout's first tile
+  // can neither go straight on nor turn without meeting a tile of the east arm, so it leaps
+  // over it, recording the gap, and still no two tiles overlap.
+  const boxed = { root: '5-5', count: 11, arms: [
+    { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['5-4', '4-4', '4-0', '2-0'], 5), open: true, end: 2 },
+    { id: 'E', anchor: { kind: 'root' }, tiles: placedLine(['6-5', '6-1', '1-1', '2-1', '3-2'], 5), open: true, end: 3 },
+    { id: 'N', anchor: { kind: 'sprout', double: '5-5', arm: null, index: 0 }, tiles: [], open: true, end: 5 },
+    { id: 'S', anchor: { kind: 'sprout', double: '5-5', arm: null, index: 0 }, tiles: placedLine(['5-0'], 5), open: true, end: 0 },
+    { id: '4', anchor: { kind: 'sprout', double: '1-1', arm: 'E', index: 2 }, tiles: placedLine(['4-1', '6-4'], 1), open: true, end: 6 },
+    { id: '5', anchor: { kind: 'sprout', double: '1-1', arm: 'E', index: 2 }, tiles: [], open: true, end: 1 },
+    { id: '6', anchor: { kind: 'sprout', double: '4-4', arm: 'W', index: 1 }, tiles: [], open: true, end: 4 },
+    { id: '7', anchor: { kind: 'sprout', double: '4-4', arm: 'W', index: 1 }, tiles: [], open: true, end: 4 },
+  ] };
+  const boxedOrder = ['E', 'E', 'W', 'E', 'W', 'E', '4', '4', 'E', 'W', 'S', 'W'];
+  const gb = layoutGeometry(boxed, { turnX: 4, turnY: 8, order: boxedOrder });
+  eq(gb.tiles.length, 13, 'geometry: boxed in, every tile placed');
+  let boxedClash = '';
+  for (let i = 0; i < gb.tiles.length; i += 1) {
+    for (let j = i + 1; j < gb.tiles.length; j += 1) {
+      if (overlaps(gb.tiles[i], gb.tiles[j])) boxedClash = `${gb.tiles[i].tile} and ${gb.tiles[j].tile}`;
+    }
+  }
+  check(boxedClash === '', 'geometry: boxed in, no two tiles overlap', boxedClash);
+  const leapt = gb.tiles.find((t) => t.tile === '5-0');
+  check(leapt.gap && leapt.gap.from[0] === 0 && leapt.gap.from[1] === 1 && leapt.gap.to[1] === leapt.y - 1 && leapt.x === 0,
+    'geometry: boxed in, the sprout leaps straight on from the spinner and records the gap', JSON.stringify(leapt));
+  check(gb.tiles.filter((t) => t.gap).length === 1, 'geometry: only the boxed-in tile leaps');
 
   // Tally.
   eq(tallyParts(0), { full: 0, xs: 0, line: 0, rest: 0 }, 'tally: 0');
