@@ -1186,16 +1186,7 @@ impl Actor {
                 break;
             }
         }
-        if self.core.status == TableStatus::Finished && !self.finalized {
-            self.finalized = true;
-            if let Err(e) = games::finalize(&self.app, &self.core).await {
-                crate::log(&format!(
-                    "table {}: storing the game failed: {e}",
-                    self.core.cfg.id
-                ));
-                self.finalized = false;
-            }
-        }
+        self.finalize().await;
         // The seed wait.
         if let Some(p) = &self.core.pending {
             if self.seed_timer != Some(p.hand) {
