@@ -43,23 +43,52 @@ async fn screenshot(c: &Client, name: &str, want: (u32, u32)) -> PathBuf {
     path
 }
 
+/// The JavaScript test page (`/static/test.html`) open in a desktop-sized session, with the
+/// server, the driver and the database folder it needs kept alive alongside.
+struct TestPage {
+    c: Client,
+    _driver: ChromeDriver,
+    server: fiveup_server::Server,
+    _dir: tempfile::TempDir,
+}
+
+impl TestPage {
+    /// Start a server and a browser session and wait until the page's modules are loaded.
+    async fn open(browsers: &Browsers) -> TestPage {
+        let dir = tempfile::tempdir().unwrap();
+        let server = start_server(dir.path(), Duration::ZERO, Duration::from_secs(5)).await;
+        let driver = ChromeDriver::start(browsers).unwrap();
+        let c = driver.session(DESKTOP.0, DESKTOP.1).await.unwrap();
+        c.goto(&format!("http://{}/static/test.html", server.local_addr()))
+            .await
+            .unwrap();
+        wait_js(
+            &c,
+            "return window.testsReady === true;",
+            Duration::from_secs(10),
+            "the test page",
+        )
+        .await;
+        TestPage {
+            c,
+            _driver: driver,
+            server,
+            _dir: dir,
+        }
+    }
+
+    /// End the session and stop the server.
+    async fn finish(self) {
+        self.c.close().await.unwrap();
+        self.server.shutdown().await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn javascript_unit_tests_pass_in_chromium() {
     let Some(browsers) = browsers() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let server = start_server(dir.path(), Duration::ZERO, Duration::from_secs(5)).await;
-    let driver = ChromeDriver::start(&browsers).unwrap();
-    let c = driver.session(DESKTOP.0, DESKTOP.1).await.unwrap();
-    c.goto(&format!("http://{}/static/test.html", server.local_addr()))
-        .await
-        .unwrap();
-    wait_js(
-        &c,
-        "return window.testsReady === true;",
-        Duration::from_secs(10),
-        "the test page",
-    )
-    .await;
+    let page = TestPage::open(&browsers).await;
+    let c = &page.c;
     let vectors = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../engine/tests/data/shuffle_v1.txt"
@@ -96,8 +125,7 @@ async fn javascript_unit_tests_pass_in_chromium() {
             .count(),
         6
     );
-    c.close().await.unwrap();
-    server.shutdown().await;
+    page.finish().await;
 }
 
 /// Real final layouts of hands played with random legal actions, under `rules`.
@@ -132,20 +160,8 @@ fn real_layouts(rules: &str, hands: u64) -> Vec<Value> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn layout_geometry_keeps_real_layouts_apart() {
     let Some(browsers) = browsers() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let server = start_server(dir.path(), Duration::ZERO, Duration::from_secs(5)).await;
-    let driver = ChromeDriver::start(&browsers).unwrap();
-    let c = driver.session(DESKTOP.0, DESKTOP.1).await.unwrap();
-    c.goto(&format!("http://{}/static/test.html", server.local_addr()))
-        .await
-        .unwrap();
-    wait_js(
-        &c,
-        "return window.testsReady === true;",
-        Duration::from_secs(10),
-        "the test page",
-    )
-    .await;
+    let page = TestPage::open(&browsers).await;
+    let c = &page.c;
     // One spinner (the first double), no spinner, the sprouts opening at once, and every
     // double spinning (`cross`, where arms crowd each other most); two to four players.
     for rules in [
@@ -169,8 +185,7 @@ async fn layout_geometry_keeps_real_layouts_apart() {
             "{rules}: tiles overlap or are missing"
         );
     }
-    c.close().await.unwrap();
-    server.shutdown().await;
+    page.finish().await;
 }
 
 const STATE_JS: &str = r#"
