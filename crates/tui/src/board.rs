@@ -84,6 +84,8 @@ pub enum Role {
     },
     /// An open end's marker.
     End(ArmId),
+    /// A spinner's sprout that is not open yet: `+` where its first tile will go.
+    Shut(ArmId),
     /// Tiles of an arm not shown for lack of room.
     Elided {
         /// The arm.
@@ -117,6 +119,10 @@ pub struct Drawing {
     pub hidden: usize,
     /// Open ends whose marker could not be drawn.
     pub unmarked_ends: usize,
+    /// How far the drawing strays from the straight layout for lack of room: arms whose first
+    /// tile could not go its own way (it took another arm's place), and turns beyond the
+    /// second in one arm (a spiral). 0 when every arm starts where it should.
+    pub crowded: usize,
 }
 
 /// Rows of text at cells: `(x, y, text)`.
@@ -179,6 +185,7 @@ impl Grid {
 fn text_of(role: Role) -> String {
     match role {
         Role::End(a) => a.to_string(),
+        Role::Shut(_) => "+".to_string(),
         Role::Elided { tiles, .. } => format!("(+{tiles})"),
         _ => String::new(),
     }
@@ -426,15 +433,13 @@ pub fn draw(tree: &LayoutTree, width: u16, height: u16) -> Drawing {
                 if (i > 0 || j > 0 || !clockwise)
                     && best
                         .as_ref()
-                        .is_some_and(|b| b.hidden == 0 && b.unmarked_ends == 0)
+                        .is_some_and(|b| b.hidden == 0 && b.unmarked_ends == 0 && b.crowded == 0)
                 {
                     return best.unwrap_or_default();
                 }
                 let d = draw_at(tree, width, height, x, y, clockwise);
-                if best
-                    .as_ref()
-                    .is_none_or(|b| (d.hidden, d.unmarked_ends) < (b.hidden, b.unmarked_ends))
-                {
+                let key = |d: &Drawing| (d.hidden, d.unmarked_ends, d.crowded);
+                if best.as_ref().is_none_or(|b| key(&d) < key(b)) {
                     best = Some(d);
                 }
             }
@@ -555,6 +560,21 @@ fn draw_at(
             })
             .collect();
         let placed = lay_with_elision(&mut grid, start, &pieces, line, &anchors, clockwise);
+        if let Some(list) = &placed {
+            let mut dir = start.dir;
+            let mut turns = 0usize;
+            for (k, (_, _, cur)) in list.iter().enumerate() {
+                if cur.dir != dir {
+                    if k == 0 {
+                        drawing.crowded += 1;
+                    } else {
+                        turns += 1;
+                    }
+                    dir = cur.dir;
+                }
+            }
+            drawing.crowded += turns.saturating_sub(2);
+        }
         match placed {
             Some(list) => {
                 for (piece, rows, cur) in list {
@@ -609,6 +629,14 @@ fn lay_with_elision(
         }
         v
     };
+    if !line.open && pieces.is_empty() {
+        // A sprout not open yet: mark where it will grow, if there is room.
+        let shut = Piece {
+            kind: Kind::Text(1),
+            role: Role::Shut(line.id),
+        };
+        return Some(lay_arm(grid, start, &[shut], clockwise).unwrap_or_default());
+    }
     if let Some(l) = lay_arm(grid, start, &with_end(pieces.to_vec()), clockwise) {
         return Some(l);
     }
@@ -638,6 +666,84 @@ fn lay_with_elision(
         }
     }
     None
+}
+
+/// A part of the count.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CountPart {
+    /// The pip showing at the end of an arm (a tile that is not a double).
+    End(ArmId, Pip),
+    /// A double that counts both halves: at the end of an arm, or a spinner with fewer than two
+    /// tiles against it.
+    Double(Tile),
+}
+
+impl CountPart {
+    /// What it adds to the count.
+    #[must_use]
+    pub fn value(self) -> u8 {
+        match self {
+            CountPart::End(_, p) => p,
+            CountPart::Double(t) => 2 * t.hi(),
+        }
+    }
+}
+
+impl std::fmt::Display for CountPart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CountPart::End(a, p) => write!(f, "{a} {p}"),
+            CountPart::Double(t) => write!(f, "{t}={}", 2 * t.hi()),
+        }
+    }
+}
+
+/// The count taken apart: the outer half of each arm's end tile, and every double that still
+/// counts both halves (at the end of an arm, or a spinner with fewer than two tiles against
+/// it). Empty sprouts and arms ending against a double add nothing. Parts that add nothing are
+/// left out. `None` when the parts do not add up to the layout's count (a rule this drawing
+/// does not know).
+#[must_use]
+pub fn count_parts(tree: &LayoutTree) -> Option<Vec<CountPart>> {
+    let root = tree.root?;
+    let mut parts = Vec::new();
+    let has = |id: ArmId| tree.arms.get(id.idx()).is_some_and(|a| !a.tiles.is_empty());
+    let sprouts_filled = |arm: Option<ArmId>, index: usize| {
+        tree.arms
+            .iter()
+            .filter(|a| {
+                matches!(a.anchor, Anchor::Sprout { arm: x, index: i, .. } if x == arm && i == index)
+                    && !a.tiles.is_empty()
+            })
+            .count()
+    };
+    if root.is_double() {
+        let against = usize::from(has(ArmId(0))) + usize::from(has(ArmId(1))) + sprouts_filled(None, 0);
+        if against < 2 {
+            parts.push(CountPart::Double(root));
+        }
+    }
+    for line in &tree.arms {
+        match line.tiles.last() {
+            Some(last) if last.tile.is_double() => {}
+            Some(last) => parts.push(CountPart::End(line.id, last.outer)),
+            None if line.anchor == Anchor::Root && !root.is_double() => {
+                parts.push(CountPart::End(line.id, line.end));
+            }
+            None => {}
+        }
+        for (i, p) in line.tiles.iter().enumerate() {
+            if p.tile.is_double() {
+                let against = 1 + usize::from(line.tiles.len() > i + 1) + sprouts_filled(Some(line.id), i);
+                if against < 2 {
+                    parts.push(CountPart::Double(p.tile));
+                }
+            }
+        }
+    }
+    parts.retain(|p| p.value() > 0);
+    let sum: u32 = parts.iter().map(|p| u32::from(p.value())).sum();
+    (sum == u32::from(tree.count)).then_some(parts)
 }
 
 /// The drawing as plain text, `height` lines of `width` characters (trailing spaces trimmed).
@@ -810,6 +916,54 @@ mod tests {
             .glyphs
             .iter()
             .any(|g| matches!(g.role, Role::Elided { .. })));
+    }
+
+    #[test]
+    fn the_count_is_taken_apart_exactly_for_every_preset() {
+        let mut doubles = 0;
+        for (k, preset) in Preset::ALL.iter().enumerate() {
+            for players in 2..=4u8 {
+                for seed in 0..60u64 {
+                    for cut in [1, 2, 3, 5, 8, 40] {
+                        let t = random_tree(seed * 7 + k as u64, *preset, players, cut);
+                        let parts = count_parts(&t).unwrap_or_else(|| panic!("{t:?}"));
+                        let sum: u32 = parts.iter().map(|p| u32::from(p.value())).sum();
+                        assert_eq!(sum, u32::from(t.count));
+                        doubles += parts
+                            .iter()
+                            .filter(|p| matches!(p, CountPart::Double(_)))
+                            .count();
+                    }
+                }
+            }
+        }
+        assert!(doubles > 100, "doubles counting both halves are covered");
+    }
+
+    #[test]
+    fn a_spinner_shows_where_its_shut_sprouts_will_grow() {
+        // Five Up: the first double spins, its sprouts open once both sides are covered.
+        let shut_sprouts = |t: &LayoutTree| {
+            t.arms.len() >= 4 && t.arms[2..4].iter().all(|a| !a.open && a.tiles.is_empty())
+        };
+        let mut seen = 0;
+        for seed in 0..200u64 {
+            for cut in 1..4 {
+                let t = random_tree(seed, Preset::FiveUp, 2, cut);
+                if !shut_sprouts(&t) {
+                    continue;
+                }
+                seen += 1;
+                let d = check(&t, BOARD.0, BOARD.1);
+                let shut = d
+                    .glyphs
+                    .iter()
+                    .filter(|g| matches!(g.role, Role::Shut(_)))
+                    .count();
+                assert_eq!(shut, 2, "{}", to_text(&d, BOARD.0, BOARD.1));
+            }
+        }
+        assert!(seen > 10);
     }
 
     proptest! {

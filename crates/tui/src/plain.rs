@@ -112,16 +112,48 @@ pub fn scores_text(game: &Game, view: &View) -> String {
     format!("{}; target {}", v.join(", "), r.target)
 }
 
-/// The layout, arm by arm.
+/// The layout, arm by arm: which double each sprout grows from, and which doubles spin.
 #[must_use]
 pub fn board_text(game: &Game, view: &View) -> String {
+    use fiveup_engine::Anchor;
     let tree = fiveup_engine::LayoutTree::from_history(game.rules(), view.history());
     let Some(root) = tree.root else {
         return "The table is empty.".into();
     };
-    let mut out = format!("Lead {root}.");
+    // The spinners: every double that carries sprouts, and where it lies.
+    let mut spinners: Vec<(fiveup_engine::Tile, String, Vec<String>)> = Vec::new();
     for a in &tree.arms {
+        if let Anchor::Sprout { double, arm, .. } = a.anchor {
+            let place = match arm {
+                None => "the lead".to_string(),
+                Some(x) => format!("on {x}"),
+            };
+            match spinners.iter_mut().find(|s| s.0 == double) {
+                Some(s) => s.2.push(a.id.to_string()),
+                None => spinners.push((double, place, vec![a.id.to_string()])),
+            }
+        }
+    }
+    let mut out = format!("Lead {root}.");
+    if spinners.is_empty() {
+        out.push_str(" No double spins.");
+    }
+    for (d, place, arms) in &spinners {
+        out.push_str(&format!(
+            " Spinner {d} ({place}): sprouts {}.",
+            arms.join(" and ")
+        ));
+    }
+    for a in &tree.arms {
+        let from = match a.anchor {
+            Anchor::Root => String::new(),
+            Anchor::Sprout { double, .. } => format!(" (a sprout of {double})"),
+        };
         if a.tiles.is_empty() && !a.open {
+            out.push_str(&format!(
+                " {}{from}: not open yet; it opens once both sides of the spinner are covered.",
+                a.id
+            ));
             continue;
         }
         let tiles: Vec<String> = a
@@ -132,12 +164,12 @@ pub fn board_text(game: &Game, view: &View) -> String {
         let end = if a.open {
             format!("open end {}", a.end)
         } else {
-            "not open yet".into()
+            "closed".into()
         };
         if tiles.is_empty() {
-            out.push_str(&format!(" {}: no tiles, {end}.", a.id));
+            out.push_str(&format!(" {}{from}: no tiles, {end}.", a.id));
         } else {
-            out.push_str(&format!(" {}: {}, {end}.", a.id, tiles.join(" ")));
+            out.push_str(&format!(" {}{from}: {}, {end}.", a.id, tiles.join(" ")));
         }
     }
     out
@@ -200,6 +232,23 @@ pub fn parse_play(view: &View, args: &[&str]) -> Result<Action, String> {
 pub struct PlainOptions {
     /// Save the record here at the end (and on quit).
     pub save: Option<PathBuf>,
+    /// Kept up to date with the game's record after every action, for whoever must save it
+    /// when the program is interrupted (Ctrl-C).
+    pub latest: Option<std::sync::Arc<std::sync::Mutex<Option<fiveup_engine::notation::Record>>>>,
+}
+
+/// Save to the `--save` file, saying so; a failure is said too and ends the program with it.
+fn save_to(game: &Game, opts: &PlainOptions, out: &mut dyn Write) -> Result<(), String> {
+    if let Some(p) = &opts.save {
+        match game.save(p) {
+            Ok(()) => w(out, &format!("Record saved to {}.", p.display()))?,
+            Err(e) => {
+                w(out, &format!("The record was NOT saved: {e}."))?;
+                return Err(format!("the record was not saved: {e}"));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn w(out: &mut dyn Write, s: &str) -> Result<(), String> {
@@ -227,19 +276,41 @@ pub fn run(
             seats_text(&game)
         ),
     )?;
+    // A run of draws is folded into its log line as it grows: the line is printed once the run
+    // is over, so the lines printed are final.
+    let mut last_text = String::new();
     loop {
-        for l in &game.log()[printed..] {
-            w(out, &l.text)?;
+        if let Some(latest) = &opts.latest {
+            if let Ok(mut l) = latest.lock() {
+                *l = Some(game.record());
+            }
         }
-        printed = game.log().len();
+        let log = game.log();
+        let waiting = game.computer_to_act() || game.forced_human_action().is_some();
+        let settled = if waiting && game.line_growing() {
+            log.len() - 1
+        } else {
+            log.len()
+        };
+        // A line printed before and folded further since (you drew again): print it whole.
+        let from = if printed > 0 && printed <= settled && log[printed - 1].text != last_text {
+            printed - 1
+        } else {
+            printed
+        };
+        for l in &log[from.min(settled)..settled] {
+            w(out, &l.text)?;
+            if let Some(t) = &l.totals {
+                w(out, &format!("Scores: {t}."))?;
+            }
+            last_text.clone_from(&l.text);
+        }
+        printed = settled.max(printed);
         match game.phase() {
             Phase::GameOver => {
                 if !prompted {
                     final_lines(&game, out)?;
-                    if let Some(p) = &opts.save {
-                        game.save(p)?;
-                        w(out, &format!("Record saved to {}.", p.display()))?;
-                    }
+                    save_to(&game, opts, out)?;
                     prompted = true;
                 }
                 if game.human().is_none() {
@@ -273,7 +344,10 @@ pub fn run(
                     } else {
                         "You have nothing to play and nothing to draw: you pass."
                     };
-                    w(out, why)?;
+                    // Once for a run of draws, whose tiles the log line then lists.
+                    if !game.line_growing() {
+                        w(out, why)?;
+                    }
                     game.act(a)?;
                     continue;
                 }
@@ -286,26 +360,21 @@ pub fn run(
         let mut line = String::new();
         let n = input.read_line(&mut line).map_err(|e| e.to_string())?;
         if n == 0 {
-            if let Some(p) = &opts.save {
-                game.save(p)?;
-                w(out, &format!("Record saved to {}.", p.display()))?;
-            }
+            save_to(&game, opts, out)?;
             w(out, "End of input: goodbye.")?;
             return Ok(());
         }
         match command(&mut game, line.trim(), out)? {
             Flow::Go => {}
             Flow::Quit => {
-                if let Some(p) = &opts.save {
-                    game.save(p)?;
-                    w(out, &format!("Record saved to {}.", p.display()))?;
-                }
+                save_to(&game, opts, out)?;
                 w(out, "Goodbye.")?;
                 return Ok(());
             }
             Flow::Again => {
                 game = game.play_again()?;
                 printed = 0;
+                last_text.clear();
                 prompted = false;
             }
         }
@@ -351,12 +420,16 @@ fn turn_lines(game: &Game, out: &mut dyn Write, status: bool) -> Result<(), Stri
             "Your play: claim its points (claim N; claim 0 for none).",
         )?;
     } else if status {
+        let count = if game.counting_hidden() {
+            String::new()
+        } else {
+            format!(" Count {}.", v.layout().count())
+        };
         w(
             out,
             &format!(
-                "Your turn. Ends: {}. Count {}. Hand: {} (* playable).",
+                "Your turn. Ends: {}.{count} Hand: {} (* playable).",
                 ends_text(&v),
-                v.layout().count(),
                 hand.join(" ")
             ),
         )?;
@@ -449,6 +522,13 @@ fn command(game: &mut Game, line: &str, out: &mut dyn Write) -> Result<Flow, Str
             reply(out, &format!("Your hand: {}.", list.join("; ")))?;
         }
         "ends" => reply(out, &format!("Open ends: {}.", ends_text(&v)))?,
+        "count" if game.counting_hidden() => reply(
+            out,
+            &format!(
+                "Under manual scoring you add up the count yourself: the open ends are {}.",
+                ends_text(&v)
+            ),
+        )?,
         "count" => {
             let c = v.layout().count();
             let scoring = fiveup_engine::State::count_points(game.rules(), c);
@@ -482,15 +562,10 @@ fn command(game: &mut Game, line: &str, out: &mut dyn Write) -> Result<Flow, Str
             if evals.is_empty() {
                 reply(out, "No hint: it is not your turn.")?;
             } else {
-                reply(
-                    out,
-                    "Expert's evaluation (points difference expected, best first):",
-                )?;
-                for e in evals {
-                    reply(
-                        out,
-                        &format!("  {} {:+.1} (±{:.1})", e.action, e.mean, e.stderr),
-                    )?;
+                let (unit, lines) = game.hint_lines(&evals);
+                reply(out, &format!("Expert's evaluation ({unit}), best first:"))?;
+                for l in lines {
+                    reply(out, &format!("  {l}"))?;
                 }
             }
         }
@@ -575,9 +650,11 @@ fn act(game: &mut Game, a: Action, out: &mut dyn Write) -> Result<(), String> {
 /// A record told hand by hand for the plain mode: every hand as dealt, every action, and how
 /// each hand was scored.
 pub fn replay_lines(record: &fiveup_engine::notation::Record) -> Result<Vec<String>, String> {
-    let game = record.replay().map_err(|e| e.to_string())?;
     let rules = record.rules;
-    let names = &record.seats;
+    let names = &crate::game::display_names(&record.seats, rules.players);
+    let game = record
+        .replay()
+        .map_err(|e| crate::game::replay_error_text(&e, names))?;
     let side_name = |s: Side| -> String {
         (0..rules.players)
             .map(Seat)
