@@ -138,7 +138,8 @@ fn save_on_interrupt(path: PathBuf, latest: Arc<Mutex<Option<Record>>>) {
         let record = latest.lock().ok().and_then(|l| l.clone());
         let code = match record.map(|r| fiveup_tui::game::save_record(&r, &path)) {
             Some(Ok(())) => {
-                println!("\nInterrupted: record saved to {}.", path.display());
+                // Standard error: the game's thread holds standard output's lock while it reads.
+                eprintln!("\nInterrupted: record saved to {}.", path.display());
                 130
             }
             Some(Err(e)) => {

@@ -60,7 +60,7 @@ fn selfplay_records_replay_cleanly_in_text_and_json() {
         );
         let out = stdout(&o);
         assert!(out.contains("3 records checked"), "{out}");
-        assert_eq!(out.matches("game over: side").count(), 3, "{out}");
+        assert_eq!(out.matches("\nGame over: ").count(), 3, "{out}");
         let o = fiveup(&["replay", p, "--json"]);
         assert!(o.status.success());
         let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON output");

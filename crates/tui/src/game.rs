@@ -1049,6 +1049,26 @@ mod tests {
     }
 
     #[test]
+    fn a_record_error_names_the_seat_and_speaks_of_it() {
+        use fiveup_engine::notation::{ReplayError, ReplayErrorKind};
+        let e = ReplayError {
+            hand: Some(2),
+            action: Some(7),
+            token: None,
+            kind: ReplayErrorKind::Illegal {
+                seat: Seat(1),
+                error: IllegalAction::NotInHand(fiveup_engine::Tile::new(4, 2)),
+            },
+        };
+        let names = display_names(&["S0".to_string(), "S1".to_string()], 2);
+        assert_eq!(names, vec!["South".to_string(), "North".to_string()]);
+        assert_eq!(
+            replay_error_text(&e, &names),
+            "hand 2, action 7: not allowed for North: North does not hold 4-2"
+        );
+    }
+
+    #[test]
     fn setups_are_checked() {
         let mut s = Setup::new(1);
         s.seats.push(SeatKind::Human);

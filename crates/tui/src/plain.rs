@@ -734,6 +734,84 @@ mod tests {
     }
 
     #[test]
+    fn running_totals_follow_every_scoring_play_and_draws_are_one_line() {
+        let mut s = Setup::new(4);
+        s.seats = vec![
+            SeatKind::Computer("club".into()),
+            SeatKind::Computer("random".into()),
+        ];
+        let text = play(s, "");
+        let lines: Vec<&str> = text.lines().collect();
+        let mut scoring = 0;
+        for (i, l) in lines.iter().enumerate() {
+            if l.contains(" and scored ") {
+                scoring += 1;
+                assert!(
+                    lines[i + 1].starts_with("Scores: South "),
+                    "{l} then {}",
+                    lines[i + 1]
+                );
+            }
+        }
+        assert!(scoring > 3, "{text}");
+        for w in lines.windows(2) {
+            let who = |t: &str| t.split(" drew ").next().map(str::to_string);
+            if w[0].contains(" drew ") && w[1].contains(" drew ") {
+                assert_ne!(who(w[0]), who(w[1]), "{w:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn board_names_the_spinner_and_the_double_each_sprout_grows_from() {
+        let mut g = Game::new(Setup::new(2)).unwrap();
+        for _ in 0..200 {
+            let t = fiveup_engine::LayoutTree::from_history(g.rules(), g.view().history());
+            if t.arms.len() >= 4 && g.human_to_act() {
+                break;
+            }
+            if g.computer_to_act() {
+                g.computer_step();
+            } else {
+                let a = g.view().legal_actions()[0];
+                g.act(a).unwrap();
+            }
+        }
+        let text = board_text(&g, &g.view());
+        assert!(text.contains("Spinner "), "{text}");
+        assert!(text.contains("(a sprout of "), "{text}");
+    }
+
+    #[test]
+    fn manual_scoring_leaves_the_count_to_the_player() {
+        let mut s = Setup::new(3);
+        s.rules.manual_scoring = true;
+        let text = play(s, "count\nquit\n");
+        assert!(text.contains("you add up the count yourself"), "{text}");
+        assert!(!text.contains(" Count "), "{text}");
+        assert!(!text.contains(": count "), "{text}");
+    }
+
+    #[test]
+    fn a_record_that_cannot_be_saved_is_said_after_the_score_and_fails() {
+        let mut s = Setup::new(4);
+        s.seats = vec![
+            SeatKind::Computer("club".into()),
+            SeatKind::Computer("greedy".into()),
+        ];
+        let mut out = Vec::new();
+        let opts = PlainOptions {
+            save: Some(PathBuf::from("/nonexistent-fiveup-dir/x.txt")),
+            latest: None,
+        };
+        let r = run(s, &mut "".as_bytes(), &mut out, &opts);
+        let text = String::from_utf8(out).unwrap();
+        assert!(r.is_err(), "{text}");
+        assert!(text.contains("Final score:"), "{text}");
+        assert!(text.contains("NOT saved"), "{text}");
+    }
+
+    #[test]
     fn commands_answer_and_bad_input_changes_nothing() {
         let text = play(
             Setup::new(2),
