@@ -72,7 +72,8 @@ impl MoveReview {
             "best".to_string()
         } else if self.within_noise() {
             format!(
-                "as good as the best (within the noise: {:.1} ± {:.1})",
+                "as good as the best {} (the difference, {:.1}, is within the noise, ±{:.1})",
+                self.best,
                 self.loss,
                 self.noise()
             )
@@ -231,7 +232,11 @@ mod tests {
         let same = move_review(0.1, 0.5);
         assert!(same.within_noise());
         assert_eq!(same.counted_loss(), 0.0);
-        assert!(same.verdict().starts_with("as good as the best"), "{}", same.verdict());
+        assert!(
+            same.verdict().starts_with("as good as the best"),
+            "{}",
+            same.verdict()
+        );
         // Well beyond two standard errors of the difference: a real loss.
         let worse = move_review(4.0, 0.5);
         assert!(!worse.within_noise());

@@ -153,15 +153,25 @@ fn describe(record: &Record, game: &ReplayedGame) -> String {
             ));
         }
     }
-    let width = |k: usize| rows.iter().map(|r| r.1[k].chars().count()).max().unwrap_or(0);
+    let width = |k: usize| {
+        rows.iter()
+            .map(|r| r.1[k].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
     let w: Vec<usize> = (0..6).map(width).collect();
     let mut next = 0;
     for (h, hand) in game.hands.iter().enumerate() {
         let _ = writeln!(
             out,
-            "\nhand {} - {} leads ({})",
+            "\nhand {} - {} {} ({})",
             h + 1,
             name(hand.leader),
+            if name(hand.leader) == "You" {
+                "lead"
+            } else {
+                "leads"
+            },
             lead_text(hand.lead_kind)
         );
         for (seat, tile) in &hand.lead_draws {

@@ -200,13 +200,21 @@ fn an_unwritable_save_path_is_refused_before_the_game() {
             .expect("the fiveup binary runs");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{mode:?} accepted the path");
-        assert!(err.contains("cannot save the record to /nonexistent/dir/x.txt"), "{err}");
+        assert!(
+            err.contains("cannot save the record to /nonexistent/dir/x.txt"),
+            "{err}"
+        );
         assert!(out.stdout.is_empty(), "no game was played");
     }
     // A directory is not a file name either.
     let dir = temp("");
     let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
-        .args(["play", "--plain", "--save", dir.to_str().expect("utf-8 path")])
+        .args([
+            "play",
+            "--plain",
+            "--save",
+            dir.to_str().expect("utf-8 path"),
+        ])
         .stdin(Stdio::null())
         .output()
         .expect("the fiveup binary runs");
@@ -279,7 +287,10 @@ fn ctrl_c_in_plain_mode_saves_the_record() {
     let record = Record::parse(&text).expect("a text record");
     assert!(record.replay().is_ok());
     assert_eq!(record.seats, vec!["You".to_string(), "North".to_string()]);
-    assert!(!record.hands[0].moves.is_empty(), "the actions so far are kept");
+    assert!(
+        !record.hands[0].moves.is_empty(),
+        "the actions so far are kept"
+    );
 }
 
 #[test]
@@ -299,7 +310,10 @@ fn replay_names_seats_as_the_game_does_and_lines_up_its_columns() {
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{text}");
     assert!(!text.contains("S0") && !text.contains("side 1"), "{text}");
-    assert!(text.contains("players: South: club, North: greedy"), "{text}");
+    assert!(
+        text.contains("players: South: club, North: greedy"),
+        "{text}"
+    );
     let last = text
         .lines()
         .find(|l| l.starts_with("Game over: "))

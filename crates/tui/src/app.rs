@@ -876,7 +876,8 @@ impl PlayScreen {
                     _ => self.mode = Mode::Normal,
                 }
                 if let Mode::Help(s) = &mut self.mode {
-                    let lines = crate::ui::box_lines(size.0, &crate::ui::help_text(self.game.rules()));
+                    let lines =
+                        crate::ui::box_lines(size.0, &crate::ui::help_text(self.game.rules()));
                     *s = (*s).min(lines.len().saturating_sub(crate::ui::log_view_rows(size)));
                 }
                 return Flow::Stay;
@@ -1026,7 +1027,8 @@ impl PlayScreen {
                     Flow::Stay
                 }
                 Key::Down => {
-                    let lines = crate::ui::box_lines(size.0, &crate::ui::game_over_lines(&self.game));
+                    let lines =
+                        crate::ui::box_lines(size.0, &crate::ui::game_over_lines(&self.game));
                     if self.scroll + crate::ui::log_view_rows(size) < lines.len() + 2 {
                         self.scroll += 1;
                     }

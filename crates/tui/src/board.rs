@@ -120,8 +120,9 @@ pub struct Drawing {
     /// Open ends whose marker could not be drawn.
     pub unmarked_ends: usize,
     /// How far the drawing strays from the straight layout for lack of room: arms whose first
-    /// tile could not go its own way (it took another arm's place), and turns beyond the
-    /// second in one arm (a spiral). 0 when every arm starts where it should.
+    /// tile could not go its own way (it took another arm's place), arms that turn back the way
+    /// they came, and turns beyond the second in one arm (a spiral). 0 when every arm starts
+    /// where it should and runs on without doubling back.
     pub crowded: usize,
 }
 
@@ -563,6 +564,7 @@ fn draw_at(
         if let Some(list) = &placed {
             let mut dir = start.dir;
             let mut turns = 0usize;
+            let mut reversed = false;
             for (k, (_, _, cur)) in list.iter().enumerate() {
                 if cur.dir != dir {
                     if k == 0 {
@@ -571,9 +573,11 @@ fn draw_at(
                         turns += 1;
                     }
                     dir = cur.dir;
+                    // Running back the way it came: it has turned into other arms' room.
+                    reversed |= dir == start.dir.clockwise().clockwise();
                 }
             }
-            drawing.crowded += turns.saturating_sub(2);
+            drawing.crowded += turns.saturating_sub(2) + usize::from(reversed);
         }
         match placed {
             Some(list) => {
@@ -718,7 +722,8 @@ pub fn count_parts(tree: &LayoutTree) -> Option<Vec<CountPart>> {
             .count()
     };
     if root.is_double() {
-        let against = usize::from(has(ArmId(0))) + usize::from(has(ArmId(1))) + sprouts_filled(None, 0);
+        let against =
+            usize::from(has(ArmId(0))) + usize::from(has(ArmId(1))) + sprouts_filled(None, 0);
         if against < 2 {
             parts.push(CountPart::Double(root));
         }
@@ -734,7 +739,8 @@ pub fn count_parts(tree: &LayoutTree) -> Option<Vec<CountPart>> {
         }
         for (i, p) in line.tiles.iter().enumerate() {
             if p.tile.is_double() {
-                let against = 1 + usize::from(line.tiles.len() > i + 1) + sprouts_filled(Some(line.id), i);
+                let against =
+                    1 + usize::from(line.tiles.len() > i + 1) + sprouts_filled(Some(line.id), i);
                 if against < 2 {
                     parts.push(CountPart::Double(p.tile));
                 }

@@ -172,7 +172,10 @@ pub fn replay_error_text(e: &fiveup_engine::notation::ReplayError, names: &[Stri
         if let Some(t) = &e.token {
             where_.push_str(&format!(" `{t}`"));
         }
-        return format!("{where_}: not allowed for {who}: {}", explain_for(error, &who));
+        return format!(
+            "{where_}: not allowed for {who}: {}",
+            explain_for(error, &who)
+        );
     }
     e.to_string()
 }
@@ -208,7 +211,13 @@ pub struct Game {
     logged: usize,
     /// The log line of the latest draws, to fold a run of draws by one seat into one line:
     /// (line index, seat, tiles drawn (`None`: hidden), ends, forced).
-    draws: Option<(usize, Seat, Vec<Option<fiveup_engine::Tile>>, fiveup_engine::PipSet, bool)>,
+    draws: Option<(
+        usize,
+        Seat,
+        Vec<Option<fiveup_engine::Tile>>,
+        fiveup_engine::PipSet,
+        bool,
+    )>,
     sheet: Vec<SheetRow>,
     /// The learning setting: show the computer players' hands.
     pub show_hands: bool,
@@ -231,8 +240,8 @@ impl Game {
                 SeatKind::Computer(l) => format!("{n}: {l}"),
             })
             .collect();
-        let mut recorder =
-            Recorder::new(&state, Some(names.clone()), Some(deal_seed)).map_err(|e| e.to_string())?;
+        let mut recorder = Recorder::new(&state, Some(names.clone()), Some(deal_seed))
+            .map_err(|e| e.to_string())?;
         recorder
             .tag("Players", &players.join(", "))
             .map_err(|e| e.to_string())?;
@@ -494,7 +503,12 @@ impl Game {
                         se * 100.0
                     )
                 } else {
-                    format!("{:<8} {:+6.1} ±{:.1}", e.action.to_string(), e.mean, e.stderr)
+                    format!(
+                        "{:<8} {:+6.1} ±{:.1}",
+                        e.action.to_string(),
+                        e.mean,
+                        e.stderr
+                    )
                 }
             })
             .collect();
@@ -689,7 +703,9 @@ impl Game {
                 }
                 if self.sheet.last().map(|r| r.hand) != Some(hand) {
                     let start = self.state.start().scores;
-                    let totals: Vec<i32> = (0..sides).map(|s| self.state.scores()[Side(s as u8)]).collect();
+                    let totals: Vec<i32> = (0..sides)
+                        .map(|s| self.state.scores()[Side(s as u8)])
+                        .collect();
                     self.sheet.push(SheetRow {
                         hand,
                         gained: (0..sides)
@@ -700,6 +716,21 @@ impl Game {
                     });
                 }
             }
+        }
+        if self.state.winner().is_some() && self.sheet.last().map(|r| r.hand) != Some(hand) {
+            // The game ended in the middle of a hand: its points, and no award.
+            let start = self.state.start().scores;
+            let totals: Vec<i32> = (0..sides)
+                .map(|s| self.state.scores()[Side(s as u8)])
+                .collect();
+            self.sheet.push(SheetRow {
+                hand,
+                gained: (0..sides)
+                    .map(|s| totals[s] - start[Side(s as u8)])
+                    .collect(),
+                award: vec![0; sides],
+                totals,
+            });
         }
         if let Some(w) = self.state.winner() {
             let text = format!(

@@ -299,7 +299,10 @@ fn join_wrapped(head: &str, pieces: &[String], sep: &str, width: usize) -> Vec<S
         } else {
             p.clone()
         };
-        if cur.chars().count() + piece.trim_end().chars().count() > width && cur.trim().len() > 0 && cur != head {
+        if cur.chars().count() + piece.trim_end().chars().count() > width
+            && cur.trim().len() > 0
+            && cur != head
+        {
             out.push(cur.trim_end().to_string());
             cur = " ".to_string();
         }
@@ -362,52 +365,24 @@ fn table_lines(m: &TableModel, w: usize, theme: Theme) -> Vec<Line<'static>> {
             lines.push(Line::raw(l));
         }
     }
-    let seat_style = |s: &SeatLine| {
-        if s.to_move {
-            theme.accent()
-        } else {
-            theme.base()
-        }
-    };
-    let marker = |s: &SeatLine| if s.to_move { "> " } else { "  " };
-    if m.seats.len() <= 2 {
-        lines.push(Line::raw(format!("Boneyard {}", m.boneyard)));
-        for s in &m.seats {
-            lines.push(Line::styled(
-                format!(
-                    "{}{:<14.14} {:>2} tile{}",
-                    marker(s),
-                    s.name,
-                    s.tiles,
-                    if s.tiles == 1 { "" } else { "s" }
-                ),
-                seat_style(s),
-            ));
-        }
-    } else {
-        // Three or four players: two seats a line, to leave room for the log.
-        lines.push(Line::raw(format!(
-            "Boneyard {}; tiles in hand:",
-            m.boneyard
-        )));
-        for pair in m.seats.chunks(2) {
-            let spans: Vec<Span> = pair
-                .iter()
-                .map(|s| {
-                    Span::styled(
-                        format!("{}{:<8.8} {:>2} ", marker(s), s.name, s.tiles),
-                        seat_style(s),
-                    )
-                })
-                .collect();
-            lines.push(Line::from(spans));
-        }
+    // The boneyard and the tiles in each hand, `>` marking whose turn it is.
+    let mut pieces = vec![format!("boneyard {}", m.boneyard)];
+    for st in &m.seats {
+        let name: String = st.name.chars().take(12).collect();
+        pieces.push(format!(
+            "{}{name} {}",
+            if st.to_move { "> " } else { "" },
+            st.tiles
+        ));
+    }
+    for l in join_wrapped("Tiles: ", &pieces, " | ", w) {
+        lines.push(Line::raw(l));
     }
     lines
 }
 
 /// Rows the log keeps at the least, so that the latest actions stay in view.
-const MIN_LOG_ROWS: u16 = 4;
+const MIN_LOG_ROWS: u16 = 3;
 
 fn draw_table(
     f: &mut Frame,
@@ -468,14 +443,10 @@ fn draw_table(
         None
     };
     if let Some(note) = note {
-        put(
-            f,
-            inner.x,
-            inner.y + inner.height.saturating_sub(1),
-            &note,
-            theme.dim(),
-            inner,
-        );
+        // On the board's bottom border, where it covers no tile.
+        let y = board_area.y + board_area.height.saturating_sub(1);
+        let clip = Rect::new(board_area.x + 1, y, board_area.width.saturating_sub(2), 1);
+        put(f, clip.x, y, &format!(" {note} "), theme.accent(), clip);
     }
     // The side panel: scores, counts, whose turn, then the log.
     let w = usize::from(side_area.width.saturating_sub(2));
@@ -504,7 +475,9 @@ fn draw_table(
         None => ("Log".to_string(), m.log.clone()),
     };
     if log_area.height >= 3 {
-        let block = Block::default().borders(Borders::ALL).title(format!(" {title} "));
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .title(format!(" {title} "));
         let inner = block.inner(log_area);
         f.render_widget(block, log_area);
         if m.overlay.is_some() {
@@ -596,7 +569,10 @@ fn wrap_hanging(lines: &[String], width: usize) -> Vec<String> {
             out.push(l.clone());
             continue;
         }
-        let body = wrap_plain(&l[indent.min(l.len())..], width.saturating_sub(indent).max(4));
+        let body = wrap_plain(
+            &l[indent.min(l.len())..],
+            width.saturating_sub(indent).max(4),
+        );
         for (k, b) in body.into_iter().enumerate() {
             if k == 0 {
                 out.push(format!("{}{b}", &l[..indent.min(l.len())]));
@@ -865,7 +841,9 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         (Mode::Log(_), _) => "Up/Down PgUp/PgDn Home/End scroll  any other key closes",
         (Mode::Help(_), _) => "Up/Down PgUp/PgDn scroll  any other key closes",
         (_, Phase::HandOver) => "Enter next hand  v hands  s save  L log  H help  q quit",
-        (_, Phase::GameOver) => "Enter play again  n new setup  Up/Down scroll  s save  L log  q quit",
+        (_, Phase::GameOver) => {
+            "Enter play again  n new setup  Up/Down scroll  s save  L log  q quit"
+        }
         _ if tiles.len() >= 10 => {
             "1-99/Enter play  d draw  p pass  ? hint  v hands  s save  L log  H help  q quit"
         }
@@ -948,9 +926,9 @@ fn message_text(p: &PlayScreen) -> String {
             "{refused}Claim the points of your play: {t}_ (type them and Enter; 0 if it scored \
              nothing)"
         ),
-        Mode::Pick(t) => format!(
-            "Tile {t}_: type the next digit, or Enter for tile {t} (Esc cancels)"
-        ),
+        Mode::Pick(t) => {
+            format!("Tile {t}_: type the next digit, or Enter for tile {t} (Esc cancels)")
+        }
         Mode::Save(name) => format!("Save the record to: {name}_  (Enter saves, Esc cancels)"),
         _ => p.message.clone(),
     }
@@ -1025,8 +1003,9 @@ pub fn score_sheet(g: &crate::game::Game) -> Vec<String> {
                 .unwrap_or(8)
         })
         .collect();
-    let mut out = vec!["Score sheet: points in the hand (the award in brackets), then the total."
-        .to_string()];
+    let mut out = vec![
+        "Score sheet: points in the hand (the award in brackets), then the total.".to_string(),
+    ];
     let mut head = "Hand".to_string();
     for s in 0..sides {
         head.push_str(&format!("  {:>w$.16}", names[s], w = width[s]));
@@ -1056,7 +1035,15 @@ fn revealed(g: &crate::game::Game) -> Vec<String> {
         .filter_map(|s| {
             hands[s].map(|t| {
                 let pips = r.map_or(t.pips() as u16, |r| r.pips[s]);
-                format!("{}: {} ({pips} pips)", g.names()[s.idx()], tiles_text(t))
+                let list = if t.is_empty() {
+                    "-".to_string()
+                } else {
+                    t.iter()
+                        .map(|x| format!("[{}|{}]", x.hi(), x.lo()))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                format!("{}: {list} ({pips} pips)", g.names()[s.idx()])
             })
         })
         .collect()
