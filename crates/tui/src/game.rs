@@ -198,6 +198,16 @@ pub fn explain_for(e: &IllegalAction, who: &str) -> String {
     }
 }
 
+/// A run of draws by one seat, folded into one log line: (line index, seat, tiles drawn
+/// (`None`: hidden), ends, forced).
+type DrawRun = (
+    usize,
+    Seat,
+    Vec<Option<fiveup_engine::Tile>>,
+    fiveup_engine::PipSet,
+    bool,
+);
+
 /// A game in progress.
 #[derive(Debug)]
 pub struct Game {
@@ -211,13 +221,7 @@ pub struct Game {
     logged: usize,
     /// The log line of the latest draws, to fold a run of draws by one seat into one line:
     /// (line index, seat, tiles drawn (`None`: hidden), ends, forced).
-    draws: Option<(
-        usize,
-        Seat,
-        Vec<Option<fiveup_engine::Tile>>,
-        fiveup_engine::PipSet,
-        bool,
-    )>,
+    draws: Option<DrawRun>,
     sheet: Vec<SheetRow>,
     /// The learning setting: show the computer players' hands.
     pub show_hands: bool,

@@ -300,7 +300,7 @@ fn join_wrapped(head: &str, pieces: &[String], sep: &str, width: usize) -> Vec<S
             p.clone()
         };
         if cur.chars().count() + piece.trim_end().chars().count() > width
-            && cur.trim().len() > 0
+            && !cur.trim().is_empty()
             && cur != head
         {
             out.push(cur.trim_end().to_string());
