@@ -299,9 +299,7 @@ fn join_wrapped(head: &str, pieces: &[String], sep: &str, width: usize) -> Vec<S
         } else {
             p.clone()
         };
-        if cur.chars().count() + piece.trim_end().chars().count() > width
-            && !cur.trim().is_empty()
-            && cur != head
+        if cur.chars().count() + piece.trim_end().chars().count() > width && !cur.trim().is_empty()
         {
             out.push(cur.trim_end().to_string());
             cur = " ".to_string();
@@ -1221,5 +1219,36 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
         .map(|s| (*s).to_string())
         .collect();
         text_box(f, body, "Replay keys", &lines, "any key closes", 0, theme);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joined_pieces_wrap_within_the_width_and_keep_every_separator() {
+        let parts: Vec<String> = ["2-2=4", "E 2", "N 4", "5-5=10", "S 6", "4 3", "5 1"]
+            .iter()
+            .map(|s| (*s).to_string())
+            .collect();
+        for width in [12, 20, 28, 40] {
+            let lines = join_wrapped("Count 10 (scores 10) = ", &parts, " + ", width);
+            for l in &lines {
+                assert!(
+                    l.chars().count() <= width.max(24),
+                    "{l:?} is wider than {width}"
+                );
+            }
+            let joined = lines
+                .join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(
+                joined.ends_with("2-2=4 + E 2 + N 4 + 5-5=10 + S 6 + 4 3 + 5 1"),
+                "{joined}"
+            );
+        }
     }
 }

@@ -344,7 +344,8 @@ fn no_color_draws_without_colours() {
     assert!(coloured, "colours are used when allowed");
 }
 
-/// A small deterministic generator for the fuzz.
+/// A small deterministic generator for the fuzz (keys, clicks, ticks and sizes over six kinds
+/// of game).
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> u64 {
@@ -399,6 +400,8 @@ fn random_keys_clicks_and_sizes_never_panic() {
     ];
     let mut manual = Setup::new(6);
     manual.rules.manual_scoring = true;
+    // Nine tiles a hand: hands of ten tiles or more, typed by two-digit numbers.
+    let nine = setup(Preset::FiveUp, 2, 7, "hand=9");
     let starts: Vec<Box<dyn Fn() -> App>> = vec![
         Box::new(|| {
             App::start(
@@ -410,6 +413,7 @@ fn random_keys_clicks_and_sizes_never_panic() {
         Box::new(move || App::playing(Game::new(four.clone()).expect("a game"), (90, 30))),
         Box::new(move || App::playing(Game::new(manual.clone()).expect("a game"), (80, 24))),
         Box::new(replay_app),
+        Box::new(move || App::playing(Game::new(nine.clone()).expect("a game"), (80, 24))),
     ];
     for make in &starts {
         let mut app = make();
