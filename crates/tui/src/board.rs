@@ -680,6 +680,9 @@ pub enum CountPart {
     /// A double that counts both halves: at the end of an arm, or a spinner with fewer than two
     /// tiles against it.
     Double(Tile),
+    /// An open end that adds nothing: an empty sprout, or an end against a double that no longer
+    /// counts.
+    Nothing(ArmId),
 }
 
 impl CountPart {
@@ -689,6 +692,7 @@ impl CountPart {
         match self {
             CountPart::End(_, p) => p,
             CountPart::Double(t) => 2 * t.hi(),
+            CountPart::Nothing(_) => 0,
         }
     }
 }
@@ -698,15 +702,16 @@ impl std::fmt::Display for CountPart {
         match self {
             CountPart::End(a, p) => write!(f, "{a} {p}"),
             CountPart::Double(t) => write!(f, "{t}={}", 2 * t.hi()),
+            CountPart::Nothing(a) => write!(f, "{a} 0"),
         }
     }
 }
 
-/// The count taken apart: the outer half of each arm's end tile, and every double that still
+/// The count taken apart: the outer half of each arm's end tile, every double that still
 /// counts both halves (at the end of an arm, or a spinner with fewer than two tiles against
-/// it). Empty sprouts and arms ending against a double add nothing. Parts that add nothing are
-/// left out. `None` when the parts do not add up to the layout's count (a rule this drawing
-/// does not know).
+/// it), and every other open end as adding nothing (an empty sprout, an end against a double
+/// that no longer counts), so that each open end is accounted for. `None` when the parts do not
+/// add up to the layout's count (a rule this drawing does not know).
 #[must_use]
 pub fn count_parts(tree: &LayoutTree) -> Option<Vec<CountPart>> {
     let root = tree.root?;
@@ -721,33 +726,53 @@ pub fn count_parts(tree: &LayoutTree) -> Option<Vec<CountPart>> {
             })
             .count()
     };
-    if root.is_double() {
-        let against =
-            usize::from(has(ArmId(0))) + usize::from(has(ArmId(1))) + sprouts_filled(None, 0);
-        if against < 2 {
-            parts.push(CountPart::Double(root));
-        }
+    // Doubles that count both halves.
+    let mut counting: Vec<Tile> = Vec::new();
+    if root.is_double()
+        && usize::from(has(ArmId(0))) + usize::from(has(ArmId(1))) + sprouts_filled(None, 0) < 2
+    {
+        counting.push(root);
     }
     for line in &tree.arms {
-        match line.tiles.last() {
-            Some(last) if last.tile.is_double() => {}
-            Some(last) => parts.push(CountPart::End(line.id, last.outer)),
-            None if line.anchor == Anchor::Root && !root.is_double() => {
-                parts.push(CountPart::End(line.id, line.end));
-            }
-            None => {}
-        }
         for (i, p) in line.tiles.iter().enumerate() {
-            if p.tile.is_double() {
-                let against =
-                    1 + usize::from(line.tiles.len() > i + 1) + sprouts_filled(Some(line.id), i);
-                if against < 2 {
-                    parts.push(CountPart::Double(p.tile));
+            if p.tile.is_double()
+                && 1 + usize::from(line.tiles.len() > i + 1) + sprouts_filled(Some(line.id), i) < 2
+            {
+                counting.push(p.tile);
+            }
+        }
+    }
+    let mut listed: Vec<Tile> = Vec::new();
+    let mut double = |t: Tile, parts: &mut Vec<CountPart>| {
+        if counting.contains(&t) && !listed.contains(&t) {
+            listed.push(t);
+            parts.push(CountPart::Double(t));
+            true
+        } else {
+            counting.contains(&t)
+        }
+    };
+    for line in &tree.arms {
+        // The tile this arm's end lies against: its last tile, or its anchor.
+        let (end_tile, outer) = match (line.tiles.last(), line.anchor) {
+            (Some(last), _) => (last.tile, Some(last.outer)),
+            (None, Anchor::Root) => (root, (!root.is_double()).then_some(line.end)),
+            (None, Anchor::Sprout { double, .. }) => (double, None),
+        };
+        match outer {
+            Some(p) if !end_tile.is_double() => parts.push(CountPart::End(line.id, p)),
+            _ => {
+                // On a double: the double's part when it counts, else this end adds nothing.
+                if !double(end_tile, &mut parts) && line.open {
+                    parts.push(CountPart::Nothing(line.id));
                 }
             }
         }
     }
-    parts.retain(|p| p.value() > 0);
+    // Doubles counting without an open end on them (none in the rules known so far).
+    for t in counting.clone() {
+        double(t, &mut parts);
+    }
     let sum: u32 = parts.iter().map(|p| u32::from(p.value())).sum();
     (sum == u32::from(tree.count)).then_some(parts)
 }
@@ -935,6 +960,21 @@ mod tests {
                         let parts = count_parts(&t).unwrap_or_else(|| panic!("{t:?}"));
                         let sum: u32 = parts.iter().map(|p| u32::from(p.value())).sum();
                         assert_eq!(sum, u32::from(t.count));
+                        // Every open end is accounted for, by its arm or by its double.
+                        for a in t.arms.iter().filter(|a| a.open) {
+                            let on = a.tiles.last().map(|p| p.tile);
+                            assert!(
+                                parts.iter().any(|p| match *p {
+                                    CountPart::End(x, _) | CountPart::Nothing(x) => x == a.id,
+                                    CountPart::Double(d) => on.map_or(
+                                        t.root == Some(d) || matches!(a.anchor, Anchor::Sprout { double, .. } if double == d),
+                                        |o| o == d
+                                    ),
+                                }),
+                                "{:?} not accounted for in {parts:?}",
+                                a.id
+                            );
+                        }
                         doubles += parts
                             .iter()
                             .filter(|p| matches!(p, CountPart::Double(_)))
