@@ -326,7 +326,10 @@ pub struct ReplayScreen {
 impl ReplayScreen {
     /// A viewer at the start of the first hand; fails if the record does not replay.
     pub fn new(record: Record, name: &str) -> Result<ReplayScreen, String> {
-        let replayed = record.replay().map_err(|e| e.to_string())?;
+        let replayed = record.replay().map_err(|e| {
+            let names = crate::game::display_names(&record.seats, record.rules.players);
+            crate::game::replay_error_text(&e, &names)
+        })?;
         if record.hands.is_empty() {
             return Err("the record holds no hand".into());
         }
