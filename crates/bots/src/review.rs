@@ -72,10 +72,11 @@ impl MoveReview {
             "best".to_string()
         } else if self.within_noise() {
             format!(
-                "as good as the best {} (the difference, {:.1}, is within the noise, ±{:.1})",
+                "as good as the best {} (the difference, {:.1}, is within the noise: less than \
+                 {NOISE_FACTOR} standard errors, {:.1})",
                 self.best,
                 self.loss,
-                self.noise()
+                NOISE_FACTOR * self.noise()
             )
         } else {
             format!("loses {:.1}; best {}", self.loss, self.best)
