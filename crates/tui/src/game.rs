@@ -640,6 +640,12 @@ impl Game {
         let mut running: Vec<i32> = (0..sides)
             .map(|s| self.state.scores()[Side(s as u8)])
             .collect();
+        if let Some(r) = self.state.result() {
+            // The end-of-hand award came after every action of the hand.
+            for (s, v) in running.iter_mut().enumerate() {
+                *v -= r.scored[Side(s as u8)];
+            }
+        }
         for e in new.iter().rev() {
             after.push(running.clone());
             let (seat, pts) = scored_by(e);

@@ -754,6 +754,38 @@ mod tests {
             }
         }
         assert!(scoring > 3, "{text}");
+        // The totals after the last play of a hand do not yet hold its award.
+        let mut totals = (0, 0);
+        for l in &lines {
+            if let Some(t) = l.strip_prefix("Scores: ") {
+                let n: Vec<i32> = t
+                    .trim_end_matches('.')
+                    .split(", ")
+                    .map(|p| p.rsplit(' ').next().unwrap().parse().unwrap())
+                    .collect();
+                totals = (n[0], n[1]);
+            }
+            if let Some(rest) = l.strip_prefix("Scored: ") {
+                let n: Vec<i32> = rest
+                    .trim_end_matches('.')
+                    .split(", ")
+                    .map(|p| p.rsplit(' ').next().unwrap().parse().unwrap())
+                    .collect();
+                totals = (totals.0 + n[0], totals.1 + n[1]);
+            }
+            if let Some(rest) = l.strip_prefix("Hand ") {
+                if let Some((_, sc)) = rest.split_once("; scores ") {
+                    let n: Vec<i32> = sc
+                        .trim_end_matches('.')
+                        .split(", ")
+                        .map(|p| p.rsplit(' ').next().unwrap().parse().unwrap())
+                        .collect();
+                    if rest.contains(" dealt;") {
+                        assert_eq!(totals, (n[0], n[1]), "{l}");
+                    }
+                }
+            }
+        }
         for w in lines.windows(2) {
             let who = |t: &str| t.split(" drew ").next().map(str::to_string);
             if w[0].contains(" drew ") && w[1].contains(" drew ") {
