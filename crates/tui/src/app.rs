@@ -979,7 +979,7 @@ impl PlayScreen {
                         typed.clear();
                         self.act(Action::Claim(n));
                     }
-                    _ => return self.common_key(k, save_path, size),
+                    _ => return self.common_key(k, save_path),
                 }
                 return Flow::Stay;
             }
@@ -1012,7 +1012,17 @@ impl PlayScreen {
         }
         match phase {
             Phase::HandOver => match k {
+                // The result box scrolls when it is longer than the room beside the layout.
+                Key::Up => {
+                    self.scroll = self.scroll.saturating_sub(1);
+                    Flow::Stay
+                }
+                Key::Down => {
+                    self.scroll = (self.scroll + 1).min(40);
+                    Flow::Stay
+                }
                 Key::Enter | Key::Char(' ' | 'n') => {
+                    self.scroll = 0;
                     if let Err(e) = self.game.next_hand() {
                         self.message = e;
                     } else {
@@ -1022,7 +1032,7 @@ impl PlayScreen {
                     self.after();
                     Flow::Stay
                 }
-                _ => self.common_key(k, save_path, size),
+                _ => self.common_key(k, save_path),
             },
             Phase::GameOver => match k {
                 Key::Up => {
@@ -1045,7 +1055,7 @@ impl PlayScreen {
                     Flow::Stay
                 }
                 Key::Char('n') => Flow::NewSetup,
-                _ => self.common_key(k, save_path, size),
+                _ => self.common_key(k, save_path),
             },
             Phase::Play | Phase::Claim => {
                 let n = self.game.view().hand().len() as usize;
@@ -1112,13 +1122,13 @@ impl PlayScreen {
                         }
                         Flow::Stay
                     }
-                    _ => self.common_key(k, save_path, size),
+                    _ => self.common_key(k, save_path),
                 }
             }
         }
     }
 
-    fn common_key(&mut self, k: Key, save_path: Option<&PathBuf>, _size: (u16, u16)) -> Flow {
+    fn common_key(&mut self, k: Key, save_path: Option<&PathBuf>) -> Flow {
         match k {
             Key::Char('v') => {
                 self.game.show_hands = !self.game.show_hands;

@@ -838,7 +838,9 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         (Mode::Save(_), _) => "type a file name (.json for JSON)  Enter save  Esc cancel",
         (Mode::Log(_), _) => "Up/Down PgUp/PgDn Home/End scroll  any other key closes",
         (Mode::Help(_), _) => "Up/Down PgUp/PgDn scroll  any other key closes",
-        (_, Phase::HandOver) => "Enter next hand  v hands  s save  L log  H help  q quit",
+        (_, Phase::HandOver) => {
+            "Enter next hand  Up/Down scroll  v hands  s save  L log  H help  q quit"
+        }
         (_, Phase::GameOver) => {
             "Enter play again  n new setup  Up/Down scroll  s save  L log  q quit"
         }
@@ -1017,12 +1019,6 @@ pub fn score_sheet(g: &crate::game::Game) -> Vec<String> {
         out.push(row);
     }
     out
-}
-
-/// The board's part of the body.
-#[allow(dead_code)]
-fn board_of(body: Rect) -> Rect {
-    Rect::new(body.x, body.y, body.width.saturating_sub(SIDE), body.height)
 }
 
 fn revealed(g: &crate::game::Game) -> Vec<String> {
