@@ -268,6 +268,8 @@ pub enum Mode {
         arms: Vec<ArmId>,
         /// The end under the cursor.
         at: usize,
+        /// The digits of a two-digit end typed so far (ends 10 and up).
+        typed: String,
     },
     /// Typing the points to claim (manual scoring).
     Claim(String),
@@ -838,6 +840,7 @@ impl PlayScreen {
                     tile: h.tile,
                     arms,
                     at: 0,
+                    typed: String::new(),
                 };
             }
         }
@@ -983,7 +986,12 @@ impl PlayScreen {
                 }
                 return Flow::Stay;
             }
-            Mode::ChooseEnd { tile, arms, at } => {
+            Mode::ChooseEnd {
+                tile,
+                arms,
+                at,
+                typed,
+            } => {
                 let tile = *tile;
                 match k {
                     Key::Left | Key::Up | Key::BackTab => *at = (*at + arms.len() - 1) % arms.len(),
@@ -997,10 +1005,17 @@ impl PlayScreen {
                         self.message = "Choose a tile.".into();
                     }
                     Key::Char(c) => {
-                        let name = c.to_ascii_uppercase().to_string();
+                        // Ends 10 and up take two digits: 1 then 2 is end 12.
+                        let name = format!("{typed}{}", c.to_ascii_uppercase());
                         if let Some(arm) = arms.iter().find(|a| a.to_string() == name).copied() {
                             self.act(Action::play(tile, arm));
+                        } else if name.len() == 1
+                            && arms.iter().any(|a| a.to_string().starts_with(&name))
+                        {
+                            typed.clone_from(&name);
+                            self.message = format!("End {name}_: type the next digit.");
                         } else {
+                            typed.clear();
                             self.message = format!("{tile} does not fit end {name}.");
                         }
                     }

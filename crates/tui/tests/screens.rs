@@ -878,3 +878,40 @@ fn draws_in_a_row_are_one_line_and_seats_have_one_name() {
         .get("Players")
         .is_some_and(|p| p.contains("North: random")));
 }
+
+#[test]
+fn an_end_numbered_ten_or_more_takes_two_digits() {
+    let two_ends = |g: &Game| {
+        g.human_to_act()
+            && fiveup_tui::plain::hand_tiles(&g.view())
+                .iter()
+                .any(|h| h.arms.len() == 2)
+    };
+    let mut g = Game::new(Setup::new(4)).expect("a game");
+    advance(&mut g, two_ends);
+    let tiles = fiveup_tui::plain::hand_tiles(&g.view());
+    let h = tiles.iter().find(|h| h.arms.len() == 2).expect("a tile");
+    let mut app = App::playing(g, (80, 24));
+    let Screen::Play(p) = &mut app.screen else {
+        unreachable!()
+    };
+    // As a Cross layout with many spinners would offer: a far sprout, end 12.
+    p.mode = Mode::ChooseEnd {
+        tile: h.tile,
+        arms: vec![h.arms[0].expect("an arm"), fiveup_engine::ArmId(12)],
+        at: 0,
+        typed: String::new(),
+    };
+    app.key(Key::Char('1'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(p.message.starts_with("End 1_"), "{}", p.message);
+    app.key(Key::Char('2'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    // End 12 was asked for (this layout has no end 12, so the engine refuses it).
+    assert!(p.message.contains("12"), "{}", p.message);
+    assert!(!p.message.contains("does not fit end 1."), "{}", p.message);
+}
