@@ -834,7 +834,7 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
             "Left/Right end  Enter lay  W E N S or number: that end  Esc cancel"
         }
         (Mode::Pick(_), _) => "next digit  Enter this tile  Backspace  Esc cancel",
-        (Mode::Claim(_), _) => "digits points  Enter claim  m Muggins  v hands  H help  q quit",
+        (Mode::Claim(_), _) => "digits points  Enter claim  Backspace  v hands  H help  q quit",
         (Mode::Save(_), _) => "type a file name (.json for JSON)  Enter save  Esc cancel",
         (Mode::Log(_), _) => "Up/Down PgUp/PgDn Home/End scroll  any other key closes",
         (Mode::Help(_), _) => "Up/Down PgUp/PgDn scroll  any other key closes",
@@ -843,6 +843,9 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         }
         (_, Phase::GameOver) => {
             "Enter play again  n new setup  Up/Down scroll  s save  L log  q quit"
+        }
+        _ if rules.manual_scoring => {
+            "1-9 play  d draw  p pass  m Muggins  ? hint  v hands  s save  H help  q quit"
         }
         _ if tiles.len() >= 10 => {
             "1-99/Enter play  d draw  p pass  ? hint  v hands  s save  L log  H help  q quit"

@@ -915,3 +915,27 @@ fn an_end_numbered_ten_or_more_takes_two_digits() {
     assert!(p.message.contains("12"), "{}", p.message);
     assert!(!p.message.contains("does not fit end 1."), "{}", p.message);
 }
+
+#[test]
+fn every_keys_line_fits_the_smallest_screen_and_manual_scoring_offers_muggins() {
+    let g = at_a_claim();
+    let mut app = App::playing(g, (80, 24));
+    let text = draw(&mut app);
+    let keys = text.lines().last().expect("a keys line");
+    assert!(
+        !keys.contains("Muggins"),
+        "no Muggins while claiming: {keys}"
+    );
+    app.key(Key::Char('0'));
+    app.key(Key::Enter);
+    let Screen::Play(p) = &mut app.screen else {
+        unreachable!()
+    };
+    advance(&mut p.game, |g| {
+        g.human_to_act() && g.phase() == Phase::Play
+    });
+    let text = draw(&mut app);
+    let keys = text.lines().last().expect("a keys line");
+    assert!(keys.contains("m Muggins"), "{keys}");
+    assert!(keys.chars().count() <= 80);
+}
