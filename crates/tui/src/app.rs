@@ -283,6 +283,8 @@ pub enum Mode {
     Log(usize),
     /// Typing a tile's number (ten tiles or more): the digits so far.
     Pick(String),
+    /// The board alone, on the whole screen.
+    Board,
 }
 
 /// The game screen.
@@ -548,7 +550,7 @@ impl App {
         }
         match &self.screen {
             Screen::Play(p) => {
-                matches!(p.mode, Mode::Normal | Mode::Log(_))
+                matches!(p.mode, Mode::Normal | Mode::Log(_) | Mode::Board)
                     && (p.game.computer_to_act() || p.game.forced_human_action().is_some())
             }
             _ => false,
@@ -872,6 +874,10 @@ impl PlayScreen {
     fn key(&mut self, k: Key, save_path: Option<&PathBuf>, size: (u16, u16)) -> Flow {
         let phase = self.game.phase();
         match &mut self.mode {
+            Mode::Board => {
+                self.mode = Mode::Normal;
+                return Flow::Stay;
+            }
             Mode::Help(scroll) => {
                 match k {
                     Key::Up => *scroll = scroll.saturating_sub(1),
@@ -1162,6 +1168,7 @@ impl PlayScreen {
                 self.message = "Save the record to (Enter saves, Esc cancels):".into();
             }
             Key::Char('L') | Key::PageUp => self.mode = Mode::Log(0),
+            Key::Char('b') => self.mode = Mode::Board,
             Key::F(1) | Key::Char('H') => self.mode = Mode::Help(0),
             Key::Char('q') | Key::Esc => {
                 if self.game.phase() == Phase::GameOver {

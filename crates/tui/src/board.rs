@@ -806,6 +806,28 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
+    #[ignore = "prints how often whole hands are crowded; run by hand"]
+    fn crowded_share() {
+        for (preset, players) in [
+            (Preset::FiveUp, 2),
+            (Preset::FiveUp, 4),
+            (Preset::Muggins, 2),
+            (Preset::Cross, 2),
+        ] {
+            for (w, h) in [(48u16, 15u16), (78, 19), (68, 21), (128, 37)] {
+                let n = 150;
+                let crowded = (0..n)
+                    .filter(|&seed| draw(&random_tree(seed, preset, players, 40), w, h).crowded > 0)
+                    .count();
+                println!(
+                    "{} {players}p {w}x{h}: {crowded} of {n} crowded",
+                    preset.name()
+                );
+            }
+        }
+    }
+
+    #[test]
     fn directions_turn_both_ways() {
         for d in [Dir::Left, Dir::Right, Dir::Up, Dir::Down] {
             assert_eq!(d.clockwise().counter(), d);

@@ -268,6 +268,76 @@ struct TableModel {
     overlay: Option<(String, Vec<String>)>,
 }
 
+/// The board in `area` with its frame and title; returns the column just right of the layout.
+/// `alone`: the board shown by itself (the `b` key), which needs no pointer to itself.
+fn draw_board(
+    f: &mut Frame,
+    board_area: Rect,
+    title: &str,
+    m: &TableModel,
+    theme: Theme,
+    hits: &mut HitMap,
+    alone: bool,
+) -> u16 {
+    // The board.
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" {title} "));
+    let inner = block.inner(board_area);
+    f.render_widget(block, board_area);
+    let d = board::draw(&m.tree, inner.width, inner.height);
+    let mut right = inner.x;
+    for g in &d.glyphs {
+        let style = match g.role {
+            Role::End(a) if m.focus == Some(a) => theme.selected(),
+            Role::End(a) if m.highlight.contains(&a) => {
+                theme.end().add_modifier(Modifier::UNDERLINED)
+            }
+            Role::End(_) => theme.end(),
+            Role::Elided { .. } | Role::Shut(_) => theme.dim(),
+            Role::Tile { tile, .. } | Role::Lead(tile) if m.last == Some(tile) => theme.last(),
+            _ => theme.base(),
+        };
+        put(f, inner.x + g.x, inner.y + g.y, &g.text, style, inner);
+        right = right.max(inner.x + g.x + g.text.len() as u16);
+        if let Role::End(a) = g.role {
+            hits.push((
+                inner.x + g.x,
+                inner.y + g.y,
+                g.text.len() as u16,
+                1,
+                Target::End(a),
+            ));
+        }
+    }
+    if m.tree.root.is_none() {
+        put(
+            f,
+            inner.x + 1,
+            inner.y + inner.height / 2,
+            "The table is empty: the lead comes first.",
+            theme.dim(),
+            inner,
+        );
+    }
+    let note = if d.hidden > 0 {
+        Some(format!("{} tiles not shown: enlarge the window", d.hidden))
+    } else if d.crowded > 0 && !alone {
+        Some("Crowded: b shows the board alone".to_string())
+    } else if d.crowded > 0 {
+        Some("Crowded: a larger window draws it straight".to_string())
+    } else {
+        None
+    };
+    if let Some(note) = note {
+        // On the board's bottom border, where it covers no tile.
+        let y = board_area.y + board_area.height.saturating_sub(1);
+        let clip = Rect::new(board_area.x + 1, y, board_area.width.saturating_sub(2), 1);
+        put(f, clip.x, y, &format!(" {note} "), theme.accent(), clip);
+    }
+    right
+}
+
 /// Where the table was drawn.
 struct TableAreas {
     /// The side column (table panel and log).
@@ -392,60 +462,7 @@ fn draw_table(
     let board_w = body.width.saturating_sub(SIDE);
     let board_area = Rect::new(body.x, body.y, board_w, body.height);
     let side_area = Rect::new(body.x + board_w, body.y, body.width - board_w, body.height);
-    // The board.
-    let block = Block::default()
-        .borders(Borders::ALL)
-        .title(format!(" {} ", m.board_title));
-    let inner = block.inner(board_area);
-    f.render_widget(block, board_area);
-    let d = board::draw(&m.tree, inner.width, inner.height);
-    let mut right = inner.x;
-    for g in &d.glyphs {
-        let style = match g.role {
-            Role::End(a) if m.focus == Some(a) => theme.selected(),
-            Role::End(a) if m.highlight.contains(&a) => {
-                theme.end().add_modifier(Modifier::UNDERLINED)
-            }
-            Role::End(_) => theme.end(),
-            Role::Elided { .. } | Role::Shut(_) => theme.dim(),
-            Role::Tile { tile, .. } | Role::Lead(tile) if m.last == Some(tile) => theme.last(),
-            _ => theme.base(),
-        };
-        put(f, inner.x + g.x, inner.y + g.y, &g.text, style, inner);
-        right = right.max(inner.x + g.x + g.text.len() as u16);
-        if let Role::End(a) = g.role {
-            hits.push((
-                inner.x + g.x,
-                inner.y + g.y,
-                g.text.len() as u16,
-                1,
-                Target::End(a),
-            ));
-        }
-    }
-    if m.tree.root.is_none() {
-        put(
-            f,
-            inner.x + 1,
-            inner.y + inner.height / 2,
-            "The table is empty: the lead comes first.",
-            theme.dim(),
-            inner,
-        );
-    }
-    let note = if d.hidden > 0 {
-        Some(format!("{} tiles not shown: enlarge the window", d.hidden))
-    } else if d.crowded > 0 {
-        Some("Crowded: a larger window draws it straight".to_string())
-    } else {
-        None
-    };
-    if let Some(note) = note {
-        // On the board's bottom border, where it covers no tile.
-        let y = board_area.y + board_area.height.saturating_sub(1);
-        let clip = Rect::new(board_area.x + 1, y, board_area.width.saturating_sub(2), 1);
-        put(f, clip.x, y, &format!(" {note} "), theme.accent(), clip);
-    }
+    let right = draw_board(f, board_area, &m.board_title, m, theme, hits, false);
     // The side panel: scores, counts, whose turn, then the log.
     let w = usize::from(side_area.width.saturating_sub(2));
     let lines = table_lines(m, w, theme);
@@ -683,7 +700,7 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         .collect();
     let hand_h = 2 + 2 * tile_rows as u16 + others.len() as u16;
     let message = message_text(p);
-    let msg = if matches!(p.mode, Mode::Log(_) | Mode::Help(_)) {
+    let msg = if matches!(p.mode, Mode::Log(_) | Mode::Help(_) | Mode::Board) {
         vec![String::new()]
     } else {
         let mut m = wrap_plain(&message, usize::from(area.width));
@@ -838,6 +855,7 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         (Mode::Save(_), _) => "type a file name (.json for JSON)  Enter save  Esc cancel",
         (Mode::Log(_), _) => "Up/Down PgUp/PgDn Home/End scroll  any other key closes",
         (Mode::Help(_), _) => "Up/Down PgUp/PgDn scroll  any other key closes",
+        (Mode::Board, _) => "any key returns to the table",
         (_, Phase::HandOver) => {
             "Enter next hand  Up/Down scroll  v hands  s save  L log  H help  q quit"
         }
@@ -856,6 +874,12 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
     // Screens over the table: everything between the title and the message.
     let whole = Rect::new(area.x, body.y, area.width, body.height + hand_h);
     match (&p.mode, v.phase()) {
+        (Mode::Board, _) => {
+            f.render_widget(Clear, whole);
+            hits.retain(|h| !matches!(h.4, Target::End(_)));
+            let title = format!("{} (the board alone: any key returns)", model.board_title);
+            draw_board(f, whole, &title, &model, theme, hits, true);
+        }
         (Mode::Help(scroll), _) => {
             text_box(
                 f,
@@ -1059,6 +1083,7 @@ c, digits, Enter  claim your points (manual scoring); m: Muggins
 v                 show or hide the computer players' hands (for learning)
 s                 save the game record (JSON if the name ends in .json)
 L, PgUp           the whole log
+b                 the board alone, on the whole screen (for a crowded layout)
 H, F1             this page
 q, Esc            quit (asks first)";
 

@@ -385,7 +385,7 @@ const KEYS: [Key; 22] = [
     Key::Char('H'),
 ];
 
-const CHARS: &str = "0123456789wensmqy?aWESN=x-";
+const CHARS: &str = "0123456789wensmqy?aWESN=x-b";
 
 #[test]
 fn random_keys_clicks_and_sizes_never_panic() {
@@ -694,8 +694,9 @@ fn four_players_at_80x24_keep_the_log_and_show_the_whole_game_over() {
 }
 
 #[test]
-fn a_crowded_layout_at_the_smallest_size_says_a_larger_window_helps() {
+fn a_crowded_layout_at_the_smallest_size_can_be_seen_alone_and_straight() {
     let mut seen = 0;
+    let mut straight = 0;
     for seed in 1..200 {
         let mut g = Game::new(setup(Preset::Muggins, 2, seed, "hand=9")).expect("a game");
         advance(&mut g, |g| {
@@ -709,12 +710,22 @@ fn a_crowded_layout_at_the_smallest_size_says_a_larger_window_helps() {
         seen += 1;
         let mut app = App::playing(g, (80, 24));
         let text = draw(&mut app);
-        assert!(text.contains("larger window"), "{text}");
-        if seen > 3 {
-            break;
+        assert!(text.contains("b shows the board alone"), "{text}");
+        // The board alone has the whole screen: 78x19 inside at 80x24.
+        app.key(Key::Char('b'));
+        let alone = draw(&mut app);
+        assert!(alone.contains("the board alone"), "{alone}");
+        let d = fiveup_tui::board::draw(&tree, 78, 19);
+        assert_eq!(d.hidden, 0);
+        straight += usize::from(d.crowded == 0);
+        if d.crowded > 0 {
+            assert!(alone.contains("larger window"), "{alone}");
         }
+        app.key(Key::Char('x'));
+        assert_eq!(draw(&mut app), text, "any key returns");
     }
     assert!(seen > 0, "some nine-tile layouts are crowded at 80x24");
+    println!("{straight} of {seen} crowded layouts are straight on the board alone");
 }
 
 #[test]
