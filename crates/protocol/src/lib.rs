@@ -460,6 +460,11 @@ pub struct HandOutcome {
     pub scores: Vec<i32>,
     /// The award explained, one line per step, in English.
     pub explanation: Vec<String>,
+    /// The game ended during the hand: a side reached the target with a play (under
+    /// `game-end=immediate`), so the hand was not played out and no award was made (`end` is
+    /// then `blocked` only as a placeholder).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mid_hand: bool,
 }
 
 /// Everything one viewer (a seat, or a spectator) may see of a table: sent in snapshots and

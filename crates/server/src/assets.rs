@@ -18,6 +18,11 @@ pub type Asset = (&'static str, &'static str, &'static [u8]);
 /// `("app.js", "text/javascript; charset=utf-8", include_bytes!("../web/app.js"))`.
 pub const FILES: &[Asset] = &[
     (
+        "icon.svg",
+        "image/svg+xml",
+        include_bytes!("../web/icon.svg"),
+    ),
+    (
         "index.html",
         "text/html; charset=utf-8",
         include_bytes!("../web/index.html"),
@@ -61,6 +66,16 @@ pub const FILES: &[Asset] = &[
         "js/geometry.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../web/js/geometry.js"),
+    ),
+    (
+        "js/howto.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/howto.js"),
+    ),
+    (
+        "js/leaderboard.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/leaderboard.js"),
     ),
     (
         "js/lobby.js",
@@ -113,6 +128,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../web/js/verifyview.js"),
     ),
     (
+        "manifest.webmanifest",
+        "application/manifest+json",
+        include_bytes!("../web/manifest.webmanifest"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_bytes!("../web/style.css"),
@@ -121,11 +141,6 @@ pub const FILES: &[Asset] = &[
         "test.html",
         "text/html; charset=utf-8",
         include_bytes!("../web/test.html"),
-    ),
-    (
-        "tiles.svg",
-        "image/svg+xml",
-        include_bytes!("../web/tiles.svg"),
     ),
 ];
 
@@ -197,6 +212,18 @@ pub async fn index(headers: HeaderMap) -> Response {
     serve("index.html", &headers)
 }
 
+/// `GET /favicon.ico`: browsers ask for it on their own; the icon (an SVG, which every current
+/// browser shows as a favicon).
+pub async fn favicon(headers: HeaderMap) -> Response {
+    serve("icon.svg", &headers)
+}
+
+/// `GET /manifest.webmanifest`: the web app manifest (name, icons, colours), so that a phone can
+/// add the site to its home screen.
+pub async fn manifest(headers: HeaderMap) -> Response {
+    serve("manifest.webmanifest", &headers)
+}
+
 /// `GET /static/{*path}`.
 pub async fn file(Path(path): Path<String>, headers: HeaderMap) -> Response {
     serve(&path, &headers)
@@ -238,6 +265,7 @@ mod tests {
                 Some("js") => "text/javascript; charset=utf-8",
                 Some("css") => "text/css; charset=utf-8",
                 Some("svg") => "image/svg+xml",
+                Some("webmanifest") => "application/manifest+json",
                 other => panic!("no content type for {other:?}"),
             };
             assert_eq!(*mime, want, "{path}");

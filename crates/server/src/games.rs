@@ -7,8 +7,8 @@ use std::sync::Arc;
 use fiveup_engine::notation::Record;
 use fiveup_engine::{LayoutTree, Seat, Side, State, Tile};
 use fiveup_protocol::{
-    ErrorCode, HandCheck, HandProof, HistoryEntry, MoveVerdict, Occupant, OpenEnd, Profile, Rating,
-    Replay, ReplayHand, ReplayStep, Review, SeatInfo, Stats, UserRef, VerifyReport, DEAL_SCHEME,
+    ErrorCode, HandCheck, HandProof, HistoryEntry, MoveVerdict, Occupant, Profile, Rating, Replay,
+    ReplayHand, ReplayStep, Review, SeatInfo, Stats, UserRef, VerifyReport, DEAL_SCHEME,
 };
 
 use crate::db::{self, Db};
@@ -369,6 +369,7 @@ pub fn build_replay(
         for (k, step) in h.steps.iter().enumerate() {
             state.apply(step.action).map_err(|e| e.to_string())?;
             let layout = state.layout();
+            let tree = LayoutTree::from_history(&rules, state.log());
             steps.push(ReplayStep {
                 index: (k + 1) as u32,
                 seat: step.seat.0,
@@ -376,18 +377,11 @@ pub fn build_replay(
                 points: step.points,
                 drawn: step.drawn,
                 count: step.count,
-                open_ends: layout
-                    .open_arms()
-                    .map(|arm| OpenEnd {
-                        arm,
-                        pip: layout.arm_pip(arm),
-                        counts: layout.arm_contribution(arm),
-                    })
-                    .collect(),
+                open_ends: crate::project::open_ends(layout, &tree),
                 scores: step.scores.clone(),
                 hands: (0..n).map(|p| tiles(state.hand(Seat(p as u8)))).collect(),
                 boneyard: state.boneyard_len(),
-                layout: LayoutTree::from_history(&rules, state.log()),
+                layout: tree,
             });
         }
         let names = record.seats.clone();
@@ -545,6 +539,61 @@ pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
         rating,
         history,
     })
+}
+
+/// `GET /api/leaderboard`: registered players with a rated game, best rating first.
+#[derive(Clone, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Leaderboard {
+    /// At most [`LEADERBOARD_SIZE`] players.
+    pub players: Vec<LeaderRow>,
+}
+
+/// One player of the leaderboard.
+#[derive(Clone, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LeaderRow {
+    /// Who.
+    pub user: UserRef,
+    /// Their Glicko-2 rating.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+    /// Finished games.
+    pub games: u32,
+    /// Won games.
+    pub wins: u32,
+}
+
+/// How many players the leaderboard lists.
+pub const LEADERBOARD_SIZE: i64 = 100;
+
+/// The leaderboard: registered players whose rating moved (they finished a rated game), by
+/// rating, then by fewer games.
+pub async fn leaderboard(db: &Db) -> Result<Leaderboard, ApiError> {
+    let ie = |e: String| ApiError::internal(e);
+    let rows = sqlx::query(
+        "SELECT id, name, rating, deviation, games, wins FROM users \
+         WHERE registered <> 0 AND games > 0 AND deviation < 350 \
+         ORDER BY rating DESC, games ASC, id ASC LIMIT $1",
+    )
+    .bind(LEADERBOARD_SIZE)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(|e| ie(db::db_err(e)))?;
+    let mut players = Vec::new();
+    for r in rows {
+        players.push(LeaderRow {
+            user: UserRef {
+                id: db::int(&r, "id").map_err(ie)?,
+                name: db::text(&r, "name").map_err(ie)?,
+                registered: true,
+            },
+            rating: db::float(&r, "rating").map_err(ie)?,
+            deviation: db::float(&r, "deviation").map_err(ie)?,
+            games: db::int(&r, "games").map_err(ie)? as u32,
+            wins: db::int(&r, "wins").map_err(ie)? as u32,
+        });
+    }
+    Ok(Leaderboard { players })
 }
 
 #[cfg(test)]

@@ -32,6 +32,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/table/{*rest}", get(assets::index))
         .route("/game/{*rest}", get(assets::index))
         .route("/user/{*rest}", get(assets::index))
+        .route("/how-to-play", get(assets::index))
+        .route("/leaderboard", get(assets::index))
+        .route("/favicon.ico", get(assets::favicon))
+        .route("/manifest.webmanifest", get(assets::manifest))
         .route("/static/{*path}", get(assets::file))
         .route("/api/config", get(config))
         .route("/api/guest", post(guest))
@@ -48,15 +52,28 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record.txt", get(record_txt))
         .route("/api/games/{id}/review", get(review))
         .route("/api/users/{id}", get(profile))
+        .route("/api/leaderboard", get(leaderboard))
         .route("/api/verify", post(verify))
         .route("/ws", get(crate::ws::upgrade))
         .fallback(not_found)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        // Answers are gzipped for clients that accept it (a replay's JSON shrinks about tenfold);
+        // the websocket upgrade and small answers are left alone.
+        .layer(tower_http::compression::CompressionLayer::new())
         .with_state(app)
 }
 
-async fn not_found() -> ApiError {
-    ApiError::new(ErrorCode::BadRequest, "no such endpoint")
+/// An unknown path: under `/api/` a JSON error; anywhere else the client's page with status
+/// 404, which shows a page saying so in words.
+async fn not_found(uri: axum::http::Uri, headers: HeaderMap) -> Response {
+    if uri.path().starts_with("/api/") || uri.path() == "/ws" {
+        return ApiError::new(ErrorCode::BadRequest, "no such endpoint").into_response();
+    }
+    let mut page = assets::index(headers).await;
+    if page.status() == StatusCode::OK || page.status() == StatusCode::NOT_MODIFIED {
+        *page.status_mut() = StatusCode::NOT_FOUND;
+    }
+    page
 }
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -412,6 +429,10 @@ async fn profile(
         .parse()
         .map_err(|_| ApiError::new(ErrorCode::NoSuchUser, format!("no user {id:?}")))?;
     Ok(Json(games::profile(&app.db, id).await?))
+}
+
+async fn leaderboard(State(app): State<Arc<App>>) -> ApiResult<Json<games::Leaderboard>> {
+    Ok(Json(games::leaderboard(&app.db).await?))
 }
 
 async fn verify(b: Bytes) -> ApiResult<Json<fiveup_protocol::VerifyReport>> {

@@ -56,6 +56,7 @@ pub fn hand_outcome(state: &State, names: &[String]) -> HandOutcome {
                 side_name(state, winner, names),
                 rules.target
             )],
+            mid_hand: true,
         };
     };
     let hands: Vec<Vec<Tile>> = (0..n).map(|p| tiles(r.hands.0[p])).collect();
@@ -159,5 +160,6 @@ pub fn hand_outcome(state: &State, names: &[String]) -> HandOutcome {
         scored: r.scored.0[..sides].to_vec(),
         scores,
         explanation: ex,
+        mid_hand: false,
     }
 }

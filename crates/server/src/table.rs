@@ -406,14 +406,15 @@ impl TableCore {
         }
     }
 
-    /// The seats' names for the record.
+    /// The seats' names for the record (a computer player is named by its seat, as the browser
+    /// client names it: see [`BOT_NAMES`]).
     fn names(&self) -> Vec<String> {
         self.seats
             .iter()
             .enumerate()
             .map(|(i, s)| match &s.occupant {
                 Occupant::Human { user } => user.name.clone(),
-                Occupant::Bot { level } => format!("{level} (computer)"),
+                Occupant::Bot { .. } => bot_name(i),
                 _ => format!("S{i}"),
             })
             .collect()
@@ -784,4 +785,16 @@ impl TableCore {
         }
         Some(rec.finish(state))
     }
+}
+
+/// Computer players' names, one per seat (up to eight seats), so that several computer players
+/// at one table can be told apart; the browser client (`web/js/format.js`) uses the same list.
+pub const BOT_NAMES: [&str; 8] = [
+    "Ada", "Blaise", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances",
+];
+
+/// The name of a computer player in seat `seat`: "Grace (computer)".
+#[must_use]
+pub fn bot_name(seat: usize) -> String {
+    format!("{} (computer)", BOT_NAMES[seat % BOT_NAMES.len()])
 }

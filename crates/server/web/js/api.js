@@ -40,6 +40,7 @@ export const api = {
   game: (id) => call('GET', `/api/games/${encodeURIComponent(id)}`),
   review: (id) => call('GET', `/api/games/${encodeURIComponent(id)}/review`),
   user: (id) => call('GET', `/api/users/${encodeURIComponent(id)}`),
+  leaderboard: () => call('GET', '/api/leaderboard'),
   verify: (record) => call('POST', '/api/verify', { record }),
 };
 

@@ -1,0 +1,586 @@
+//! The browser table as a new player meets it, in headless Chromium: each defect found by
+//! playing an evening (chat focus, the hand summary's countdown and seeds, the hand in view,
+//! turn clocks, game-over words, long names, plain words, tiles without the server, manual
+//! scoring, the invitation and the lobby form), the pages at three window sizes (no sideways
+//! scrolling, the hand in view, no console errors, axe-core with no serious or critical
+//! violation, screenshots), and the features of the commercial rooms (play now, quick match,
+//! how to play, leaderboard, history filters, the manifest, compression, motion and sound).
+//! Skipped, with a message, when Chromium or chromedriver is not installed.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, Locator};
+use fiveup_e2e::{
+    axe_source, axe_violations, click, fill, png_size, select, start_server, start_server_with,
+    wait_js, Browsers, ChromeDriver,
+};
+use serde_json::Value;
+
+/// The three window sizes every page is checked at: a phone, a laptop, a desktop.
+const SIZES: [(u32, u32); 3] = [(390, 844), (1366, 900), (1920, 1080)];
+
+fn browsers() -> Option<Browsers> {
+    match Browsers::find() {
+        Ok(b) => Some(b),
+        Err(msg) => {
+            eprintln!("{msg}");
+            None
+        }
+    }
+}
+
+fn shots_dir() -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-shots");
+    std::fs::create_dir_all(&d).expect("the screenshot directory");
+    d
+}
+
+async fn screenshot(c: &Client, name: &str, want: (u32, u32)) {
+    let png = c.screenshot().await.expect("a screenshot");
+    assert_eq!(png_size(&png), Some(want), "{name}: the PNG's size");
+    std::fs::write(shots_dir().join(format!("{name}.png")), &png).expect("write the screenshot");
+}
+
+/// A server and a driver for one test.
+struct Rig {
+    driver: ChromeDriver,
+    server: fiveup_server::Server,
+    base: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Rig {
+    async fn new(
+        browsers: &Browsers,
+        bot_delay: Duration,
+        seed_wait: Duration,
+        change: impl FnOnce(&mut fiveup_server::Config),
+    ) -> Rig {
+        let dir = tempfile::tempdir().unwrap();
+        let server = start_server_with(dir.path(), bot_delay, seed_wait, change).await;
+        let base = format!("http://{}", server.local_addr());
+        let driver = ChromeDriver::start(browsers).unwrap();
+        Rig {
+            driver,
+            server,
+            base,
+            _dir: dir,
+        }
+    }
+}
+
+/// Log in as a guest called `name` on the lobby.
+async fn guest(c: &Client, base: &str, name: &str) {
+    c.goto(base).await.unwrap();
+    fill(c, "#guest-name", name).await;
+    click(c, "#guest-go").await;
+    wait_js(
+        c,
+        &format!("return document.querySelector('#who').textContent.includes({name:?}) && !!document.querySelector('#create-go');"),
+        Duration::from_secs(10),
+        "the lobby after logging in",
+    )
+    .await;
+}
+
+/// Create a table from the lobby's form: `players`, the target, and each other seat's choice.
+async fn create(c: &Client, players: u32, target: u32, preset: &str, seats: &[&str]) -> String {
+    select(c, "#preset", preset).await;
+    select(c, "#players", &players.to_string()).await;
+    fill(c, "#opt-target", &target.to_string()).await;
+    for (i, s) in seats.iter().enumerate() {
+        select(c, &format!("#seat-{}", i + 1), s).await;
+    }
+    click(c, "#create-go").await;
+    wait_js(
+        c,
+        "const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); return m && document.querySelector('.table-page') ? m[1] : '';",
+        Duration::from_secs(10),
+        "the new table",
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
+const STATE_JS: &str = r#"
+const r = document.querySelector('.table-page');
+if (!r) return {page: false};
+const next = document.querySelector('#next-hand');
+return {
+  page: true,
+  version: Number(r.dataset.version || 0),
+  status: r.dataset.status || '',
+  hand: Number(r.dataset.hand || 0),
+  turn: r.dataset.turn || '',
+  over: !!document.querySelector('#summary .game-over'),
+  summary: !!document.querySelector('#summary'),
+  next: !!next && !next.disabled,
+  playable: document.querySelectorAll('#hand .hand-tile.playable').length,
+  draw: !!document.querySelector('#draw'),
+  pass: !!document.querySelector('#pass'),
+  claim: !!document.querySelector('#claim-form'),
+  prompt: (document.querySelector('#prompt') || {}).textContent || '',
+  errors: window.fiveupErrors || [],
+};"#;
+
+async fn state(c: &Client) -> Value {
+    c.execute(STATE_JS, vec![]).await.expect("the page state")
+}
+
+/// Where the hand lies against the window (after scrolling to the top): `[top, bottom,
+/// innerHeight, scrollWidth, innerWidth]`.
+const HAND_BOX_JS: &str = r#"
+window.scrollTo(0, 0);
+const hand = document.querySelector('#hand');
+if (!hand) return null;
+const b = hand.getBoundingClientRect();
+return [b.top, b.bottom, window.innerHeight, document.documentElement.scrollWidth, window.innerWidth];"#;
+
+/// The hand is inside the window and nothing scrolls sideways.
+async fn hand_in_view(c: &Client, what: &str) {
+    let b = c.execute(HAND_BOX_JS, vec![]).await.unwrap();
+    if b.is_null() {
+        return;
+    }
+    let f = |i: usize| b[i].as_f64().unwrap();
+    assert!(
+        f(0) >= 0.0 && f(1) <= f(2) + 0.5,
+        "{what}: the hand lies at {}..{} in a window {} high",
+        f(0),
+        f(1),
+        f(2)
+    );
+    assert!(
+        f(3) <= f(4),
+        "{what}: the page is {} wide in a window {} wide",
+        f(3),
+        f(4)
+    );
+}
+
+/// No sideways scrolling: the document is exactly as wide as the window.
+async fn fits(c: &Client, what: &str) {
+    let w = c
+        .execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    if w[0] != w[1] {
+        let wide = c
+            .execute(
+                "return [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+                   .slice(0, 8).map((e) => `${e.tagName}.${e.className && e.className.baseVal !== undefined ? e.className.baseVal : e.className}#${e.id} ${Math.round(e.getBoundingClientRect().right)}`);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        panic!(
+            "{what}: the page is {} wide in a window {} wide: {wide}",
+            w[0], w[1]
+        );
+    }
+}
+
+/// Play one turn by clicking if it is this page's turn, checking the hand stays in view at each
+/// step (the drawn tile shown, the ends offered). Returns whether it acted.
+async fn play_turn(c: &Client, what: &str) -> bool {
+    let s = state(c).await;
+    if s["turn"] != "mine" || s["summary"] == true {
+        return false;
+    }
+    hand_in_view(c, what).await;
+    let version = s["version"].as_u64().unwrap();
+    if s["claim"] == true {
+        // Manual scoring: claim what the count makes, read off the board.
+        let count: u64 = c
+            .execute(
+                "return Number(document.querySelector('#count .value').textContent);",
+                vec![],
+            )
+            .await
+            .unwrap()
+            .as_u64()
+            .unwrap();
+        if count % 5 == 0 && count > 0 {
+            fill(c, "#claim-points", &count.to_string()).await;
+            click(c, "#claim-go").await;
+        } else {
+            click(c, "#claim-none").await;
+        }
+    } else if s["playable"].as_u64().unwrap() > 0 {
+        click(c, "#hand .hand-tile.playable").await;
+        let after = wait_js(
+            c,
+            &format!(
+                "const r = document.querySelector('.table-page');
+                 if (Number(r.dataset.version) !== {version}) return 'played';
+                 if (document.querySelector('.ends-bar .end-btn')) return 'ends';
+                 return '';"
+            ),
+            Duration::from_secs(10),
+            "a play or the choice of ends",
+        )
+        .await;
+        if after == "ends" {
+            hand_in_view(c, &format!("{what}, choosing an end")).await;
+            click(c, ".ends-bar .end-btn").await;
+        }
+    } else if s["draw"] == true {
+        click(c, "#draw").await;
+        wait_js(
+            c,
+            &format!(
+                "return Number(document.querySelector('.table-page').dataset.version) > {version};"
+            ),
+            Duration::from_secs(10),
+            "the draw",
+        )
+        .await;
+        hand_in_view(c, &format!("{what}, after drawing")).await;
+        return true;
+    } else if s["pass"] == true {
+        click(c, "#pass").await;
+    } else {
+        return false;
+    }
+    wait_js(
+        c,
+        &format!(
+            "return Number(document.querySelector('.table-page').dataset.version) > {version};"
+        ),
+        Duration::from_secs(10),
+        "the action applied",
+    )
+    .await;
+    true
+}
+
+/// Play until `done` (a script) returns something truthy, pressing Next hand on summaries when
+/// `next` is set.
+async fn play_until(c: &Client, done: &str, next: bool, limit: Duration, what: &str) -> Value {
+    let end = Instant::now() + limit;
+    loop {
+        let v = c.execute(done, vec![]).await.unwrap();
+        if !(v.is_null() || v == Value::Bool(false)) {
+            return v;
+        }
+        assert!(Instant::now() < end, "{what}: not reached in {limit:?}");
+        let s = state(c).await;
+        assert_eq!(s["errors"], Value::Array(vec![]), "{what}: script errors");
+        if next && s["next"] == true && s["over"] == false {
+            click(c, "#next-hand").await;
+        }
+        if !play_turn(c, what).await {
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defects
+// ---------------------------------------------------------------------------------------------
+
+/// Typing in the chat while computer players move never plays a move: the chat box keeps its
+/// focus through every redraw and the table's shortcuts stay quiet while it has it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typing_in_the_chat_never_plays_moves() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(250),
+        Duration::from_secs(10),
+        |_| {},
+    )
+    .await;
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    create(
+        &c,
+        4,
+        150,
+        "five-up",
+        &["bot:random", "bot:random", "bot:random"],
+    )
+    .await;
+    wait_js(&c, "const r = document.querySelector('.table-page'); return r.dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
+    // If Ann leads, she plays first so that the computers move while she types.
+    play_turn(&c, "Ann's lead").await;
+    click(&c, "#chat-input").await;
+    let input = c.find(Locator::Css("#chat-input")).await.unwrap();
+    let start = state(&c).await["version"].as_u64().unwrap();
+    let text = "I hold 1 2 3 and 4, dp 56 hh";
+    let mut typed = String::new();
+    let mut my_turn_seen = false;
+    // Type one key at a time, through the computers' moves and into Ann's own turn.
+    for round in 0..6 {
+        for ch in text.chars() {
+            input.send_keys(&ch.to_string()).await.unwrap();
+            typed.push(ch);
+            tokio::time::sleep(Duration::from_millis(35)).await;
+        }
+        let s = state(&c).await;
+        if s["turn"] == "mine" {
+            my_turn_seen = true;
+            if round > 0 {
+                break;
+            }
+        }
+    }
+    let s = state(&c).await;
+    assert!(my_turn_seen, "Ann's turn came while she typed: {s}");
+    assert!(
+        s["version"].as_u64().unwrap() >= start + 3,
+        "the computers moved meanwhile: {s}"
+    );
+    assert_eq!(
+        s["turn"], "mine",
+        "Ann's turn is still hers: none of her keys played: {s}"
+    );
+    let focus: Value = c
+        .execute(
+            "return [document.activeElement.id, document.querySelector('#chat-input').value];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(focus[0], "chat-input", "the chat box kept the focus");
+    assert_eq!(
+        focus[1].as_str().unwrap(),
+        typed,
+        "every key went into the chat box"
+    );
+    // And Ann's log has no line of hers since she started typing.
+    let mine: Value = c
+        .execute("return [...document.querySelectorAll('.log li')].filter((l) => l.textContent.startsWith('Ann ')).length;", vec![])
+        .await
+        .unwrap();
+    assert!(
+        mine.as_u64().unwrap() <= 1,
+        "Ann made no move while typing: {mine}"
+    );
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// The hand summary counts down to the next deal, the page sends its seed by itself before the
+/// server stops waiting, the last hand's result stays one click away, and its table adds what
+/// was scored during the hand to the award.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hand_summary_counts_down_sends_the_seed_and_stays_at_hand() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(7), |_| {}).await;
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    create(&c, 2, 1000, "five-up", &["bot:greedy"]).await;
+    play_until(
+        &c,
+        "return !!document.querySelector('#summary');",
+        false,
+        Duration::from_secs(90),
+        "the end of the first hand",
+    )
+    .await;
+    let cd = wait_js(
+        &c,
+        "const d = document.querySelector('#deal-countdown'); return d ? d.textContent : '';",
+        Duration::from_secs(3),
+        "the countdown",
+    )
+    .await;
+    assert!(
+        cd.as_str().unwrap().contains("The next hand is dealt in"),
+        "{cd}"
+    );
+    // The table: during play + award = this hand, and the score is what the hand added.
+    let rows: Value = c
+        .execute(
+            "return [...document.querySelectorAll('#summary table.result tbody tr')].map((tr) => [...tr.cells].map((td) => Number(td.textContent.replace('+', ''))));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    for r in rows.as_array().unwrap() {
+        let n = |i: usize| r[i].as_i64().unwrap();
+        assert_eq!(
+            n(1) + n(2),
+            n(3),
+            "during play + award = the hand's points: {r}"
+        );
+        assert_eq!(n(3), n(4), "the first hand's points are the score: {r}");
+    }
+    screenshot(&c, "summary-countdown-1366x900", (1366, 900)).await;
+    // Ann does not press Next hand: the next hand is dealt with her seed all the same.
+    wait_js(&c, "return Number(document.querySelector('.table-page').dataset.hand) === 2 && !document.querySelector('#summary');", Duration::from_secs(15), "the second hand").await;
+    let seeds = wait_js(
+        &c,
+        "const p = document.querySelector('.current-proof'); return p ? p.textContent : '';",
+        Duration::from_secs(5),
+        "the fair-deal panel",
+    )
+    .await;
+    assert!(
+        seeds.as_str().unwrap().contains("seat: 1") || seeds.as_str().unwrap().contains("seats: 1"),
+        "Ann's seed is in: {seeds}"
+    );
+    // The last hand's result, one click away.
+    click(&c, "#last-hand").await;
+    let h = wait_js(
+        &c,
+        "const s = document.querySelector('#summary h2'); return s ? s.textContent : '';",
+        Duration::from_secs(5),
+        "the last hand's result",
+    )
+    .await;
+    assert!(h.as_str().unwrap().starts_with("Hand 1"), "{h}");
+    click(&c, "#close-kept").await;
+    wait_js(
+        &c,
+        "return !document.querySelector('#summary');",
+        Duration::from_secs(5),
+        "the result closed",
+    )
+    .await;
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every page at three sizes
+// ---------------------------------------------------------------------------------------------
+
+/// The console of `c` has no error; `what` names the page.
+async fn no_console_errors(driver: &ChromeDriver, c: &Client, what: &str) {
+    let errors = driver.console_errors(c).await;
+    assert!(errors.is_empty(), "{what}: console errors: {errors:?}");
+    let script: Value = c
+        .execute("return window.fiveupErrors || [];", vec![])
+        .await
+        .unwrap();
+    assert_eq!(script, Value::Array(vec![]), "{what}: script errors");
+}
+
+/// Check a page: no sideways scrolling, no console error, no serious or critical accessibility
+/// violation (when `axe` is given), and a screenshot `name-WxH.png`.
+async fn check_page(
+    driver: &ChromeDriver,
+    c: &Client,
+    axe: Option<&str>,
+    name: &str,
+    size: (u32, u32),
+) {
+    let what = format!("{name} at {}x{}", size.0, size.1);
+    c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+    fits(c, &what).await;
+    no_console_errors(driver, c, &what).await;
+    if let Some(src) = axe {
+        let v = axe_violations(c, src).await;
+        assert!(
+            v.is_empty(),
+            "{what}: accessibility violations:\n{}",
+            v.join("\n")
+        );
+    }
+    screenshot(c, &format!("{name}-{}x{}", size.0, size.1), size).await;
+}
+
+/// A whole game at each of the three sizes, as a guest with a 24-letter name: the lobby, the
+/// table (mid-hand and at the end), the replay, the profile, how to play, the leaderboard and
+/// the not-found page each fit the window's width, log no console error, pass axe-core with no
+/// serious or critical violation, and are photographed; the hand stays inside the window at
+/// every turn of the game (including with the drawn tile shown and the ends offered).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_page_at_three_sizes() {
+    let Some(browsers) = browsers() else { return };
+    let axe = match axe_source() {
+        Ok(a) => a,
+        Err(msg) => panic!("{msg}"),
+    };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(10), |_| {}).await;
+    let long_name = "Bartholomewfeatherstonea";
+    assert_eq!(long_name.len(), 24);
+    for (k, size) in SIZES.into_iter().enumerate() {
+        let c = rig.driver.session(size.0, size.1).await.unwrap();
+        c.goto(&rig.base).await.unwrap();
+        wait_js(
+            &c,
+            "return !!document.querySelector('#guest-name');",
+            Duration::from_secs(10),
+            "the lobby",
+        )
+        .await;
+        check_page(&rig.driver, &c, Some(&axe), "lobby", size).await;
+        let name = format!("{}{k}", &long_name[..23]);
+        guest(&c, &rig.base, &name).await;
+        check_page(&rig.driver, &c, Some(&axe), "lobby-logged-in", size).await;
+        let id = create(&c, 3, 100, "five-up", &["bot:greedy", "bot:random"]).await;
+        wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
+        // A long unbroken chat line wraps instead of widening the page.
+        fill(&c, "#chat-input", &"W".repeat(300)).await;
+        click(&c, ".chat button[type=submit]").await;
+        wait_js(
+            &c,
+            "return document.querySelectorAll('.chat-lines li').length > 0;",
+            Duration::from_secs(5),
+            "the chat line",
+        )
+        .await;
+        play_until(&c, "return document.querySelectorAll('#board g.tile').length >= 5 || !!document.querySelector('#summary');", true, Duration::from_secs(60), "a few tiles laid").await;
+        hand_in_view(&c, "mid-hand").await;
+        check_page(&rig.driver, &c, Some(&axe), "table", size).await;
+        play_until(
+            &c,
+            "return !!document.querySelector('#summary .game-over');",
+            true,
+            Duration::from_secs(180),
+            "the end of the game",
+        )
+        .await;
+        check_page(&rig.driver, &c, Some(&axe), "game-over", size).await;
+        c.goto(&format!("{}/game/{id}", rig.base)).await.unwrap();
+        wait_js(
+            &c,
+            "const p = document.querySelector('#replay-pos'); return p ? p.textContent : '';",
+            Duration::from_secs(20),
+            "the replay",
+        )
+        .await;
+        for _ in 0..5 {
+            click(&c, "#replay-forward").await;
+        }
+        check_page(&rig.driver, &c, Some(&axe), "replay", size).await;
+        c.goto(&format!("{}/user/me", rig.base)).await.unwrap();
+        wait_js(
+            &c,
+            "return document.querySelectorAll('.history tbody tr').length >= 1;",
+            Duration::from_secs(10),
+            "the profile",
+        )
+        .await;
+        check_page(&rig.driver, &c, Some(&axe), "profile", size).await;
+        c.goto(&format!("{}/how-to-play", rig.base)).await.unwrap();
+        wait_js(
+            &c,
+            "return document.querySelectorAll('.example svg g.tile').length >= 4;",
+            Duration::from_secs(10),
+            "how to play",
+        )
+        .await;
+        check_page(&rig.driver, &c, Some(&axe), "how-to-play", size).await;
+        c.goto(&format!("{}/leaderboard", rig.base)).await.unwrap();
+        wait_js(
+            &c,
+            "return !!document.querySelector('#lb-h');",
+            Duration::from_secs(10),
+            "the leaderboard",
+        )
+        .await;
+        check_page(&rig.driver, &c, Some(&axe), "leaderboard", size).await;
+        c.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}
