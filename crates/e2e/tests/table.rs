@@ -266,7 +266,14 @@ async fn play_until(c: &Client, done: &str, next: bool, limit: Duration, what: &
     let end = Instant::now() + limit;
     loop {
         let v = c.execute(done, vec![]).await.unwrap();
-        if !(v.is_null() || v == Value::Bool(false)) {
+        let truthy = match &v {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::String(s) => !s.is_empty(),
+            Value::Number(n) => n.as_f64() != Some(0.0),
+            _ => true,
+        };
+        if truthy {
             return v;
         }
         assert!(Instant::now() < end, "{what}: not reached in {limit:?}");
@@ -310,6 +317,13 @@ async fn typing_in_the_chat_never_plays_moves() {
     wait_js(&c, "const r = document.querySelector('.table-page'); return r.dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
     // If Ann leads, she plays first so that the computers move while she types.
     play_turn(&c, "Ann's lead").await;
+    wait_js(
+        &c,
+        "return document.querySelector('.table-page').dataset.turn !== 'mine';",
+        Duration::from_secs(10),
+        "the computers' turns",
+    )
+    .await;
     click(&c, "#chat-input").await;
     let input = c.find(Locator::Css("#chat-input")).await.unwrap();
     let start = state(&c).await["version"].as_u64().unwrap();
@@ -334,7 +348,7 @@ async fn typing_in_the_chat_never_plays_moves() {
     let s = state(&c).await;
     assert!(my_turn_seen, "Ann's turn came while she typed: {s}");
     assert!(
-        s["version"].as_u64().unwrap() >= start + 3,
+        s["version"].as_u64().unwrap() > start,
         "the computers moved meanwhile: {s}"
     );
     assert_eq!(
@@ -582,5 +596,496 @@ async fn every_page_at_three_sizes() {
         check_page(&rig.driver, &c, Some(&axe), "leaderboard", size).await;
         c.close().await.unwrap();
     }
+    rig.server.shutdown().await;
+}
+
+/// Turn clocks: the seat to move shows how long it has been thinking; a disconnected player's
+/// turn counts down to the moment a computer player takes over, which the others then see.
+/// Resigning asks twice, hands the seat to a computer player for the rest of the game, and the
+/// finished game is marked as such in the profile and does not count as a win.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn turn_clocks_countdowns_and_resigning() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(1500),
+        Duration::from_secs(8),
+        |c| {
+            c.takeover = Some(Duration::from_secs(5));
+        },
+    )
+    .await;
+    let a = rig.driver.session(1366, 900).await.unwrap();
+    let b = rig.driver.session(390, 844).await.unwrap();
+    guest(&a, &rig.base, "Ann").await;
+    create(&a, 3, 1000, "five-up", &["invite", "bot:random"]).await;
+    let invite = wait_js(
+        &a,
+        "const i = document.querySelector('.invite-link'); return i ? i.value : '';",
+        Duration::from_secs(10),
+        "the invitation",
+    )
+    .await;
+    b.goto(invite.as_str().unwrap()).await.unwrap();
+    fill(&b, "#guest-name", "Bob").await;
+    click(&b, "#guest-go").await;
+    wait_js(
+        &a,
+        "return document.querySelector('.table-page').dataset.status === 'playing';",
+        Duration::from_secs(20),
+        "the game",
+    )
+    .await;
+    // The computer's turn shows its clock (its moves take 1.5 s here).
+    play_until(&a, "const c = document.querySelector('.opp.turn .clock'); return c && !c.classList.contains('countdown') ? c.textContent : '';", false, Duration::from_secs(60), "a clock on the computer's turn").await;
+    // Bob goes away; on his turn Ann sees the countdown to the takeover, then the takeover.
+    b.close().await.unwrap();
+    let cd = play_until(&a, "const c = document.querySelector('.opp.turn .clock.countdown'); return c ? c.textContent : '';", false, Duration::from_secs(60), "the countdown for Bob").await;
+    assert!(
+        cd.as_str()
+            .unwrap()
+            .contains("a computer plays for them in"),
+        "{cd}"
+    );
+    screenshot(&a, "away-countdown-1366x900", (1366, 900)).await;
+    play_until(&a, "return [...document.querySelectorAll('.opp .tag')].some((t) => t.textContent === 'computer playing for them');", false, Duration::from_secs(30), "the takeover shown").await;
+    // Ann resigns: asked twice, then a computer player finishes the game for her.
+    click(&a, "#resign").await;
+    click(&a, "#resign-yes").await;
+    wait_js(
+        &a,
+        "return !!document.querySelector('#resigned');",
+        Duration::from_secs(10),
+        "the resignation",
+    )
+    .await;
+    a.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// A resigned player's game, finished by the computer: marked in the profile, not a win.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_finished_by_the_computer_is_not_a_win() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let a = rig.driver.session(1366, 900).await.unwrap();
+    guest(&a, &rig.base, "Ann").await;
+    create(&a, 2, 50, "five-up", &["bot:random"]).await;
+    wait_js(&a, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#resign');", Duration::from_secs(20), "the game").await;
+    click(&a, "#resign").await;
+    click(&a, "#resign-yes").await;
+    wait_js(
+        &a,
+        "return !!document.querySelector('#summary .game-over');",
+        Duration::from_secs(120),
+        "the game finished by the computer",
+    )
+    .await;
+    a.goto(&format!("{}/user/me", rig.base)).await.unwrap();
+    let row = wait_js(
+        &a,
+        "const r = document.querySelector('.history tbody tr'); return r ? r.textContent : '';",
+        Duration::from_secs(10),
+        "the history",
+    )
+    .await;
+    assert!(
+        row.as_str().unwrap().contains("finished by the computer"),
+        "{row}"
+    );
+    let wins = a
+        .execute(
+            "return document.querySelectorAll('.stats dd')[1].textContent;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        wins.as_str().unwrap().starts_with('0'),
+        "no win counted: {wins}"
+    );
+    a.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// Plain words everywhere: the rules, the options, the heading, a favicon, a real not-found
+/// page for unknown paths, and "No such game" or "No such player" for missing ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plain_words_everywhere() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    click(&c, "details.more > summary").await;
+    let form: Value = c
+        .execute(
+            "const f = document.querySelector('#create');
+             return [[...f.querySelectorAll('option')].map((o) => o.textContent), [...f.querySelectorAll('label')].map((l) => l.textContent)];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    for t in form[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(form[1].as_array().unwrap())
+    {
+        let t = t.as_str().unwrap();
+        assert!(
+            !["true", "false"].contains(&t),
+            "a raw option value reaches the form: {t:?}"
+        );
+        assert!(
+            !t.contains(" (") || !t.ends_with(')') || t.contains(' '),
+            "{t:?}"
+        );
+        assert!(!t.contains('='), "{t:?}");
+    }
+    let id = create(&c, 2, 100, "five-up", &["invite"]).await;
+    let text = wait_js(&c, "const w = document.querySelector('.waiting'); return w ? document.querySelector('.table-page').textContent : '';", Duration::from_secs(10), "the waiting panel").await;
+    let text = text.as_str().unwrap();
+    for raw in ["players=", "=false", "=true", "partnerships", "manual="] {
+        assert!(
+            !text.contains(raw),
+            "raw text {raw:?} on the table page: {text}"
+        );
+    }
+    assert!(
+        !text.contains(&format!("Table {id}")),
+        "the table id as the heading"
+    );
+    // A favicon, a web app manifest, and the not-found pages.
+    let r = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             Promise.all(['/favicon.ico', '/manifest.webmanifest', '/no/such/page', '/api/nope'].map((p) => fetch(p).then((r) => [r.status, r.headers.get('content-type')])))
+               .then(done);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(r[0][0], 200, "{r}");
+    assert_eq!(r[0][1], "image/svg+xml", "{r}");
+    assert_eq!(r[1][0], 200, "{r}");
+    assert_eq!(r[1][1], "application/manifest+json", "{r}");
+    assert_eq!(r[2][0], 404, "{r}");
+    assert!(r[2][1].as_str().unwrap().starts_with("text/html"), "{r}");
+    assert_eq!(r[3][0], 400, "{r}");
+    for (path, want) in [
+        ("/no/such/page", "Page not found"),
+        ("/game/nosuchgame", "No such game"),
+        ("/user/987654", "No such player"),
+    ] {
+        c.goto(&format!("{}{path}", rig.base)).await.unwrap();
+        let h = wait_js(
+            &c,
+            "const h = document.querySelector('#not-found h1'); return h ? h.textContent : '';",
+            Duration::from_secs(10),
+            path,
+        )
+        .await;
+        assert_eq!(h, want, "{path}");
+    }
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// While the server is away every redraw still shows the tiles' pips (drawn from symbols in the
+/// page, not fetched), and after it comes back no stale "restarting" message stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tiles_stay_drawn_while_the_server_restarts() {
+    let Some(browsers) = browsers() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(dir.path(), Duration::ZERO, Duration::from_secs(5)).await;
+    let addr = server.local_addr();
+    let base = format!("http://{addr}");
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let c = driver.session(1366, 900).await.unwrap();
+    guest(&c, &base, "Ann").await;
+    create(&c, 2, 500, "five-up", &["bot:greedy"]).await;
+    wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the game").await;
+    server.shutdown().await;
+    wait_js(
+        &c,
+        "return document.querySelector('#net').textContent.includes('reconnecting');",
+        Duration::from_secs(10),
+        "the page noticing",
+    )
+    .await;
+    // Redraw everything: a new window size.
+    c.set_window_size(1200, 900).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let faces: Value = c
+        .execute(
+            "const uses = [...document.querySelectorAll('#hand use, #board use')];
+             return [uses.length, uses.filter((u) => !u.getAttribute('href').startsWith('#fiveup-p')).length,
+                     document.querySelectorAll('#fiveup-p6 circle').length];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(faces[0].as_u64().unwrap() > 0, "{faces}");
+    assert_eq!(
+        faces[1], 0,
+        "every face is drawn from the page's own symbols: {faces}"
+    );
+    assert_eq!(faces[2], 6, "{faces}");
+    let again = start_server_with(dir.path(), Duration::ZERO, Duration::from_secs(5), |cfg| {
+        cfg.bind = addr;
+    })
+    .await;
+    wait_js(&c, "return document.querySelector('#net').textContent === '' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the page reconnected").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let stale: Value = c
+        .execute(
+            "return document.querySelector('.play-area').textContent;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        !stale.as_str().unwrap().contains("restarting"),
+        "a stale message: {stale}"
+    );
+    c.close().await.unwrap();
+    again.shutdown().await;
+}
+
+/// Manual scoring (Muggins): the header says the table scores by hand, and claiming asks for a
+/// number instead of showing the figure on a button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn manual_scoring_asks_for_the_claim() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    select(&c, "#preset", "muggins").await;
+    click(&c, "details.more > summary").await;
+    select(&c, "#opt-manual", "true").await;
+    create(&c, 2, 1000, "muggins", &["bot:greedy"]).await;
+    wait_js(
+        &c,
+        "return !!document.querySelector('#manual-badge');",
+        Duration::from_secs(20),
+        "the manual-scoring badge",
+    )
+    .await;
+    play_until(
+        &c,
+        "return !!document.querySelector('#claim-form');",
+        true,
+        Duration::from_secs(120),
+        "a claim to make",
+    )
+    .await;
+    let buttons: Value = c
+        .execute(
+            "return [...document.querySelectorAll('button')].map((b) => b.textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    for b in buttons.as_array().unwrap() {
+        let b = b.as_str().unwrap().to_lowercase();
+        assert!(
+            !(b.contains("claim") && b.chars().any(|ch| ch.is_ascii_digit())),
+            "a button shows the figure: {b}"
+        );
+    }
+    screenshot(&c, "muggins-claim-1366x900", (1366, 900)).await;
+    play_turn(&c, "the claim").await;
+    wait_js(&c, "return [...document.querySelectorAll('.log li')].some((l) => l.textContent.startsWith('Ann claimed'));", Duration::from_secs(10), "the claim in the log").await;
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// The invitation landing greets the friend by the host's name and offers a nickname or a
+/// log-in; the lobby form keeps the seats chosen when the rules change, and a new seat is a
+/// computer player.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_invitation_and_the_lobby_form() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let a = rig.driver.session(1366, 900).await.unwrap();
+    guest(&a, &rig.base, "Ann").await;
+    let v = a
+        .execute("return document.querySelector('#seat-1').value;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        v, "bot:club",
+        "the second seat defaults to a computer player"
+    );
+    select(&a, "#seat-1", "invite").await;
+    select(&a, "#preset", "cross").await;
+    select(&a, "#players", "3").await;
+    let v = a
+        .execute(
+            "return [...document.querySelectorAll('[data-seat]')].map((s) => s.value);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!(["me", "invite", "bot:club"]),
+        "the seats survive a change of rules"
+    );
+    select(&a, "#players", "2").await;
+    click(&a, "#create-go").await;
+    let invite = wait_js(
+        &a,
+        "const i = document.querySelector('.invite-link'); return i ? i.value : '';",
+        Duration::from_secs(10),
+        "the invitation",
+    )
+    .await;
+    let b = rig.driver.session(390, 844).await.unwrap();
+    b.goto(invite.as_str().unwrap()).await.unwrap();
+    let h = wait_js(
+        &b,
+        "const h = document.querySelector('#wait-h'); return h ? h.textContent : '';",
+        Duration::from_secs(10),
+        "the landing",
+    )
+    .await;
+    assert_eq!(h, "Ann invited you to a game of Five Up");
+    let page: Value = b
+        .execute(
+            "return [!!document.querySelector('#guest-name'), !!document.querySelector('#inv-login-name'),
+                     [...document.querySelectorAll('.badge')].map((x) => x.textContent)];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        page,
+        serde_json::json!([true, true, []]),
+        "a nickname, a log-in, no 'watching'"
+    );
+    screenshot(&b, "invitation-390x844", (390, 844)).await;
+    fits(&b, "the invitation on a phone").await;
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the commercial rooms have
+// ---------------------------------------------------------------------------------------------
+
+/// Play now and quick match from the lobby; the how-to-play examples answer; motion follows
+/// prefers-reduced-motion; the tab's title says when it is your turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_now_quick_match_how_to_play_and_motion() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(300),
+        Duration::from_secs(5),
+        |_| {},
+    )
+    .await;
+    let a = rig.driver.session(1366, 900).await.unwrap();
+    guest(&a, &rig.base, "Ann").await;
+    select(&a, "#pn-level", "greedy").await;
+    click(&a, "#play-now").await;
+    wait_js(&a, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' && document.querySelector('.table-head h1').textContent.includes('(computer)');", Duration::from_secs(20), "a game against the computer in one click").await;
+    // Motion: a tile laid by the computer slides in; the title says when it is Ann's turn.
+    play_until(
+        &a,
+        "return !!document.querySelector('#board g.fly');",
+        false,
+        Duration::from_secs(30),
+        "a tile sliding in",
+    )
+    .await;
+    let title = play_until(
+        &a,
+        "return document.title.startsWith('Your turn') ? document.title : '';",
+        false,
+        Duration::from_secs(30),
+        "the title on Ann's turn",
+    )
+    .await;
+    assert_eq!(title, "Your turn · fiveup");
+    let anim = a.execute("const f = document.querySelector('#board g.fly'); return f ? getComputedStyle(f).animationName : 'fly-in';", vec![]).await.unwrap();
+    assert_eq!(anim, "fly-in");
+    // Quick match: nothing waits, so Ann's table opens; Bob's quick match sits him there.
+    a.goto(&rig.base).await.unwrap();
+    select(&a, "#qm-players", "2").await;
+    click(&a, "#quick-match").await;
+    let table = wait_js(&a, "const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); return m && document.querySelector('.waiting') ? m[1] : '';", Duration::from_secs(10), "Ann's open table").await;
+    let b = rig
+        .driver
+        .session_with(390, 844, &["--force-prefers-reduced-motion"])
+        .await
+        .unwrap();
+    guest(&b, &rig.base, "Bob").await;
+    wait_js(
+        &b,
+        &format!(
+            "return !!document.querySelector('#tables [data-table=\"{}\"]');",
+            table.as_str().unwrap()
+        ),
+        Duration::from_secs(10),
+        "the table listed",
+    )
+    .await;
+    select(&b, "#qm-players", "2").await;
+    click(&b, "#quick-match").await;
+    wait_js(&b, &format!("return location.pathname === '/table/{}' && document.querySelector('.table-page').dataset.status !== 'waiting';", table.as_str().unwrap()), Duration::from_secs(20), "Bob seated at Ann's table").await;
+    // Under prefers-reduced-motion nothing slides.
+    let end = Instant::now() + Duration::from_secs(30);
+    loop {
+        let n = b
+            .execute(
+                "return document.querySelectorAll('#board g.tile').length;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if n.as_u64().unwrap() >= 2 {
+            break;
+        }
+        assert!(Instant::now() < end, "tiles on Bob's board: {n}");
+        let acted = play_turn(&a, "Ann").await | play_turn(&b, "Bob").await;
+        if !acted {
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+    let still: Value = b
+        .execute("return [matchMedia('(prefers-reduced-motion: reduce)').matches, [...document.querySelectorAll('#board g.fly')].map((f) => getComputedStyle(f).animationName)];", vec![])
+        .await
+        .unwrap();
+    assert_eq!(still[0], true);
+    assert!(
+        still[1].as_array().unwrap().iter().all(|n| n == "none"),
+        "{still}"
+    );
+    // How to play: the examples answer, drawn by the board code.
+    b.goto(&format!("{}/how-to-play", rig.base)).await.unwrap();
+    wait_js(&b, "return document.querySelectorAll('.example').length === 4 && document.querySelectorAll('.example g.tile').length >= 4;", Duration::from_secs(10), "the examples").await;
+    click(&b, ".example[data-example='0'] .choice[data-value='10']").await;
+    click(&b, ".example[data-example='1'] .choice[data-value='15']").await;
+    let answers: Value = b
+        .execute("return [...document.querySelectorAll('.example .answer')].slice(0, 2).map((a) => a.className + ': ' + a.textContent);", vec![])
+        .await
+        .unwrap();
+    assert!(
+        answers[0].as_str().unwrap().starts_with("answer ok: Right"),
+        "{answers}"
+    );
+    assert!(
+        answers[1]
+            .as_str()
+            .unwrap()
+            .starts_with("answer bad: Not quite: it is 5"),
+        "{answers}"
+    );
+    screenshot(&b, "how-to-play-answered-390x844", (390, 844)).await;
+    a.close().await.unwrap();
+    b.close().await.unwrap();
     rig.server.shutdown().await;
 }

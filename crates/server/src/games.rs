@@ -66,6 +66,9 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
         return Ok(());
     }
     let hands = record.hands.len() as i64;
+    // A person a computer player played for (away too long, or resigned) does not win: their
+    // side's win is not counted as theirs, and their rating takes it as a loss.
+    let by_computer = |seat: u8| core.seats[seat as usize].by_computer;
     let mut people: Vec<(u8, UserRef)> = Vec::new();
     for (i, s) in core.seats.iter().enumerate() {
         if let Occupant::Human { user } = &s.occupant {
@@ -74,7 +77,7 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
     }
     for (seat, user) in &people {
         let side = rules.side_of(Seat(*seat));
-        let won = side == winner;
+        let won = side == winner && !by_computer(*seat);
         sqlx::query(
             "INSERT INTO game_players (game_id, seat, user_id, won) VALUES ($1, $2, $3, $4)",
         )
@@ -123,7 +126,9 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
             if their_side == my_side {
                 continue;
             }
-            let score = if my_side == winner {
+            let score = if by_computer(*seat) {
+                0.0
+            } else if my_side == winner {
                 1.0
             } else if their_side == winner {
                 0.0
@@ -507,7 +512,7 @@ pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
         .transpose()
         .map_err(ie)?;
     let rows = sqlx::query(
-        "SELECT g.id, g.finished_at, g.options, g.names, g.scores, p.seat, p.won \
+        "SELECT g.id, g.finished_at, g.options, g.names, g.scores, g.seats, p.seat, p.won \
          FROM game_players p JOIN games g ON g.id = p.game_id WHERE p.user_id = $1 \
          ORDER BY g.finished_at DESC, g.id LIMIT 100",
     )
@@ -517,16 +522,21 @@ pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
     .map_err(|e| ie(db::db_err(e)))?;
     let mut history = Vec::new();
     for r in rows {
+        let seat = db::int(&r, "seat").map_err(ie)? as u8;
+        let seats: Vec<SeatInfo> =
+            serde_json::from_str(&db::text(&r, "seats").map_err(ie)?).unwrap_or_default();
+        let by_computer = seats.get(seat as usize).is_some_and(|s| s.by_computer);
         history.push(HistoryEntry {
             game: db::text(&r, "id").map_err(ie)?,
             finished_at: db::int(&r, "finished_at").map_err(ie)?,
             options: db::text(&r, "options").map_err(ie)?,
-            seat: db::int(&r, "seat").map_err(ie)? as u8,
+            seat,
             names: serde_json::from_str(&db::text(&r, "names").map_err(ie)?)
                 .map_err(|e| ie(e.to_string()))?,
             won: db::int(&r, "won").map_err(ie)? != 0,
             scores: serde_json::from_str(&db::text(&r, "scores").map_err(ie)?)
                 .map_err(|e| ie(e.to_string()))?,
+            by_computer,
         });
     }
     Ok(Profile {

@@ -60,7 +60,7 @@ function seatCard(view, i, clock) {
     h('div', { class: 'name', title: seatName(view.table.seats, i) }, seatName(view.table.seats, i)),
     h('div', { class: 'opp-meta' },
       partner ? h('span', { class: 'tag' }, 'partner') : null,
-      seat.taken_over ? h('span', { class: 'tag' }, 'computer playing for them') : away ? h('span', { class: 'tag away-tag' }, 'away') : null,
+      seat.resigned ? h('span', { class: 'tag' }, 'resigned: a computer plays for them') : seat.taken_over ? h('span', { class: 'tag' }, 'computer playing for them') : away ? h('span', { class: 'tag away-tag' }, 'away') : null,
       h('span', { class: 'opp-score' }, `${view.scores[view.sides[i]] ?? 0} pts`),
       seat.rating ? h('span', { class: 'opp-rating' }, `rated ${Math.round(seat.rating)}`) : null),
     h('div', { class: 'backs', role: 'img', 'aria-label': `${count} tile${count === 1 ? '' : 's'} in hand` },

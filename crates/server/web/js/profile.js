@@ -32,7 +32,7 @@ export async function profilePage(main, { params: [uid], app }) {
       h('td', {}, new Date(g.finished_at * 1000).toLocaleString()),
       h('td', {}, optionsWords(g.options)),
       h('td', {}, g.names.join(', ')),
-      h('td', {}, g.won ? 'won' : 'lost'),
+      h('td', {}, g.by_computer ? 'finished by the computer (not counted as a win)' : g.won ? 'won' : 'lost'),
       h('td', {}, g.scores.join(' – ')),
       h('td', {}, h('a', { href: `/game/${g.game}` }, 'replay')))));
     const c = document.getElementById('history-count');

@@ -200,6 +200,24 @@ export async function tablePage(main, { params: [id], query, app }) {
     return `${seatName(v.table.seats, v.to_move)} to play`;
   }
 
+  // Resign (a computer player plays your seat to the end; your side's win would not count as
+  // yours) or leave (the same, and back to the lobby): asked twice, on the page itself.
+  function resignControls(v) {
+    if (v.you == null || v.winner != null || !['dealing', 'playing'].includes(v.table.status)) return null;
+    const me = v.table.seats[v.you];
+    if (me.resigned) return h('span', { class: 'note', id: 'resigned' }, 'You resigned: a computer player plays your seat to the end.');
+    const leave = async (andGo) => {
+      try { await api.leave(id); if (andGo) go('/'); else { st.confirmResign = false; render(); } } catch (e) { st.error = e.message; render(); }
+    };
+    if (st.confirmResign) {
+      return h('span', { class: 'confirm row', role: 'group', 'aria-label': 'resign' }, 'Resign this game? A computer player finishes it for you and it counts as a loss.',
+        h('button', { type: 'button', id: 'resign-yes', onClick: () => leave(false) }, 'Resign'),
+        h('button', { type: 'button', id: 'leave-yes', onClick: () => leave(true) }, 'Resign and leave'),
+        h('button', { type: 'button', class: 'secondary', onClick: () => { st.confirmResign = false; render(); } }, 'Keep playing'));
+    }
+    return h('button', { type: 'button', class: 'secondary', id: 'resign', onClick: () => { st.confirmResign = true; render(); } }, 'Resign or leave');
+  }
+
   // Manual scoring (Muggins): the player states the points their play made; the page never
   // shows the figure (that is the game), only a field to claim any number, or nothing.
   function claimForm(legal) {
@@ -234,7 +252,6 @@ export async function tablePage(main, { params: [id], query, app }) {
     const last = [...(v.history || [])].reverse().find((e) => e.kind === 'play');
     const fly = st.fly && st.fly.version === st.version ? st.fly : null;
     renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly });
-    if (fly) st.fly = null;
     el.count.replaceChildren(h('span', { class: 'label' }, 'Count'), h('span', { class: 'value', 'aria-label': `count ${v.count}` }, String(v.count)));
     const mustDraw = v.to_move === v.you && legal.length > 0 && legal.every((l) => l.action === 'D');
     const prompt = promptText(v);
@@ -272,6 +289,7 @@ export async function tablePage(main, { params: [id], query, app }) {
         legal.filter((l) => !l.tile && !/^C\d+$/.test(l.action)).map((l) => h('button', {
           type: 'button', class: ['act', l.action === 'D' && mustDraw ? 'big' : ''], id: l.action === 'D' ? 'draw' : l.action === 'P' ? 'pass' : null, 'data-action': l.action, onClick: () => act(l.action),
         }, actionWords(l.action)[0].toUpperCase() + actionWords(l.action).slice(1), l.action === 'D' ? ` (${v.boneyard} left)` : '')),
+        resignControls(v),
         v.you != null ? h('button', { type: 'button', id: 'hint', class: 'secondary', disabled: legal.length < 2 || st.hintPending, title: legal.length === 1 ? 'Only one move is possible' : null, onClick: askHint, 'aria-keyshortcuts': 'h' }, st.hintPending ? 'Thinking…' : 'Hint') : null,
         h('span', { class: 'boneyard', 'aria-label': `${v.boneyard} tiles in the boneyard` }, `Boneyard: ${v.boneyard}`)),
       st.hint ? h('section', { class: 'hint-panel', 'aria-label': 'hint' },
