@@ -223,8 +223,27 @@ fn http_call(port: u16, method: &str, path: &str, body: &str) -> std::io::Result
         "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )?;
+    // Read the head, then exactly Content-Length bytes (chromedriver may keep the connection
+    // open after answering).
     let mut out = Vec::new();
-    s.read_to_end(&mut out)?;
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = s.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n]);
+        if let Some(end) = out.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&out[..end]).to_ascii_lowercase();
+            let len = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if len.is_some_and(|len| out.len() >= end + 4 + len) {
+                break;
+            }
+        }
+    }
     Ok(String::from_utf8_lossy(&out).into_owned())
 }
 

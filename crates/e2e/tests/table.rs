@@ -531,7 +531,7 @@ async fn every_page_at_three_sizes() {
         let name = format!("{}{k}", &long_name[..23]);
         guest(&c, &rig.base, &name).await;
         check_page(&rig.driver, &c, Some(&axe), "lobby-logged-in", size).await;
-        let id = create(&c, 3, 100, "five-up", &["bot:greedy", "bot:random"]).await;
+        let id = create(&c, 3, 50, "five-up", &["bot:greedy", "bot:random"]).await;
         wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
         // A long unbroken chat line wraps instead of widening the page.
         fill(&c, "#chat-input", &"W".repeat(300)).await;
@@ -575,6 +575,25 @@ async fn every_page_at_three_sizes() {
             "the profile",
         )
         .await;
+        // The history's filters: the one game is either won or lost.
+        let mut shown = Vec::new();
+        for result in ["won", "lost", "all"] {
+            select(&c, "#hf-result", result).await;
+            let t = c
+                .execute(
+                    "return document.querySelector('#history-count').textContent;",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            shown.push(t.as_str().unwrap().to_string());
+        }
+        shown[..2].sort();
+        assert_eq!(
+            shown,
+            ["0 of 1 game", "1 of 1 game", "1 of 1 game"],
+            "the history filters"
+        );
         check_page(&rig.driver, &c, Some(&axe), "profile", size).await;
         c.goto(&format!("{}/how-to-play", rig.base)).await.unwrap();
         wait_js(

@@ -93,6 +93,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../web/js/profile.js"),
     ),
     (
+        "js/ratings.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/ratings.js"),
+    ),
+    (
         "js/replay.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../web/js/replay.js"),

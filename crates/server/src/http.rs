@@ -43,6 +43,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
         .route("/api/me", get(me))
+        .route("/api/session", get(session))
         .route("/api/lobby", get(lobby))
         .route("/api/tables", post(create_table))
         .route("/api/tables/{id}", get(table_info))
@@ -225,6 +226,13 @@ async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Re
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
     Ok(r)
+}
+
+/// `GET /api/session`: who is logged in, `{"user": null}` when nobody is (unlike `/api/me`,
+/// never an error, so a page checking at load logs nothing for a visitor).
+async fn session(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Response> {
+    let user = accounts::user_of(&app.db, &headers).await?;
+    Ok(Json(serde_json::json!({ "user": user })).into_response())
 }
 
 async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Me>> {

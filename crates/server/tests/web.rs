@@ -137,6 +137,11 @@ async fn replays_are_gzipped_and_pages_have_their_files() {
     let api = get(addr, "/api/no-such-thing", None).await;
     assert_eq!(api.status, 400);
     assert!(api.body.contains("no such endpoint"));
+    // Who is logged in: nobody, without an error.
+    let s = get(addr, "/api/session", None).await;
+    assert_eq!((s.status, s.body.as_str()), (200, r#"{"user":null}"#));
+    let s = get(addr, "/api/session", Some(&ann)).await;
+    assert_eq!(s.json::<serde_json::Value>()["user"]["name"], "Ann");
     for p in ["/how-to-play", "/leaderboard"] {
         assert_eq!(get(addr, p, None).await.status, 200, "{p}");
     }

@@ -28,6 +28,7 @@ async function call(method, path, body) {
 export const api = {
   config: () => call('GET', '/api/config'),
   me: () => call('GET', '/api/me'),
+  session: () => call('GET', '/api/session'),
   guest: (nickname) => call('POST', '/api/guest', { nickname }),
   register: (username, password) => call('POST', '/api/register', { username, password }),
   login: (username, password) => call('POST', '/api/login', { username, password }),
@@ -46,10 +47,5 @@ export const api = {
 
 /** The logged-in user, or null. */
 export async function currentUser() {
-  try {
-    return (await api.me()).user;
-  } catch (e) {
-    if (e.code === 'not_logged_in') return null;
-    throw e;
-  }
+  return (await api.session()).user || null;
 }

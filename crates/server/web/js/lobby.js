@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { Conn } from './conn.js';
 import { seatName, shortRules, optionsString, valueWords, levelWords, rulesLines } from './format.js';
 import { go } from './app.js';
+import { ratingOf } from './ratings.js';
 
 function errorLine() {
   return h('p', { class: 'error', role: 'alert' });
@@ -49,7 +50,7 @@ function accountPanel(app, onChange) {
     err);
 }
 
-function tableItem(t, app) {
+function tableItem(t, app, redraw) {
   const free = t.seats.filter((s) => s.occupant.kind === 'open');
   const err = h('span', { class: 'error', role: 'alert' });
   const sit = async (seat) => {
@@ -63,7 +64,7 @@ function tableItem(t, app) {
         ? (app.user && t.status === 'waiting' && t.your_seat == null
           ? h('button', { type: 'button', class: 'sit', onClick: () => sit(s.seat) }, 'Sit here')
           : 'free')
-        : seatName(t.seats, s.seat)))),
+        : [seatName(t.seats, s.seat), s.occupant.kind === 'human' && ratingOf(s.occupant.user, redraw) ? h('span', { class: 'opp-rating' }, ` (${ratingOf(s.occupant.user)})`) : null]))),
     h('p', {}, `${free.length} free seat${free.length === 1 ? '' : 's'} · `, h('a', { href: `/table/${t.id}` }, t.your_seat != null ? 'Go to your table' : 'Watch')),
     err);
 }
@@ -207,7 +208,7 @@ export async function lobbyPage(main, { app }) {
   const tables = new Map();
   const draw = () => {
     const items = [...tables.values()].sort((a, b) => b.created_at - a.created_at);
-    mount(list, items.length ? items.map((t) => tableItem(t, app)) : h('li', { class: 'empty' }, 'No open tables yet: create one.'));
+    mount(list, items.length ? items.map((t) => tableItem(t, app, draw)) : h('li', { class: 'empty' }, 'No open tables yet: create one.'));
   };
   let conn = null;
   const follow = () => new Conn({

@@ -5,6 +5,7 @@ import { backSvg, tileRow } from './tiles.js';
 import { tallySegments } from './tally.js';
 import { seatName, sideName } from './format.js';
 import { proofBlock } from './verifyview.js';
+import { ratingOf } from './ratings.js';
 
 export function tallySvg(score, label) {
   const t = tallySegments(score);
@@ -62,7 +63,7 @@ function seatCard(view, i, clock) {
       partner ? h('span', { class: 'tag' }, 'partner') : null,
       seat.resigned ? h('span', { class: 'tag' }, 'resigned: a computer plays for them') : seat.taken_over ? h('span', { class: 'tag' }, 'computer playing for them') : away ? h('span', { class: 'tag away-tag' }, 'away') : null,
       h('span', { class: 'opp-score' }, `${view.scores[view.sides[i]] ?? 0} pts`),
-      seat.rating ? h('span', { class: 'opp-rating' }, `rated ${Math.round(seat.rating)}`) : null),
+      person && ratingOf(seat.occupant.user, clock && clock.redraw) ? h('span', { class: 'opp-rating' }, `rated ${ratingOf(seat.occupant.user)}`) : null),
     h('div', { class: 'backs', role: 'img', 'aria-label': `${count} tile${count === 1 ? '' : 's'} in hand` },
       Array.from({ length: Math.min(count, 9) }, () => backSvg()), h('span', { class: 'n' }, String(count))),
     turn && clock ? h('div', { class: ['clock', limit ? 'countdown' : ''], 'data-since': clock.since, 'data-limit': limit || null, 'aria-label': limit ? 'a computer plays for them in' : 'time on this turn' },

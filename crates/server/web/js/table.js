@@ -22,7 +22,7 @@ export async function tablePage(main, { params: [id], query, app }) {
   };
   // The turn clock: when the seat to move began its turn (this page's clock), and how long a
   // disconnected player's turn waits before a computer plays for them.
-  const clock = { since: Date.now(), takeover: 0, key: '' };
+  const clock = { since: Date.now(), takeover: 0, key: '', redraw: () => { if (st.view) render(); } };
   let seedWaitSecs = 30;
   api.config().then((c) => { clock.takeover = c.takeover_secs || 0; seedWaitSecs = c.seed_wait_secs || 30; }).catch(() => {});
   const invite = query.get('invite');
