@@ -10,7 +10,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, Locator};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::Client;
 use fiveup_e2e::{
     axe_source, axe_violations, click, fill, png_size, select, start_server, start_server_with,
     wait_js, Browsers, ChromeDriver,
@@ -325,7 +326,6 @@ async fn typing_in_the_chat_never_plays_moves() {
     )
     .await;
     click(&c, "#chat-input").await;
-    let input = c.find(Locator::Css("#chat-input")).await.unwrap();
     let start = state(&c).await["version"].as_u64().unwrap();
     let text = "I hold 1 2 3 and 4, dp 56 hh";
     let mut typed = String::new();
@@ -333,7 +333,12 @@ async fn typing_in_the_chat_never_plays_moves() {
     // Type one key at a time, through the computers' moves and into Ann's own turn.
     for round in 0..6 {
         for ch in text.chars() {
-            input.send_keys(&ch.to_string()).await.unwrap();
+            // Keys go to whatever has the focus (as a person's typing does), not to the chat
+            // box by name.
+            let key = KeyActions::new("typing".into())
+                .then(KeyAction::Down { value: ch })
+                .then(KeyAction::Up { value: ch });
+            c.perform_actions(key).await.unwrap();
             typed.push(ch);
             tokio::time::sleep(Duration::from_millis(35)).await;
         }
