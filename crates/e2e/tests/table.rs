@@ -571,6 +571,17 @@ async fn every_page_at_three_sizes() {
         for _ in 0..5 {
             click(&c, "#replay-forward").await;
         }
+        let heading = c
+            .execute(
+                "return document.querySelector('#rep-h').textContent;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert!(
+            !heading.as_str().unwrap().contains(&id),
+            "the game's id as the replay's heading: {heading}"
+        );
         check_page(&rig.driver, &c, Some(&axe), "replay", size).await;
         c.goto(&format!("{}/user/me", rig.base)).await.unwrap();
         wait_js(
