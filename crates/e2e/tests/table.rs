@@ -1124,3 +1124,98 @@ async fn play_now_quick_match_how_to_play_and_motion() {
     b.close().await.unwrap();
     rig.server.shutdown().await;
 }
+
+/// Register `name` from the lobby's log-in form.
+async fn register(c: &Client, base: &str, name: &str) {
+    c.goto(base).await.unwrap();
+    fill(c, "#login-name", name).await;
+    fill(c, "#login-pass", "correct horse battery").await;
+    click(c, "#acc-h ~ form button[type=button]").await;
+    wait_js(
+        c,
+        &format!("return document.querySelector('#who').textContent.includes({name:?}) && !!document.querySelector('#create-go');"),
+        Duration::from_secs(10),
+        "the lobby after registering",
+    )
+    .await;
+}
+
+/// Ratings where people see them: after a rated game between two registered players, the
+/// leaderboard lists both, the lobby shows a player's rating beside their seat, and so does
+/// the table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ratings_in_the_lobby_at_the_table_and_on_the_leaderboard() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let a = rig.driver.session(1366, 900).await.unwrap();
+    let b = rig.driver.session(1366, 900).await.unwrap();
+    register(&a, &rig.base, "annrated").await;
+    register(&b, &rig.base, "bobrated").await;
+    let id = create(&a, 2, 50, "five-up", &["open"]).await;
+    b.goto(&rig.base).await.unwrap();
+    click(&b, &format!("#tables [data-table='{id}'] button.sit")).await;
+    wait_js(
+        &b,
+        &format!("return location.pathname === '/table/{id}';"),
+        Duration::from_secs(10),
+        "Bob at the table",
+    )
+    .await;
+    let end = Instant::now() + Duration::from_secs(180);
+    loop {
+        let over: Value = a
+            .execute(
+                "return !!document.querySelector('#summary .game-over');",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if over == Value::Bool(true) {
+            break;
+        }
+        assert!(Instant::now() < end, "the rated game did not end in time");
+        let mut acted = false;
+        for c in [&a, &b] {
+            let s = state(c).await;
+            if s["next"] == true && s["over"] == false {
+                click(c, "#next-hand").await;
+            }
+            acted |= play_turn(c, "a rated game").await;
+        }
+        if !acted {
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+    a.goto(&format!("{}/leaderboard", rig.base)).await.unwrap();
+    let rows = wait_js(&a, "const r = [...document.querySelectorAll('#leaders tbody tr')].map((t) => t.textContent); return r.length === 2 ? r : '';", Duration::from_secs(10), "two players on the leaderboard").await;
+    eprintln!("leaderboard: {rows}");
+    check_page(&rig.driver, &a, None, "leaderboard-rated", (1366, 900)).await;
+    // A new table: Bob's lobby shows Ann's rating by her seat, and so does his table.
+    a.goto(&rig.base).await.unwrap();
+    let id2 = create(&a, 2, 50, "five-up", &["open"]).await;
+    b.goto(&rig.base).await.unwrap();
+    let lobby = wait_js(&b, &format!("const r = document.querySelector('#tables [data-table=\"{id2}\"] .opp-rating'); return r ? r.textContent : '';"), Duration::from_secs(10), "Ann's rating in the lobby").await;
+    assert!(
+        lobby
+            .as_str()
+            .unwrap()
+            .trim()
+            .trim_matches(|c| c == '(' || c == ')')
+            .parse::<u32>()
+            .is_ok(),
+        "{lobby}"
+    );
+    click(&b, &format!("#tables [data-table='{id2}'] button.sit")).await;
+    let seat = wait_js(
+        &b,
+        "const r = document.querySelector('.opp .opp-rating'); return r ? r.textContent : '';",
+        Duration::from_secs(10),
+        "Ann's rating at the table",
+    )
+    .await;
+    assert!(seat.as_str().unwrap().starts_with("rated "), "{seat}");
+    screenshot(&b, "table-rated-1366x900", (1366, 900)).await;
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+    rig.server.shutdown().await;
+}
