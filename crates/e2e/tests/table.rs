@@ -232,6 +232,20 @@ async fn play_turn(c: &Client, what: &str) -> bool {
             click(c, ".ends-bar .end-btn").await;
         }
     } else if s["draw"] == true {
+        // A forced move (drawing is the only action) has no hint to ask for, and the turn's
+        // clock runs.
+        let forced: Value = c
+            .execute(
+                "return [document.querySelector('#hint').disabled, !!document.querySelector('#my-clock')];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            forced,
+            serde_json::json!([true, true]),
+            "{what}: a forced draw"
+        );
         click(c, "#draw").await;
         wait_js(
             c,

@@ -8,7 +8,7 @@ import { playOrder } from './geometry.js';
 import { tileSvg, tileWords } from './tiles.js';
 import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rulesLines } from './format.js';
 import { proofBlock, hex } from './verifyview.js';
-import { scoresPanel, seatsPanel, summary, clockText } from './panels.js';
+import { scoresPanel, seatsPanel, seatPlaces, summary, clockText } from './panels.js';
 import { go } from './app.js';
 
 /** How long before the server stops waiting for seeds the page sends its own by itself. */
@@ -263,6 +263,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     const hadFocus = active && (handArea.contains(active) || playArea.contains(active)) ? (active.dataset.tile || active.id || 'any') : null;
     mount(playArea,
       h('p', { id: 'prompt', class: ['prompt', mustDraw ? 'must-draw' : '', v.to_move === v.you && legal.length ? 'yours' : ''], role: 'status', 'aria-live': 'polite' }, prompt),
+      v.you != null && v.to_move === v.you && legal.length ? h('p', { class: 'clock my-clock', id: 'my-clock', 'data-since': clock.since }, 'Your time on this turn: ', h('span', { class: 'clock-t' }, clockText(clock.since, 0))) : null,
       st.error ? h('p', { class: 'error', role: 'alert' }, st.error) : null,
       st.note ? h('p', { class: 'note', id: 'note' }, st.note) : null,
       st.drawn ? h('div', { class: 'drawn', id: 'drawn', role: 'status' }, h('span', {}, 'You drew'), tileSvg(st.drawn), h('span', {}, tileWords(st.drawn))) : null,
@@ -425,9 +426,8 @@ export async function tablePage(main, { params: [id], query, app }) {
       const me = v.you ?? 0;
       let dx = 0; let dy = 0.6;
       if (e.seat !== v.you) {
-        const side = seatsPanel(v, null);
-        const where = ['left', 'top', 'right'].find((k) => [...side[k].children].some((li) => Number(li.dataset.seat) === e.seat));
-        [dx, dy] = where === 'left' ? [-0.6, 0] : where === 'right' ? [0.6, 0] : [0, -0.6];
+        const places = seatPlaces(n, v.you ?? -1);
+        [dx, dy] = places.left.includes(e.seat) ? [-0.6, 0] : places.right.includes(e.seat) ? [0.6, 0] : [0, -0.6];
       }
       st.fly = { tile, dx, dy, version, n, me };
     }
