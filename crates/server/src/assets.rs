@@ -18,6 +18,16 @@ pub type Asset = (&'static str, &'static str, &'static [u8]);
 /// `("app.js", "text/javascript; charset=utf-8", include_bytes!("../web/app.js"))`.
 pub const FILES: &[Asset] = &[
     (
+        "icon-192.png",
+        "image/png",
+        include_bytes!("../web/icon-192.png"),
+    ),
+    (
+        "icon-512.png",
+        "image/png",
+        include_bytes!("../web/icon-512.png"),
+    ),
+    (
         "icon.svg",
         "image/svg+xml",
         include_bytes!("../web/icon.svg"),
@@ -271,6 +281,7 @@ mod tests {
                 Some("css") => "text/css; charset=utf-8",
                 Some("svg") => "image/svg+xml",
                 Some("webmanifest") => "application/manifest+json",
+                Some("png") => "image/png",
                 other => panic!("no content type for {other:?}"),
             };
             assert_eq!(*mime, want, "{path}");

@@ -127,7 +127,33 @@ async fn replays_are_gzipped_and_pages_have_their_files() {
     assert!(head.contains("application/manifest+json"), "{head}");
     let m: serde_json::Value = serde_json::from_slice(&manifest).unwrap();
     assert_eq!(m["start_url"], "/");
-    assert!(!m["icons"].as_array().unwrap().is_empty());
+    // Icons at 192 and 512 pixels (PNG, as phones want them) and the SVG.
+    for icon in m["icons"].as_array().unwrap() {
+        let (head, bytes) = raw_get(addr, icon["src"].as_str().unwrap(), false).await;
+        assert!(head.starts_with("HTTP/1.1 200"), "{icon}: {head}");
+        if icon["type"] == "image/png" {
+            let side: u32 = icon["sizes"]
+                .as_str()
+                .unwrap()
+                .split('x')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+            assert_eq!(
+                u32::from_be_bytes(bytes[16..20].try_into().unwrap()),
+                side,
+                "{icon}"
+            );
+            assert_eq!(
+                u32::from_be_bytes(bytes[20..24].try_into().unwrap()),
+                side,
+                "{icon}"
+            );
+        }
+    }
+    assert_eq!(m["icons"].as_array().unwrap().len(), 3);
     let (head, page) = raw_get(addr, "/no/such/page", false).await;
     assert!(
         head.starts_with("HTTP/1.1 404") && head.contains("text/html"),
