@@ -1233,3 +1233,52 @@ async fn ratings_in_the_lobby_at_the_table_and_on_the_leaderboard() {
     b.close().await.unwrap();
     rig.server.shutdown().await;
 }
+
+/// The dark theme follows the system: under `prefers-color-scheme: dark` the lobby and the
+/// table turn dark and still pass axe-core (contrast included) with no serious or critical
+/// violation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dark_theme_follows_the_system() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let c = rig
+        .driver
+        .session_with(
+            1366,
+            900,
+            &[
+                "--force-dark-mode",
+                "--blink-settings=preferredColorScheme=0",
+            ],
+        )
+        .await
+        .unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    let dark = c
+        .execute(
+            "return [matchMedia('(prefers-color-scheme: dark)').matches, getComputedStyle(document.body).backgroundColor];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        dark,
+        serde_json::json!([true, "rgb(20, 24, 27)"]),
+        "the page is dark"
+    );
+    check_page(&rig.driver, &c, Some(&axe), "lobby-dark", (1366, 900)).await;
+    click(&c, "#play-now").await;
+    wait_js(&c, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the game").await;
+    play_until(
+        &c,
+        "return document.querySelectorAll('#board g.tile').length >= 3;",
+        false,
+        Duration::from_secs(30),
+        "a few tiles",
+    )
+    .await;
+    check_page(&rig.driver, &c, Some(&axe), "table-dark", (1366, 900)).await;
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
