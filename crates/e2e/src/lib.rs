@@ -115,6 +115,17 @@ impl ChromeDriver {
     /// A new browser session (its own Chromium, profile and cookies) with a window of
     /// `width` x `height` CSS pixels.
     pub async fn session(&self, width: u32, height: u32) -> Result<Client, String> {
+        self.session_with(width, height, &[]).await
+    }
+
+    /// [`ChromeDriver::session`] with extra Chromium flags (such as
+    /// `--force-prefers-reduced-motion`).
+    pub async fn session_with(
+        &self,
+        width: u32,
+        height: u32,
+        extra: &[&str],
+    ) -> Result<Client, String> {
         let profile = tempfile::Builder::new()
             .prefix("profile")
             .tempdir_in(self.profiles.path())
@@ -123,8 +134,11 @@ impl ChromeDriver {
         let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|s| (*s).to_string()).collect();
         args.push(format!("--user-data-dir={}", profile.display()));
         args.push(format!("--window-size={width},{height}"));
+        args.extend(extra.iter().map(|s| (*s).to_string()));
+        // The browser's console is kept (see `console_errors`).
         let caps = json!({
             "browserName": "chrome",
+            "goog:loggingPrefs": { "browser": "ALL" },
             "goog:chromeOptions": {
                 "binary": self.browsers.chromium.to_string_lossy(),
                 "args": args,
@@ -164,6 +178,75 @@ impl ChromeDriver {
     }
 }
 
+impl ChromeDriver {
+    /// The console messages of level `SEVERE` (script errors, failed loads, `console.error`)
+    /// that the session's pages logged since the last call, read from chromedriver's log.
+    pub async fn console_errors(&self, c: &Client) -> Vec<String> {
+        let Ok(Some(id)) = c.session_id().await else {
+            return vec!["no session id".to_string()];
+        };
+        let port = self.port;
+        let answer = tokio::task::spawn_blocking(move || {
+            http_call(
+                port,
+                "POST",
+                &format!("/session/{id}/se/log"),
+                r#"{"type":"browser"}"#,
+            )
+        })
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .unwrap_or_default();
+        let body = answer.split("\r\n\r\n").nth(1).unwrap_or("");
+        let v: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+        v["value"]
+            .as_array()
+            .map(|entries| {
+                entries
+                    .iter()
+                    .filter(|e| e["level"] == "SEVERE")
+                    .map(|e| e["message"].as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// A plain blocking HTTP/1.1 request to chromedriver on loopback; the whole answer as text.
+fn http_call(port: u16, method: &str, path: &str, body: &str) -> std::io::Result<String> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port))?;
+    s.set_read_timeout(Some(Duration::from_secs(10)))?;
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )?;
+    // Read the head, then exactly Content-Length bytes (chromedriver may keep the connection
+    // open after answering).
+    let mut out = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        let n = s.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&buf[..n]);
+        if let Some(end) = out.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&out[..end]).to_ascii_lowercase();
+            let len = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if len.is_some_and(|len| out.len() >= end + 4 + len) {
+                break;
+            }
+        }
+    }
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
 impl Drop for ChromeDriver {
     fn drop(&mut self) {
         // End every session still open (a failed test never reached its `close`), so that no
@@ -201,6 +284,17 @@ pub async fn start_server(
     bot_delay: Duration,
     seed_wait: Duration,
 ) -> fiveup_server::Server {
+    start_server_with(dir, bot_delay, seed_wait, |_| {}).await
+}
+
+/// [`start_server`] with the configuration changed by `change` first (another address, a
+/// takeover delay, ...).
+pub async fn start_server_with(
+    dir: &Path,
+    bot_delay: Duration,
+    seed_wait: Duration,
+    change: impl FnOnce(&mut fiveup_server::Config),
+) -> fiveup_server::Server {
     let mut c = fiveup_server::Config::new();
     c.bind = "127.0.0.1:0".parse().expect("an address");
     c.database = dir.join("fiveup.db").to_string_lossy().into_owned();
@@ -212,6 +306,7 @@ pub async fn start_server(
     c.expert_spec = "expert:samples=16,threads=1".to_string();
     c.http_rate = (0.0, 0.0);
     c.ws_rate = (200.0, 400.0);
+    change(&mut c);
     fiveup_server::start(c).await.expect("the server starts")
 }
 
@@ -299,6 +394,39 @@ pub async fn select(c: &Client, css: &str, value: &str) {
     e.select_by_value(value)
         .await
         .unwrap_or_else(|e| panic!("cannot choose {value} in {css}: {e}"));
+}
+
+/// Where the browser tests find axe-core (`axe.min.js`): `FIVEUP_AXE` if set, else
+/// `crates/e2e/axe/node_modules/axe-core/axe.min.js`, where `.ci/run` installs it with npm.
+pub fn axe_source() -> Result<String, String> {
+    let path = std::env::var_os("FIVEUP_AXE").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("axe/node_modules/axe-core/axe.min.js"),
+        PathBuf::from,
+    );
+    std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "axe-core not found at {} ({e}): install it with              `npm install --no-save --no-package-lock --prefix crates/e2e/axe axe-core@4.11`",
+            path.display()
+        )
+    })
+}
+
+/// Run axe-core (`source`, from [`axe_source`]) on the page open in `c`: the violations of
+/// serious or critical impact, each as `rule: impact: what (where)`.
+pub async fn axe_violations(c: &Client, source: &str) -> Vec<String> {
+    c.execute(source, vec![]).await.expect("axe-core loads");
+    let r = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'] })
+               .then((r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+                 .map((v) => `${v.id}: ${v.impact}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')})`)),
+                     (e) => done([`axe failed: ${e}`]));",
+            vec![],
+        )
+        .await
+        .expect("axe-core runs");
+    serde_json::from_value(r).unwrap_or_default()
 }
 
 /// The page's script errors (collected by the client in `window.fiveupErrors`).

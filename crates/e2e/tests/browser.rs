@@ -205,6 +205,7 @@ return {
   tiles: [...document.querySelectorAll('#hand .hand-tile')].map((b) => b.dataset.tile),
   draw: !!document.querySelector('#draw'),
   pass: !!document.querySelector('#pass'),
+  hint: !!document.querySelector('#hint') && !document.querySelector('#hint').disabled,
   prompt: (document.querySelector('#prompt') || {}).textContent || '',
   laid: document.querySelectorAll('#board g.tile').length,
   errors: window.fiveupErrors || [],
@@ -603,7 +604,8 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
         if sb["summary"] == true && sb["over"] == false && sb["next"] == true {
             click(&b, "#next-hand").await;
         }
-        if seen.hints == 0 && sa["turn"] == "mine" && sa["summary"] == false {
+        // (A forced move, one legal action, has no hint to ask for.)
+        if seen.hints == 0 && sa["turn"] == "mine" && sa["summary"] == false && sa["hint"] == true {
             click(&a, "#hint").await;
             let n = wait_js(
                 &a,

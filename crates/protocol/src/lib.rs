@@ -282,6 +282,14 @@ pub struct SeatInfo {
     /// For a person: a computer player is playing for them (they were away too long); it
     /// hands the seat back as soon as they return.
     pub taken_over: bool,
+    /// For a person: a computer player has played for them at some point of this game (they
+    /// were away, or resigned), so a win of their side does not count as theirs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_computer: bool,
+    /// For a person: they resigned (or left during the game); a computer player plays their
+    /// seat to the end and does not hand it back.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resigned: bool,
 }
 
 /// A seat's invitation link (only shown to the table's creator).
@@ -460,6 +468,11 @@ pub struct HandOutcome {
     pub scores: Vec<i32>,
     /// The award explained, one line per step, in English.
     pub explanation: Vec<String>,
+    /// The game ended during the hand: a side reached the target with a play (under
+    /// `game-end=immediate`), so the hand was not played out and no award was made (`end` is
+    /// then `blocked` only as a placeholder).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mid_hand: bool,
 }
 
 /// Everything one viewer (a seat, or a spectator) may see of a table: sent in snapshots and
@@ -924,10 +937,14 @@ pub struct HistoryEntry {
     pub seat: u8,
     /// Names in seat order.
     pub names: Vec<String>,
-    /// Whether the player's side won.
+    /// Whether the player's side won, and the win counts as theirs (see `by_computer`).
     pub won: bool,
     /// Final scores per side.
     pub scores: Vec<i32>,
+    /// A computer player played for them during the game (they were away, or resigned): the
+    /// game counts, a win of their side does not count as theirs.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_computer: bool,
 }
 
 /// `GET /api/users/{id}`.

@@ -616,7 +616,8 @@ impl Actor {
                 }
                 self.refresh_presence();
                 if let Some(seat) = viewer.seat {
-                    if self.core.seats[seat as usize].taken_over {
+                    let s = &self.core.seats[seat as usize];
+                    if s.taken_over && !s.resigned {
                         let _ = self
                             .commit(vec![Stored::Takeover { seat, on: false }])
                             .await;
@@ -640,7 +641,12 @@ impl Actor {
             TableCmd::Leave { user, reply } => {
                 let r = match self.core.seat_of(user.id) {
                     None => Err(Refusal::new(ErrorCode::NotSeated, "you do not sit here")),
-                    Some(seat) => self.commit(vec![Stored::Leave { seat }]).await.map(|_| ()),
+                    // Before the start the seat is freed; during the game, leaving resigns: a
+                    // computer player plays the seat to the end.
+                    Some(seat) if self.core.status == TableStatus::Waiting => {
+                        self.commit(vec![Stored::Leave { seat }]).await.map(|_| ())
+                    }
+                    Some(seat) => self.commit(vec![Stored::Resign { seat }]).await.map(|_| ()),
                 };
                 self.resubscribe_viewers();
                 let _ = reply.send(r.map(|()| table_info(&self.core, self.viewer_of(Some(&user)))));

@@ -18,6 +18,21 @@ pub type Asset = (&'static str, &'static str, &'static [u8]);
 /// `("app.js", "text/javascript; charset=utf-8", include_bytes!("../web/app.js"))`.
 pub const FILES: &[Asset] = &[
     (
+        "icon-192.png",
+        "image/png",
+        include_bytes!("../web/icon-192.png"),
+    ),
+    (
+        "icon-512.png",
+        "image/png",
+        include_bytes!("../web/icon-512.png"),
+    ),
+    (
+        "icon.svg",
+        "image/svg+xml",
+        include_bytes!("../web/icon.svg"),
+    ),
+    (
         "index.html",
         "text/html; charset=utf-8",
         include_bytes!("../web/index.html"),
@@ -63,6 +78,16 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../web/js/geometry.js"),
     ),
     (
+        "js/howto.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/howto.js"),
+    ),
+    (
+        "js/leaderboard.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/leaderboard.js"),
+    ),
+    (
         "js/lobby.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../web/js/lobby.js"),
@@ -76,6 +101,11 @@ pub const FILES: &[Asset] = &[
         "js/profile.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../web/js/profile.js"),
+    ),
+    (
+        "js/ratings.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../web/js/ratings.js"),
     ),
     (
         "js/replay.js",
@@ -113,6 +143,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../web/js/verifyview.js"),
     ),
     (
+        "manifest.webmanifest",
+        "application/manifest+json",
+        include_bytes!("../web/manifest.webmanifest"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_bytes!("../web/style.css"),
@@ -121,11 +156,6 @@ pub const FILES: &[Asset] = &[
         "test.html",
         "text/html; charset=utf-8",
         include_bytes!("../web/test.html"),
-    ),
-    (
-        "tiles.svg",
-        "image/svg+xml",
-        include_bytes!("../web/tiles.svg"),
     ),
 ];
 
@@ -197,6 +227,18 @@ pub async fn index(headers: HeaderMap) -> Response {
     serve("index.html", &headers)
 }
 
+/// `GET /favicon.ico`: browsers ask for it on their own; the icon (an SVG, which every current
+/// browser shows as a favicon).
+pub async fn favicon(headers: HeaderMap) -> Response {
+    serve("icon.svg", &headers)
+}
+
+/// `GET /manifest.webmanifest`: the web app manifest (name, icons, colours), so that a phone can
+/// add the site to its home screen.
+pub async fn manifest(headers: HeaderMap) -> Response {
+    serve("manifest.webmanifest", &headers)
+}
+
 /// `GET /static/{*path}`.
 pub async fn file(Path(path): Path<String>, headers: HeaderMap) -> Response {
     serve(&path, &headers)
@@ -238,6 +280,8 @@ mod tests {
                 Some("js") => "text/javascript; charset=utf-8",
                 Some("css") => "text/css; charset=utf-8",
                 Some("svg") => "image/svg+xml",
+                Some("webmanifest") => "application/manifest+json",
+                Some("png") => "image/png",
                 other => panic!("no content type for {other:?}"),
             };
             assert_eq!(*mime, want, "{path}");

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use fiveup_engine::notation::Record;
 use fiveup_engine::{LayoutTree, Seat, Side, State, Tile};
 use fiveup_protocol::{
-    ErrorCode, HandCheck, HandProof, HistoryEntry, MoveVerdict, Occupant, OpenEnd, Profile, Rating,
-    Replay, ReplayHand, ReplayStep, Review, SeatInfo, Stats, UserRef, VerifyReport, DEAL_SCHEME,
+    ErrorCode, HandCheck, HandProof, HistoryEntry, MoveVerdict, Occupant, Profile, Rating, Replay,
+    ReplayHand, ReplayStep, Review, SeatInfo, Stats, UserRef, VerifyReport, DEAL_SCHEME,
 };
 
 use crate::db::{self, Db};
@@ -66,6 +66,9 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
         return Ok(());
     }
     let hands = record.hands.len() as i64;
+    // A person a computer player played for (away too long, or resigned) does not win: their
+    // side's win is not counted as theirs, and their rating takes it as a loss.
+    let by_computer = |seat: u8| core.seats[seat as usize].by_computer;
     let mut people: Vec<(u8, UserRef)> = Vec::new();
     for (i, s) in core.seats.iter().enumerate() {
         if let Occupant::Human { user } = &s.occupant {
@@ -74,7 +77,7 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
     }
     for (seat, user) in &people {
         let side = rules.side_of(Seat(*seat));
-        let won = side == winner;
+        let won = side == winner && !by_computer(*seat);
         sqlx::query(
             "INSERT INTO game_players (game_id, seat, user_id, won) VALUES ($1, $2, $3, $4)",
         )
@@ -123,7 +126,9 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
             if their_side == my_side {
                 continue;
             }
-            let score = if my_side == winner {
+            let score = if by_computer(*seat) {
+                0.0
+            } else if my_side == winner {
                 1.0
             } else if their_side == winner {
                 0.0
@@ -369,6 +374,7 @@ pub fn build_replay(
         for (k, step) in h.steps.iter().enumerate() {
             state.apply(step.action).map_err(|e| e.to_string())?;
             let layout = state.layout();
+            let tree = LayoutTree::from_history(&rules, state.log());
             steps.push(ReplayStep {
                 index: (k + 1) as u32,
                 seat: step.seat.0,
@@ -376,18 +382,11 @@ pub fn build_replay(
                 points: step.points,
                 drawn: step.drawn,
                 count: step.count,
-                open_ends: layout
-                    .open_arms()
-                    .map(|arm| OpenEnd {
-                        arm,
-                        pip: layout.arm_pip(arm),
-                        counts: layout.arm_contribution(arm),
-                    })
-                    .collect(),
+                open_ends: crate::project::open_ends(layout, &tree),
                 scores: step.scores.clone(),
                 hands: (0..n).map(|p| tiles(state.hand(Seat(p as u8)))).collect(),
                 boneyard: state.boneyard_len(),
-                layout: LayoutTree::from_history(&rules, state.log()),
+                layout: tree,
             });
         }
         let names = record.seats.clone();
@@ -513,7 +512,7 @@ pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
         .transpose()
         .map_err(ie)?;
     let rows = sqlx::query(
-        "SELECT g.id, g.finished_at, g.options, g.names, g.scores, p.seat, p.won \
+        "SELECT g.id, g.finished_at, g.options, g.names, g.scores, g.seats, p.seat, p.won \
          FROM game_players p JOIN games g ON g.id = p.game_id WHERE p.user_id = $1 \
          ORDER BY g.finished_at DESC, g.id LIMIT 100",
     )
@@ -523,16 +522,21 @@ pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
     .map_err(|e| ie(db::db_err(e)))?;
     let mut history = Vec::new();
     for r in rows {
+        let seat = db::int(&r, "seat").map_err(ie)? as u8;
+        let seats: Vec<SeatInfo> =
+            serde_json::from_str(&db::text(&r, "seats").map_err(ie)?).unwrap_or_default();
+        let by_computer = seats.get(seat as usize).is_some_and(|s| s.by_computer);
         history.push(HistoryEntry {
             game: db::text(&r, "id").map_err(ie)?,
             finished_at: db::int(&r, "finished_at").map_err(ie)?,
             options: db::text(&r, "options").map_err(ie)?,
-            seat: db::int(&r, "seat").map_err(ie)? as u8,
+            seat,
             names: serde_json::from_str(&db::text(&r, "names").map_err(ie)?)
                 .map_err(|e| ie(e.to_string()))?,
             won: db::int(&r, "won").map_err(ie)? != 0,
             scores: serde_json::from_str(&db::text(&r, "scores").map_err(ie)?)
                 .map_err(|e| ie(e.to_string()))?,
+            by_computer,
         });
     }
     Ok(Profile {
@@ -545,6 +549,61 @@ pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
         rating,
         history,
     })
+}
+
+/// `GET /api/leaderboard`: registered players with a rated game, best rating first.
+#[derive(Clone, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Leaderboard {
+    /// At most [`LEADERBOARD_SIZE`] players.
+    pub players: Vec<LeaderRow>,
+}
+
+/// One player of the leaderboard.
+#[derive(Clone, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LeaderRow {
+    /// Who.
+    pub user: UserRef,
+    /// Their Glicko-2 rating.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+    /// Finished games.
+    pub games: u32,
+    /// Won games.
+    pub wins: u32,
+}
+
+/// How many players the leaderboard lists.
+pub const LEADERBOARD_SIZE: i64 = 100;
+
+/// The leaderboard: registered players whose rating moved (they finished a rated game), by
+/// rating, then by fewer games.
+pub async fn leaderboard(db: &Db) -> Result<Leaderboard, ApiError> {
+    let ie = |e: String| ApiError::internal(e);
+    let rows = sqlx::query(
+        "SELECT id, name, rating, deviation, games, wins FROM users \
+         WHERE registered <> 0 AND games > 0 AND deviation < 350 \
+         ORDER BY rating DESC, games ASC, id ASC LIMIT $1",
+    )
+    .bind(LEADERBOARD_SIZE)
+    .fetch_all(&db.pool)
+    .await
+    .map_err(|e| ie(db::db_err(e)))?;
+    let mut players = Vec::new();
+    for r in rows {
+        players.push(LeaderRow {
+            user: UserRef {
+                id: db::int(&r, "id").map_err(ie)?,
+                name: db::text(&r, "name").map_err(ie)?,
+                registered: true,
+            },
+            rating: db::float(&r, "rating").map_err(ie)?,
+            deviation: db::float(&r, "deviation").map_err(ie)?,
+            games: db::int(&r, "games").map_err(ie)? as u32,
+            wins: db::int(&r, "wins").map_err(ie)? as u32,
+        });
+    }
+    Ok(Leaderboard { players })
 }
 
 #[cfg(test)]

@@ -32,6 +32,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/table/{*rest}", get(assets::index))
         .route("/game/{*rest}", get(assets::index))
         .route("/user/{*rest}", get(assets::index))
+        .route("/how-to-play", get(assets::index))
+        .route("/leaderboard", get(assets::index))
+        .route("/favicon.ico", get(assets::favicon))
+        .route("/manifest.webmanifest", get(assets::manifest))
         .route("/static/{*path}", get(assets::file))
         .route("/api/config", get(config))
         .route("/api/guest", post(guest))
@@ -39,6 +43,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
         .route("/api/me", get(me))
+        .route("/api/session", get(session))
         .route("/api/lobby", get(lobby))
         .route("/api/tables", post(create_table))
         .route("/api/tables/{id}", get(table_info))
@@ -48,15 +53,28 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/record.txt", get(record_txt))
         .route("/api/games/{id}/review", get(review))
         .route("/api/users/{id}", get(profile))
+        .route("/api/leaderboard", get(leaderboard))
         .route("/api/verify", post(verify))
         .route("/ws", get(crate::ws::upgrade))
         .fallback(not_found)
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        // Answers are gzipped for clients that accept it (a replay's JSON shrinks about tenfold);
+        // the websocket upgrade and small answers are left alone.
+        .layer(tower_http::compression::CompressionLayer::new())
         .with_state(app)
 }
 
-async fn not_found() -> ApiError {
-    ApiError::new(ErrorCode::BadRequest, "no such endpoint")
+/// An unknown path: under `/api/` a JSON error; anywhere else the client's page with status
+/// 404, which shows a page saying so in words.
+async fn not_found(uri: axum::http::Uri, headers: HeaderMap) -> Response {
+    if uri.path().starts_with("/api/") || uri.path() == "/ws" {
+        return ApiError::new(ErrorCode::BadRequest, "no such endpoint").into_response();
+    }
+    let mut page = assets::index(headers).await;
+    if page.status() == StatusCode::OK || page.status() == StatusCode::NOT_MODIFIED {
+        *page.status_mut() = StatusCode::NOT_FOUND;
+    }
+    page
 }
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -208,6 +226,13 @@ async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Re
         r.headers_mut().insert(header::SET_COOKIE, v);
     }
     Ok(r)
+}
+
+/// `GET /api/session`: who is logged in, `{"user": null}` when nobody is (unlike `/api/me`,
+/// never an error, so a page checking at load logs nothing for a visitor).
+async fn session(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Response> {
+    let user = accounts::user_of(&app.db, &headers).await?;
+    Ok(Json(serde_json::json!({ "user": user })).into_response())
 }
 
 async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Me>> {
@@ -412,6 +437,10 @@ async fn profile(
         .parse()
         .map_err(|_| ApiError::new(ErrorCode::NoSuchUser, format!("no user {id:?}")))?;
     Ok(Json(games::profile(&app.db, id).await?))
+}
+
+async fn leaderboard(State(app): State<Arc<App>>) -> ApiResult<Json<games::Leaderboard>> {
+    Ok(Json(games::leaderboard(&app.db).await?))
 }
 
 async fn verify(b: Bytes) -> ApiResult<Json<fiveup_protocol::VerifyReport>> {

@@ -56,6 +56,7 @@ pub fn hand_outcome(state: &State, names: &[String]) -> HandOutcome {
                 side_name(state, winner, names),
                 rules.target
             )],
+            mid_hand: true,
         };
     };
     let hands: Vec<Vec<Tile>> = (0..n).map(|p| tiles(r.hands.0[p])).collect();
@@ -159,5 +160,54 @@ pub fn hand_outcome(state: &State, names: &[String]) -> HandOutcome {
         scored: r.scored.0[..sides].to_vec(),
         scores,
         explanation: ex,
+        mid_hand: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hand_outcome;
+    use fiveup_engine::{FastRng, Rules, Seed, State};
+
+    /// A game won during a hand (by a play reaching the target) is marked `mid_hand`, and one
+    /// won at a hand's end is not.
+    #[test]
+    fn a_game_won_during_a_hand_says_so() {
+        let rules = Rules::parse("five-up target=50").unwrap();
+        let names = vec!["Ann".to_string(), "Bob".to_string()];
+        let mut rng = FastRng::new(5);
+        let (mut during, mut at_end) = (0, 0);
+        for n in 0..200u64 {
+            let mut s = State::from_seed(rules, &Seed::from_u64(n)).unwrap();
+            let mut hand = 0u64;
+            while s.winner().is_none() {
+                if s.is_hand_over() {
+                    hand += 1;
+                    s.next_hand_from_seed(&Seed::from_u64(n * 1000 + hand))
+                        .unwrap();
+                    continue;
+                }
+                let legal = s.legal_actions();
+                let a = legal[rng.below(legal.len() as u32) as usize];
+                s.apply(a).unwrap();
+            }
+            let o = hand_outcome(&s, &names);
+            if s.result().is_none() {
+                during += 1;
+                assert!(o.mid_hand, "game {n}");
+                assert!(
+                    o.explanation[0].contains("reached the target"),
+                    "{:?}",
+                    o.explanation
+                );
+            } else {
+                at_end += 1;
+                assert!(!o.mid_hand, "game {n}");
+            }
+        }
+        assert!(
+            during > 0 && at_end > 0,
+            "{during} won during a hand, {at_end} at its end"
+        );
     }
 }

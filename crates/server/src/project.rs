@@ -63,6 +63,43 @@ pub fn table_info(core: &TableCore, viewer: Viewer) -> TableInfo {
 }
 
 /// A history entry as `seat` (or a spectator, `None`) may know it.
+/// The open ends of `layout` (drawn as `tree`) with what each adds to the count: the outer half
+/// of a plain tile at the end, both halves of a double at the end, nothing for a sprout with no
+/// tile yet; a lone double lead shows the same half at both ends and counts one half at each
+/// (its two halves in all). The ends' counts add up to the layout's count.
+#[must_use]
+pub fn open_ends(layout: &fiveup_engine::Layout, tree: &LayoutTree) -> Vec<OpenEnd> {
+    let lead_double = tree.root.filter(|t| t.is_double());
+    let arm_of = |id: fiveup_engine::ArmId| tree.arms.iter().find(|a| a.id == id);
+    layout
+        .open_arms()
+        .map(|arm| {
+            let pip = layout.arm_pip(arm);
+            let line = arm_of(arm);
+            let counts = match line.and_then(|l| l.tiles.last()) {
+                Some(last) if last.tile.is_double() => 2 * pip,
+                Some(_) => layout.arm_contribution(arm),
+                None => match (line.map(|l| &l.anchor), lead_double) {
+                    // A side of a double lead: both halves when the other side has a tile
+                    // against the double, one half each while both sides are empty.
+                    (Some(fiveup_engine::Anchor::Root), Some(_)) => {
+                        let other = fiveup_engine::ArmId(arm.0 ^ 1);
+                        if arm_of(other).is_some_and(|o| !o.tiles.is_empty()) {
+                            2 * pip
+                        } else {
+                            pip
+                        }
+                    }
+                    (Some(fiveup_engine::Anchor::Root), None) => layout.arm_contribution(arm),
+                    // An empty sprout counts nothing: its spinner is counted by the arms.
+                    _ => 0,
+                },
+            };
+            OpenEnd { arm, pip, counts }
+        })
+        .collect()
+}
+
 fn entry_for(e: &Entry, seat: Option<u8>) -> Entry {
     match *e {
         Entry::Draw {
@@ -147,15 +184,8 @@ pub fn table_view(core: &TableCore, viewer: Viewer) -> TableView {
     v.boneyard = state.boneyard_len();
     v.can_draw = state.can_draw();
     v.count = layout.count();
-    v.open_ends = layout
-        .open_arms()
-        .map(|arm| OpenEnd {
-            arm,
-            pip: layout.arm_pip(arm),
-            counts: layout.arm_contribution(arm),
-        })
-        .collect();
     v.layout = LayoutTree::from_history(&rules, state.log());
+    v.open_ends = open_ends(layout, &v.layout);
     v.history = state.log().iter().map(|e| entry_for(e, seat)).collect();
     if let Some(s) = seat {
         let view = state.view(Seat(s));
@@ -229,5 +259,54 @@ pub fn event_view(ev: &CoreEvent, viewer: Viewer) -> EventView {
         CoreEvent::Rematch { table } => EventView::Rematch {
             table: table.clone(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::open_ends;
+    use fiveup_engine::{FastRng, LayoutTree, Rules, Seed, State};
+
+    /// At every point of many random hands, the open ends' counts add up to the count, and a
+    /// double at an end counts both its halves.
+    #[test]
+    fn the_ends_counts_add_up_to_the_count() {
+        let mut doubles_at_an_end = 0;
+        for spec in [
+            "five-up",
+            "five-up players=4",
+            "cross players=4",
+            "muggins players=2",
+        ] {
+            let rules = Rules::parse(spec).unwrap();
+            let mut rng = FastRng::new(11);
+            for n in 0..200 {
+                let mut s = State::from_seed(rules, &Seed::from_u64(n)).unwrap();
+                while !s.is_hand_over() {
+                    let legal = s.legal_actions();
+                    let a = legal[rng.below(legal.len() as u32) as usize];
+                    s.apply(a).unwrap();
+                    let tree = LayoutTree::from_history(&rules, s.log());
+                    let ends = open_ends(s.layout(), &tree);
+                    let sum: u32 = ends.iter().map(|e| u32::from(e.counts)).sum();
+                    assert_eq!(
+                        sum,
+                        u32::from(s.layout().count()),
+                        "{spec} hand {n}: {ends:?}"
+                    );
+                    for e in &ends {
+                        let line = tree.arms.iter().find(|l| l.id == e.arm).unwrap();
+                        if line.tiles.last().is_some_and(|p| p.tile.is_double()) {
+                            assert_eq!(e.counts, 2 * e.pip);
+                            doubles_at_an_end += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            doubles_at_an_end > 100,
+            "{doubles_at_an_end} doubles at an end seen"
+        );
     }
 }

@@ -111,6 +111,12 @@ pub enum Stored {
         /// Taken over or handed back.
         on: bool,
     },
+    /// A person resigned (or left) during the game: a computer player plays their seat to the
+    /// end, and their side's win will not count as theirs.
+    Resign {
+        /// The seat.
+        seat: u8,
+    },
     /// A rematch table was created.
     Rematch {
         /// The new table.
@@ -211,6 +217,10 @@ pub struct SeatState {
     pub occupant: Occupant,
     /// A computer player plays for the person.
     pub taken_over: bool,
+    /// A computer player has played for the person during this game.
+    pub by_computer: bool,
+    /// The person resigned: the computer player keeps the seat to the end.
+    pub resigned: bool,
 }
 
 /// The seeds of one hand, known to the server.
@@ -321,6 +331,8 @@ impl TableCore {
                     },
                 },
                 taken_over: false,
+                by_computer: false,
+                resigned: false,
             })
             .collect::<Vec<_>>();
         let n = seats.len();
@@ -383,6 +395,8 @@ impl TableCore {
             connected: matches!(s.occupant, Occupant::Human { .. })
                 && self.connected[seat as usize],
             taken_over: s.taken_over,
+            by_computer: s.by_computer,
+            resigned: s.resigned,
         }
     }
 
@@ -406,14 +420,15 @@ impl TableCore {
         }
     }
 
-    /// The seats' names for the record.
+    /// The seats' names for the record (a computer player is named by its seat, as the browser
+    /// client names it: see [`BOT_NAMES`]).
     fn names(&self) -> Vec<String> {
         self.seats
             .iter()
             .enumerate()
             .map(|(i, s)| match &s.occupant {
                 Occupant::Human { user } => user.name.clone(),
-                Occupant::Bot { level } => format!("{level} (computer)"),
+                Occupant::Bot { .. } => bot_name(i),
                 _ => format!("S{i}"),
             })
             .collect()
@@ -708,10 +723,36 @@ impl TableCore {
             Stored::Takeover { seat, on } => {
                 self.check_seat(*seat)?;
                 let s = &mut self.seats[*seat as usize];
-                if !matches!(s.occupant, Occupant::Human { .. }) || s.taken_over == *on {
+                if !matches!(s.occupant, Occupant::Human { .. })
+                    || s.taken_over == *on
+                    || (s.resigned && !*on)
+                {
                     return Err(Refusal::new(ErrorCode::BadRequest, "no such takeover"));
                 }
                 s.taken_over = *on;
+                if *on {
+                    s.by_computer = true;
+                }
+                Ok(vec![CoreEvent::Seat(self.seat_info(*seat))])
+            }
+            Stored::Resign { seat } => {
+                self.check_seat(*seat)?;
+                if !matches!(self.status, TableStatus::Dealing | TableStatus::Playing) {
+                    return Err(Refusal::new(
+                        ErrorCode::NotStarted,
+                        "only a game in progress can be resigned",
+                    ));
+                }
+                let s = &mut self.seats[*seat as usize];
+                if !matches!(s.occupant, Occupant::Human { .. }) {
+                    return Err(Refusal::new(ErrorCode::NotSeated, "nobody sits there"));
+                }
+                if s.resigned {
+                    return Err(Refusal::new(ErrorCode::BadRequest, "you already resigned"));
+                }
+                s.taken_over = true;
+                s.by_computer = true;
+                s.resigned = true;
                 Ok(vec![CoreEvent::Seat(self.seat_info(*seat))])
             }
             Stored::Rematch { table, .. } => {
@@ -784,4 +825,16 @@ impl TableCore {
         }
         Some(rec.finish(state))
     }
+}
+
+/// Computer players' names, one per seat (up to eight seats), so that several computer players
+/// at one table can be told apart; the browser client (`web/js/format.js`) uses the same list.
+pub const BOT_NAMES: [&str; 8] = [
+    "Ada", "Blaise", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances",
+];
+
+/// The name of a computer player in seat `seat`: "Grace (computer)".
+#[must_use]
+pub fn bot_name(seat: usize) -> String {
+    format!("{} (computer)", BOT_NAMES[seat % BOT_NAMES.len()])
 }

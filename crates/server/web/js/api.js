@@ -28,6 +28,7 @@ async function call(method, path, body) {
 export const api = {
   config: () => call('GET', '/api/config'),
   me: () => call('GET', '/api/me'),
+  session: () => call('GET', '/api/session'),
   guest: (nickname) => call('POST', '/api/guest', { nickname }),
   register: (username, password) => call('POST', '/api/register', { username, password }),
   login: (username, password) => call('POST', '/api/login', { username, password }),
@@ -40,15 +41,11 @@ export const api = {
   game: (id) => call('GET', `/api/games/${encodeURIComponent(id)}`),
   review: (id) => call('GET', `/api/games/${encodeURIComponent(id)}/review`),
   user: (id) => call('GET', `/api/users/${encodeURIComponent(id)}`),
+  leaderboard: () => call('GET', '/api/leaderboard'),
   verify: (record) => call('POST', '/api/verify', { record }),
 };
 
 /** The logged-in user, or null. */
 export async function currentUser() {
-  try {
-    return (await api.me()).user;
-  } catch (e) {
-    if (e.code === 'not_logged_in') return null;
-    throw e;
-  }
+  return (await api.session()).user || null;
 }

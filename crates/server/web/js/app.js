@@ -14,6 +14,8 @@ const routes = [
   [/^\/table\/([a-z0-9]+)$/, () => import('./table.js').then((m) => m.tablePage)],
   [/^\/game\/([a-z0-9]+)$/, () => import('./replay.js').then((m) => m.replayPage)],
   [/^\/user\/(\d+|me)$/, () => import('./profile.js').then((m) => m.profilePage)],
+  [/^\/how-to-play$/, () => import('./howto.js').then((m) => m.howToPage)],
+  [/^\/leaderboard$/, () => import('./leaderboard.js').then((m) => m.leaderboardPage)],
 ];
 
 export const app = {
@@ -43,12 +45,20 @@ async function route() {
         const page = await load();
         app.cleanup = (await page(main, { params: m.slice(1), query: new URLSearchParams(location.search), app })) || null;
       } catch (e) {
-        mount(main, h('section', { class: 'page' }, h('h1', {}, 'Something went wrong'), h('p', { role: 'alert' }, String(e.message || e))));
+        const missing = { no_such_game: 'No such game', no_such_user: 'No such player', no_such_table: 'No such table' }[e.code];
+        if (missing) notFound(main, missing, `There is no ${missing.slice(8)} at this address: it may have been mistyped, or the game was never finished.`);
+        else mount(main, h('section', { class: 'page' }, h('h1', {}, 'The page could not be shown'), h('p', { role: 'alert' }, String(e.message || e)), h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))));
       }
       return;
     }
   }
-  mount(main, h('section', { class: 'page' }, h('h1', {}, 'Not found'), h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))));
+  notFound(main, 'Page not found', 'Nothing lives at this address.');
+}
+
+function notFound(main, title, text) {
+  document.title = `${title} · fiveup`;
+  mount(main, h('section', { class: 'page not-found', id: 'not-found' }, h('h1', {}, title), h('p', {}, text),
+    h('p', {}, h('a', { href: '/' }, 'Back to the lobby'), ' · ', h('a', { href: '/how-to-play' }, 'How to play'))));
 }
 
 /** Go to a path inside the app without reloading. */

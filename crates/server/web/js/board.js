@@ -4,7 +4,23 @@ import { layoutGeometry, fitViewBox, turnLimits } from './geometry.js';
 import { tileGroup, tileWords } from './tiles.js';
 
 export const ARM_NAMES = { W: 'west', E: 'east', N: 'north', S: 'south' };
-export const armName = (a) => ARM_NAMES[a] || `arm ${a}`;
+// Arms beyond the spinner's four are sprouts of a double (Sprouts, Cross): they are named by
+// their double, from the last layout drawn ("the first sprout of 2-2").
+const sproutNames = new Map();
+/** Note the sprouts of `tree` so that `armName` can name them. */
+export function learnArms(tree) {
+  const byDouble = new Map();
+  for (const arm of (tree && tree.arms) || []) {
+    if (!arm.anchor || arm.anchor.kind !== 'sprout') continue;
+    const list = byDouble.get(arm.anchor.double) || [];
+    list.push(String(arm.id));
+    byDouble.set(arm.anchor.double, list);
+  }
+  for (const [double, ids] of byDouble) {
+    ids.forEach((id, i) => sproutNames.set(id, ids.length > 1 ? `the ${['first', 'second', 'third', 'fourth'][i] || `${i + 1}th`} sprout of ${double}` : `the sprout of ${double}`));
+  }
+}
+export const armName = (a) => ARM_NAMES[a] || sproutNames.get(String(a)) || 'a sprout';
 
 /**
  * Draw `tree` into the <svg> `svg`. `openEnds`: the view's open ends (arm, pip, counts);
@@ -12,7 +28,8 @@ export const armName = (a) => ARM_NAMES[a] || `arm ${a}`;
  * `lastTile`: a tile to highlight (the last one laid); `order`: the arms in play order
  * (geometry.js `playOrder`).
  */
-export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, order } = {}) {
+export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, order, fly } = {}) {
+  learnArms(tree);
   const rect = svg.getBoundingClientRect();
   const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
   const geo = layoutGeometry(tree, { ...turnLimits(aspect), order });
@@ -32,6 +49,14 @@ export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onE
     g.setAttribute('role', 'listitem');
     g.setAttribute('aria-label', `${tileWords(t.tile)}${t.arm ? ` on ${armName(t.arm)}` : ', the lead'}`);
     g.dataset.tile = t.tile;
+    // `fly`: the tile just laid slides in from where its player sits ({tile, dx, dy} as
+    // fractions of the view: 0 1 is from below).
+    if (fly && fly.tile === t.tile) {
+      const wrap = s('g', { class: 'fly', style: `--dx: ${(fly.dx * vb[2]).toFixed(2)}px; --dy: ${(fly.dy * vb[3]).toFixed(2)}px` });
+      wrap.append(g);
+      tilesG.append(wrap);
+      continue;
+    }
     tilesG.append(g);
   }
   svg.append(tilesG);

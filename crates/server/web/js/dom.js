@@ -8,6 +8,8 @@ function build(el, attrs, children) {
     if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2).toLowerCase(), v);
     else if (k === 'class') el.setAttribute('class', Array.isArray(v) ? v.filter(Boolean).join(' ') : v);
     else if (k === 'text') el.textContent = v;
+    // Styles go through the CSSOM: the pages' Content-Security-Policy refuses style attributes.
+    else if (k === 'style') el.style.cssText = v;
     else if (k === 'value' && 'value' in el) el.value = v;
     else el.setAttribute(k, v === true ? '' : String(v));
   }

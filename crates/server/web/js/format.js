@@ -7,9 +7,17 @@ export function seatName(seats, i) {
   if (!s) return `seat ${i + 1}`;
   const o = s.occupant;
   if (o.kind === 'human') return o.user.name;
-  if (o.kind === 'bot') return `${o.level} (computer)`;
-  if (o.kind === 'invite') return '(invited)';
-  return '(open)';
+  if (o.kind === 'bot') return `${BOT_NAMES[i % BOT_NAMES.length]} (computer)`;
+  if (o.kind === 'invite') return 'invited friend';
+  return 'open seat';
+}
+
+/** Computer players' names, one per seat, so that three of them can be told apart. */
+export const BOT_NAMES = ['Ada', 'Blaise', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald', 'Frances'];
+
+/** A computer player's level in words. */
+export function levelWords(level) {
+  return { random: 'beginner', greedy: 'easy', club: 'club player', expert: 'expert' }[level] || level;
 }
 
 /** Names of the seats on a side. */
@@ -58,9 +66,64 @@ export function entryWords(e, seats) {
 
 export { tileWords };
 
+/** Each option's values in plain words, for the forms and the rules lists. */
+export const VALUE_WORDS = {
+  partnerships: { false: 'every player for themselves', true: 'partners sit opposite' },
+  spinner: { first: 'the first double', none: 'none', all: 'every double' },
+  sprouts: { 'after-both-sides': 'after both sides of the spinner are played', 'at-once': 'at once' },
+  'no-double': { redeal: 'deal again', 'heaviest-tile': 'the heaviest tile leads', 'draw-until-double': 'draw until someone has a double' },
+  'next-lead': { winner: 'the winner of the hand', rotate: 'the next player in turn' },
+  drawing: { true: 'from the boneyard', false: 'no drawing (block game)' },
+  'voluntary-draw': { false: 'only when no tile fits', true: 'allowed at any turn' },
+  'boneyard-keep': { 0: 'none', 1: 'one', 2: 'two' },
+  'play-scoring': { fives: 'multiples of five', 'fives-and-threes': 'multiples of five and of three', none: 'none' },
+  award: { opponents: "the opponents' pips", difference: 'the difference in pips', 'subtract-own': "the opponents' pips less your own" },
+  'doubles-one-half': { false: 'no', true: 'yes' },
+  'game-end': { immediate: 'the moment a side reaches the target', 'finish-hand': 'at the end of the hand' },
+  'exact-target': { false: 'no', true: 'yes (a score past the target does not count)' },
+  cribbage: { false: 'no', true: 'yes (points counted in fives)' },
+  manual: { false: 'no (the table counts)', true: 'yes: claim your points, or the others may call Muggins' },
+};
+
+/** An option's value in words. */
+export function valueWords(key, value) {
+  const w = VALUE_WORDS[key];
+  return (w && w[String(value)]) || String(value);
+}
+
+/** Every rule of a table in plain words, one line each. */
+export function rulesLines(r) {
+  const yes = (b) => (b ? 'yes' : 'no');
+  return [
+    `${r.players} players${r.partnerships ? ', in two partnerships (partners sit opposite)' : ', each for themselves'}`,
+    `First to ${r.target} points wins${r.game_end === 'finish-hand' ? ' (the hand is finished first)' : ''}${r.exact_target ? ', exactly' : ''}`,
+    `${r.hand_size} tiles each`,
+    `Spinner: ${valueWords('spinner', r.spinner)}${r.spinner !== 'none' ? `; its sprouts open ${valueWords('sprouts', r.sprouts)}` : ''}`,
+    `Points during play: ${valueWords('play-scoring', r.play_scoring)}`,
+    `After the hand the winner scores ${valueWords('award', r.award)}${r.doubles_count_one_half ? ', doubles counting one half' : ''}`,
+    `Drawing: ${r.drawing ? `from the boneyard, ${valueWords('voluntary-draw', r.voluntary_draw)}${r.boneyard_keep ? `, ${valueWords('boneyard-keep', r.boneyard_keep)} left in it` : ''}` : 'none (block game)'}`,
+    `If nobody holds a double: ${valueWords('no-double', r.no_double)}; the next hand is led by ${valueWords('next-lead', r.next_lead)}`,
+    r.cribbage_scale ? 'Scores on the cribbage scale (in fives)' : null,
+    `Scoring by hand (Muggins): ${yes(r.manual_scoring)}${r.manual_scoring ? ': claim your points; a missed or wrong claim can be called' : ''}`,
+  ].filter(Boolean);
+}
+
+/**
+ * A canonical options string ("players=3 partnerships=false hand=7 target=100 ...") in a few
+ * words, as `shortRules` says a rules object.
+ */
+export function optionsWords(options) {
+  const kv = Object.fromEntries(String(options || '').split(/\s+/).filter((x) => x.includes('=')).map((x) => x.split('=')));
+  const r = {
+    players: Number(kv.players || 0), partnerships: kv.partnerships === 'true', target: kv.target, spinner: kv.spinner,
+    play_scoring: kv['play-scoring'], manual_scoring: kv.manual === 'true',
+  };
+  return r.players ? shortRules(r) : String(options || '');
+}
+
 /** The rules in a few words: players, partnerships, target. */
 export function shortRules(r) {
-  return `${r.players} players${r.partnerships ? ' in partnerships' : ''} · to ${r.target}${r.spinner === 'none' ? ' · no spinner' : r.spinner === 'all' ? ' · every double spins' : ''}${r.play_scoring === 'none' ? ' · no play scoring' : r.play_scoring === 'fives-and-threes' ? ' · fives and threes' : ''}`;
+  return `${r.players} players${r.partnerships ? ' in partnerships' : ''} · to ${r.target}${r.spinner === 'none' ? ' · no spinner' : r.spinner === 'all' ? ' · every double spins' : ''}${r.play_scoring === 'none' ? ' · no play scoring' : r.play_scoring === 'fives-and-threes' ? ' · fives and threes' : ''}${r.manual_scoring ? ' · scored by hand (Muggins)' : ''}`;
 }
 
 /**

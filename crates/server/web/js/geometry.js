@@ -12,9 +12,11 @@
 
 export const DIRS = { W: [-1, 0], E: [1, 0], N: [0, -1], S: [0, 1] };
 
-const isDouble = (t) => t[0] === t[2];
-const hiPip = (t) => Number(t[0]);
-const loPip = (t) => Number(t[2]);
+// Tiles are tokens "high-low" ("6-4", and on bigger sets "12-10").
+const halves = (t) => String(t).split('-').map(Number);
+const isDouble = (t) => { const [a, b] = halves(t); return a === b; };
+const hiPip = (t) => halves(t)[0];
+const loPip = (t) => halves(t)[1];
 const clockwise = ([x, y]) => [-y, x];
 const anticlockwise = ([x, y]) => [y, -x];
 

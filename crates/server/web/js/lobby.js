@@ -2,8 +2,9 @@
 import { h, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { Conn } from './conn.js';
-import { seatName, shortRules, optionsString } from './format.js';
+import { seatName, shortRules, optionsString, valueWords, levelWords, rulesLines } from './format.js';
 import { go } from './app.js';
+import { ratingOf } from './ratings.js';
 
 function errorLine() {
   return h('p', { class: 'error', role: 'alert' });
@@ -49,7 +50,7 @@ function accountPanel(app, onChange) {
     err);
 }
 
-function tableItem(t, app) {
+function tableItem(t, app, redraw) {
   const free = t.seats.filter((s) => s.occupant.kind === 'open');
   const err = h('span', { class: 'error', role: 'alert' });
   const sit = async (seat) => {
@@ -57,13 +58,13 @@ function tableItem(t, app) {
   };
   return h('li', { class: 'table-item', 'data-table': t.id },
     h('div', { class: 'rules' }, h('strong', {}, shortRules(t.rules)), ` · ${t.status}`, t.hand_no ? ` · hand ${t.hand_no}` : ''),
-    h('details', {}, h('summary', {}, 'All the rules'), h('code', { class: 'options' }, t.options)),
+    h('details', {}, h('summary', {}, 'All the rules'), h('ul', { class: 'rules-lines' }, rulesLines(t.rules).map((l) => h('li', {}, l)))),
     h('ul', { class: 'seats', 'aria-label': 'seats' }, t.seats.map((s) => h('li', {},
       `${s.seat + 1}: `, s.occupant.kind === 'open'
         ? (app.user && t.status === 'waiting' && t.your_seat == null
           ? h('button', { type: 'button', class: 'sit', onClick: () => sit(s.seat) }, 'Sit here')
           : 'free')
-        : seatName(t.seats, s.seat)))),
+        : [seatName(t.seats, s.seat), s.occupant.kind === 'human' && ratingOf(s.occupant.user, redraw) ? h('span', { class: 'opp-rating' }, ` (${ratingOf(s.occupant.user)})`) : null]))),
     h('p', {}, `${free.length} free seat${free.length === 1 ? '' : 's'} · `, h('a', { href: `/table/${t.id}` }, t.your_seat != null ? 'Go to your table' : 'Watch')),
     err);
 }
@@ -85,29 +86,32 @@ function optionControl(o, value) {
     const [lo, hi] = range.split('..=').map(Number);
     input = h('input', { id, type: 'number', min: lo, max: hi, value, 'data-key': o.key });
   } else {
-    input = h('select', { id, 'data-key': o.key }, o.values.map((v) => h('option', { value: v, selected: String(v) === String(value) }, v)));
+    input = h('select', { id, 'data-key': o.key }, o.values.map((v) => h('option', { value: v, selected: String(v) === String(value) }, valueWords(o.key, v))));
   }
-  return h('div', { class: 'field' }, h('label', { for: id }, OPTION_LABELS[o.key] || o.key, (OPTION_LABELS[o.key] || '').toLowerCase() === o.key ? null : h('span', { class: 'key' }, ` (${o.key})`)), input);
+  return h('div', { class: 'field' }, h('label', { for: id }, OPTION_LABELS[o.key] || o.key), input);
 }
 
 function createForm(cfg, app) {
   const form = h('form', { id: 'create', class: 'card', 'aria-labelledby': 'create-h' });
   const err = errorLine();
-  const state = { preset: cfg.presets[0].name, players: 2 };
+  // The seats chosen are kept when the rules or the number of players change; a new seat
+  // defaults to a computer player, so a game against the computer needs no extra step.
+  const state = { preset: cfg.presets[0].name, players: 2, seats: ['me'] };
+  const seatChoice = (i) => state.seats[i] || (i === 0 ? 'me' : 'bot:club');
   const presetRules = () => {
     const p = cfg.presets.find((x) => x.name === state.preset) || cfg.presets[0];
     return p.rules[state.players - 2] || p.rules[0];
   };
   const seatKinds = ['me', 'open', 'invite', ...cfg.bot_levels.map((l) => `bot:${l}`)];
-  const seatLabel = (k) => ({ me: 'me', open: 'open to anyone', invite: 'a friend (invitation link)' }[k] || `computer: ${k.slice(4)}`);
+  const seatLabel = (k) => ({ me: 'me', open: 'open to anyone', invite: 'a friend (invitation link)' }[k] || `computer: ${levelWords(k.slice(4))}`);
   const render = () => {
     const r = presetRules();
     const seats = h('fieldset', { class: 'seats-config' }, h('legend', {}, 'Seats'),
       Array.from({ length: state.players }, (_, i) => {
         const id = `seat-${i}`;
-        const def = i === 0 ? 'me' : i === 1 ? 'open' : 'bot:club';
+        const def = seatChoice(i);
         return h('div', { class: 'field' }, h('label', { for: id }, `Seat ${i + 1}`),
-          h('select', { id, 'data-seat': i }, seatKinds.map((k) => h('option', { value: k, selected: k === def }, seatLabel(k)))));
+          h('select', { id, 'data-seat': i, onChange: (ev) => { state.seats[i] = ev.target.value; } }, seatKinds.map((k) => h('option', { value: k, selected: k === def }, seatLabel(k)))));
       }));
     const targetOpt = cfg.options.find((o) => o.key === 'target');
     const more = cfg.options.filter((o) => !['players', 'target'].includes(o.key));
@@ -147,13 +151,64 @@ function createForm(cfg, app) {
   return form;
 }
 
+/**
+ * Play now: one click to a game against the computer at a chosen level (five-up, two players),
+ * and a quick match that takes the first free seat at a waiting table of the chosen rules or,
+ * when there is none, opens such a table for anyone to join.
+ */
+function playNow(cfg, app, tables) {
+  const err = errorLine();
+  const level = h('select', { id: 'pn-level' }, cfg.bot_levels.map((l) => h('option', { value: l, selected: l === 'club' }, levelWords(l))));
+  const preset = h('select', { id: 'qm-preset' }, cfg.presets.map((p) => h('option', { value: p.name }, p.name)));
+  const players = h('select', { id: 'qm-players' }, [2, 3, 4].map((n) => h('option', { value: n }, `${n} players`)));
+  const ready = () => {
+    if (app.user) return true;
+    err.textContent = 'Choose a nickname (or log in) first, just above.';
+    document.getElementById('guest-name')?.focus();
+    return false;
+  };
+  const rulesOf = (name, n) => { const p = cfg.presets.find((x) => x.name === name) || cfg.presets[0]; return p.rules[n - 2] || p.rules[0]; };
+  return h('section', { class: 'card play-now', 'aria-labelledby': 'pn-h' },
+    h('h2', { id: 'pn-h' }, 'Play now'),
+    h('div', { class: 'row' },
+      h('div', { class: 'field' }, h('label', { for: 'pn-level' }, 'Computer'), level),
+      h('button', { type: 'button', id: 'play-now', onClick: async () => {
+        if (!ready()) return;
+        try {
+          const t = await api.createTable({ rules: 'five-up players=2', seats: [{ kind: 'me' }, { kind: 'bot', level: level.value }], unlisted: true });
+          go(`/table/${t.id}`);
+        } catch (e) { err.textContent = e.message; }
+      } }, 'Play the computer')),
+    h('div', { class: 'row' },
+      h('div', { class: 'field' }, h('label', { for: 'qm-preset' }, 'Rules'), preset),
+      h('div', { class: 'field' }, h('label', { for: 'qm-players' }, 'Table'), players),
+      h('button', { type: 'button', id: 'quick-match', onClick: async () => {
+        if (!ready()) return;
+        const n = Number(players.value);
+        const want = rulesOf(preset.value, n);
+        const same = (r) => Object.keys(want).every((k) => JSON.stringify(want[k]) === JSON.stringify(r[k]));
+        const open = [...tables.values()].filter((t) => t.status === 'waiting' && t.your_seat == null && same(t.rules) && t.seats.some((x) => x.occupant.kind === 'open'))
+          .sort((a, b) => a.created_at - b.created_at);
+        try {
+          for (const t of open) {
+            try { await api.join(t.id, {}); go(`/table/${t.id}`); return; } catch (_) { /* taken meanwhile: the next one */ }
+          }
+          const seats = Array.from({ length: n }, (_, i) => ({ kind: i === 0 ? 'me' : 'open' }));
+          const t = await api.createTable({ rules: `${preset.value} players=${n}`, seats, unlisted: false });
+          announce('No table was waiting: yours is open for the next player');
+          go(`/table/${t.id}`);
+        } catch (e) { err.textContent = e.message; }
+      } }, 'Quick match')),
+    err);
+}
+
 export async function lobbyPage(main, { app }) {
   const cfg = await api.config();
   const list = h('ul', { id: 'tables', class: 'tables', 'aria-live': 'polite' });
   const tables = new Map();
   const draw = () => {
     const items = [...tables.values()].sort((a, b) => b.created_at - a.created_at);
-    mount(list, items.length ? items.map((t) => tableItem(t, app)) : h('li', { class: 'empty' }, 'No open tables yet: create one.'));
+    mount(list, items.length ? items.map((t) => tableItem(t, app, draw)) : h('li', { class: 'empty' }, 'No open tables yet: create one.'));
   };
   let conn = null;
   const follow = () => new Conn({
@@ -170,8 +225,9 @@ export async function lobbyPage(main, { app }) {
   const relogin = () => { if (conn) conn.close(); conn = follow(); layout(); };
   const layout = () => mount(main, h('section', { class: 'page lobby' },
     h('h1', {}, 'Five Up'),
+    h('p', { class: 'lead-links' }, h('a', { href: '/how-to-play' }, 'How to play'), ' · ', h('a', { href: '/leaderboard' }, 'Leaderboard')),
     h('div', { class: 'lobby-grid' },
-      h('div', {}, accountPanel(app, relogin), createForm(cfg, app)),
+      h('div', {}, accountPanel(app, relogin), playNow(cfg, app, tables), createForm(cfg, app)),
       h('section', { class: 'card', 'aria-labelledby': 'tables-h' }, h('h2', { id: 'tables-h' }, 'Open tables'), list))));
   layout();
   draw();

@@ -5,6 +5,7 @@ import { backSvg, tileRow } from './tiles.js';
 import { tallySegments } from './tally.js';
 import { seatName, sideName } from './format.js';
 import { proofBlock } from './verifyview.js';
+import { ratingOf } from './ratings.js';
 
 export function tallySvg(score, label) {
   const t = tallySegments(score);
@@ -24,29 +25,88 @@ export function scoresPanel(view) {
       tallySvg(view.scores[side], `tally of ${view.scores[side]}`)))));
 }
 
-export function seatsPanel(view) {
-  const n = view.table.seats.length;
-  const me = view.you ?? -1;
-  const order = [];
-  for (let k = 1; k <= n; k += 1) { const i = (Math.max(me, 0) + k) % n; if (i !== me) order.push(i); }
-  if (me < 0) order.unshift(0);
-  return h('ul', { class: 'opponents', 'aria-label': 'other players' }, [...new Set(order)].map((i) => {
-    const seat = view.table.seats[i];
-    const count = view.hand_sizes[i] ?? 0;
-    const turn = view.to_move === i && view.phase === 'play';
-    return h('li', { class: ['opp', turn ? 'turn' : '', seat.connected || seat.occupant.kind === 'bot' ? '' : 'away'], 'data-seat': i },
-      h('div', { class: 'name' }, seatName(view.table.seats, i), me >= 0 && i !== me && view.sides[i] === view.sides[me] ? ' (partner)' : '', seat.taken_over ? ' (computer playing)' : '', turn ? ' · to play' : ''),
-      h('div', { class: 'opp-score' }, `score ${view.scores[view.sides[i]] ?? 0}`),
-      h('div', { class: 'backs', role: 'img', 'aria-label': `${count} tile${count === 1 ? '' : 's'} in hand` },
-        Array.from({ length: Math.min(count, 9) }, () => backSvg()), h('span', { class: 'n' }, String(count))));
-  }));
+/**
+ * Where each other seat sits around the table as this viewer sees it, for 2 to 8 seats: you at
+ * the bottom, play going clockwise (the next player on your left), a partner opposite.
+ * Returns `{ left, top, right }`, lists of seat numbers (left from the bottom up, top from left
+ * to right, right from the top down).
+ */
+export function seatPlaces(n, me) {
+  const base = me == null || me < 0 ? 0 : me;
+  const others = [];
+  for (let k = 1; k < n; k += 1) others.push((base + k) % n);
+  if (me == null || me < 0) others.unshift(base);
+  const m = others.length;
+  const side = m >= 3 ? Math.floor((m - 1) / 2) : 0;
+  return { left: others.slice(0, side), top: others.slice(side, m - side), right: others.slice(m - side) };
 }
 
-export function summary(view, st, actions) {
+/** A turn clock: seconds since `since` (ms), or a countdown to `since + limit` seconds. */
+export function clockText(since, limit, now = Date.now()) {
+  const t = Math.max(0, Math.floor((now - since) / 1000));
+  if (limit) return `${Math.max(0, limit - t)} s`;
+  return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
+}
+
+function seatCard(view, i, clock) {
+  const me = view.you ?? -1;
+  const seat = view.table.seats[i];
+  const count = view.hand_sizes[i] ?? 0;
+  const turn = view.to_move === i && (view.phase === 'play' || view.phase === 'claim') && view.winner == null;
+  const person = seat.occupant.kind === 'human';
+  const away = person && !seat.connected;
+  const limit = away && !seat.taken_over && clock && clock.takeover ? clock.takeover : 0;
+  const partner = me >= 0 && i !== me && view.sides[i] === view.sides[me];
+  return h('li', { class: ['opp', turn ? 'turn' : '', away ? 'away' : ''], 'data-seat': i },
+    h('div', { class: 'name', title: seatName(view.table.seats, i) }, seatName(view.table.seats, i)),
+    h('div', { class: 'opp-meta' },
+      partner ? h('span', { class: 'tag' }, 'partner') : null,
+      seat.resigned ? h('span', { class: 'tag' }, 'resigned: a computer plays for them') : seat.taken_over ? h('span', { class: 'tag' }, 'computer playing for them') : away ? h('span', { class: 'tag away-tag' }, 'away') : null,
+      h('span', { class: 'opp-score' }, `${view.scores[view.sides[i]] ?? 0} pts`),
+      person && ratingOf(seat.occupant.user, clock && clock.redraw) ? h('span', { class: 'opp-rating' }, `rated ${ratingOf(seat.occupant.user)}`) : null),
+    h('div', { class: 'backs', role: 'img', 'aria-label': `${count} tile${count === 1 ? '' : 's'} in hand` },
+      Array.from({ length: Math.min(count, 9) }, () => backSvg()), h('span', { class: 'n' }, String(count))),
+    turn && clock ? h('div', { class: ['clock', limit ? 'countdown' : ''], 'data-since': clock.since, 'data-limit': limit || null, 'aria-label': limit ? 'a computer plays for them in' : 'time on this turn' },
+      limit ? 'away: a computer plays for them in ' : 'to play · ', h('span', { class: 'clock-t' }, clockText(clock.since, limit))) : null);
+}
+
+/** The other seats around the table (see `seatPlaces`), each with its turn clock. */
+export function seatsPanel(view, clock) {
+  const places = seatPlaces(view.table.seats.length, view.you ?? -1);
+  const list = (where, seats) => h('ul', { class: `ring-${where} opponents`, 'aria-label': `players on the ${where === 'top' ? 'far side' : where}` }, seats.map((i) => seatCard(view, i, clock)));
+  return { left: list('left', places.left), top: list('top', places.top), right: list('right', [...places.right]) };
+}
+
+/** What each side scored during the hand's play (points laid, claimed, or called). */
+export function playPoints(view, history) {
+  const out = view.scores.map(() => 0);
+  const manual = view.table.rules.manual_scoring;
+  for (const e of history || []) {
+    const side = view.sides[e.seat];
+    if (side == null) continue;
+    if (e.kind === 'play' && !manual && e.points) out[side] += e.points;
+    if ((e.kind === 'claim' || e.kind === 'muggins') && e.points) out[side] += e.points;
+  }
+  return out;
+}
+
+/** How the hand ended, in words. */
+export function endWords(view, o) {
+  const seats = view.table.seats;
+  if (o.mid_hand) return `${sideName(seats, view.sides, o.winners[0] ?? view.winner ?? 0)} reached ${view.table.rules.target} during the hand`;
+  return o.end.kind === 'domino' ? `${seatName(seats, o.end.seat)} went out` : 'The hand is blocked';
+}
+
+/**
+ * The end-of-hand summary. `kept`: the summary of a hand already over, opened again during the
+ * next one (only a Close button).
+ */
+export function summary(view, st, actions, { kept = false } = {}) {
   const o = view.last_hand;
   const seats = view.table.seats;
-  const over = view.winner !== null && view.winner !== undefined;
-  const end = o.end.kind === 'domino' ? `${seatName(seats, o.end.seat)} went out` : 'The hand is blocked';
+  const over = !kept && view.winner !== null && view.winner !== undefined;
+  const end = endWords(view, o);
+  const during = playPoints(view, view.history);
   const proof = (view.proofs || []).find((p) => p.hand === o.hand);
   return h('div', { class: 'overlay', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'sum-h', id: 'summary' },
     h('div', { class: 'card summary' },
@@ -61,10 +121,13 @@ export function summary(view, st, actions) {
         h('span', { class: 'pips' }, `${o.pips[i]} pips`)))),
       h('h3', {}, 'The award, step by step'),
       h('ol', { class: 'explanation' }, o.explanation.map((line) => h('li', {}, line))),
-      h('table', { class: 'result' }, h('thead', {}, h('tr', {}, h('th', {}, 'side'), h('th', {}, 'scored'), h('th', {}, 'score'))),
-        h('tbody', {}, o.scores.map((sc, side) => h('tr', {}, h('td', {}, sideName(seats, view.sides, side)), h('td', {}, `+${o.scored[side]}`), h('td', { class: 'num' }, String(sc)))))),
+      h('table', { class: 'result' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'side'), h('th', { scope: 'col' }, 'during play'), h('th', { scope: 'col' }, 'award'), h('th', { scope: 'col' }, 'this hand'), h('th', { scope: 'col' }, 'score'))),
+        h('tbody', {}, o.scores.map((sc, side) => h('tr', {}, h('td', {}, sideName(seats, view.sides, side)), h('td', {}, `+${during[side]}`), h('td', {}, `+${o.scored[side]}`), h('td', { class: 'hand-total' }, `+${during[side] + o.scored[side]}`), h('td', { class: 'num' }, String(sc)))))),
+      !over && !kept && view.you != null && st.dealAt ? h('p', { class: 'deal-countdown', id: 'deal-countdown', 'data-deadline': st.dealAt, role: 'timer' },
+        'The next hand is dealt in ', h('span', { class: 'clock-t' }, `${Math.max(0, Math.ceil((st.dealAt - Date.now()) / 1000))} s`),
+        ' (your seed is sent for you if you have not pressed Next hand by then).') : null,
       proof ? actions.keptProof(`last-${proof.hand}`, () => proofBlock(proof, view.table.rules, view.lead_kind, { history: view.history, remaining: o.hands }, { id: 'verify-last' })) : null,
-      h('div', { class: 'row buttons' },
+      kept ? h('div', { class: 'row buttons' }, h('button', { type: 'button', id: 'close-kept', onClick: actions.closeKept }, 'Close')) : h('div', { class: 'row buttons' },
         over && view.you != null
           ? [
             view.rematch

@@ -1,6 +1,7 @@
 // A player's profile: statistics, rating and the history of finished games.
 import { h, mount } from './dom.js';
 import { api } from './api.js';
+import { optionsWords } from './format.js';
 
 export async function profilePage(main, { params: [uid], app }) {
   const id = uid === 'me' || !uid ? app.user?.id : uid;
@@ -10,6 +11,35 @@ export async function profilePage(main, { params: [uid], app }) {
   }
   const p = await api.user(id);
   const st = p.stats;
+  // The history with filters: the result, the rules, and a player's name.
+  const result = h('select', { id: 'hf-result' }, [['all', 'all games'], ['won', 'won'], ['lost', 'lost']].map(([v, t]) => h('option', { value: v }, t)));
+  const kinds = [...new Set(p.history.map((g) => optionsWords(g.options)))].sort();
+  const rules = h('select', { id: 'hf-rules' }, h('option', { value: '' }, 'any rules'), kinds.map((k) => h('option', { value: k }, k)));
+  const who = h('input', { id: 'hf-name', type: 'search', autocomplete: 'off' });
+  const filters = h('form', { class: 'row filters', role: 'search', 'aria-label': 'filter the history', onSubmit: (ev) => ev.preventDefault() },
+    h('div', { class: 'field' }, h('label', { for: 'hf-result' }, 'Result'), result),
+    h('div', { class: 'field' }, h('label', { for: 'hf-rules' }, 'Rules'), rules),
+    h('div', { class: 'field' }, h('label', { for: 'hf-name' }, 'With player'), who));
+  const body = h('tbody', {});
+  const table = h('table', { class: 'history' },
+    h('thead', {}, h('tr', {}, ['When', 'Rules', 'Players', 'Result', 'Scores', ''].map((x) => h('th', { scope: 'col' }, x)))), body);
+  const drawHistory = () => {
+    const name = who.value.trim().toLowerCase();
+    const shown = p.history.filter((g) => (result.value === 'all' || (result.value === 'won') === g.won)
+      && (!rules.value || optionsWords(g.options) === rules.value)
+      && (!name || g.names.some((n) => n.toLowerCase().includes(name))));
+    mount(body, shown.map((g) => h('tr', {},
+      h('td', {}, new Date(g.finished_at * 1000).toLocaleString()),
+      h('td', {}, optionsWords(g.options)),
+      h('td', {}, g.names.join(', ')),
+      h('td', {}, g.by_computer ? 'finished by the computer (not counted as a win)' : g.won ? 'won' : 'lost'),
+      h('td', {}, g.scores.join(' – ')),
+      h('td', {}, h('a', { href: `/game/${g.game}` }, 'replay')))));
+    const c = document.getElementById('history-count');
+    if (c) c.textContent = `${shown.length} of ${p.history.length} game${p.history.length === 1 ? '' : 's'}`;
+  };
+  for (const el of [result, rules]) el.addEventListener('change', drawHistory);
+  who.addEventListener('input', drawHistory);
   mount(main, h('section', { class: 'page profile', 'aria-labelledby': 'prof-h' },
     h('h1', { id: 'prof-h' }, p.user.name, p.user.registered ? '' : ' (guest)'),
     h('dl', { class: 'stats' },
@@ -19,15 +49,7 @@ export async function profilePage(main, { params: [uid], app }) {
       h('dt', {}, 'Points per hand'), h('dd', {}, st.points_per_hand.toFixed(1)),
       h('dt', {}, 'Rating'), h('dd', { id: 'rating' }, p.rating ? `${Math.round(p.rating.rating)} ± ${Math.round(2 * p.rating.deviation)}` : 'not rated (guests and games against computers are not rated)')),
     h('h2', {}, 'History'),
-    p.history.length ? h('table', { class: 'history' },
-      h('thead', {}, h('tr', {}, ['When', 'Rules', 'Players', 'Result', 'Scores', ''].map((x) => h('th', {}, x)))),
-      h('tbody', {}, p.history.map((g) => h('tr', {},
-        h('td', {}, new Date(g.finished_at * 1000).toLocaleString()),
-        h('td', {}, g.options),
-        h('td', {}, g.names.join(', ')),
-        h('td', {}, g.won ? 'won' : 'lost'),
-        h('td', {}, g.scores.join(' – ')),
-        h('td', {}, h('a', { href: `/game/${g.game}` }, 'replay'))))))
-      : h('p', {}, 'No finished games yet.')));
+    p.history.length ? [filters, h('p', { class: 'shown', id: 'history-count', role: 'status' }), table] : h('p', {}, 'No finished games yet.')));
+  drawHistory();
   return null;
 }

@@ -101,7 +101,7 @@ export async function replayPage(main, { params: [id] }) {
 
   const winner = replay.winner;
   mount(main, h('section', { class: 'page replay', 'aria-labelledby': 'rep-h' },
-    h('h1', { id: 'rep-h' }, `Replay of game ${replay.id}`),
+    h('h1', { id: 'rep-h' }, `Replay: ${seats.map((_, i) => seatName(seats, i)).join(', ')}`),
     h('p', {}, `${replay.hands.length} hand${replay.hands.length === 1 ? '' : 's'} · `,
       winner != null ? `${sideName(seats, sides, winner)} won · ` : '',
       replay.scores.map((sc, side) => `${sideName(seats, sides, side)} ${sc}`).join(', '), ' · ',

@@ -6,22 +6,31 @@ import { Conn, randomSeedHex } from './conn.js';
 import { renderBoard, armName } from './board.js';
 import { playOrder } from './geometry.js';
 import { tileSvg, tileWords } from './tiles.js';
-import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit } from './format.js';
+import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rulesLines } from './format.js';
 import { proofBlock, hex } from './verifyview.js';
-import { scoresPanel, seatsPanel, summary } from './panels.js';
+import { scoresPanel, seatsPanel, seatPlaces, summary, clockText } from './panels.js';
 import { go } from './app.js';
+
+/** How long before the server stops waiting for seeds the page sends its own by itself. */
+const AUTO_SEED_MARGIN_MS = 2500;
 
 export async function tablePage(main, { params: [id], query, app }) {
   const st = {
     view: null, version: 0, selected: null, hint: null, hintPending: false, drawn: null,
     chat: [], info: null, readyNext: false, seedFor: null, pending: null, error: '', hideSummary: null,
+    dealAt: null, kept: null, showKept: false,
   };
+  // The turn clock: when the seat to move began its turn (this page's clock), and how long a
+  // disconnected player's turn waits before a computer plays for them.
+  const clock = { since: Date.now(), takeover: 0, key: '', redraw: () => { if (st.view) render(); } };
+  let seedWaitSecs = 30;
+  api.config().then((c) => { clock.takeover = c.takeover_secs || 0; seedWaitSecs = c.seed_wait_secs || 30; }).catch(() => {});
   const invite = query.get('invite');
   const el = {
     root: h('section', { class: 'table-page', 'aria-label': 'the table' }),
     board: s('svg', { id: 'board', class: 'board', role: 'group', 'aria-label': 'the layout', preserveAspectRatio: 'xMidYMid meet' }),
     count: h('div', { id: 'count', class: 'count', role: 'status', 'aria-live': 'polite' }),
-    chatList: h('ol', { class: 'chat-lines', 'aria-live': 'polite', 'aria-label': 'chat' }),
+    chatList: h('ol', { class: 'chat-lines', 'aria-live': 'polite', 'aria-label': 'chat', tabindex: 0 }),
   };
   let conn = null;
 
@@ -39,7 +48,9 @@ export async function tablePage(main, { params: [id], query, app }) {
     const v = st.view;
     if (!v || v.you == null || v.seed_sent || !v.proof || v.winner != null) return;
     if (v.table.status !== 'dealing') return;
-    if (v.last_hand && !st.readyNext) return;
+    // After a hand the seed goes with "Next hand", or by itself just before the server's wait
+    // runs out, so no hand is ever dealt without this player's seed.
+    if (v.last_hand && !st.readyNext && !(st.dealAt && Date.now() >= st.dealAt - AUTO_SEED_MARGIN_MS)) return;
     if (st.seedFor === v.proof.hand) return;
     st.seedFor = v.proof.hand;
     send({ type: 'seed', id: conn.nextId('s'), hand: v.proof.hand, seed: randomSeedHex() });
@@ -64,6 +75,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     next: () => { st.readyNext = true; maybeSendSeed(); render(); },
     rematch: () => send({ type: 'rematch', id: conn.nextId('r') }),
     hideSummary: () => { st.hideSummary = st.view?.last_hand?.hand ?? null; render(); },
+    closeKept: () => { st.showKept = false; render(); },
   };
 
   const legalFor = (tile) => (st.view?.legal || []).filter((l) => l.tile === tile);
@@ -127,7 +139,10 @@ export async function tablePage(main, { params: [id], query, app }) {
   window.addEventListener('pointerup', onPointerUp);
 
   const onKey = (ev) => {
-    if (!st.view || ev.target.closest('input, textarea, select')) return;
+    if (!st.view || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    // Shortcuts never fire while a text field (or any form control) has focus.
+    const focused = document.activeElement;
+    if (ev.target.closest?.('input, textarea, select, [contenteditable]') || (focused && focused.closest?.('input, textarea, select, [contenteditable]'))) return;
     const legal = st.view.legal || [];
     const k = ev.key.toLowerCase();
     if (k === 'escape') { st.selected = null; renderPlayArea(); return; }
@@ -151,7 +166,8 @@ export async function tablePage(main, { params: [id], query, app }) {
   document.addEventListener('keydown', onKey);
 
   const askHint = () => {
-    if (!st.view || !(st.view.legal || []).length || st.hintPending) return;
+    // A forced move has nothing to weigh: no hint for it.
+    if (!st.view || (st.view.legal || []).length < 2 || st.hintPending) return;
     st.hintPending = true;
     st.hint = null;
     send({ type: 'hint', id: conn.nextId('h') });
@@ -164,7 +180,7 @@ export async function tablePage(main, { params: [id], query, app }) {
   const side = h('div', { class: 'side' });
   const top = h('div', { class: 'top-area' });
   const overlay = h('div', { class: 'overlay-slot' });
-  const logList = h('ol', { class: 'log', 'aria-label': 'actions this hand' });
+  const logList = h('ol', { class: 'log', 'aria-label': 'actions this hand', tabindex: 0 });
 
   function promptText(v) {
     if (v.table.status === 'waiting') return 'Waiting for players';
@@ -184,6 +200,48 @@ export async function tablePage(main, { params: [id], query, app }) {
     return `${seatName(v.table.seats, v.to_move)} to play`;
   }
 
+  // Resign (a computer player plays your seat to the end; your side's win would not count as
+  // yours) or leave (the same, and back to the lobby): asked twice, on the page itself.
+  function resignControls(v) {
+    if (v.you == null || v.winner != null || !['dealing', 'playing'].includes(v.table.status)) return null;
+    const me = v.table.seats[v.you];
+    if (me.resigned) return h('span', { class: 'note', id: 'resigned' }, 'You resigned: a computer player plays your seat to the end.');
+    const leave = async (andGo) => {
+      try { await api.leave(id); if (andGo) go('/'); else { st.confirmResign = false; render(); } } catch (e) { st.error = e.message; render(); }
+    };
+    if (st.confirmResign) {
+      return h('span', { class: 'confirm row', role: 'group', 'aria-label': 'resign' }, 'Resign this game? A computer player finishes it for you and it counts as a loss.',
+        h('button', { type: 'button', id: 'resign-yes', onClick: () => leave(false) }, 'Resign'),
+        h('button', { type: 'button', id: 'leave-yes', onClick: () => leave(true) }, 'Resign and leave'),
+        h('button', { type: 'button', class: 'secondary', onClick: () => { st.confirmResign = false; render(); } }, 'Keep playing'));
+    }
+    return h('button', { type: 'button', class: 'secondary', id: 'resign', onClick: () => { st.confirmResign = true; render(); } }, 'Resign or leave');
+  }
+
+  // Manual scoring (Muggins): the player states the points their play made; the page never
+  // shows the figure (that is the game), only a field to claim any number, or nothing.
+  function claimForm(legal) {
+    const claims = legal.filter((l) => /^C\d+$/.test(l.action));
+    if (!claims.length) return null;
+    const input = h('input', { id: 'claim-points', type: 'number', min: 0, max: 99, step: 1, inputmode: 'numeric', value: '', 'aria-label': 'points you claim' });
+    const send = (n) => {
+      const want = `C${n}`;
+      if (!claims.some((l) => l.action === want)) {
+        act('C0');
+        st.note = `You claimed ${n}, which is not what your play made: that counts as claiming nothing, and the others may call Muggins.`;
+        announce(st.note);
+        renderPlayArea();
+        return;
+      }
+      st.note = '';
+      act(want);
+    };
+    return h('form', { class: 'claim-form row', id: 'claim-form', onSubmit: (ev) => { ev.preventDefault(); const n = Number.parseInt(input.value, 10); if (Number.isFinite(n) && n >= 0) send(n); } },
+      h('label', { for: 'claim-points' }, 'Points you claim'), input,
+      h('button', { type: 'submit', id: 'claim-go' }, 'Claim'),
+      h('button', { type: 'button', class: 'secondary', id: 'claim-none', onClick: () => act('C0') }, 'Claim nothing'));
+  }
+
   function renderPlayArea() {
     const v = st.view;
     if (!v) return;
@@ -192,7 +250,8 @@ export async function tablePage(main, { params: [id], query, app }) {
     if (st.selected) for (const l of legalFor(st.selected)) if (l.arm) targets.set(l.arm, l.action);
     const leadTarget = st.selected && legalFor(st.selected).some((l) => l.arm == null);
     const last = [...(v.history || [])].reverse().find((e) => e.kind === 'play');
-    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history) });
+    const fly = st.fly && st.fly.version === st.version ? st.fly : null;
+    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly });
     el.count.replaceChildren(h('span', { class: 'label' }, 'Count'), h('span', { class: 'value', 'aria-label': `count ${v.count}` }, String(v.count)));
     const mustDraw = v.to_move === v.you && legal.length > 0 && legal.every((l) => l.action === 'D');
     const prompt = promptText(v);
@@ -204,7 +263,9 @@ export async function tablePage(main, { params: [id], query, app }) {
     const hadFocus = active && (handArea.contains(active) || playArea.contains(active)) ? (active.dataset.tile || active.id || 'any') : null;
     mount(playArea,
       h('p', { id: 'prompt', class: ['prompt', mustDraw ? 'must-draw' : '', v.to_move === v.you && legal.length ? 'yours' : ''], role: 'status', 'aria-live': 'polite' }, prompt),
+      v.you != null && v.to_move === v.you && legal.length ? h('p', { class: 'clock my-clock', id: 'my-clock', 'data-since': clock.since }, 'Your time on this turn: ', h('span', { class: 'clock-t' }, clockText(clock.since, 0))) : null,
       st.error ? h('p', { class: 'error', role: 'alert' }, st.error) : null,
+      st.note ? h('p', { class: 'note', id: 'note' }, st.note) : null,
       st.drawn ? h('div', { class: 'drawn', id: 'drawn', role: 'status' }, h('span', {}, 'You drew'), tileSvg(st.drawn), h('span', {}, tileWords(st.drawn))) : null,
       st.selected && targets.size ? h('div', { class: 'ends-bar', role: 'group', 'aria-label': `ends for ${st.selected}` },
         `Play ${st.selected} on: `, legalFor(st.selected).filter((l) => l.arm).map((l) => h('button', { type: 'button', class: 'end-btn', 'data-arm': l.arm, onClick: () => act(l.action) },
@@ -225,10 +286,12 @@ export async function tablePage(main, { params: [id], query, app }) {
         return h('li', {}, b);
       })),
       h('div', { class: 'actions row' },
-        legal.filter((l) => !l.tile).map((l) => h('button', {
+        claimForm(legal),
+        legal.filter((l) => !l.tile && !/^C\d+$/.test(l.action)).map((l) => h('button', {
           type: 'button', class: ['act', l.action === 'D' && mustDraw ? 'big' : ''], id: l.action === 'D' ? 'draw' : l.action === 'P' ? 'pass' : null, 'data-action': l.action, onClick: () => act(l.action),
         }, actionWords(l.action)[0].toUpperCase() + actionWords(l.action).slice(1), l.action === 'D' ? ` (${v.boneyard} left)` : '')),
-        v.you != null ? h('button', { type: 'button', id: 'hint', class: 'secondary', disabled: !legal.length || st.hintPending, onClick: askHint, 'aria-keyshortcuts': 'h' }, st.hintPending ? 'Thinking…' : 'Hint') : null,
+        resignControls(v),
+        v.you != null ? h('button', { type: 'button', id: 'hint', class: 'secondary', disabled: legal.length < 2 || st.hintPending, title: legal.length === 1 ? 'Only one move is possible' : null, onClick: askHint, 'aria-keyshortcuts': 'h' }, st.hintPending ? 'Thinking…' : 'Hint') : null,
         h('span', { class: 'boneyard', 'aria-label': `${v.boneyard} tiles in the boneyard` }, `Boneyard: ${v.boneyard}`)),
       st.hint ? h('section', { class: 'hint-panel', 'aria-label': 'hint' },
         h('h3', {}, 'The expert\'s evaluation'),
@@ -246,14 +309,26 @@ export async function tablePage(main, { params: [id], query, app }) {
     }
   }
 
+  // The side panel is built once: its parts are redrawn in place and the chat card (with the
+  // text field someone may be typing in) is never rebuilt.
+  const scoresSlot = h('div', { class: 'scores-slot' });
+  const logHeading = h('h2', { id: 'log-h' });
+  const verifySlot = h('div', { class: 'verify-slot' });
+  let sideBuilt = false;
   function renderSide() {
     const v = st.view;
     const proofs = [...(v.proofs || [])].reverse();
+    if (!sideBuilt) {
+      sideBuilt = true;
+      mount(side, scoresSlot,
+        h('section', { class: 'card', 'aria-labelledby': 'log-h' }, logHeading, logList),
+        h('section', { class: 'card chat', 'aria-labelledby': 'chat-h' }, h('h2', { id: 'chat-h' }, 'Chat'), el.chatList, chatForm),
+        verifySlot);
+    }
+    mount(scoresSlot, scoresPanel(v));
+    logHeading.textContent = `Hand ${(v.last_hand && v.phase !== 'play' && v.phase !== 'claim' ? v.last_hand.hand : v.hand_no) || '—'}`;
     mount(logList, (v.history || []).map((e) => h('li', {}, entryWords(e, v.table.seats))));
-    mount(side,
-      scoresPanel(v),
-      h('section', { class: 'card', 'aria-labelledby': 'log-h' }, h('h2', { id: 'log-h' }, `Hand ${(v.last_hand && v.phase !== 'play' && v.phase !== 'claim' ? v.last_hand.hand : v.hand_no) || '—'}`), logList),
-      h('section', { class: 'card chat', 'aria-labelledby': 'chat-h' }, h('h2', { id: 'chat-h' }, 'Chat'), el.chatList, chatForm),
+    mount(verifySlot,
       h('section', { class: 'card verify', 'aria-labelledby': 'ver-h' }, h('h2', { id: 'ver-h' }, 'Fair deal'),
         v.proof ? h('div', { class: 'current-proof' },
           h('p', {}, `Hand ${v.proof.hand}: the server committed to its seed before the deal.`),
@@ -276,15 +351,18 @@ export async function tablePage(main, { params: [id], query, app }) {
       try { await api.join(id, req); announce('You took a seat'); st.info = await api.table(id); } catch (e) { err.textContent = e.message; }
     };
     const invites = info?.invites || [];
+    const host = info?.creator?.name;
+    const invited = invite && v.you == null;
     return h('section', { class: 'card waiting', 'aria-labelledby': 'wait-h' },
-      h('h2', { id: 'wait-h' }, 'Waiting for players'),
-      h('p', {}, v.table.options),
+      h('h2', { id: 'wait-h' }, invited ? `${host || 'A friend'} invited you to a game of Five Up` : 'Waiting for players'),
+      invited ? h('p', { class: 'invited' }, app.user ? `Take your seat as ${app.user.name}, or ` : 'Choose a nickname to play as a guest, or log in if you have an account. ', h('a', { href: '/how-to-play' }, 'learn how to play'), '.') : null,
+      h('ul', { class: 'rules-lines', 'aria-label': 'the rules' }, rulesLines(v.table.rules).map((l) => h('li', {}, l))),
       h('ul', { class: 'seats' }, v.table.seats.map((seat) => h('li', { 'data-seat': seat.seat },
         `Seat ${seat.seat + 1}: `, seatName(v.table.seats, seat.seat),
         seat.occupant.kind === 'open' && v.you == null && app.user ? h('button', { type: 'button', class: 'sit', onClick: () => sit({ seat: seat.seat }) }, 'Sit here') : null))),
       invite && v.you == null && app.user
         ? h('button', { type: 'button', id: 'join-invite', onClick: () => sit({ invite }) }, 'Take the seat you were invited to') : null,
-      v.you == null && !app.user && (invite || v.table.seats.some((x) => x.occupant.kind === 'open')) ? guestInline() : null,
+      v.you == null && !app.user && (invite || v.table.seats.some((x) => x.occupant.kind === 'open')) ? [guestInline(), loginInline()] : null,
       invites.length ? h('div', { class: 'invites' }, h('h3', {}, 'Invite a friend'),
         invites.map((inv) => {
           const url = `${location.origin}${inv.path}`;
@@ -309,6 +387,23 @@ export async function tablePage(main, { params: [id], query, app }) {
     } }, h('label', { for: 'guest-name' }, 'Nickname'), nick, h('button', { type: 'submit', id: 'guest-go' }, 'Join as a guest'), err);
   }
 
+  function loginInline() {
+    const user = h('input', { id: 'inv-login-name', maxlength: 24, autocomplete: 'username' });
+    const pass = h('input', { id: 'inv-login-pass', type: 'password', autocomplete: 'current-password' });
+    const err = h('span', { class: 'error', role: 'alert' });
+    return h('form', { class: 'row login-inline', 'aria-label': 'log in', onSubmit: async (ev) => {
+      ev.preventDefault();
+      try {
+        const me = await api.login(user.value, pass.value);
+        app.setUser(me.user);
+        await api.join(id, invite ? { invite } : {});
+        location.reload();
+      } catch (e) { err.textContent = e.message; }
+    } }, h('div', { class: 'field' }, h('label', { for: 'inv-login-name' }, 'User name'), user),
+    h('div', { class: 'field' }, h('label', { for: 'inv-login-pass' }, 'Password'), pass),
+    h('button', { type: 'submit', id: 'inv-login-go' }, 'Log in and sit down'), err);
+  }
+
   const chatInput = h('input', { id: 'chat-input', maxlength: 500, 'aria-label': 'message', autocomplete: 'off' });
   const chatForm = h('form', { class: 'row', onSubmit: (ev) => {
     ev.preventDefault();
@@ -321,38 +416,124 @@ export async function tablePage(main, { params: [id], query, app }) {
     el.chatList.scrollTop = el.chatList.scrollHeight;
   };
 
+  // Motion and sound: the tile just laid slides in from its player's place, the points it
+  // scored rise from the count, and a chime and the tab's title say when it is your turn
+  // (sound can be switched off; motion follows prefers-reduced-motion, see style.css).
+  const motion = (e, v, version) => {
+    const tile = /^\d+-\d+/.exec(e.action || '')?.[0];
+    if (tile) {
+      const n = v.table.seats.length;
+      const me = v.you ?? 0;
+      let dx = 0; let dy = 0.6;
+      if (e.seat !== v.you) {
+        const places = seatPlaces(n, v.you ?? -1);
+        [dx, dy] = places.left.includes(e.seat) ? [-0.6, 0] : places.right.includes(e.seat) ? [0.6, 0] : [0, -0.6];
+      }
+      st.fly = { tile, dx, dy, version, n, me };
+    }
+    if (e.points) {
+      const wrap = el.root.querySelector('.board-wrap');
+      const pop = h('div', { class: 'score-pop', 'aria-hidden': 'true' }, `+${e.points}`);
+      wrap?.append(pop);
+      setTimeout(() => pop.remove(), 1600);
+    }
+  };
+  const sound = { on: localStorage.getItem('fiveup-sound') !== 'off', ctx: null };
+  const chime = () => {
+    if (!sound.on) return;
+    try {
+      sound.ctx = sound.ctx || new AudioContext();
+      const ctx = sound.ctx;
+      [659.25, 987.77].forEach((f, i) => {
+        const o = ctx.createOscillator(); const g = ctx.createGain();
+        o.frequency.value = f; o.type = 'sine';
+        const t0 = ctx.currentTime + i * 0.12;
+        g.gain.setValueAtTime(0.0001, t0); g.gain.exponentialRampToValueAtTime(0.12, t0 + 0.02); g.gain.exponentialRampToValueAtTime(0.0001, t0 + 0.35);
+        o.connect(g).connect(ctx.destination); o.start(t0); o.stop(t0 + 0.4);
+      });
+    } catch (_) { /* no audio here */ }
+  };
+  let wasMine = false;
+  const turnSignals = (v) => {
+    const mine = v.you != null && v.to_move === v.you && (v.legal || []).length > 0 && v.winner == null;
+    document.title = mine ? 'Your turn · fiveup' : 'fiveup';
+    if (mine && !wasMine) chime();
+    wasMine = mine;
+  };
+  const soundButton = () => h('button', { type: 'button', class: 'secondary sound', id: 'sound', 'aria-pressed': sound.on ? 'true' : 'false', onClick: () => {
+    sound.on = !sound.on;
+    localStorage.setItem('fiveup-sound', sound.on ? 'on' : 'off');
+    render();
+  } }, sound.on ? 'Sound on' : 'Sound off');
+
   function render() {
     const v = st.view;
     if (!v) return;
+    turnSignals(v);
     el.root.dataset.version = String(st.version);
     el.root.dataset.status = v.table.status;
     el.root.dataset.hand = String(v.hand_no);
     el.root.dataset.turn = v.you != null && v.to_move === v.you && (v.legal || []).length ? 'mine' : 'other';
+    const names = v.table.seats.filter((x) => x.occupant.kind === 'human' || x.occupant.kind === 'bot').map((x) => seatName(v.table.seats, x.seat));
     mount(top,
       h('div', { class: 'table-head' },
-        h('h1', {}, `Table ${v.table.id}`),
-        keptDetails('rules', { class: 'rules' }, shortRules(v.table.rules), v.table.options),
-        v.you == null ? h('span', { class: 'badge' }, 'watching') : null),
-      seatsPanel(v));
+        h('h1', {}, names.length ? `Five Up: ${names.join(', ')}` : 'Five Up'),
+        keptDetails('rules', { class: 'rules' }, shortRules(v.table.rules), h('ul', { class: 'rules-lines' }, rulesLines(v.table.rules).map((l) => h('li', {}, l)))),
+        v.table.rules.manual_scoring ? h('span', { class: 'badge manual', id: 'manual-badge' }, 'Scored by hand: claim your points') : null,
+        v.you == null && !invite && v.table.status !== 'waiting' ? h('span', { class: 'badge' }, 'watching') : null,
+        h('a', { href: '/how-to-play', class: 'help-link' }, 'How to play'),
+        soundButton()),
+    );
+    const key = `${v.hand_no}:${v.to_move}:${v.phase}`;
+    if (key !== clock.key) { clock.key = key; clock.since = Date.now(); }
+    const ring = seatsPanel(v, clock);
+    ringLeft.replaceWith(ring.left); ringLeft = ring.left;
+    ringTop.replaceWith(ring.top); ringTop = ring.top;
+    ringRight.replaceWith(ring.right); ringRight = ring.right;
     renderPlayArea();
     renderSide();
+    placeTable();
     const showSummary = v.last_hand && st.hideSummary !== v.last_hand.hand;
+    const kept = !v.last_hand && st.kept && st.kept.last_hand && v.winner == null ? st.kept : null;
     mount(overlay,
       v.table.status === 'waiting' ? waitingPanel(v) : null,
       showSummary ? summary(v, st, actions) : null,
-      !showSummary && v.last_hand ? h('button', { type: 'button', class: 'show-summary', onClick: () => { st.hideSummary = null; render(); } }, `Hand ${v.last_hand.hand} result`) : null);
+      kept && st.showKept ? summary(kept, st, actions, { kept: true }) : null,
+      !showSummary && v.last_hand ? h('button', { type: 'button', class: 'show-summary', onClick: () => { st.hideSummary = null; render(); } }, `Hand ${v.last_hand.hand} result`) : null,
+      kept && !st.showKept ? h('button', { type: 'button', class: 'show-summary', id: 'last-hand', onClick: () => { st.showKept = true; render(); } }, `Last hand (${kept.last_hand.hand}): result`) : null);
   }
 
+  let ringLeft = h('ul', { class: 'ring-left' });
+  let ringTop = h('ul', { class: 'ring-top' });
+  let ringRight = h('ul', { class: 'ring-right' });
   mount(main, el.root);
   mount(el.root,
     top,
     overlay,
     h('div', { class: 'table-grid' },
       h('div', { class: 'centre' },
-        h('div', { class: 'board-wrap' }, el.board, el.count),
+        h('div', { class: 'ring' }, ringLeft, ringTop, ringRight, h('div', { class: 'board-wrap' }, el.board, el.count)),
         playArea,
         handArea),
       side));
+  // The table takes the window's height below where it starts (style.css: --above).
+  const placeTable = () => {
+    const centre = el.root.querySelector('.centre');
+    if (!centre) return;
+    const above = Math.round(centre.getBoundingClientRect().top + window.scrollY);
+    if (el.root.style.getPropertyValue('--above') !== `${above}px`) el.root.style.setProperty('--above', `${above}px`);
+  };
+  window.addEventListener('resize', placeTable);
+  // Clocks and countdowns tick without redrawing anything else.
+  const ticker = setInterval(() => {
+    for (const c of el.root.querySelectorAll('.clock[data-since]')) {
+      const t = c.querySelector('.clock-t');
+      if (t) t.textContent = clockText(Number(c.dataset.since), Number(c.dataset.limit || 0));
+    }
+    const d = document.getElementById('deal-countdown');
+    if (d) d.querySelector('.clock-t').textContent = `${Math.max(0, Math.ceil((Number(d.dataset.deadline) - Date.now()) / 1000))} s`;
+    if (st.dealAt) maybeSendSeed();
+  }, 500);
   const ro = new ResizeObserver(() => { if (st.view) renderPlayArea(); });
   ro.observe(el.board);
 
@@ -369,6 +550,9 @@ export async function tablePage(main, { params: [id], query, app }) {
         case 'snapshot':
           st.view = m.view; st.version = m.version; st.chat = m.chat || [];
           st.pending = null;
+          // A fresh snapshot (after a reconnection, say) makes earlier errors stale.
+          st.error = '';
+          if (m.view.last_hand && m.view.table.status === 'dealing' && !st.dealAt) st.dealAt = Date.now() + seedWaitSecs * 1000;
           renderChat();
           break;
         case 'event': {
@@ -379,12 +563,15 @@ export async function tablePage(main, { params: [id], query, app }) {
           if (e.kind === 'action' && e.seat === m.view.you) {
             if (e.drawn) { st.drawn = e.drawn; st.drawnTile = e.drawn; announce(`You drew ${tileWords(e.drawn)}`); } else { st.drawn = null; }
           }
+          if (e.kind === 'action') motion(e, m.view, m.version);
           if (e.kind === 'action' && e.seat !== m.view.you) announce(`${seatName(m.view.table.seats, e.seat)}: ${actionWords(e.action)}${e.points ? `, scores ${e.points}` : ''}. Count ${e.count}`);
           if (e.kind === 'hand_over') {
             st.readyNext = false; st.hideSummary = null; announce('The hand is over');
+            st.dealAt = Date.now() + seedWaitSecs * 1000;
+            st.kept = m.view; st.showKept = false;
             handsSeen.set(e.outcome.hand, { leadKind: m.view.lead_kind, known: { history: m.view.history, remaining: e.outcome.hands } });
           }
-          if (e.kind === 'dealt') { st.drawnTile = null; announce(`Hand ${e.hand} dealt`); }
+          if (e.kind === 'dealt') { st.drawnTile = null; st.note = ''; st.dealAt = null; announce(`Hand ${e.hand} dealt`); }
           if (e.kind === 'seat' || e.kind === 'started') api.table(id).then((i) => { st.info = i; render(); }).catch(() => {});
           if (e.kind === 'rematch' && before) announce('A new table is ready: play again');
           // A hint is for one version of the table; errors are about the moment they came.
@@ -421,6 +608,9 @@ export async function tablePage(main, { params: [id], query, app }) {
   });
 
   return () => {
+    document.title = 'fiveup';
+    clearInterval(ticker);
+    window.removeEventListener('resize', placeTable);
     conn.close();
     ro.disconnect();
     document.removeEventListener('keydown', onKey);

@@ -3,7 +3,10 @@
 import * as deal from './deal.js';
 import { layoutGeometry, overlaps, fitViewBox } from './geometry.js';
 import { tallyParts, tallySegments } from './tally.js';
-import { actionWords, entryWords, optionsString, seatName, playingToWin } from './format.js';
+import { actionWords, entryWords, optionsString, seatName, playingToWin, rulesLines, optionsWords, valueWords } from './format.js';
+import { learnArms } from './board.js';
+import { pipSpots, tileWords, tileSvg } from './tiles.js';
+import { seatPlaces, endWords, playPoints, clockText } from './panels.js';
 import { positions } from './replay.js';
 
 function placedLine(tiles, startPip) {
@@ -193,10 +196,11 @@ export async function runTests(vectorsText) {
 
   // Words and options strings.
   const seats = [{ occupant: { kind: 'human', user: { name: 'Ann' } } }, { occupant: { kind: 'bot', level: 'club' } }, { occupant: { kind: 'open' } }];
-  eq([seatName(seats, 0), seatName(seats, 1), seatName(seats, 2)], ['Ann', 'club (computer)', '(open)'], 'format: seat names');
-  eq(['5-0@W', '6-6', 'D', 'P', 'C10', 'M', '3-2@7'].map(actionWords), ['5-0 on west', 'lead 6-6', 'draw', 'pass', 'claim 10', 'call Muggins', '3-2 on arm 7'], 'format: actions in words');
+  eq([seatName(seats, 0), seatName(seats, 1), seatName(seats, 2)], ['Ann', 'Blaise (computer)', 'open seat'], 'format: seat names (computer players named by seat)');
+  learnArms({ root: '6-5', arms: [{ id: 'W', anchor: { kind: 'root' }, tiles: [] }, { id: '6', anchor: { kind: 'sprout', double: '2-2', arm: 'W', index: 3 }, tiles: [] }, { id: '7', anchor: { kind: 'sprout', double: '2-2', arm: 'W', index: 3 }, tiles: [] }] });
+  eq(['5-0@W', '6-6', 'D', 'P', 'C10', 'M', '3-2@7'].map(actionWords), ['5-0 on west', 'lead 6-6', 'draw', 'pass', 'claim 10', 'call Muggins', '3-2 on the second sprout of 2-2'], 'format: actions in words (sprouts named by their double)');
   eq(entryWords({ kind: 'play', seat: 0, tile: '5-0', arm: 'E', count: 10, points: 10 }, seats), 'Ann played 5-0 on east: count 10, scores 10', 'format: a play in the log');
-  eq(entryWords({ kind: 'draw', seat: 1, tile: null, ends: [3, 6], forced: true }, seats), 'club (computer) drew a tile (no 3, 6)', 'format: a hidden draw in the log');
+  eq(entryWords({ kind: 'draw', seat: 1, tile: null, ends: [3, 6], forced: true }, seats), 'Blaise (computer) drew a tile (no 3, 6)', 'format: a hidden draw in the log');
   const opts = [{ key: 'players', field: 'players' }, { key: 'target', field: 'target' }, { key: 'spinner', field: 'spinner' }, { key: 'hand', field: 'hand_size' }];
   eq(optionsString('five-up', 3, { players: 3, target: 250, spinner: 'first', hand_size: 5 }, opts, { target: '100', spinner: 'first', hand: '5' }), 'five-up players=3 target=100', 'format: only changed options are sent');
   eq(optionsString('cross', 4, { players: 4, target: 250, spinner: 'all', hand_size: 5 }, opts, { spinner: 'none', hand: '6' }), 'cross players=4 spinner=none hand=6', 'format: options after the preset');
@@ -204,6 +208,36 @@ export async function runTests(vectorsText) {
   const r100 = { game_end: 'immediate', target: 100, cribbage_scale: false, play_scoring: 'fives' };
   eq([playingToWin(r100, [40, 49]), playingToWin(r100, [50, 0]), playingToWin({ ...r100, game_end: 'finish-hand' }, [90, 0]), playingToWin({ ...r100, target: 61, cribbage_scale: true }, [50, 0]), playingToWin({ ...r100, target: 61, cribbage_scale: true }, [51, 0])],
     [false, true, false, false, true], 'format: when the expert plays to win the game');
+
+  // Plain words: no option key, no true/false, no key=value reaches the player.
+  const rules5 = { players: 4, partnerships: true, target: 150, hand_size: 5, spinner: 'first', sprouts: 'after-both-sides', no_double: 'redeal', next_lead: 'winner', drawing: true, voluntary_draw: false, boneyard_keep: 0, play_scoring: 'fives', award: 'opponents', doubles_count_one_half: false, game_end: 'immediate', exact_target: false, cribbage_scale: false, manual_scoring: true };
+  const words = rulesLines(rules5).join(' | ');
+  check(!/=|\btrue\b|\bfalse\b|_|undefined/.test(words) && words.includes('Muggins') && words.includes('partners'), 'format: the rules in plain words', words);
+  const ow = optionsWords('players=3 partnerships=false hand=7 target=100 spinner=first manual=true');
+  check(!/=|true|false/.test(ow) && ow.includes('3 players') && ow.includes('100') && ow.includes('by hand'), 'format: a stored options string in words', ow);
+  eq([valueWords('drawing', 'false'), valueWords('exact-target', 'true').startsWith('yes')], ['no drawing (block game)', true], 'format: option values in words');
+  // Pips up to double-twelve: each face has its number of pips, none outside the half.
+  const spots = Array.from({ length: 13 }, (_, n) => pipSpots(n));
+  check(spots.every((sp, n) => sp.spots.length === n && sp.spots.every(([x, y]) => x - sp.r >= 0.5 && x + sp.r <= 9.5 && y - sp.r >= 0.5 && y + sp.r <= 9.5)), 'tiles: 0 to 12 pips fit their half');
+  check(spots.every((sp) => sp.spots.every((a, i) => sp.spots.every((b, j) => i === j || Math.hypot(a[0] - b[0], a[1] - b[1]) >= 2 * sp.r + 0.2))), 'tiles: no two pips touch');
+  eq([tileWords('12-10'), tileWords('9-9'), tileWords('6-4')], ['twelve-ten', 'double nine', 'six-four'], 'tiles: words up to twelve');
+  const svg = tileSvg('12-11');
+  check([...svg.querySelectorAll('use')].every((u) => u.getAttribute('href').startsWith('#fiveup-p')) && document.querySelectorAll('#fiveup-p12 circle').length === 12, 'tiles: faces come from symbols inside the page, nothing fetched');
+  // Seats around the table, 2 to 8: every other seat placed once, clockwise from your left.
+  for (let n = 2; n <= 8; n += 1) {
+    for (let me = 0; me < n; me += 1) {
+      const p = seatPlaces(n, me);
+      const all = [...p.left, ...p.top, ...p.right];
+      check(all.length === n - 1 && new Set(all).size === n - 1 && !all.includes(me) && all[0] === (me + 1) % n && p.left.length === p.right.length, `seats: ${n} seats around the table from seat ${me}`, JSON.stringify(p));
+    }
+  }
+  eq(seatPlaces(4, 1), { left: [2], top: [3], right: [0] }, 'seats: the partner sits opposite');
+  // Words for how a hand ended, and points scored during play counted in the summary.
+  const view = { table: { seats, rules: { target: 100, manual_scoring: false } }, sides: [0, 1, 2], scores: [0, 0, 0], winner: 1 };
+  check(endWords(view, { mid_hand: true, winners: [1], end: { kind: 'blocked' } }).includes('reached 100 during the hand'), 'summary: a game won during the hand says so', endWords(view, { mid_hand: true, winners: [1], end: { kind: 'blocked' } }));
+  eq(endWords(view, { end: { kind: 'blocked' } }), 'The hand is blocked', 'summary: a blocked hand');
+  eq(playPoints(view, [{ kind: 'play', seat: 0, points: 10 }, { kind: 'play', seat: 1, points: 5 }, { kind: 'draw', seat: 2 }, { kind: 'play', seat: 0, points: 15 }]), [25, 5, 0], 'summary: points scored during play per side');
+  eq([clockText(0, 0, 65000), clockText(0, 30, 12000), clockText(0, 30, 40000)], ['1:05', '18 s', '0 s'], 'clock: time on a turn and a countdown');
 
   // Replay positions: the deal, then every action, hand after hand.
   const rp = positions({ hands: [{ steps: [{}, {}] }, { steps: [{}] }] });

@@ -1,0 +1,1284 @@
+//! The browser table as a new player meets it, in headless Chromium: each defect found by
+//! playing an evening (chat focus, the hand summary's countdown and seeds, the hand in view,
+//! turn clocks, game-over words, long names, plain words, tiles without the server, manual
+//! scoring, the invitation and the lobby form), the pages at three window sizes (no sideways
+//! scrolling, the hand in view, no console errors, axe-core with no serious or critical
+//! violation, screenshots), and the features of the commercial rooms (play now, quick match,
+//! how to play, leaderboard, history filters, the manifest, compression, motion and sound).
+//! Skipped, with a message, when Chromium or chromedriver is not installed.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::Client;
+use fiveup_e2e::{
+    axe_source, axe_violations, click, fill, png_size, select, start_server, start_server_with,
+    wait_js, Browsers, ChromeDriver,
+};
+use serde_json::Value;
+
+/// The three window sizes every page is checked at: a phone, a laptop, a desktop.
+const SIZES: [(u32, u32); 3] = [(390, 844), (1366, 900), (1920, 1080)];
+
+fn browsers() -> Option<Browsers> {
+    match Browsers::find() {
+        Ok(b) => Some(b),
+        Err(msg) => {
+            eprintln!("{msg}");
+            None
+        }
+    }
+}
+
+fn shots_dir() -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-shots");
+    std::fs::create_dir_all(&d).expect("the screenshot directory");
+    d
+}
+
+async fn screenshot(c: &Client, name: &str, want: (u32, u32)) {
+    let png = c.screenshot().await.expect("a screenshot");
+    assert_eq!(png_size(&png), Some(want), "{name}: the PNG's size");
+    std::fs::write(shots_dir().join(format!("{name}.png")), &png).expect("write the screenshot");
+}
+
+/// A server and a driver for one test.
+struct Rig {
+    driver: ChromeDriver,
+    server: fiveup_server::Server,
+    base: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Rig {
+    async fn new(
+        browsers: &Browsers,
+        bot_delay: Duration,
+        seed_wait: Duration,
+        change: impl FnOnce(&mut fiveup_server::Config),
+    ) -> Rig {
+        let dir = tempfile::tempdir().unwrap();
+        let server = start_server_with(dir.path(), bot_delay, seed_wait, change).await;
+        let base = format!("http://{}", server.local_addr());
+        let driver = ChromeDriver::start(browsers).unwrap();
+        Rig {
+            driver,
+            server,
+            base,
+            _dir: dir,
+        }
+    }
+}
+
+/// Log in as a guest called `name` on the lobby.
+async fn guest(c: &Client, base: &str, name: &str) {
+    c.goto(base).await.unwrap();
+    fill(c, "#guest-name", name).await;
+    click(c, "#guest-go").await;
+    wait_js(
+        c,
+        &format!("return document.querySelector('#who').textContent.includes({name:?}) && !!document.querySelector('#create-go');"),
+        Duration::from_secs(10),
+        "the lobby after logging in",
+    )
+    .await;
+}
+
+/// Create a table from the lobby's form: `players`, the target, and each other seat's choice.
+async fn create(c: &Client, players: u32, target: u32, preset: &str, seats: &[&str]) -> String {
+    select(c, "#preset", preset).await;
+    select(c, "#players", &players.to_string()).await;
+    fill(c, "#opt-target", &target.to_string()).await;
+    for (i, s) in seats.iter().enumerate() {
+        select(c, &format!("#seat-{}", i + 1), s).await;
+    }
+    click(c, "#create-go").await;
+    wait_js(
+        c,
+        "const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); return m && document.querySelector('.table-page') ? m[1] : '';",
+        Duration::from_secs(10),
+        "the new table",
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
+const STATE_JS: &str = r#"
+const r = document.querySelector('.table-page');
+if (!r) return {page: false};
+const next = document.querySelector('#next-hand');
+return {
+  page: true,
+  version: Number(r.dataset.version || 0),
+  status: r.dataset.status || '',
+  hand: Number(r.dataset.hand || 0),
+  turn: r.dataset.turn || '',
+  over: !!document.querySelector('#summary .game-over'),
+  summary: !!document.querySelector('#summary'),
+  next: !!next && !next.disabled,
+  playable: document.querySelectorAll('#hand .hand-tile.playable').length,
+  draw: !!document.querySelector('#draw'),
+  pass: !!document.querySelector('#pass'),
+  claim: !!document.querySelector('#claim-form'),
+  prompt: (document.querySelector('#prompt') || {}).textContent || '',
+  errors: window.fiveupErrors || [],
+};"#;
+
+async fn state(c: &Client) -> Value {
+    c.execute(STATE_JS, vec![]).await.expect("the page state")
+}
+
+/// Where the hand lies against the window (after scrolling to the top): `[top, bottom,
+/// innerHeight, scrollWidth, innerWidth]`.
+const HAND_BOX_JS: &str = r#"
+window.scrollTo(0, 0);
+const hand = document.querySelector('#hand');
+if (!hand) return null;
+const b = hand.getBoundingClientRect();
+return [b.top, b.bottom, window.innerHeight, document.documentElement.scrollWidth, window.innerWidth];"#;
+
+/// The hand is inside the window and nothing scrolls sideways.
+async fn hand_in_view(c: &Client, what: &str) {
+    let b = c.execute(HAND_BOX_JS, vec![]).await.unwrap();
+    if b.is_null() {
+        return;
+    }
+    let f = |i: usize| b[i].as_f64().unwrap();
+    assert!(
+        f(0) >= 0.0 && f(1) <= f(2) + 0.5,
+        "{what}: the hand lies at {}..{} in a window {} high",
+        f(0),
+        f(1),
+        f(2)
+    );
+    assert!(
+        f(3) <= f(4),
+        "{what}: the page is {} wide in a window {} wide",
+        f(3),
+        f(4)
+    );
+}
+
+/// No sideways scrolling: the document is exactly as wide as the window.
+async fn fits(c: &Client, what: &str) {
+    let w = c
+        .execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    if w[0] != w[1] {
+        let wide = c
+            .execute(
+                "return [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5)
+                   .slice(0, 8).map((e) => `${e.tagName}.${e.className && e.className.baseVal !== undefined ? e.className.baseVal : e.className}#${e.id} ${Math.round(e.getBoundingClientRect().right)}`);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        panic!(
+            "{what}: the page is {} wide in a window {} wide: {wide}",
+            w[0], w[1]
+        );
+    }
+}
+
+/// Play one turn by clicking if it is this page's turn, checking the hand stays in view at each
+/// step (the drawn tile shown, the ends offered). Returns whether it acted.
+async fn play_turn(c: &Client, what: &str) -> bool {
+    let s = state(c).await;
+    if s["turn"] != "mine" || s["summary"] == true {
+        return false;
+    }
+    hand_in_view(c, what).await;
+    let version = s["version"].as_u64().unwrap();
+    if s["claim"] == true {
+        // Manual scoring: claim what the count makes, read off the board.
+        let count: u64 = c
+            .execute(
+                "return Number(document.querySelector('#count .value').textContent);",
+                vec![],
+            )
+            .await
+            .unwrap()
+            .as_u64()
+            .unwrap();
+        if count % 5 == 0 && count > 0 {
+            fill(c, "#claim-points", &count.to_string()).await;
+            click(c, "#claim-go").await;
+        } else {
+            click(c, "#claim-none").await;
+        }
+    } else if s["playable"].as_u64().unwrap() > 0 {
+        click(c, "#hand .hand-tile.playable").await;
+        let after = wait_js(
+            c,
+            &format!(
+                "const r = document.querySelector('.table-page');
+                 if (Number(r.dataset.version) !== {version}) return 'played';
+                 if (document.querySelector('.ends-bar .end-btn')) return 'ends';
+                 return '';"
+            ),
+            Duration::from_secs(10),
+            "a play or the choice of ends",
+        )
+        .await;
+        if after == "ends" {
+            hand_in_view(c, &format!("{what}, choosing an end")).await;
+            click(c, ".ends-bar .end-btn").await;
+        }
+    } else if s["draw"] == true {
+        // A forced move (drawing is the only action) has no hint to ask for, and the turn's
+        // clock runs.
+        let forced: Value = c
+            .execute(
+                "return [document.querySelector('#hint').disabled, !!document.querySelector('#my-clock')];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            forced,
+            serde_json::json!([true, true]),
+            "{what}: a forced draw"
+        );
+        click(c, "#draw").await;
+        wait_js(
+            c,
+            &format!(
+                "return Number(document.querySelector('.table-page').dataset.version) > {version};"
+            ),
+            Duration::from_secs(10),
+            "the draw",
+        )
+        .await;
+        hand_in_view(c, &format!("{what}, after drawing")).await;
+        return true;
+    } else if s["pass"] == true {
+        click(c, "#pass").await;
+    } else {
+        return false;
+    }
+    wait_js(
+        c,
+        &format!(
+            "return Number(document.querySelector('.table-page').dataset.version) > {version};"
+        ),
+        Duration::from_secs(10),
+        "the action applied",
+    )
+    .await;
+    true
+}
+
+/// Play until `done` (a script) returns something truthy, pressing Next hand on summaries when
+/// `next` is set.
+async fn play_until(c: &Client, done: &str, next: bool, limit: Duration, what: &str) -> Value {
+    let end = Instant::now() + limit;
+    loop {
+        let v = c.execute(done, vec![]).await.unwrap();
+        let truthy = match &v {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::String(s) => !s.is_empty(),
+            Value::Number(n) => n.as_f64() != Some(0.0),
+            _ => true,
+        };
+        if truthy {
+            return v;
+        }
+        assert!(Instant::now() < end, "{what}: not reached in {limit:?}");
+        let s = state(c).await;
+        assert_eq!(s["errors"], Value::Array(vec![]), "{what}: script errors");
+        if next && s["next"] == true && s["over"] == false {
+            click(c, "#next-hand").await;
+        }
+        if !play_turn(c, what).await {
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defects
+// ---------------------------------------------------------------------------------------------
+
+/// Typing in the chat while computer players move never plays a move: the chat box keeps its
+/// focus through every redraw and the table's shortcuts stay quiet while it has it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typing_in_the_chat_never_plays_moves() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(250),
+        Duration::from_secs(10),
+        |_| {},
+    )
+    .await;
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    create(
+        &c,
+        4,
+        150,
+        "five-up",
+        &["bot:random", "bot:random", "bot:random"],
+    )
+    .await;
+    wait_js(&c, "const r = document.querySelector('.table-page'); return r.dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
+    // If Ann leads, she plays first so that the computers move while she types.
+    play_turn(&c, "Ann's lead").await;
+    wait_js(
+        &c,
+        "return document.querySelector('.table-page').dataset.turn !== 'mine';",
+        Duration::from_secs(10),
+        "the computers' turns",
+    )
+    .await;
+    click(&c, "#chat-input").await;
+    let start = state(&c).await["version"].as_u64().unwrap();
+    let text = "I hold 1 2 3 and 4, dp 56 hh";
+    let mut typed = String::new();
+    let mut my_turn_seen = false;
+    // Type one key at a time, through the computers' moves and into Ann's own turn.
+    for round in 0..6 {
+        for ch in text.chars() {
+            // Keys go to whatever has the focus (as a person's typing does), not to the chat
+            // box by name.
+            let key = KeyActions::new("typing".into())
+                .then(KeyAction::Down { value: ch })
+                .then(KeyAction::Up { value: ch });
+            c.perform_actions(key).await.unwrap();
+            typed.push(ch);
+            tokio::time::sleep(Duration::from_millis(35)).await;
+        }
+        let s = state(&c).await;
+        if s["turn"] == "mine" {
+            my_turn_seen = true;
+            if round > 0 {
+                break;
+            }
+        }
+    }
+    let s = state(&c).await;
+    assert!(my_turn_seen, "Ann's turn came while she typed: {s}");
+    assert!(
+        s["version"].as_u64().unwrap() > start,
+        "the computers moved meanwhile: {s}"
+    );
+    assert_eq!(
+        s["turn"], "mine",
+        "Ann's turn is still hers: none of her keys played: {s}"
+    );
+    let focus: Value = c
+        .execute(
+            "return [document.activeElement.id, document.querySelector('#chat-input').value];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(focus[0], "chat-input", "the chat box kept the focus");
+    assert_eq!(
+        focus[1].as_str().unwrap(),
+        typed,
+        "every key went into the chat box"
+    );
+    // And Ann's log has no line of hers since she started typing.
+    let mine: Value = c
+        .execute("return [...document.querySelectorAll('.log li')].filter((l) => l.textContent.startsWith('Ann ')).length;", vec![])
+        .await
+        .unwrap();
+    assert!(
+        mine.as_u64().unwrap() <= 1,
+        "Ann made no move while typing: {mine}"
+    );
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// The hand summary counts down to the next deal, the page sends its seed by itself before the
+/// server stops waiting, the last hand's result stays one click away, and its table adds what
+/// was scored during the hand to the award.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hand_summary_counts_down_sends_the_seed_and_stays_at_hand() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(7), |_| {}).await;
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    create(&c, 2, 1000, "five-up", &["bot:greedy"]).await;
+    play_until(
+        &c,
+        "return !!document.querySelector('#summary');",
+        false,
+        Duration::from_secs(90),
+        "the end of the first hand",
+    )
+    .await;
+    let cd = wait_js(
+        &c,
+        "const d = document.querySelector('#deal-countdown'); return d ? d.textContent : '';",
+        Duration::from_secs(3),
+        "the countdown",
+    )
+    .await;
+    assert!(
+        cd.as_str().unwrap().contains("The next hand is dealt in"),
+        "{cd}"
+    );
+    // The table: during play + award = this hand, and the score is what the hand added.
+    let rows: Value = c
+        .execute(
+            "return [...document.querySelectorAll('#summary table.result tbody tr')].map((tr) => [...tr.cells].map((td) => Number(td.textContent.replace('+', ''))));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    for r in rows.as_array().unwrap() {
+        let n = |i: usize| r[i].as_i64().unwrap();
+        assert_eq!(
+            n(1) + n(2),
+            n(3),
+            "during play + award = the hand's points: {r}"
+        );
+        assert_eq!(n(3), n(4), "the first hand's points are the score: {r}");
+    }
+    screenshot(&c, "summary-countdown-1366x900", (1366, 900)).await;
+    // Ann does not press Next hand: the next hand is dealt with her seed all the same.
+    wait_js(&c, "return Number(document.querySelector('.table-page').dataset.hand) === 2 && !document.querySelector('#summary');", Duration::from_secs(15), "the second hand").await;
+    let seeds = wait_js(
+        &c,
+        "const p = document.querySelector('.current-proof'); return p ? p.textContent : '';",
+        Duration::from_secs(5),
+        "the fair-deal panel",
+    )
+    .await;
+    assert!(
+        seeds.as_str().unwrap().contains("seat: 1") || seeds.as_str().unwrap().contains("seats: 1"),
+        "Ann's seed is in: {seeds}"
+    );
+    // The last hand's result, one click away.
+    click(&c, "#last-hand").await;
+    let h = wait_js(
+        &c,
+        "const s = document.querySelector('#summary h2'); return s ? s.textContent : '';",
+        Duration::from_secs(5),
+        "the last hand's result",
+    )
+    .await;
+    assert!(h.as_str().unwrap().starts_with("Hand 1"), "{h}");
+    click(&c, "#close-kept").await;
+    wait_js(
+        &c,
+        "return !document.querySelector('#summary');",
+        Duration::from_secs(5),
+        "the result closed",
+    )
+    .await;
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Every page at three sizes
+// ---------------------------------------------------------------------------------------------
+
+/// The console of `c` has no error; `what` names the page.
+async fn no_console_errors(driver: &ChromeDriver, c: &Client, what: &str) {
+    let errors = driver.console_errors(c).await;
+    assert!(errors.is_empty(), "{what}: console errors: {errors:?}");
+    let script: Value = c
+        .execute("return window.fiveupErrors || [];", vec![])
+        .await
+        .unwrap();
+    assert_eq!(script, Value::Array(vec![]), "{what}: script errors");
+}
+
+/// Check a page: no sideways scrolling, no console error, no serious or critical accessibility
+/// violation (when `axe` is given), and a screenshot `name-WxH.png`.
+async fn check_page(
+    driver: &ChromeDriver,
+    c: &Client,
+    axe: Option<&str>,
+    name: &str,
+    size: (u32, u32),
+) {
+    let what = format!("{name} at {}x{}", size.0, size.1);
+    c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+    fits(c, &what).await;
+    no_console_errors(driver, c, &what).await;
+    if let Some(src) = axe {
+        let v = axe_violations(c, src).await;
+        assert!(
+            v.is_empty(),
+            "{what}: accessibility violations:\n{}",
+            v.join("\n")
+        );
+    }
+    screenshot(c, &format!("{name}-{}x{}", size.0, size.1), size).await;
+}
+
+/// A whole game at each of the three sizes, as a guest with a 24-letter name: the lobby, the
+/// table (mid-hand and at the end), the replay, the profile, how to play, the leaderboard and
+/// the not-found page each fit the window's width, log no console error, pass axe-core with no
+/// serious or critical violation, and are photographed; the hand stays inside the window at
+/// every turn of the game (including with the drawn tile shown and the ends offered).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_page_at_three_sizes() {
+    let Some(browsers) = browsers() else { return };
+    let axe = match axe_source() {
+        Ok(a) => a,
+        Err(msg) => panic!("{msg}"),
+    };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(10), |_| {}).await;
+    let long_name = "Bartholomewfeatherstonea";
+    assert_eq!(long_name.len(), 24);
+    for (k, size) in SIZES.into_iter().enumerate() {
+        let c = rig.driver.session(size.0, size.1).await.unwrap();
+        c.goto(&rig.base).await.unwrap();
+        wait_js(
+            &c,
+            "return !!document.querySelector('#guest-name');",
+            Duration::from_secs(10),
+            "the lobby",
+        )
+        .await;
+        check_page(&rig.driver, &c, Some(&axe), "lobby", size).await;
+        let name = format!("{}{k}", &long_name[..23]);
+        guest(&c, &rig.base, &name).await;
+        check_page(&rig.driver, &c, Some(&axe), "lobby-logged-in", size).await;
+        let id = create(&c, 3, 50, "five-up", &["bot:greedy", "bot:random"]).await;
+        wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
+        // A long unbroken chat line wraps instead of widening the page.
+        fill(&c, "#chat-input", &"W".repeat(300)).await;
+        click(&c, ".chat button[type=submit]").await;
+        wait_js(
+            &c,
+            "return document.querySelectorAll('.chat-lines li').length > 0;",
+            Duration::from_secs(5),
+            "the chat line",
+        )
+        .await;
+        play_until(&c, "return document.querySelectorAll('#board g.tile').length >= 5 || !!document.querySelector('#summary');", true, Duration::from_secs(60), "a few tiles laid").await;
+        hand_in_view(&c, "mid-hand").await;
+        check_page(&rig.driver, &c, Some(&axe), "table", size).await;
+        play_until(
+            &c,
+            "return !!document.querySelector('#summary .game-over');",
+            true,
+            Duration::from_secs(180),
+            "the end of the game",
+        )
+        .await;
+        check_page(&rig.driver, &c, Some(&axe), "game-over", size).await;
+        c.goto(&format!("{}/game/{id}", rig.base)).await.unwrap();
+        wait_js(
+            &c,
+            "const p = document.querySelector('#replay-pos'); return p ? p.textContent : '';",
+            Duration::from_secs(20),
+            "the replay",
+        )
+        .await;
+        for _ in 0..5 {
+            click(&c, "#replay-forward").await;
+        }
+        let heading = c
+            .execute(
+                "return document.querySelector('#rep-h').textContent;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert!(
+            !heading.as_str().unwrap().contains(&id),
+            "the game's id as the replay's heading: {heading}"
+        );
+        check_page(&rig.driver, &c, Some(&axe), "replay", size).await;
+        c.goto(&format!("{}/user/me", rig.base)).await.unwrap();
+        wait_js(
+            &c,
+            "return document.querySelectorAll('.history tbody tr').length >= 1;",
+            Duration::from_secs(10),
+            "the profile",
+        )
+        .await;
+        // The history's filters: the one game is either won or lost.
+        let mut shown = Vec::new();
+        for result in ["won", "lost", "all"] {
+            select(&c, "#hf-result", result).await;
+            let t = c
+                .execute(
+                    "return document.querySelector('#history-count').textContent;",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            shown.push(t.as_str().unwrap().to_string());
+        }
+        shown[..2].sort();
+        assert_eq!(
+            shown,
+            ["0 of 1 game", "1 of 1 game", "1 of 1 game"],
+            "the history filters"
+        );
+        check_page(&rig.driver, &c, Some(&axe), "profile", size).await;
+        c.goto(&format!("{}/how-to-play", rig.base)).await.unwrap();
+        wait_js(
+            &c,
+            "return document.querySelectorAll('.example svg g.tile').length >= 4;",
+            Duration::from_secs(10),
+            "how to play",
+        )
+        .await;
+        check_page(&rig.driver, &c, Some(&axe), "how-to-play", size).await;
+        c.goto(&format!("{}/leaderboard", rig.base)).await.unwrap();
+        wait_js(
+            &c,
+            "return !!document.querySelector('#lb-h');",
+            Duration::from_secs(10),
+            "the leaderboard",
+        )
+        .await;
+        check_page(&rig.driver, &c, Some(&axe), "leaderboard", size).await;
+        c.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}
+
+/// Turn clocks: the seat to move shows how long it has been thinking; a disconnected player's
+/// turn counts down to the moment a computer player takes over, which the others then see.
+/// Resigning asks twice, hands the seat to a computer player for the rest of the game, and the
+/// finished game is marked as such in the profile and does not count as a win.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn turn_clocks_countdowns_and_resigning() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(1500),
+        Duration::from_secs(8),
+        |c| {
+            c.takeover = Some(Duration::from_secs(5));
+        },
+    )
+    .await;
+    let a = rig.driver.session(1366, 900).await.unwrap();
+    let b = rig.driver.session(390, 844).await.unwrap();
+    guest(&a, &rig.base, "Ann").await;
+    create(&a, 3, 1000, "five-up", &["invite", "bot:random"]).await;
+    let invite = wait_js(
+        &a,
+        "const i = document.querySelector('.invite-link'); return i ? i.value : '';",
+        Duration::from_secs(10),
+        "the invitation",
+    )
+    .await;
+    b.goto(invite.as_str().unwrap()).await.unwrap();
+    fill(&b, "#guest-name", "Bob").await;
+    click(&b, "#guest-go").await;
+    wait_js(
+        &a,
+        "return document.querySelector('.table-page').dataset.status === 'playing';",
+        Duration::from_secs(20),
+        "the game",
+    )
+    .await;
+    // The computer's turn shows its clock (its moves take 1.5 s here).
+    play_until(&a, "const c = document.querySelector('.opp.turn .clock'); return c && !c.classList.contains('countdown') ? c.textContent : '';", false, Duration::from_secs(60), "a clock on the computer's turn").await;
+    // Bob goes away; on his turn Ann sees the countdown to the takeover, then the takeover.
+    b.close().await.unwrap();
+    let cd = play_until(&a, "const c = document.querySelector('.opp.turn .clock.countdown'); return c ? c.textContent : '';", false, Duration::from_secs(60), "the countdown for Bob").await;
+    assert!(
+        cd.as_str()
+            .unwrap()
+            .contains("a computer plays for them in"),
+        "{cd}"
+    );
+    screenshot(&a, "away-countdown-1366x900", (1366, 900)).await;
+    play_until(&a, "return [...document.querySelectorAll('.opp .tag')].some((t) => t.textContent === 'computer playing for them');", false, Duration::from_secs(30), "the takeover shown").await;
+    // Ann resigns: asked twice, then a computer player finishes the game for her.
+    click(&a, "#resign").await;
+    click(&a, "#resign-yes").await;
+    wait_js(
+        &a,
+        "return !!document.querySelector('#resigned');",
+        Duration::from_secs(10),
+        "the resignation",
+    )
+    .await;
+    a.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// A resigned player's game, finished by the computer: marked in the profile, not a win.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_finished_by_the_computer_is_not_a_win() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let a = rig.driver.session(1366, 900).await.unwrap();
+    guest(&a, &rig.base, "Ann").await;
+    create(&a, 2, 50, "five-up", &["bot:random"]).await;
+    wait_js(&a, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#resign');", Duration::from_secs(20), "the game").await;
+    click(&a, "#resign").await;
+    click(&a, "#resign-yes").await;
+    wait_js(
+        &a,
+        "return !!document.querySelector('#summary .game-over');",
+        Duration::from_secs(120),
+        "the game finished by the computer",
+    )
+    .await;
+    a.goto(&format!("{}/user/me", rig.base)).await.unwrap();
+    let row = wait_js(
+        &a,
+        "const r = document.querySelector('.history tbody tr'); return r ? r.textContent : '';",
+        Duration::from_secs(10),
+        "the history",
+    )
+    .await;
+    assert!(
+        row.as_str().unwrap().contains("finished by the computer"),
+        "{row}"
+    );
+    let wins = a
+        .execute(
+            "return document.querySelectorAll('.stats dd')[1].textContent;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        wins.as_str().unwrap().starts_with('0'),
+        "no win counted: {wins}"
+    );
+    a.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// Plain words everywhere: the rules, the options, the heading, a favicon, a real not-found
+/// page for unknown paths, and "No such game" or "No such player" for missing ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plain_words_everywhere() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    click(&c, "details.more > summary").await;
+    let form: Value = c
+        .execute(
+            "const f = document.querySelector('#create');
+             return [[...f.querySelectorAll('option')].map((o) => o.textContent), [...f.querySelectorAll('label')].map((l) => l.textContent)];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    for t in form[0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(form[1].as_array().unwrap())
+    {
+        let t = t.as_str().unwrap();
+        assert!(
+            !["true", "false"].contains(&t),
+            "a raw option value reaches the form: {t:?}"
+        );
+        assert!(
+            !t.contains(" (") || !t.ends_with(')') || t.contains(' '),
+            "{t:?}"
+        );
+        assert!(!t.contains('='), "{t:?}");
+    }
+    let id = create(&c, 2, 100, "five-up", &["invite"]).await;
+    let text = wait_js(&c, "const w = document.querySelector('.waiting'); return w ? document.querySelector('.table-page').textContent : '';", Duration::from_secs(10), "the waiting panel").await;
+    let text = text.as_str().unwrap();
+    for raw in ["players=", "=false", "=true", "partnerships", "manual="] {
+        assert!(
+            !text.contains(raw),
+            "raw text {raw:?} on the table page: {text}"
+        );
+    }
+    assert!(
+        !text.contains(&format!("Table {id}")),
+        "the table id as the heading"
+    );
+    // A favicon, a web app manifest, and the not-found pages.
+    let r = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             Promise.all(['/favicon.ico', '/manifest.webmanifest', '/no/such/page', '/api/nope'].map((p) => fetch(p).then((r) => [r.status, r.headers.get('content-type')])))
+               .then(done);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(r[0][0], 200, "{r}");
+    assert_eq!(r[0][1], "image/svg+xml", "{r}");
+    assert_eq!(r[1][0], 200, "{r}");
+    assert_eq!(r[1][1], "application/manifest+json", "{r}");
+    assert_eq!(r[2][0], 404, "{r}");
+    assert!(r[2][1].as_str().unwrap().starts_with("text/html"), "{r}");
+    assert_eq!(r[3][0], 400, "{r}");
+    for (path, want) in [
+        ("/no/such/page", "Page not found"),
+        ("/game/nosuchgame", "No such game"),
+        ("/user/987654", "No such player"),
+    ] {
+        c.goto(&format!("{}{path}", rig.base)).await.unwrap();
+        let h = wait_js(
+            &c,
+            "const h = document.querySelector('#not-found h1'); return h ? h.textContent : '';",
+            Duration::from_secs(10),
+            path,
+        )
+        .await;
+        assert_eq!(h, want, "{path}");
+    }
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// While the server is away every redraw still shows the tiles' pips (drawn from symbols in the
+/// page, not fetched), and after it comes back no stale "restarting" message stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tiles_stay_drawn_while_the_server_restarts() {
+    let Some(browsers) = browsers() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(dir.path(), Duration::ZERO, Duration::from_secs(5)).await;
+    let addr = server.local_addr();
+    let base = format!("http://{addr}");
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let c = driver.session(1366, 900).await.unwrap();
+    guest(&c, &base, "Ann").await;
+    create(&c, 2, 500, "five-up", &["bot:greedy"]).await;
+    wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the game").await;
+    server.shutdown().await;
+    wait_js(
+        &c,
+        "return document.querySelector('#net').textContent.includes('reconnecting');",
+        Duration::from_secs(10),
+        "the page noticing",
+    )
+    .await;
+    // Redraw everything: a new window size.
+    c.set_window_size(1200, 900).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let faces: Value = c
+        .execute(
+            "const uses = [...document.querySelectorAll('#hand use, #board use')];
+             return [uses.length, uses.filter((u) => !u.getAttribute('href').startsWith('#fiveup-p')).length,
+                     document.querySelectorAll('#fiveup-p6 circle').length];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(faces[0].as_u64().unwrap() > 0, "{faces}");
+    assert_eq!(
+        faces[1], 0,
+        "every face is drawn from the page's own symbols: {faces}"
+    );
+    assert_eq!(faces[2], 6, "{faces}");
+    let again = start_server_with(dir.path(), Duration::ZERO, Duration::from_secs(5), |cfg| {
+        cfg.bind = addr;
+    })
+    .await;
+    wait_js(&c, "return document.querySelector('#net').textContent === '' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the page reconnected").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let stale: Value = c
+        .execute(
+            "return document.querySelector('.play-area').textContent;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        !stale.as_str().unwrap().contains("restarting"),
+        "a stale message: {stale}"
+    );
+    c.close().await.unwrap();
+    again.shutdown().await;
+}
+
+/// Manual scoring (Muggins): the header says the table scores by hand, and claiming asks for a
+/// number instead of showing the figure on a button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn manual_scoring_asks_for_the_claim() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    select(&c, "#preset", "muggins").await;
+    click(&c, "details.more > summary").await;
+    select(&c, "#opt-manual", "true").await;
+    create(&c, 2, 1000, "muggins", &["bot:greedy"]).await;
+    wait_js(
+        &c,
+        "return !!document.querySelector('#manual-badge');",
+        Duration::from_secs(20),
+        "the manual-scoring badge",
+    )
+    .await;
+    play_until(
+        &c,
+        "return !!document.querySelector('#claim-form');",
+        true,
+        Duration::from_secs(120),
+        "a claim to make",
+    )
+    .await;
+    let buttons: Value = c
+        .execute(
+            "return [...document.querySelectorAll('button')].map((b) => b.textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    for b in buttons.as_array().unwrap() {
+        let b = b.as_str().unwrap().to_lowercase();
+        assert!(
+            !(b.contains("claim") && b.chars().any(|ch| ch.is_ascii_digit())),
+            "a button shows the figure: {b}"
+        );
+    }
+    screenshot(&c, "muggins-claim-1366x900", (1366, 900)).await;
+    play_turn(&c, "the claim").await;
+    wait_js(&c, "return [...document.querySelectorAll('.log li')].some((l) => l.textContent.startsWith('Ann claimed'));", Duration::from_secs(10), "the claim in the log").await;
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// The invitation landing greets the friend by the host's name and offers a nickname or a
+/// log-in; the lobby form keeps the seats chosen when the rules change, and a new seat is a
+/// computer player.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_invitation_and_the_lobby_form() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let a = rig.driver.session(1366, 900).await.unwrap();
+    guest(&a, &rig.base, "Ann").await;
+    let v = a
+        .execute("return document.querySelector('#seat-1').value;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        v, "bot:club",
+        "the second seat defaults to a computer player"
+    );
+    select(&a, "#seat-1", "invite").await;
+    select(&a, "#preset", "cross").await;
+    select(&a, "#players", "3").await;
+    let v = a
+        .execute(
+            "return [...document.querySelectorAll('[data-seat]')].map((s) => s.value);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        v,
+        serde_json::json!(["me", "invite", "bot:club"]),
+        "the seats survive a change of rules"
+    );
+    select(&a, "#players", "2").await;
+    click(&a, "#create-go").await;
+    let invite = wait_js(
+        &a,
+        "const i = document.querySelector('.invite-link'); return i ? i.value : '';",
+        Duration::from_secs(10),
+        "the invitation",
+    )
+    .await;
+    let b = rig.driver.session(390, 844).await.unwrap();
+    b.goto(invite.as_str().unwrap()).await.unwrap();
+    let h = wait_js(
+        &b,
+        "const h = document.querySelector('#wait-h'); return h ? h.textContent : '';",
+        Duration::from_secs(10),
+        "the landing",
+    )
+    .await;
+    assert_eq!(h, "Ann invited you to a game of Five Up");
+    let page: Value = b
+        .execute(
+            "return [!!document.querySelector('#guest-name'), !!document.querySelector('#inv-login-name'),
+                     [...document.querySelectorAll('.badge')].map((x) => x.textContent)];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        page,
+        serde_json::json!([true, true, []]),
+        "a nickname, a log-in, no 'watching'"
+    );
+    screenshot(&b, "invitation-390x844", (390, 844)).await;
+    fits(&b, "the invitation on a phone").await;
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the commercial rooms have
+// ---------------------------------------------------------------------------------------------
+
+/// Play now and quick match from the lobby; the how-to-play examples answer; motion follows
+/// prefers-reduced-motion; the tab's title says when it is your turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_now_quick_match_how_to_play_and_motion() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(300),
+        Duration::from_secs(5),
+        |_| {},
+    )
+    .await;
+    let a = rig.driver.session(1366, 900).await.unwrap();
+    guest(&a, &rig.base, "Ann").await;
+    select(&a, "#pn-level", "greedy").await;
+    click(&a, "#play-now").await;
+    wait_js(&a, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' && document.querySelector('.table-head h1').textContent.includes('(computer)');", Duration::from_secs(20), "a game against the computer in one click").await;
+    // Motion: a tile laid by the computer slides in; the title says when it is Ann's turn.
+    play_until(
+        &a,
+        "return !!document.querySelector('#board g.fly');",
+        false,
+        Duration::from_secs(30),
+        "a tile sliding in",
+    )
+    .await;
+    let title = play_until(
+        &a,
+        "return document.title.startsWith('Your turn') ? document.title : '';",
+        false,
+        Duration::from_secs(30),
+        "the title on Ann's turn",
+    )
+    .await;
+    assert_eq!(title, "Your turn · fiveup");
+    let anim = a.execute("const f = document.querySelector('#board g.fly'); return f ? getComputedStyle(f).animationName : 'fly-in';", vec![]).await.unwrap();
+    assert_eq!(anim, "fly-in");
+    // Quick match: nothing waits, so Ann's table opens; Bob's quick match sits him there.
+    a.goto(&rig.base).await.unwrap();
+    select(&a, "#qm-players", "2").await;
+    click(&a, "#quick-match").await;
+    let table = wait_js(&a, "const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); return m && document.querySelector('.waiting') ? m[1] : '';", Duration::from_secs(10), "Ann's open table").await;
+    let b = rig
+        .driver
+        .session_with(390, 844, &["--force-prefers-reduced-motion"])
+        .await
+        .unwrap();
+    guest(&b, &rig.base, "Bob").await;
+    wait_js(
+        &b,
+        &format!(
+            "return !!document.querySelector('#tables [data-table=\"{}\"]');",
+            table.as_str().unwrap()
+        ),
+        Duration::from_secs(10),
+        "the table listed",
+    )
+    .await;
+    select(&b, "#qm-players", "2").await;
+    click(&b, "#quick-match").await;
+    wait_js(&b, &format!("return location.pathname === '/table/{}' && document.querySelector('.table-page').dataset.status !== 'waiting';", table.as_str().unwrap()), Duration::from_secs(20), "Bob seated at Ann's table").await;
+    // Under prefers-reduced-motion nothing slides.
+    let end = Instant::now() + Duration::from_secs(30);
+    loop {
+        let n = b
+            .execute(
+                "return document.querySelectorAll('#board g.tile').length;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if n.as_u64().unwrap() >= 2 {
+            break;
+        }
+        assert!(Instant::now() < end, "tiles on Bob's board: {n}");
+        let acted = play_turn(&a, "Ann").await | play_turn(&b, "Bob").await;
+        if !acted {
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+    let still: Value = b
+        .execute("return [matchMedia('(prefers-reduced-motion: reduce)').matches, [...document.querySelectorAll('#board g.fly')].map((f) => getComputedStyle(f).animationName)];", vec![])
+        .await
+        .unwrap();
+    assert_eq!(still[0], true);
+    assert!(
+        still[1].as_array().unwrap().iter().all(|n| n == "none"),
+        "{still}"
+    );
+    // How to play: the examples answer, drawn by the board code.
+    b.goto(&format!("{}/how-to-play", rig.base)).await.unwrap();
+    wait_js(&b, "return document.querySelectorAll('.example').length === 4 && document.querySelectorAll('.example g.tile').length >= 4;", Duration::from_secs(10), "the examples").await;
+    click(&b, ".example[data-example='0'] .choice[data-value='10']").await;
+    click(&b, ".example[data-example='1'] .choice[data-value='15']").await;
+    let answers: Value = b
+        .execute("return [...document.querySelectorAll('.example .answer')].slice(0, 2).map((a) => a.className + ': ' + a.textContent);", vec![])
+        .await
+        .unwrap();
+    assert!(
+        answers[0].as_str().unwrap().starts_with("answer ok: Right"),
+        "{answers}"
+    );
+    assert!(
+        answers[1]
+            .as_str()
+            .unwrap()
+            .starts_with("answer bad: Not quite: it is 5"),
+        "{answers}"
+    );
+    screenshot(&b, "how-to-play-answered-390x844", (390, 844)).await;
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// Register `name` from the lobby's log-in form.
+async fn register(c: &Client, base: &str, name: &str) {
+    c.goto(base).await.unwrap();
+    fill(c, "#login-name", name).await;
+    fill(c, "#login-pass", "correct horse battery").await;
+    click(c, "#acc-h ~ form button[type=button]").await;
+    wait_js(
+        c,
+        &format!("return document.querySelector('#who').textContent.includes({name:?}) && !!document.querySelector('#create-go');"),
+        Duration::from_secs(10),
+        "the lobby after registering",
+    )
+    .await;
+}
+
+/// Ratings where people see them: after a rated game between two registered players, the
+/// leaderboard lists both, the lobby shows a player's rating beside their seat, and so does
+/// the table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ratings_in_the_lobby_at_the_table_and_on_the_leaderboard() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let a = rig.driver.session(1366, 900).await.unwrap();
+    let b = rig.driver.session(1366, 900).await.unwrap();
+    register(&a, &rig.base, "annrated").await;
+    register(&b, &rig.base, "bobrated").await;
+    let id = create(&a, 2, 50, "five-up", &["open"]).await;
+    b.goto(&rig.base).await.unwrap();
+    click(&b, &format!("#tables [data-table='{id}'] button.sit")).await;
+    wait_js(
+        &b,
+        &format!("return location.pathname === '/table/{id}';"),
+        Duration::from_secs(10),
+        "Bob at the table",
+    )
+    .await;
+    let end = Instant::now() + Duration::from_secs(180);
+    loop {
+        let over: Value = a
+            .execute(
+                "return !!document.querySelector('#summary .game-over');",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if over == Value::Bool(true) {
+            break;
+        }
+        assert!(Instant::now() < end, "the rated game did not end in time");
+        let mut acted = false;
+        for c in [&a, &b] {
+            let s = state(c).await;
+            if s["next"] == true && s["over"] == false {
+                click(c, "#next-hand").await;
+            }
+            acted |= play_turn(c, "a rated game").await;
+        }
+        if !acted {
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+    a.goto(&format!("{}/leaderboard", rig.base)).await.unwrap();
+    let rows = wait_js(&a, "const r = [...document.querySelectorAll('#leaders tbody tr')].map((t) => t.textContent); return r.length === 2 ? r : '';", Duration::from_secs(10), "two players on the leaderboard").await;
+    eprintln!("leaderboard: {rows}");
+    check_page(&rig.driver, &a, None, "leaderboard-rated", (1366, 900)).await;
+    // A new table: Bob's lobby shows Ann's rating by her seat, and so does his table.
+    a.goto(&rig.base).await.unwrap();
+    let id2 = create(&a, 2, 50, "five-up", &["open"]).await;
+    b.goto(&rig.base).await.unwrap();
+    let lobby = wait_js(&b, &format!("const r = document.querySelector('#tables [data-table=\"{id2}\"] .opp-rating'); return r ? r.textContent : '';"), Duration::from_secs(10), "Ann's rating in the lobby").await;
+    assert!(
+        lobby
+            .as_str()
+            .unwrap()
+            .trim()
+            .trim_matches(|c| c == '(' || c == ')')
+            .parse::<u32>()
+            .is_ok(),
+        "{lobby}"
+    );
+    click(&b, &format!("#tables [data-table='{id2}'] button.sit")).await;
+    let seat = wait_js(
+        &b,
+        "const r = document.querySelector('.opp .opp-rating'); return r ? r.textContent : '';",
+        Duration::from_secs(10),
+        "Ann's rating at the table",
+    )
+    .await;
+    assert!(seat.as_str().unwrap().starts_with("rated "), "{seat}");
+    screenshot(&b, "table-rated-1366x900", (1366, 900)).await;
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// The dark theme follows the system: under `prefers-color-scheme: dark` the lobby and the
+/// table turn dark and still pass axe-core (contrast included) with no serious or critical
+/// violation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dark_theme_follows_the_system() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let c = rig
+        .driver
+        .session_with(
+            1366,
+            900,
+            &[
+                "--force-dark-mode",
+                "--blink-settings=preferredColorScheme=0",
+            ],
+        )
+        .await
+        .unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    let dark = c
+        .execute(
+            "return [matchMedia('(prefers-color-scheme: dark)').matches, getComputedStyle(document.body).backgroundColor];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        dark,
+        serde_json::json!([true, "rgb(20, 24, 27)"]),
+        "the page is dark"
+    );
+    check_page(&rig.driver, &c, Some(&axe), "lobby-dark", (1366, 900)).await;
+    click(&c, "#play-now").await;
+    wait_js(&c, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the game").await;
+    play_until(
+        &c,
+        "return document.querySelectorAll('#board g.tile').length >= 3;",
+        false,
+        Duration::from_secs(30),
+        "a few tiles",
+    )
+    .await;
+    check_page(&rig.driver, &c, Some(&axe), "table-dark", (1366, 900)).await;
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
