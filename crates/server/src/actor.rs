@@ -596,6 +596,20 @@ pub const fn status_name(s: TableStatus) -> &'static str {
 /// others run on the blocking pool.
 const QUICK: [&str; 3] = ["random", "greedy", "club"];
 
+/// Characters removed from chat lines: bidirectional controls (embeddings, overrides,
+/// isolates, marks) and zero-width ones.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2069}'
+            | '\u{061C}'
+            | '\u{FEFF}'
+            | '\u{180E}'
+    )
+}
+
 /// A seat player's choice from its view.
 fn choose(bot: &mut Bot, view: &fiveup_engine::View) -> Action {
     match bot {
@@ -1232,6 +1246,9 @@ impl Actor {
                     );
                     return;
                 };
+                // Bidirectional overrides and isolates and zero-width characters could make a
+                // line read differently from what it says (or hide in it): they are removed.
+                let text: String = text.chars().filter(|c| !invisible(*c)).collect();
                 let text = text.trim().to_string();
                 let n = text.chars().count();
                 if n == 0 || n > MAX_CHAT_CHARS || text.chars().any(char::is_control) {

@@ -23,6 +23,9 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tower::ServiceExt as _;
 
+/// The kernel send buffer of each connection, in bytes.
+const SEND_BUFFER: usize = 256 * 1024;
+
 /// Open connections per client address, and in all.
 #[derive(Debug)]
 pub struct ConnCounter {
@@ -162,6 +165,9 @@ pub async fn serve(
         // Small messages (an `ack` right after an `event`) must not wait for the client's
         // delayed TCP acknowledgement (Nagle's algorithm): up to 40 ms on Linux.
         let _ = tcp.set_nodelay(true);
+        // A fixed send buffer (no autotuning up to megabytes): what a client does not read
+        // backs up into the server's bounded queues, which drop it.
+        let _ = socket2::SockRef::from(&tcp).set_send_buffer_size(SEND_BUFFER);
         let router = router.clone();
         let conn_guard = guard.clone();
         let service = hyper::service::service_fn(move |mut req: Request<Incoming>| {
