@@ -21,11 +21,7 @@ use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// A server in a process of its own, stopped when dropped.
 struct ServerProcess {
@@ -234,7 +230,7 @@ async fn register(addr: SocketAddr, name: &str, pw: &str) -> Answer {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn five_hundred_concurrent_logins_stay_under_300_mb() {
-    let _one = serial();
+    let _one = ONE_AT_A_TIME.lock().await;
     let server = ServerProcess::start("logins");
     let addr = server.addr;
     assert_eq!(register(addr, "alice", "correct horse").await.status, 200);
@@ -353,7 +349,7 @@ async fn bot_tables(addr: SocketAddr, cookie: &str, n: usize) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn six_hundred_spectators_that_never_read_stay_under_300_mb() {
-    let _one = serial();
+    let _one = ONE_AT_A_TIME.lock().await;
     let server = ServerProcess::start("spectators");
     let addr = server.addr;
     let (ann, _) = guest(addr, "Ann").await;
@@ -393,7 +389,7 @@ async fn six_hundred_spectators_that_never_read_stay_under_300_mb() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn slowloris_and_idle_floods_leave_real_requests_answered_within_100_ms() {
-    let _one = serial();
+    let _one = ONE_AT_A_TIME.lock().await;
     let server = ServerProcess::start("slow");
     let addr = server.addr;
     // 1,500 idle connections from 50 addresses (30 each), and 100 slowloris connections
@@ -443,9 +439,11 @@ async fn slowloris_and_idle_floods_leave_real_requests_answered_within_100_ms() 
     tokio::time::sleep(Duration::from_millis(300)).await;
     for s in &mut probes {
         let mut b = [0u8; 1];
-        match tokio::time::timeout(Duration::from_millis(20), s.read(&mut b)).await {
-            Err(_) => held += 1,
-            Ok(_) => {}
+        if tokio::time::timeout(Duration::from_millis(20), s.read(&mut b))
+            .await
+            .is_err()
+        {
+            held += 1;
         }
     }
     // After the header timeout, idle connections are closed.
@@ -491,7 +489,7 @@ async fn slowloris_and_idle_floods_leave_real_requests_answered_within_100_ms() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quotas_bound_tables_the_lobby_and_every_mutating_endpoint() {
-    let _one = serial();
+    let _one = ONE_AT_A_TIME.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("quota.db").display().to_string();
     let mut cfg = config(&db);
@@ -611,7 +609,7 @@ async fn quotas_bound_tables_the_lobby_and_every_mutating_endpoint() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cross_site_requests_are_refused() {
-    let _one = serial();
+    let _one = ONE_AT_A_TIME.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("csrf.db").display().to_string();
     let server = fiveup_server::start(config(&db)).await.unwrap();
@@ -661,7 +659,7 @@ async fn cross_site_requests_are_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_rotate_and_logout_closes_websockets() {
-    let _one = serial();
+    let _one = ONE_AT_A_TIME.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("sessions.db").display().to_string();
     let server = fiveup_server::start(config(&db)).await.unwrap();
@@ -716,7 +714,7 @@ async fn sessions_rotate_and_logout_closes_websockets() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lookalike_names_common_passwords_and_hidden_chat_characters_are_refused() {
-    let _one = serial();
+    let _one = ONE_AT_A_TIME.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("names.db").display().to_string();
     let server = fiveup_server::start(config(&db)).await.unwrap();
@@ -779,7 +777,7 @@ async fn lookalike_names_common_passwords_and_hidden_chat_characters_are_refused
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn creation_is_idempotent_and_rematches_need_consent() {
-    let _one = serial();
+    let _one = ONE_AT_A_TIME.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("idem.db").display().to_string();
     let mut cfg = config(&db);
@@ -870,7 +868,7 @@ async fn creation_is_idempotent_and_rematches_need_consent() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn computer_players_answer_after_the_same_pause_whatever_they_hold() {
-    let _one = serial();
+    let _one = ONE_AT_A_TIME.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("timing.db").display().to_string();
     let mut cfg = config(&db);
@@ -933,7 +931,7 @@ async fn computer_players_answer_after_the_same_pause_whatever_they_hold() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_frames_and_bad_utf8_get_close_codes_and_limits_name_commands() {
-    let _one = serial();
+    let _one = ONE_AT_A_TIME.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("frames.db").display().to_string();
     let mut cfg = config(&db);
