@@ -161,6 +161,9 @@ async fn unsubscribe(t: &mut Option<Following>, conn: u64) {
     }
 }
 
+/// The most bytes of queued messages written with one flush.
+const FLUSH_BYTES: usize = 64 * 1024;
+
 /// Why a connection ends.
 enum End {
     /// The client went away (or the socket failed): nothing more to say.
@@ -252,10 +255,25 @@ async fn connection(
             out = next_out(&mut table) => match out {
                 Some((v, text)) => {
                     if let Some(f) = table.as_mut() {
+                        // Everything queued goes out with one flush (an `event` and its `ack`
+                        // usually leave together): one system call instead of one each.
                         f.last = f.last.max(v);
-                        let bytes = f.bytes.clone();
-                        let r = write(&mut sink, Message::Text(Utf8Bytes::from(&*text)), wt).await;
-                        Outbox::written(&bytes, text.len());
+                        let mut n = text.len();
+                        let batch = async {
+                            sink.feed(Message::Text(Utf8Bytes::from(&*text))).await?;
+                            while n < FLUSH_BYTES {
+                                let Ok((v, more)) = f.rx.try_recv() else { break };
+                                f.last = f.last.max(v);
+                                n += more.len();
+                                sink.feed(Message::Text(Utf8Bytes::from(&*more))).await?;
+                            }
+                            sink.flush().await
+                        };
+                        let r = match tokio::time::timeout(wt, batch).await {
+                            Ok(Ok(())) => Ok(()),
+                            _ => Err(End::Gone),
+                        };
+                        Outbox::written(&f.bytes, n);
                         if let Err(end) = r {
                             break end;
                         }
