@@ -13,8 +13,10 @@ BIN=${1:-target/release/fiveup}
 PERF=${2:-}
 DIR=$(mktemp -d)
 PORT=18099
+# Extra `fiveup serve` options (such as `--workers 1`) from SERVE_OPTS.
+# shellcheck disable=SC2086
 "$BIN" serve --bind 127.0.0.1:$PORT --database "$DIR/cpu.db" --http-rate 0 --bot-delay-ms 0 \
-    2>"$DIR/serve.log" &
+    ${SERVE_OPTS:-} 2>"$DIR/serve.log" &
 PID=$!
 trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$DIR"' EXIT
 sleep 1
