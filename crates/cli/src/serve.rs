@@ -43,6 +43,29 @@ pub struct Args {
     /// Websocket messages per second allowed per connection (bursts of twice as many).
     #[arg(long, default_value_t = 20.0)]
     pub ws_rate: f64,
+    /// Seconds a connection may take to send a request head, or stay idle between requests.
+    #[arg(long, default_value_t = 10)]
+    pub header_timeout_secs: u64,
+    /// Open connections (websockets included) allowed per client address; 0 for no cap.
+    #[arg(long, default_value_t = 64)]
+    pub max_conns_per_addr: usize,
+    /// A proxy address whose `X-Forwarded-For` names the client (repeatable); its own
+    /// connections have no per-address cap.
+    #[arg(long = "trust-proxy")]
+    pub trust_proxy: Vec<std::net::IpAddr>,
+    /// Unfinished tables one person may have created at once.
+    #[arg(long, default_value_t = 10)]
+    pub max_open_tables: usize,
+    /// Unfinished tables with computer players one person may have created at once.
+    #[arg(long, default_value_t = 3)]
+    pub max_bot_tables: usize,
+    /// Minutes a waiting table nobody changed or followed lasts before it is closed.
+    #[arg(long, default_value_t = 60)]
+    pub waiting_expiry_mins: u64,
+    /// State-changing HTTP requests per second allowed per user (bursts of ten times as
+    /// many); 0 for no limit.
+    #[arg(long, default_value_t = 5.0)]
+    pub user_rate: f64,
 }
 
 /// Run `fiveup serve` until SIGTERM or Ctrl-C.
@@ -65,6 +88,20 @@ pub fn run(a: &Args) -> Result<(), String> {
         return Err("--http-rate must be 0 or more and --ws-rate more than 0".to_string());
     }
     cfg.http_rate = (a.http_rate, a.http_rate * 10.0);
+    if a.header_timeout_secs == 0 || a.user_rate < 0.0 || a.max_open_tables == 0 {
+        return Err(
+            "--header-timeout-secs and --max-open-tables must be more than 0, --user-rate 0 or \
+             more"
+                .to_string(),
+        );
+    }
+    cfg.header_timeout = Duration::from_secs(a.header_timeout_secs);
+    cfg.max_conns_per_addr = a.max_conns_per_addr;
+    cfg.trusted_proxies.clone_from(&a.trust_proxy);
+    cfg.max_open_tables = a.max_open_tables;
+    cfg.max_bot_tables = a.max_bot_tables;
+    cfg.waiting_expiry = Duration::from_secs(a.waiting_expiry_mins.max(1) * 60);
+    cfg.user_rate = (a.user_rate, a.user_rate * 10.0);
     cfg.ws_rate = (a.ws_rate, a.ws_rate * 2.0);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

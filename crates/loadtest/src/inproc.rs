@@ -41,6 +41,7 @@ impl InProcess {
         cfg.bot_delay = Duration::ZERO;
         cfg.ws_rate = (0.0, 0.0);
         cfg.http_rate = (0.0, 0.0);
+        cfg.user_rate = (0.0, 0.0);
         let server = rt.block_on(fiveup_server::start(cfg))?;
         let url = format!("http://{}", server.local_addr());
         Ok(InProcess {

@@ -374,6 +374,7 @@ async fn create_table(sh: &Shared, creator: &Player) -> Result<String, String> {
         rules: RulesSpec::Options(sh.rules.clone()),
         seats: vec![SeatConfig::Me, SeatConfig::Open],
         unlisted: false,
+        request_id: None,
     };
     let body = serde_json::to_string(&req).map_err(|e| e.to_string())?;
     let r = http::post(

@@ -57,6 +57,10 @@ pub const SESSION_COOKIE: &str = "fiveup_session";
 pub enum ErrorCode {
     /// The request or message is not valid JSON, or a field has the wrong type.
     BadJson,
+    /// A state-changing request that is not `Content-Type: application/json`.
+    BadContentType,
+    /// Over a quota: too many open tables, or too many with computer players.
+    QuotaExceeded,
     /// A websocket message with an unknown `type`.
     UnknownType,
     /// A websocket message longer than [`MAX_FRAME_BYTES`].
@@ -135,7 +139,8 @@ impl ErrorCode {
             | ErrorCode::AlreadyStarted
             | ErrorCode::NotStarted => 409,
             ErrorCode::FrameTooLarge => 413,
-            ErrorCode::RateLimited => 429,
+            ErrorCode::BadContentType => 415,
+            ErrorCode::RateLimited | ErrorCode::QuotaExceeded => 429,
             ErrorCode::Internal => 500,
             ErrorCode::ShuttingDown => 503,
             _ => 400,
@@ -233,6 +238,10 @@ pub struct CreateTableRequest {
     /// Unlisted tables do not appear in the lobby; they are reached by link.
     #[serde(default)]
     pub unlisted: bool,
+    /// The client's id for this request (1 to 64 characters): a repeat of a create with the
+    /// same id (its answer was lost) answers the table the first one made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 /// Where a table stands.
@@ -350,8 +359,12 @@ pub struct JoinRequest {
 /// `GET /api/lobby`: tables with free seats, and tables in play to watch.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Lobby {
-    /// Listed tables that are waiting for players or being played, newest first.
+    /// Listed tables that are waiting for players or being played, newest first (at most
+    /// `limit` of them from `offset` on; see `GET /api/lobby`).
     pub tables: Vec<TableInfo>,
+    /// How many tables are listed in all.
+    #[serde(default)]
+    pub total: usize,
 }
 
 /// One rules preset with its rules for each player count.
@@ -706,8 +719,11 @@ pub enum ServerMsg {
     },
     /// The lobby's listed tables (answer to `lobby`).
     Lobby {
-        /// The tables.
+        /// The tables (the newest, at most as many as the server lists at once).
         tables: Vec<TableInfo>,
+        /// How many tables are listed in all.
+        #[serde(default)]
+        total: usize,
     },
     /// A listed table appeared or changed.
     LobbyTable {

@@ -1,7 +1,7 @@
 //! Accounts and sessions: guests, registration and login with Argon2id password hashes,
 //! session tokens (only their SHA-256 is stored), and the session cookie.
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{PasswordHash, SaltString};
 use argon2::Argon2;
 use axum::http::HeaderMap;
 use fiveup_protocol::{ErrorCode, UserRef, SESSION_COOKIE};
@@ -13,8 +13,34 @@ use crate::ApiError;
 /// How long a session lasts, in seconds.
 pub const SESSION_SECS: i64 = 30 * 24 * 3600;
 
-/// Check a guest nickname.
+/// The characters a name may hold besides letters and digits.
+const NAME_PUNCT: [char; 3] = ['_', '-', '.'];
+
+/// Whether a name character is allowed: a letter or digit that Unicode's identifier profile
+/// allows (UTS #39: no invisible fillers, no default-ignorable or obsolete characters), or
+/// `_`, `-`, `.` (and a space in nicknames).
+fn name_char(c: char, space: bool) -> bool {
+    use unicode_security::GeneralSecurityProfile as _;
+    NAME_PUNCT.contains(&c)
+        || (space && c == ' ')
+        || (c.is_alphanumeric() && c.identifier_allowed())
+}
+
+/// The key two names collide on: NFKC, lowercase, then Unicode's confusables skeleton (UTS
+/// #39), lowercased again. `alice`, `аlice` (Cyrillic a), `ａｌｉｃｅ` and `alıce` share one.
+#[must_use]
+pub fn name_skeleton(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization as _;
+    let folded: String = name.nfkc().collect::<String>().to_lowercase();
+    unicode_security::skeleton(&folded)
+        .collect::<String>()
+        .to_lowercase()
+}
+
+/// Check a guest nickname (NFKC-normalised).
 pub fn check_nickname(s: &str) -> Result<String, ApiError> {
+    use unicode_normalization::UnicodeNormalization as _;
+    let s: String = s.trim().nfkc().collect();
     let s = s.trim();
     let n = s.chars().count();
     if n == 0 || n > 24 {
@@ -23,36 +49,33 @@ pub fn check_nickname(s: &str) -> Result<String, ApiError> {
             "a nickname has 1 to 24 characters",
         ));
     }
-    if !s
-        .chars()
-        .all(|c| c.is_alphanumeric() || matches!(c, ' ' | '_' | '-' | '.'))
-    {
+    if !s.chars().all(|c| name_char(c, true)) || s.contains("  ") {
         return Err(ApiError::new(
             ErrorCode::BadName,
-            "a nickname may hold letters, digits, spaces, '_', '-' and '.'",
+            "a nickname may hold letters, digits, single spaces, '_', '-' and '.'",
         ));
     }
     Ok(s.to_string())
 }
 
-/// Check a user name.
+/// Check a user name (NFKC-normalised).
 pub fn check_username(s: &str) -> Result<String, ApiError> {
+    use unicode_normalization::UnicodeNormalization as _;
+    let s: String = s.nfkc().collect();
     let n = s.chars().count();
-    if !(3..=24).contains(&n)
-        || !s
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
-    {
+    if !(3..=24).contains(&n) || !s.chars().all(|c| name_char(c, false)) {
         return Err(ApiError::new(
             ErrorCode::BadName,
             "a user name has 3 to 24 characters: letters, digits, '_', '-' and '.'",
         ));
     }
-    Ok(s.to_string())
+    Ok(s)
 }
 
-/// Check a password.
-pub fn check_password(s: &str) -> Result<(), ApiError> {
+/// Check a password: 8 to 200 characters, and not one of the easily guessed ones (the most
+/// common passwords, repeats such as eight spaces, sequences, the user name itself), as the
+/// `zxcvbn` estimator rates them (at most a thousand guesses).
+pub fn check_password(s: &str, username: &str) -> Result<(), ApiError> {
     let n = s.chars().count();
     if !(8..=200).contains(&n) {
         return Err(ApiError::new(
@@ -60,33 +83,150 @@ pub fn check_password(s: &str) -> Result<(), ApiError> {
             "a password has 8 to 200 characters",
         ));
     }
+    // The estimate's cost grows with the length; a long password is not a common one.
+    let head: String = s.chars().take(64).collect();
+    if s.trim().is_empty() || zxcvbn::zxcvbn(&head, &[username]).score() < zxcvbn::Score::One {
+        return Err(ApiError::new(
+            ErrorCode::BadPassword,
+            "this password is one of the first guessed: choose a less common one",
+        ));
+    }
     Ok(())
 }
 
-/// Hash a password with Argon2id (off the async threads).
-pub async fn hash_password(pw: String) -> Result<String, ApiError> {
-    tokio::task::spawn_blocking(move || {
-        let salt_bytes = random_bytes();
-        let salt = SaltString::encode_b64(&salt_bytes[..16])
-            .map_err(|e| ApiError::internal(e.to_string()))?;
-        Argon2::default()
-            .hash_password(pw.as_bytes(), &salt)
-            .map(|h| h.to_string())
-            .map_err(|e| ApiError::internal(e.to_string()))
-    })
-    .await
-    .map_err(|e| ApiError::internal(e.to_string()))?
+/// The Argon2id pool: a few threads of its own (one per core), each reusing its 19 MiB of
+/// working memory, and a bounded queue. Hashing on the shared blocking pool let hundreds of
+/// hashes run at once, each allocating 19 MiB in its thread's own malloc arena, and the
+/// memory stayed with the arenas.
+#[derive(Debug)]
+pub struct HashPool {
+    jobs: std::sync::mpsc::SyncSender<Box<dyn FnOnce() + Send>>,
 }
 
-/// Check a password against its stored hash (off the async threads).
-pub async fn verify_password(pw: String, hash: String) -> bool {
-    tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&hash)
-            .map(|h| Argon2::default().verify_password(pw.as_bytes(), &h).is_ok())
-            .unwrap_or(false)
+impl HashPool {
+    /// `threads` hashing threads; at most `queue` hashes waiting.
+    #[must_use]
+    pub fn new(threads: usize, queue: usize) -> HashPool {
+        let (jobs, rx) = std::sync::mpsc::sync_channel::<Box<dyn FnOnce() + Send>>(queue);
+        let rx = std::sync::Arc::new(std::sync::Mutex::new(rx));
+        for i in 0..threads.max(1) {
+            let rx = rx.clone();
+            let _ = std::thread::Builder::new()
+                .name(format!("argon2-{i}"))
+                .spawn(move || loop {
+                    let job = match rx.lock() {
+                        Ok(r) => r.recv(),
+                        Err(_) => return,
+                    };
+                    match job {
+                        Ok(job) => job(),
+                        Err(_) => return,
+                    }
+                });
+        }
+        HashPool { jobs }
+    }
+
+    /// Run `f` on a hashing thread; refused with `rate_limited` when the queue is full.
+    pub async fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let job: Box<dyn FnOnce() + Send> = Box::new(move || {
+            let _ = tx.send(f());
+        });
+        match self.jobs.try_send(job) {
+            Ok(()) => {}
+            Err(std::sync::mpsc::TrySendError::Full(_)) => {
+                return Err(ApiError::new(
+                    ErrorCode::RateLimited,
+                    "the server is busy checking passwords; try again in a moment",
+                ))
+            }
+            Err(std::sync::mpsc::TrySendError::Disconnected(_)) => {
+                return Err(ApiError::internal("the password threads stopped"))
+            }
+        }
+        rx.await
+            .map_err(|_| ApiError::internal("a password check failed"))
+    }
+}
+
+thread_local! {
+    /// Each hashing thread's Argon2 working memory, allocated once and reused (a fresh
+    /// 19 MiB aligned allocation per hash is not given back to the system by malloc).
+    static BLOCKS: std::cell::RefCell<Vec<argon2::Block>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Argon2id of `pw` with `salt` and `params` into `out`, in this thread's working memory.
+fn argon2id_into(
+    params: argon2::Params,
+    pw: &[u8],
+    salt: &[u8],
+    out: &mut [u8],
+) -> Result<(), ApiError> {
+    let n = params.block_count();
+    let a = Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params);
+    BLOCKS.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.len() < n {
+            b.resize(n, argon2::Block::default());
+        }
+        a.hash_password_into_with_memory(pw, salt, out, &mut b[..n])
+            .map_err(|e| ApiError::internal(e.to_string()))
+    })
+}
+
+/// Hash a password with Argon2id (19 MiB, 2 passes; on the hashing pool), as a PHC string.
+pub async fn hash_password(pool: &HashPool, pw: String) -> Result<String, ApiError> {
+    pool.run(move || {
+        let salt = SaltString::encode_b64(&random_bytes()[..16])
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        let params = argon2::Params::default();
+        let mut out = [0u8; 32];
+        let mut raw = [0u8; 16];
+        let salt_bytes = salt
+            .decode_b64(&mut raw)
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        argon2id_into(params.clone(), pw.as_bytes(), salt_bytes, &mut out)?;
+        let output = argon2::password_hash::Output::new(&out)
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        Ok(format!(
+            "$argon2id$v=19$m={},t={},p={}${}${}",
+            params.m_cost(),
+            params.t_cost(),
+            params.p_cost(),
+            salt.as_str(),
+            output
+        ))
+    })
+    .await?
+}
+
+/// Check a password against its stored hash (on the hashing pool).
+pub async fn verify_password(pool: &HashPool, pw: String, hash: String) -> Result<bool, ApiError> {
+    pool.run(move || {
+        let Ok(parsed) = PasswordHash::new(&hash) else {
+            return false;
+        };
+        let (Ok(params), Some(salt), Some(expected)) =
+            (argon2::Params::try_from(&parsed), parsed.salt, parsed.hash)
+        else {
+            return false;
+        };
+        let mut raw = [0u8; 64];
+        let Ok(salt) = salt.decode_b64(&mut raw) else {
+            return false;
+        };
+        let mut out = vec![0u8; expected.len()];
+        if argon2id_into(params, pw.as_bytes(), salt, &mut out).is_err() {
+            return false;
+        }
+        // `Output` compares in constant time.
+        argon2::password_hash::Output::new(&out).is_ok_and(|o| o == expected)
     })
     .await
-    .unwrap_or(false)
 }
 
 fn user_from_row(row: &sqlx::any::AnyRow) -> Result<UserRef, String> {
@@ -97,8 +237,43 @@ fn user_from_row(row: &sqlx::any::AnyRow) -> Result<UserRef, String> {
     })
 }
 
-/// Make a guest.
+/// Whether a registered account's name is `name` or confusable with it.
+async fn registered_like(db: &Db, name: &str) -> Result<bool, ApiError> {
+    let taken = sqlx::query("SELECT id FROM users WHERE name_skel = $1 AND registered = 1")
+        .bind(name_skeleton(name))
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    Ok(taken.is_some())
+}
+
+/// Fill in the skeleton of registered names stored before skeletons were kept.
+pub async fn backfill_skeletons(db: &Db) -> Result<(), String> {
+    let rows = sqlx::query("SELECT id, name FROM users WHERE registered = 1 AND name_skel IS NULL")
+        .fetch_all(&db.pool)
+        .await
+        .map_err(db::db_err)?;
+    for r in rows {
+        sqlx::query("UPDATE users SET name_skel = $1 WHERE id = $2")
+            .bind(name_skeleton(&db::text(&r, "name")?))
+            .bind(db::int(&r, "id")?)
+            .execute(&db.pool)
+            .await
+            .map_err(db::db_err)?;
+    }
+    Ok(())
+}
+
+/// Make a guest; a guest may not take a registered player's name (or one confusable with it).
 pub async fn create_guest(db: &Db, nickname: &str) -> Result<UserRef, ApiError> {
+    if registered_like(db, nickname).await? {
+        return Err(ApiError::new(
+            ErrorCode::NameTaken,
+            format!(
+                "{nickname:?} is a registered player's name (or looks like one): choose another"
+            ),
+        ));
+    }
     let row = sqlx::query(
         "INSERT INTO users (name, registered, created_at) VALUES ($1, 0, $2) \
          RETURNING id, name, registered",
@@ -119,38 +294,42 @@ pub async fn register(
     hash: &str,
 ) -> Result<UserRef, ApiError> {
     let key = username.to_lowercase();
-    let taken = sqlx::query("SELECT id FROM users WHERE name_key = $1")
+    let skel = name_skeleton(username);
+    let taken = sqlx::query("SELECT id FROM users WHERE name_key = $1 OR name_skel = $2")
         .bind(key.as_str())
+        .bind(skel.as_str())
         .fetch_optional(&db.pool)
         .await
         .map_err(|e| ApiError::internal(db::db_err(e)))?;
     if taken.is_some() {
         return Err(ApiError::new(
             ErrorCode::NameTaken,
-            format!("the name {username:?} is taken"),
+            format!("the name {username:?} is taken, or too like a name that is"),
         ));
     }
     let res =
         match current.filter(|u| !u.registered) {
             Some(guest) => sqlx::query(
-                "UPDATE users SET name = $1, name_key = $2, password_hash = $3, registered = 1 \
-             WHERE id = $4 RETURNING id, name, registered",
+                "UPDATE users SET name = $1, name_key = $2, password_hash = $3, registered = 1, \
+                 name_skel = $5 WHERE id = $4 RETURNING id, name, registered",
             )
             .bind(username)
             .bind(key.as_str())
             .bind(hash)
             .bind(guest.id)
+            .bind(skel.as_str())
             .fetch_one(&db.pool)
             .await,
             None => {
                 sqlx::query(
-                    "INSERT INTO users (name, name_key, password_hash, registered, created_at) \
-             VALUES ($1, $2, $3, 1, $4) RETURNING id, name, registered",
+                    "INSERT INTO users (name, name_key, password_hash, registered, created_at, \
+                     name_skel) VALUES ($1, $2, $3, 1, $4, $5) RETURNING id, name, registered",
                 )
                 .bind(username)
                 .bind(key.as_str())
                 .bind(hash)
                 .bind(crate::now())
+                .bind(skel.as_str())
                 .fetch_one(&db.pool)
                 .await
             }
@@ -167,7 +346,12 @@ pub async fn register(
 }
 
 /// Log in.
-pub async fn login(db: &Db, username: &str, password: &str) -> Result<UserRef, ApiError> {
+pub async fn login(
+    db: &Db,
+    pool: &HashPool,
+    username: &str,
+    password: &str,
+) -> Result<UserRef, ApiError> {
     let row =
         sqlx::query("SELECT id, name, registered, password_hash FROM users WHERE name_key = $1")
             .bind(username.to_lowercase())
@@ -177,26 +361,24 @@ pub async fn login(db: &Db, username: &str, password: &str) -> Result<UserRef, A
     let bad = || ApiError::new(ErrorCode::BadCredentials, "wrong user name or password");
     let Some(row) = row else {
         // Spend the same time as a real check, so names cannot be probed by timing.
-        let _ = verify_password(password.to_string(), dummy_hash().await).await;
+        let _ = verify_password(pool, password.to_string(), dummy_hash(pool).await?).await?;
         return Err(bad());
     };
     let hash: String = db::text(&row, "password_hash").map_err(ApiError::internal)?;
-    if !verify_password(password.to_string(), hash).await {
+    if !verify_password(pool, password.to_string(), hash).await? {
         return Err(bad());
     }
     user_from_row(&row).map_err(ApiError::internal)
 }
 
 /// A hash of a random password, checked against when a user name is unknown.
-async fn dummy_hash() -> String {
+async fn dummy_hash(pool: &HashPool) -> Result<String, ApiError> {
     static DUMMY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     if let Some(h) = DUMMY.get() {
-        return h.clone();
+        return Ok(h.clone());
     }
-    let h = hash_password(to_hex(&random_bytes()))
-        .await
-        .unwrap_or_default();
-    DUMMY.get_or_init(|| h).clone()
+    let h = hash_password(pool, to_hex(&random_bytes())).await?;
+    Ok(DUMMY.get_or_init(|| h).clone())
 }
 
 /// Start a session; returns the token for the cookie.
@@ -216,10 +398,16 @@ pub async fn new_session(db: &Db, user: &UserRef) -> Result<String, ApiError> {
     Ok(token)
 }
 
+/// The stored form of a session token: its SHA-256 in hex.
+#[must_use]
+pub fn token_hash(token: &str) -> String {
+    to_hex(&sha256(token.as_bytes()))
+}
+
 /// End a session.
 pub async fn end_session(db: &Db, token: &str) -> Result<(), ApiError> {
     sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
-        .bind(to_hex(&sha256(token.as_bytes())))
+        .bind(token_hash(token))
         .execute(&db.pool)
         .await
         .map_err(|e| ApiError::internal(db::db_err(e)))?;
@@ -301,8 +489,44 @@ mod tests {
         assert!(check_nickname("<script>").is_err());
         assert!(check_username("ab").is_err());
         assert!(check_username("ann_1").is_ok());
-        assert!(check_password("short").is_err());
-        assert!(check_password("long enough").is_ok());
+        assert!(check_password("short", "ann").is_err());
+        assert!(check_password("long enough", "ann").is_ok());
+    }
+
+    #[test]
+    fn confusable_names_share_a_skeleton_and_invisible_ones_are_refused() {
+        let alice = name_skeleton("alice");
+        for twin in [
+            "\u{430}lice",
+            "ALICE",
+            "\u{ff41}\u{ff4c}\u{ff49}\u{ff43}\u{ff45}",
+            "al\u{131}ce",
+        ] {
+            assert_eq!(
+                name_skeleton(&check_username(twin).unwrap()),
+                alice,
+                "{twin}"
+            );
+        }
+        assert_eq!(check_username("\u{ff41}lice").unwrap(), "alice");
+        assert!(check_username("alice\u{3164}").is_err());
+        assert!(check_username("ali\u{200b}ce").is_err());
+        assert!(check_nickname("Ann\u{202e}B").is_err());
+        assert_ne!(name_skeleton("alice"), name_skeleton("alina"));
+    }
+
+    #[test]
+    fn the_most_common_passwords_are_refused() {
+        for pw in ["password", "12345678", "        ", "aaaaaaaa", "11111111"] {
+            assert_eq!(
+                check_password(pw, "alice").unwrap_err().code,
+                ErrorCode::BadPassword,
+                "{pw:?}"
+            );
+        }
+        for pw in ["correct horse", "battery staple", "another one"] {
+            assert!(check_password(pw, "alice").is_ok(), "{pw:?}");
+        }
     }
 
     #[test]
@@ -318,9 +542,20 @@ mod tests {
 
     #[tokio::test]
     async fn argon2id_hashes_verify() {
-        let h = hash_password("correct horse".into()).await.unwrap();
-        assert!(h.starts_with("$argon2id$"));
-        assert!(verify_password("correct horse".into(), h.clone()).await);
-        assert!(!verify_password("wrong horse".into(), h).await);
+        use argon2::password_hash::PasswordVerifier as _;
+        let pool = HashPool::new(1, 4);
+        let h = hash_password(&pool, "correct horse".into()).await.unwrap();
+        assert!(h.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{h}");
+        // The standard verifier agrees (the PHC string is the usual one).
+        let parsed = PasswordHash::new(&h).unwrap();
+        assert!(Argon2::default()
+            .verify_password(b"correct horse", &parsed)
+            .is_ok());
+        assert!(verify_password(&pool, "correct horse".into(), h.clone())
+            .await
+            .unwrap());
+        assert!(!verify_password(&pool, "wrong horse".into(), h)
+            .await
+            .unwrap());
     }
 }

@@ -7,6 +7,7 @@
 //! commands back into the same channel.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -32,8 +33,61 @@ const RING: usize = 256;
 const CHAT_KEEP: usize = 50;
 /// Refused command ids remembered per seat.
 const REFUSED_KEEP: usize = 64;
-/// A subscriber's queue; one that falls this far behind is dropped and resyncs.
+/// A subscriber's queue in messages; one that falls this far behind (or further behind than
+/// its bytes allow, see [`Outbox`]) is dropped and resyncs.
 pub const SUB_QUEUE: usize = 512;
+
+/// Where one subscriber's messages go: a queue bounded in messages and in bytes. The bytes are
+/// counted when a message is queued and given back by the connection once it is written, so
+/// a client that does not read holds at most `limit` bytes of queued messages (messages are
+/// shared between subscribers, so this is an upper bound).
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    tx: mpsc::Sender<Out>,
+    bytes: Arc<AtomicUsize>,
+    limit: usize,
+}
+
+impl Outbox {
+    /// A new outbox of at most `limit` bytes; the receiver, and the byte count the reader
+    /// gives back with [`Outbox::written`].
+    #[must_use]
+    pub fn new(limit: usize) -> (Outbox, mpsc::Receiver<Out>, Arc<AtomicUsize>) {
+        let (tx, rx) = mpsc::channel(SUB_QUEUE);
+        let bytes = Arc::new(AtomicUsize::new(0));
+        (
+            Outbox {
+                tx,
+                bytes: bytes.clone(),
+                limit,
+            },
+            rx,
+            bytes,
+        )
+    }
+
+    /// Queue a message; false if the subscriber is too far behind (it is then dropped).
+    pub fn push(&self, version: u64, text: Arc<str>) -> bool {
+        let n = text.len();
+        if self.bytes.load(Ordering::Relaxed) + n > self.limit {
+            return false;
+        }
+        self.bytes.fetch_add(n, Ordering::Relaxed);
+        if self.tx.try_send((version, text)).is_ok() {
+            true
+        } else {
+            self.bytes.fetch_sub(n, Ordering::Relaxed);
+            false
+        }
+    }
+
+    /// The reader wrote a message of `n` bytes.
+    pub fn written(bytes: &AtomicUsize, n: usize) {
+        let _ = bytes.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |b| {
+            Some(b.saturating_sub(n))
+        });
+    }
+}
 
 /// A command for a table task.
 #[derive(Debug)]
@@ -47,7 +101,7 @@ pub enum TableCmd {
         /// The last version it saw.
         since: Option<u64>,
         /// Where its messages go.
-        tx: mpsc::Sender<Out>,
+        tx: Outbox,
     },
     /// Stop following.
     Unsubscribe {
@@ -111,8 +165,20 @@ pub enum TableCmd {
     },
     /// A hint finished.
     HintDone {
-        /// The connection.
-        conn: u64,
+        /// The user who asked.
+        user: i64,
+    },
+    /// Close the table if it is waiting and nobody changed or followed it for `idle`.
+    Expire {
+        /// How long.
+        idle: Duration,
+    },
+    /// Seat a person who accepted a rematch at their reserved seat (sent to the new table).
+    AcceptRematch {
+        /// Who.
+        user: UserRef,
+        /// The answer: the table's version.
+        reply: oneshot::Sender<Result<u64, Refusal>>,
     },
     /// Stop the task (the server is shutting down; everything is stored already).
     Stop,
@@ -172,51 +238,172 @@ pub struct TableHandle {
 #[derive(Debug)]
 pub struct Hub {
     tables: Mutex<HashMap<String, TableHandle>>,
-    load_lock: tokio::sync::Mutex<()>,
-    lobby: Mutex<HashMap<String, TableInfo>>,
+    /// One lock per table id being loaded, so that loading one table (or looking up an unknown
+    /// id) never waits for another.
+    loading: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    lobby: Mutex<LobbyList>,
+    /// Each person's unfinished tables (the ones they created): id -> has computer players.
+    open: Mutex<HashMap<i64, HashMap<String, bool>>>,
+    /// The tables made by create requests with a client request id: (user, id) -> table.
+    requests: Mutex<HashMap<(i64, String), String>>,
     /// Lobby messages, serialised.
     pub lobby_tx: broadcast::Sender<Arc<str>>,
+}
+
+/// The listed tables, and the same sorted newest first (made again only after a change).
+#[derive(Debug, Default)]
+struct LobbyList {
+    tables: HashMap<String, TableInfo>,
+    sorted: Option<Arc<Vec<TableInfo>>>,
 }
 
 impl Default for Hub {
     fn default() -> Hub {
         Hub {
             tables: Mutex::new(HashMap::new()),
-            load_lock: tokio::sync::Mutex::new(()),
-            lobby: Mutex::new(HashMap::new()),
+            loading: Mutex::new(HashMap::new()),
+            lobby: Mutex::new(LobbyList::default()),
+            open: Mutex::new(HashMap::new()),
+            requests: Mutex::new(HashMap::new()),
             lobby_tx: broadcast::channel(4096).0,
         }
     }
 }
 
 impl Hub {
-    /// The listed tables, newest first.
+    /// The listed tables, newest first: at most `limit` from `offset` on, and how many are
+    /// listed in all.
     #[must_use]
-    pub fn lobby(&self) -> Vec<TableInfo> {
-        let mut v: Vec<TableInfo> = self
-            .lobby
-            .lock()
-            .expect("lobby lock")
-            .values()
-            .cloned()
-            .collect();
-        v.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(a.id.cmp(&b.id)));
-        v
+    pub fn lobby(&self, offset: usize, limit: usize) -> (Vec<TableInfo>, usize) {
+        let sorted = {
+            let mut l = self.lobby.lock().expect("lobby lock");
+            if l.sorted.is_none() {
+                let mut v: Vec<TableInfo> = l.tables.values().cloned().collect();
+                v.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(a.id.cmp(&b.id)));
+                l.sorted = Some(Arc::new(v));
+            }
+            l.sorted.clone().expect("sorted just now")
+        };
+        let page = sorted.iter().skip(offset).take(limit).cloned().collect();
+        (page, sorted.len())
     }
 
     fn lobby_update(&self, info: TableInfo) {
+        self.track(&info);
         let listed = !info.unlisted && info.status != TableStatus::Finished;
         let mut l = self.lobby.lock().expect("lobby lock");
         let msg = if listed {
-            l.insert(info.id.clone(), info.clone());
+            if l.tables.get(&info.id) == Some(&info) {
+                return;
+            }
+            l.tables.insert(info.id.clone(), info.clone());
             ServerMsg::LobbyTable { table: info }
-        } else if l.remove(&info.id).is_some() {
+        } else if l.tables.remove(&info.id).is_some() {
             ServerMsg::LobbyGone { id: info.id }
         } else {
             return;
         };
+        l.sorted = None;
         drop(l);
         let _ = self.lobby_tx.send(crate::to_json(&msg));
+    }
+
+    /// Keep the count of each creator's unfinished tables.
+    fn track(&self, info: &TableInfo) {
+        let Some(creator) = info.creator.as_ref().map(|c| c.id) else {
+            return;
+        };
+        let mut open = self.open.lock().expect("open lock");
+        if info.status == TableStatus::Finished {
+            if let Some(m) = open.get_mut(&creator) {
+                m.remove(&info.id);
+                if m.is_empty() {
+                    open.remove(&creator);
+                }
+            }
+            self.requests
+                .lock()
+                .expect("requests lock")
+                .retain(|_, t| *t != info.id);
+        } else {
+            let bots = info
+                .seats
+                .iter()
+                .any(|s| matches!(s.occupant, Occupant::Bot { .. }));
+            open.entry(creator)
+                .or_default()
+                .insert(info.id.clone(), bots);
+        }
+    }
+
+    /// A table gone for good (expired): out of the lobby and the quotas.
+    fn forget(&self, info: TableInfo) {
+        let mut info = info;
+        info.status = TableStatus::Finished;
+        self.lobby_update(info);
+    }
+
+    /// Take a place in `user`'s quotas for a new table (with computer players: `bots`).
+    pub fn reserve(
+        &self,
+        cfg: &crate::Config,
+        user: i64,
+        table: &str,
+        bots: bool,
+        request: Option<&str>,
+    ) -> Result<(), Refusal> {
+        let mut open = self.open.lock().expect("open lock");
+        let mine = open.entry(user).or_default();
+        if mine.len() >= cfg.max_open_tables {
+            return Err(Refusal::new(
+                ErrorCode::QuotaExceeded,
+                format!(
+                    "you have {} unfinished tables, the most one person may have: finish or \
+                     leave one first",
+                    mine.len()
+                ),
+            ));
+        }
+        if bots && mine.values().filter(|b| **b).count() >= cfg.max_bot_tables {
+            return Err(Refusal::new(
+                ErrorCode::QuotaExceeded,
+                format!(
+                    "you have {} unfinished tables with computer players, the most one person \
+                     may have",
+                    cfg.max_bot_tables
+                ),
+            ));
+        }
+        mine.insert(table.to_string(), bots);
+        if let Some(r) = request {
+            self.requests
+                .lock()
+                .expect("requests lock")
+                .insert((user, r.to_string()), table.to_string());
+        }
+        Ok(())
+    }
+
+    /// Give back a place taken by [`Hub::reserve`] for a table that was not made.
+    pub fn release(&self, user: i64, table: &str) {
+        let mut open = self.open.lock().expect("open lock");
+        if let Some(m) = open.get_mut(&user) {
+            m.remove(table);
+        }
+        self.requests
+            .lock()
+            .expect("requests lock")
+            .retain(|_, t| t != table);
+    }
+
+    /// The table a create request with this client request id made, if any.
+    #[must_use]
+    pub fn created_for(&self, user: i64, request: &str) -> Option<String> {
+        self.requests
+            .lock()
+            .expect("requests lock")
+            .get(&(user, request.to_string()))
+            .cloned()
     }
 
     /// The number of loaded tables.
@@ -242,12 +429,35 @@ pub async fn table(app: &Arc<App>, id: &str) -> Result<TableHandle, Refusal> {
     if let Some(h) = app.hub.tables.lock().expect("tables lock").get(id) {
         return Ok(h.clone());
     }
-    let _guard = app.hub.load_lock.lock().await;
-    if let Some(h) = app.hub.tables.lock().expect("tables lock").get(id) {
-        return Ok(h.clone());
+    if !valid_table_id(id) {
+        return Err(no_table(id));
     }
-    let core = load(app, id).await?;
-    Ok(spawn(app, core))
+    let lock = app
+        .hub
+        .loading
+        .lock()
+        .expect("loading lock")
+        .entry(id.to_string())
+        .or_default()
+        .clone();
+    let result = {
+        let _guard = lock.lock().await;
+        let loaded = app.hub.tables.lock().expect("tables lock").get(id).cloned();
+        match loaded {
+            Some(h) => Ok(h),
+            None => load(app, id).await.map(|core| spawn(app, core)),
+        }
+    };
+    let mut loading = app.hub.loading.lock().expect("loading lock");
+    // The last one out removes the lock (the map holds one reference, we hold another).
+    if loading.get(id).is_some_and(|l| Arc::strong_count(l) <= 2) {
+        loading.remove(id);
+    }
+    result
+}
+
+fn valid_table_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 fn no_table(id: &str) -> Refusal {
@@ -256,7 +466,7 @@ fn no_table(id: &str) -> Refusal {
 
 /// Rebuild a table from its stored changes.
 pub async fn load(app: &Arc<App>, id: &str) -> Result<TableCore, Refusal> {
-    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+    if !valid_table_id(id) {
         return Err(no_table(id));
     }
     let internal = |e: String| Refusal::new(ErrorCode::Internal, e);
@@ -302,6 +512,15 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
         .lock()
         .expect("tables lock")
         .insert(core.cfg.id.clone(), handle.clone());
+    if let (Some(r), Some(c)) = (&core.cfg.request, &core.cfg.creator) {
+        if core.status != TableStatus::Finished {
+            app.hub
+                .requests
+                .lock()
+                .expect("requests lock")
+                .insert((c.id, r.clone()), core.cfg.id.clone());
+        }
+    }
     let actor = Actor {
         app: app.clone(),
         core,
@@ -316,6 +535,7 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
         seed_timer: None,
         hints: HashMap::new(),
         finalized: false,
+        active: Instant::now(),
     };
     tokio::spawn(actor.run(rx));
     handle
@@ -376,6 +596,20 @@ pub const fn status_name(s: TableStatus) -> &'static str {
 /// others run on the blocking pool.
 const QUICK: [&str; 3] = ["random", "greedy", "club"];
 
+/// Characters removed from chat lines: bidirectional controls (embeddings, overrides,
+/// isolates, marks) and zero-width ones.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2069}'
+            | '\u{061C}'
+            | '\u{FEFF}'
+            | '\u{180E}'
+    )
+}
+
 /// A seat player's choice from its view.
 fn choose(bot: &mut Bot, view: &fiveup_engine::View) -> Action {
     match bot {
@@ -385,10 +619,30 @@ fn choose(bot: &mut Bot, view: &fiveup_engine::View) -> Action {
     }
 }
 
+/// Subscribers who see exactly the same messages: the same seat (or none), and whether they
+/// created the table (the creator's view lists the invitations).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Audience {
+    seat: Option<u8>,
+    your_seat: Option<u8>,
+    creator: bool,
+}
+
+impl Audience {
+    fn of(core: &TableCore, viewer: Viewer) -> Audience {
+        Audience {
+            seat: viewer.seat,
+            your_seat: viewer.user.and_then(|u| core.seat_of(u)),
+            creator: viewer.user.is_some()
+                && core.cfg.creator.as_ref().map(|c| c.id) == viewer.user,
+        }
+    }
+}
+
 struct Sub {
     conn: u64,
     viewer: Viewer,
-    tx: mpsc::Sender<Out>,
+    tx: Outbox,
 }
 
 struct Actor {
@@ -403,8 +657,12 @@ struct Actor {
     bot_pending: Option<u64>,
     takeover_pending: Option<u64>,
     seed_timer: Option<u16>,
-    hints: HashMap<u64, Instant>,
+    /// When each user's last hint finished (far in the future while one is computed): one
+    /// at a time per person, however many connections they open.
+    hints: HashMap<i64, Instant>,
     finalized: bool,
+    /// The last change or subscription (for the expiry of abandoned waiting tables).
+    active: Instant,
 }
 
 impl Actor {
@@ -414,6 +672,15 @@ impl Actor {
         while let Some(cmd) = rx.recv().await {
             if matches!(cmd, TableCmd::Stop) {
                 break;
+            }
+            if let TableCmd::Expire { idle } = cmd {
+                if self.expire(idle).await {
+                    break;
+                }
+                continue;
+            }
+            if !matches!(cmd, TableCmd::Info { .. } | TableCmd::HintDone { .. }) {
+                self.active = Instant::now();
             }
             self.handle(cmd).await;
             if self.core.status == TableStatus::Finished && self.finalized && self.subs.is_empty() {
@@ -431,6 +698,50 @@ impl Actor {
         }
     }
 
+    /// Close an abandoned waiting table: deleted (no game was played), out of the lobby and
+    /// of its creator's quota. Returns whether the table is gone.
+    async fn expire(&mut self, idle: Duration) -> bool {
+        if self.core.status != TableStatus::Waiting
+            || !self.subs.is_empty()
+            || self.active.elapsed() < idle
+        {
+            return false;
+        }
+        let id = self.core.cfg.id.clone();
+        let mut tx = match self.app.db.pool.begin().await {
+            Ok(tx) => tx,
+            Err(e) => {
+                crate::log(&format!("table {id}: cannot expire: {e}"));
+                return false;
+            }
+        };
+        let ok = sqlx::query("DELETE FROM table_events WHERE table_id = $1")
+            .bind(id.as_str())
+            .execute(&mut *tx)
+            .await
+            .is_ok()
+            && sqlx::query("DELETE FROM game_tables WHERE id = $1 AND status = 'waiting'")
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await
+                .is_ok()
+            && tx.commit().await.is_ok();
+        if !ok {
+            crate::log(&format!("table {id}: cannot expire"));
+            return false;
+        }
+        {
+            let mut tables = self.app.hub.tables.lock().expect("tables lock");
+            if tables.get(&id).is_some_and(|h| h.tx.same_channel(&self.tx)) {
+                tables.remove(&id);
+            }
+        }
+        self.app
+            .hub
+            .forget(table_info(&self.core, Viewer::ANONYMOUS));
+        true
+    }
+
     fn viewer_of(&self, user: Option<&UserRef>) -> Viewer {
         let uid = user.map(|u| u.id);
         Viewer {
@@ -443,7 +754,7 @@ impl Actor {
         let text = crate::to_json(msg);
         let v = self.core.version;
         if let Some(s) = self.subs.iter().find(|s| s.conn == conn) {
-            let _ = s.tx.try_send((v, text));
+            let _ = s.tx.push(v, text);
         }
     }
 
@@ -544,14 +855,25 @@ impl Actor {
                 e,
                 CoreEvent::Action { .. } | CoreEvent::SeedIn { .. } | CoreEvent::Commit { .. }
             );
+            // One serialised message per audience (each seat, the creator, other spectators),
+            // shared by every subscriber in it.
             let core = &self.core;
+            let mut made: Vec<(Audience, Arc<str>)> = Vec::new();
             self.subs.retain(|s| {
-                let msg = ServerMsg::Event {
-                    version: v,
-                    event: event_view(&e, s.viewer),
-                    view: Box::new(table_view(core, s.viewer)),
+                let key = Audience::of(core, s.viewer);
+                let text = if let Some((_, t)) = made.iter().find(|(k, _)| *k == key) {
+                    t.clone()
+                } else {
+                    let msg = ServerMsg::Event {
+                        version: v,
+                        event: event_view(&e, s.viewer),
+                        view: Box::new(table_view(core, s.viewer)),
+                    };
+                    let t = crate::to_json(&msg);
+                    made.push((key, t.clone()));
+                    t
                 };
-                s.tx.try_send((v, crate::to_json(&msg))).is_ok()
+                s.tx.push(v, text)
             });
             self.ring.push_back((v, e));
             if self.ring.len() > RING {
@@ -583,8 +905,7 @@ impl Actor {
                         connected,
                     });
                     let v = self.core.version;
-                    self.subs
-                        .retain(|s| s.tx.try_send((v, msg.clone())).is_ok());
+                    self.subs.retain(|s| s.tx.push(v, msg.clone()));
                 }
             }
         }
@@ -608,10 +929,7 @@ impl Actor {
                     complete,
                     chat: self.chat.iter().cloned().collect(),
                 };
-                if tx
-                    .try_send((self.core.version, crate::to_json(&msg)))
-                    .is_ok()
-                {
+                if tx.push(self.core.version, crate::to_json(&msg)) {
                     self.subs.push(Sub { conn, viewer, tx });
                 }
                 self.refresh_presence();
@@ -628,7 +946,6 @@ impl Actor {
             }
             TableCmd::Unsubscribe { conn } => {
                 self.subs.retain(|s| s.conn != conn);
-                self.hints.remove(&conn);
                 self.refresh_presence();
                 self.after_change().await;
             }
@@ -707,12 +1024,17 @@ impl Actor {
                 }
                 self.after_change().await;
             }
-            TableCmd::HintDone { conn } => {
-                if let Some(t) = self.hints.get_mut(&conn) {
+            TableCmd::HintDone { user } => {
+                if let Some(t) = self.hints.get_mut(&user) {
                     *t = Instant::now();
                 }
             }
-            TableCmd::Stop => {}
+            TableCmd::Stop | TableCmd::Expire { .. } => {}
+            TableCmd::AcceptRematch { user, reply } => {
+                let r = self.accept_rematch(&user).await;
+                let _ = reply.send(r);
+                self.after_change().await;
+            }
             TableCmd::Inspect { reply } => {
                 let _ = reply.send(Box::new(self.core.clone()));
             }
@@ -793,7 +1115,12 @@ impl Actor {
                         format!("there is no seat {s}"),
                     ));
                 }
-                if !matches!(self.core.seats[s as usize].occupant, Occupant::Open) {
+                let kept_for_me =
+                    matches!(
+                        self.core.cfg.seats[s as usize],
+                        SeatSetup::Reserved { user: u } if u == user.id
+                    ) && matches!(self.core.seats[s as usize].occupant, Occupant::Invite);
+                if !kept_for_me && !matches!(self.core.seats[s as usize].occupant, Occupant::Open) {
                     return Err(Refusal::new(
                         ErrorCode::SeatTaken,
                         format!("seat {s} is not free"),
@@ -907,30 +1234,7 @@ impl Actor {
                 self.answer(conn, id, r);
             }
             ClientCommand::Rematch { id } => {
-                if let (Some(seat), Some(_)) = (viewer.seat, &self.core.rematch) {
-                    if self.check_dup(seat, &id, "rematch").is_none() {
-                        // Someone asked already: the answer is the table we have.
-                        let v = self.core.version;
-                        self.answer(conn, id, Ok(v));
-                        return;
-                    }
-                }
-                let new_id = crate::new_id();
-                let r = self
-                    .seated_command(viewer, &id, "rematch", |me| {
-                        if me.core.status != TableStatus::Finished {
-                            return Err(Refusal::new(
-                                ErrorCode::NotStarted,
-                                "the game is not over",
-                            ));
-                        }
-                        Ok(Stored::Rematch {
-                            table: new_id.clone(),
-                            seat: viewer.seat.unwrap_or(0),
-                            cmd: id.clone(),
-                        })
-                    })
-                    .await;
+                let r = self.rematch(viewer, user.as_ref(), &id).await;
                 self.answer(conn, id, r);
             }
             ClientCommand::Hint { id } => {
@@ -948,6 +1252,9 @@ impl Actor {
                     );
                     return;
                 };
+                // Bidirectional overrides and isolates and zero-width characters could make a
+                // line read differently from what it says (or hide in it): they are removed.
+                let text: String = text.chars().filter(|c| !invisible(*c)).collect();
                 let text = text.trim().to_string();
                 let n = text.chars().count();
                 if n == 0 || n > MAX_CHAT_CHARS || text.chars().any(char::is_control) {
@@ -976,8 +1283,7 @@ impl Actor {
                 }
                 let msg = crate::to_json(&ServerMsg::Chat { line });
                 let v = self.core.version;
-                self.subs
-                    .retain(|s| s.tx.try_send((v, msg.clone())).is_ok());
+                self.subs.retain(|s| s.tx.push(v, msg.clone()));
             }
         }
         self.after_change().await;
@@ -1012,11 +1318,11 @@ impl Actor {
         let r = match change {
             Ok(ch) => {
                 let rematch = match &ch {
-                    Stored::Rematch { table, .. } => Some(table.clone()),
+                    Stored::Rematch { table, seat, .. } => Some((table.clone(), *seat)),
                     _ => None,
                 };
-                if let Some(new_id) = rematch {
-                    self.create_rematch(&new_id).await?;
+                if let Some((new_id, asker)) = rematch {
+                    self.create_rematch(&new_id, asker).await?;
                 }
                 self.commit(vec![ch]).await
             }
@@ -1028,15 +1334,92 @@ impl Actor {
         r
     }
 
-    async fn create_rematch(&mut self, new_id: &str) -> Result<(), Refusal> {
+    /// `rematch`: the first to ask creates the new table, sitting there alone, with each other
+    /// person's seat kept for them; the others accept by asking too, which seats them. The
+    /// game starts when everyone has.
+    async fn rematch(
+        &mut self,
+        viewer: Viewer,
+        user: Option<&UserRef>,
+        id: &str,
+    ) -> Result<u64, Refusal> {
+        Self::valid_id(id)?;
+        let (Some(seat), Some(user)) = (viewer.seat, user) else {
+            return Err(Refusal::new(
+                ErrorCode::NotSeated,
+                "you do not sit at this table",
+            ));
+        };
+        if let Some(prev) = self.check_dup(seat, id, "rematch") {
+            return prev;
+        }
+        if let Some(new_id) = self.core.rematch.clone() {
+            // Accept: a seat at the new table.
+            let h = table(&self.app, &new_id).await?;
+            let (reply, rx) = oneshot::channel();
+            let closing = || Refusal::new(ErrorCode::ShuttingDown, "the table is closing");
+            h.tx.send(TableCmd::AcceptRematch {
+                user: user.clone(),
+                reply,
+            })
+            .await
+            .map_err(|_| closing())?;
+            rx.await.map_err(|_| closing())??;
+            return Ok(self.core.version);
+        }
+        let new_id = crate::new_id();
+        self.seated_command(viewer, id, "rematch", |me| {
+            if me.core.status != TableStatus::Finished {
+                return Err(Refusal::new(ErrorCode::NotStarted, "the game is not over"));
+            }
+            Ok(Stored::Rematch {
+                table: new_id.clone(),
+                seat,
+                cmd: id.to_string(),
+            })
+        })
+        .await
+    }
+
+    /// A person of the game before takes the seat kept for them.
+    async fn accept_rematch(&mut self, user: &UserRef) -> Result<u64, Refusal> {
+        if self.core.seat_of(user.id).is_some() {
+            return Ok(self.core.version);
+        }
+        let kept = self
+            .core
+            .cfg
+            .seats
+            .iter()
+            .position(|s| matches!(s, SeatSetup::Reserved { user: u } if *u == user.id));
+        let Some(seat) = kept else {
+            return Err(Refusal::new(
+                ErrorCode::NotSeated,
+                "no seat is kept for you at the new table",
+            ));
+        };
+        self.join(
+            user,
+            &JoinRequest {
+                seat: Some(seat as u8),
+                invite: None,
+            },
+        )
+        .await?;
+        Ok(self.core.version)
+    }
+
+    async fn create_rematch(&mut self, new_id: &str, asker: u8) -> Result<(), Refusal> {
         let mut seats = Vec::new();
         let mut sits = Vec::new();
         for (i, s) in self.core.seats.iter().enumerate() {
             match &s.occupant {
-                Occupant::Human { user } => {
+                Occupant::Human { user } if i == asker as usize => {
                     seats.push(SeatSetup::Open);
                     sits.push((i as u8, user.clone()));
                 }
+                // Nobody is seated without saying so: the seat waits for them.
+                Occupant::Human { user } => seats.push(SeatSetup::Reserved { user: user.id }),
                 Occupant::Bot { level } => seats.push(SeatSetup::Bot {
                     level: level.clone(),
                 }),
@@ -1050,6 +1433,7 @@ impl Actor {
             creator: self.core.cfg.creator.clone(),
             unlisted: self.core.cfg.unlisted,
             created_at: crate::now(),
+            request: None,
         };
         create(&self.app, cfg, sits).await.map(|_| ())
     }
@@ -1064,7 +1448,8 @@ impl Actor {
                 "hints are given on your turn",
             ));
         }
-        if let Some(last) = self.hints.get(&conn) {
+        let who = viewer.user.unwrap_or(-1);
+        if let Some(last) = self.hints.get(&who) {
             if last.elapsed() < self.app.cfg.hint_interval {
                 return Err(Refusal::new(
                     ErrorCode::HintUnavailable,
@@ -1074,7 +1459,7 @@ impl Actor {
         }
         // Mark busy until done: an instant far enough in the future.
         self.hints
-            .insert(conn, Instant::now() + Duration::from_secs(3600));
+            .insert(who, Instant::now() + Duration::from_secs(3600));
         let view = self
             .core
             .state
@@ -1109,9 +1494,9 @@ impl Actor {
                     .collect(),
             };
             if let Some(tx) = tx {
-                let _ = tx.send((version, crate::to_json(&msg))).await;
+                let _ = tx.push(version, crate::to_json(&msg));
             }
-            let _ = me.send(TableCmd::HintDone { conn }).await;
+            let _ = me.send(TableCmd::HintDone { user: who }).await;
         });
         Ok(())
     }
@@ -1227,15 +1612,17 @@ impl Actor {
             let tx = self.tx.clone();
             let delay = self.app.cfg.bot_delay;
             tokio::spawn(async move {
-                if !delay.is_zero() {
-                    tokio::time::sleep(delay).await;
-                }
+                // The player thinks first and the answer waits out the rest of the pause, so
+                // that how long it takes does not tell the others what it holds (a forced
+                // move is found in microseconds, a searched one in milliseconds).
+                let due = tokio::time::Instant::now() + delay;
                 let res = tokio::task::spawn_blocking(move || {
                     let mut bot = bot;
                     let action = choose(&mut bot, &view);
                     (bot, action)
                 })
                 .await;
+                tokio::time::sleep_until(due).await;
                 if let Ok((bot, action)) = res {
                     let _ = tx
                         .send(TableCmd::BotMove {

@@ -9,11 +9,18 @@ use sqlx::{AnyPool, Executor, Row};
 use tokio::sync::{mpsc, oneshot};
 
 /// The migrations, in order: (version, SQLite text, PostgreSQL text).
-const MIGRATIONS: &[(i64, &str, &str)] = &[(
-    1,
-    include_str!("../migrations/sqlite/0001_init.sql"),
-    include_str!("../migrations/postgres/0001_init.sql"),
-)];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (
+        1,
+        include_str!("../migrations/sqlite/0001_init.sql"),
+        include_str!("../migrations/postgres/0001_init.sql"),
+    ),
+    (
+        2,
+        include_str!("../migrations/sqlite/0002_hardening.sql"),
+        include_str!("../migrations/postgres/0002_hardening.sql"),
+    ),
+];
 
 /// Which database.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -100,8 +100,12 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
         .await
         .map_err(db::db_err)?;
     }
-    // Ratings: every registered person against every registered opponent.
-    let registered: Vec<&(u8, UserRef)> = people.iter().filter(|(_, u)| u.registered).collect();
+    // Ratings: every registered person against every registered opponent, among those who
+    // made a move of their own (a seat a computer player played throughout rates nobody).
+    let registered: Vec<&(u8, UserRef)> = people
+        .iter()
+        .filter(|(seat, u)| u.registered && core.acted(*seat))
+        .collect();
     let mut before: BTreeMap<i64, Rating> = BTreeMap::new();
     for (_, u) in &registered {
         let row = sqlx::query("SELECT rating, deviation, volatility FROM users WHERE id = $1")

@@ -19,6 +19,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::oneshot;
 
 use crate::actor::{self, TableCmd};
+use crate::listen::client_ip;
 use crate::table::{SeatSetup, TableConfig};
 use crate::{accounts, assets, games, ApiError, App, SecureCookies, BOT_LEVELS};
 
@@ -57,6 +58,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/verify", post(verify))
         .route("/ws", get(crate::ws::upgrade))
         .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         // Answers are gzipped for clients that accept it (a replay's JSON shrinks about tenfold);
         // the websocket upgrade and small answers are left alone.
@@ -77,21 +79,67 @@ async fn not_found(uri: axum::http::Uri, headers: HeaderMap) -> Response {
     page
 }
 
+/// Every state-changing request (every `POST`): from an allowed origin, as
+/// `application/json` (a cross-site form can send neither; a cross-site `fetch` with JSON
+/// needs a CORS preflight, which the server never grants), and within the client address's
+/// rate limit.
+async fn guard(
+    State(app): State<Arc<App>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if req.method() == axum::http::Method::POST {
+        let headers = req.headers();
+        if !crate::ws::origin_allowed(headers, &app.cfg.allow_origins) {
+            return ApiError::new(
+                ErrorCode::BadOrigin,
+                "requests that change something are only accepted from this server's own pages",
+            )
+            .into_response();
+        }
+        let json = headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return ApiError::new(
+                ErrorCode::BadContentType,
+                "send requests that change something as Content-Type: application/json",
+            )
+            .into_response();
+        }
+        let peer = req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        if let Some(peer) = peer {
+            let ip = client_ip(peer, headers, &app.cfg.trusted_proxies);
+            if !app.http_limiter.allow(ip) {
+                return rate_limited().into_response();
+            }
+        }
+    }
+    next.run(req).await
+}
+
+fn rate_limited() -> ApiError {
+    ApiError::new(ErrorCode::RateLimited, "too many requests; wait a moment")
+}
+
+/// The per-user limit on state-changing requests.
+fn limit_user(app: &App, user: &UserRef) -> ApiResult<()> {
+    if app.user_limiter.allow(user.id) {
+        Ok(())
+    } else {
+        Err(rate_limited())
+    }
+}
+
 type ApiResult<T> = Result<T, ApiError>;
 
 fn body<T: DeserializeOwned>(b: &Bytes) -> ApiResult<T> {
     serde_json::from_slice(b).map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))
-}
-
-fn limit(app: &App, addr: SocketAddr) -> ApiResult<()> {
-    if app.http_limiter.allow(addr.ip()) {
-        Ok(())
-    } else {
-        Err(ApiError::new(
-            ErrorCode::RateLimited,
-            "too many requests; wait a moment",
-        ))
-    }
 }
 
 async fn need_user(app: &App, headers: &HeaderMap) -> ApiResult<UserRef> {
@@ -173,54 +221,62 @@ async fn config(State(app): State<Arc<App>>) -> Json<ServerConfig> {
     })
 }
 
-async fn guest(
-    State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    b: Bytes,
-) -> ApiResult<Response> {
-    limit(&app, addr)?;
+async fn guest(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> ApiResult<Response> {
     let req: GuestRequest = body(&b)?;
     let name = accounts::check_nickname(&req.nickname)?;
     let user = accounts::create_guest(&app.db, &name).await?;
+    end_old_session(&app, &headers).await?;
     let token = accounts::new_session(&app.db, &user).await?;
     Ok(with_session(&app, &headers, &token, user))
+}
+
+/// End the session a request came with (a new one replaces it), and close the websockets
+/// opened with it.
+async fn end_old_session(app: &App, headers: &HeaderMap) -> ApiResult<()> {
+    if let Some(t) = accounts::token_of(headers) {
+        accounts::end_session(&app.db, &t).await?;
+        let _ = app.revoked.send(Arc::from(accounts::token_hash(&t)));
+    }
+    Ok(())
 }
 
 async fn register(
     State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     b: Bytes,
 ) -> ApiResult<Response> {
-    limit(&app, addr)?;
     let req: Credentials = body(&b)?;
     let name = accounts::check_username(&req.username)?;
-    accounts::check_password(&req.password)?;
+    accounts::check_password(&req.password, &name)?;
     let current = accounts::user_of(&app.db, &headers).await?;
-    let hash = accounts::hash_password(req.password).await?;
+    let hash = accounts::hash_password(&app.hashes, req.password).await?;
     let user = accounts::register(&app.db, current.as_ref(), &name, &hash).await?;
+    // The guest's token is not carried over: a new session for the account.
+    end_old_session(&app, &headers).await?;
     let token = accounts::new_session(&app.db, &user).await?;
     Ok(with_session(&app, &headers, &token, user))
 }
 
-async fn login(
-    State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    b: Bytes,
-) -> ApiResult<Response> {
-    limit(&app, addr)?;
+async fn login(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> ApiResult<Response> {
     let req: Credentials = body(&b)?;
-    let user = accounts::login(&app.db, &req.username, &req.password).await?;
+    // Guesses at one account are limited wherever they come from.
+    // (No user name is longer than 24 characters: a longer one is keyed by its start.)
+    let head: String = req.username.chars().take(32).collect();
+    let key = accounts::name_skeleton(&head);
+    if !app.login_limiter.allow(key) {
+        return Err(ApiError::new(
+            ErrorCode::RateLimited,
+            "too many login attempts for this account; wait a minute",
+        ));
+    }
+    let user = accounts::login(&app.db, &app.hashes, &req.username, &req.password).await?;
+    end_old_session(&app, &headers).await?;
     let token = accounts::new_session(&app.db, &user).await?;
     Ok(with_session(&app, &headers, &token, user))
 }
 
 async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Response> {
-    if let Some(t) = accounts::token_of(&headers) {
-        accounts::end_session(&app.db, &t).await?;
-    }
+    end_old_session(&app, &headers).await?;
     let mut r = StatusCode::NO_CONTENT.into_response();
     if let Ok(v) = HeaderValue::from_str(&accounts::cookie(None, secure(&app, &headers))) {
         r.headers_mut().insert(header::SET_COOKIE, v);
@@ -241,10 +297,24 @@ async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<M
     }))
 }
 
-async fn lobby(State(app): State<Arc<App>>) -> Json<Lobby> {
-    Json(Lobby {
-        tables: app.hub.lobby(),
-    })
+/// `GET /api/lobby?offset=N&limit=N`.
+#[derive(serde::Deserialize)]
+struct LobbyQuery {
+    #[serde(default)]
+    offset: usize,
+    limit: Option<usize>,
+}
+
+async fn lobby(
+    State(app): State<Arc<App>>,
+    axum::extract::Query(q): axum::extract::Query<LobbyQuery>,
+) -> Json<Lobby> {
+    let limit = q
+        .limit
+        .unwrap_or(app.cfg.lobby_limit)
+        .min(app.cfg.lobby_limit);
+    let (tables, total) = app.hub.lobby(q.offset, limit);
+    Json(Lobby { tables, total })
 }
 
 fn rules_of(spec: &RulesSpec) -> ApiResult<Rules> {
@@ -300,13 +370,25 @@ async fn info(app: &Arc<App>, id: &str, user: Option<i64>) -> ApiResult<TableInf
 
 async fn create_table(
     State(app): State<Arc<App>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     b: Bytes,
 ) -> ApiResult<Response> {
-    limit(&app, addr)?;
     let user = need_user(&app, &headers).await?;
+    limit_user(&app, &user)?;
     let req: CreateTableRequest = body(&b)?;
+    if let Some(r) = &req.request_id {
+        if r.is_empty() || r.chars().count() > 64 {
+            return Err(ApiError::new(
+                ErrorCode::BadRequest,
+                "a request id has 1 to 64 characters",
+            ));
+        }
+        // A repeat: the table the first request made.
+        if let Some(id) = app.hub.created_for(user.id, r) {
+            let t = info(&app, &id, Some(user.id)).await?;
+            return Ok((StatusCode::CREATED, Json(t)).into_response());
+        }
+    }
     let rules = rules_of(&req.rules)?;
     if req.seats.len() != rules.players as usize {
         return Err(ApiError::new(
@@ -359,9 +441,20 @@ async fn create_table(
         creator: Some(user.clone()),
         unlisted: req.unlisted,
         created_at: crate::now(),
+        request: req.request_id.clone(),
     };
-    let t = actor::create(&app, cfg, sits).await?;
-    Ok((StatusCode::CREATED, Json(t)).into_response())
+    let bots = cfg.seats.iter().any(|s| matches!(s, SeatSetup::Bot { .. }));
+    // Within the person's quotas; the place is taken before the table is made, so that
+    // concurrent requests cannot all pass.
+    app.hub
+        .reserve(&app.cfg, user.id, &cfg.id, bots, req.request_id.as_deref())?;
+    match actor::create(&app, cfg.clone(), sits).await {
+        Ok(t) => Ok((StatusCode::CREATED, Json(t)).into_response()),
+        Err(e) => {
+            app.hub.release(user.id, &cfg.id);
+            Err(e.into())
+        }
+    }
 }
 
 async fn table_info(
@@ -380,6 +473,7 @@ async fn join(
     b: Bytes,
 ) -> ApiResult<Json<TableInfo>> {
     let user = need_user(&app, &headers).await?;
+    limit_user(&app, &user)?;
     let req: JoinRequest = if b.is_empty() {
         JoinRequest::default()
     } else {
@@ -401,6 +495,7 @@ async fn leave(
     Path(id): Path<String>,
 ) -> ApiResult<Json<TableInfo>> {
     let user = need_user(&app, &headers).await?;
+    limit_user(&app, &user)?;
     Ok(Json(
         ask(&app, &id, |reply| TableCmd::Leave {
             user: user.clone(),

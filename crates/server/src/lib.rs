@@ -18,7 +18,6 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::serve::ListenerExt as _;
 use fiveup_bots::ExpertConfig;
 use fiveup_protocol::{ErrorBody, ErrorCode};
 use serde::Serialize;
@@ -32,7 +31,9 @@ pub mod fairness;
 pub mod games;
 pub mod glicko;
 pub mod http;
+pub mod janitor;
 pub mod limiter;
+pub mod listen;
 pub mod outcome;
 pub mod project;
 pub mod table;
@@ -77,6 +78,42 @@ pub struct Config {
     pub ws_rate: (f64, f64),
     /// HTTP POST requests per second per client address, and the burst (`0`: no limit).
     pub http_rate: (f64, f64),
+    /// How long a connection may take to send a request head, and may stay idle between
+    /// requests.
+    pub header_timeout: Duration,
+    /// Open connections (websockets included) per client address; `0`: no cap.
+    pub max_conns_per_addr: usize,
+    /// Proxies whose `X-Forwarded-For` names the client (and which have no connection cap).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// Password hashes (Argon2id, 19 MiB each) computed at once (threads of their own); the
+    /// others wait their turn.
+    pub hash_slots: usize,
+    /// How many password hashes may wait for a thread before more are refused
+    /// (`rate_limited`).
+    pub hash_queue: usize,
+    /// Login attempts per second per account name, and the burst.
+    pub login_rate: (f64, f64),
+    /// State-changing requests per second per user (joins, leaves, tables, logouts), and the
+    /// burst (`0`: no limit).
+    pub user_rate: (f64, f64),
+    /// Unfinished tables one person may have created at once.
+    pub max_open_tables: usize,
+    /// Unfinished tables with computer players one person may have created at once.
+    pub max_bot_tables: usize,
+    /// A waiting table nobody changed or followed for this long is closed.
+    pub waiting_expiry: Duration,
+    /// The most tables a lobby answer lists.
+    pub lobby_limit: usize,
+    /// The bytes of messages a websocket may have waiting to be sent; a client that lets more
+    /// pile up is disconnected.
+    pub ws_queue_bytes: usize,
+    /// How often the server pings an idle websocket; one that does not answer within the
+    /// same time is closed.
+    pub ws_ping: Duration,
+    /// How long one websocket write may take before the connection is closed.
+    pub ws_write_timeout: Duration,
+    /// Guests unused for this long (no session, no game, no seat) are deleted.
+    pub guest_expiry: Duration,
 }
 
 impl Config {
@@ -102,6 +139,21 @@ impl Config {
             secure_cookies: SecureCookies::Auto,
             ws_rate: (20.0, 40.0),
             http_rate: (50.0, 500.0),
+            header_timeout: Duration::from_secs(10),
+            max_conns_per_addr: 64,
+            trusted_proxies: Vec::new(),
+            hash_slots: std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
+            hash_queue: 64,
+            login_rate: (0.2, 10.0),
+            user_rate: (5.0, 50.0),
+            max_open_tables: 10,
+            max_bot_tables: 3,
+            waiting_expiry: Duration::from_secs(3600),
+            lobby_limit: 100,
+            ws_queue_bytes: 1 << 20,
+            ws_ping: Duration::from_secs(30),
+            ws_write_timeout: Duration::from_secs(10),
+            guest_expiry: Duration::from_secs(30 * 24 * 3600),
         }
     }
 
@@ -140,6 +192,16 @@ pub struct App {
     pub shutdown: watch::Receiver<bool>,
     /// HTTP rate limits per client address.
     pub http_limiter: limiter::KeyedLimiter,
+    /// Login attempts per account name.
+    pub login_limiter: limiter::KeyedLimiter<String>,
+    /// State-changing requests per user.
+    pub user_limiter: limiter::KeyedLimiter<i64>,
+    /// The password-hashing threads.
+    pub hashes: accounts::HashPool,
+    /// Open connections per address.
+    pub conns: Arc<listen::ConnCounter>,
+    /// Session tokens (their SHA-256, hex) ended: websockets opened with them close.
+    pub revoked: tokio::sync::broadcast::Sender<Arc<str>>,
     /// Reviews computed at once.
     pub review_slots: tokio::sync::Semaphore,
     /// Connection ids.
@@ -255,6 +317,7 @@ impl Server {
 /// Connect the database (migrating it), load every unfinished table, and start listening.
 pub async fn start(cfg: Config) -> Result<Server, String> {
     let db = db::Db::connect(&cfg.database).await?;
+    accounts::backfill_skeletons(&db).await?;
     let (writer, writer_task) = db::Writer::start(db.clone());
     let (stop, shutdown) = watch::channel(false);
     let listener = tokio::net::TcpListener::bind(cfg.bind)
@@ -262,7 +325,16 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         .map_err(|e| format!("cannot listen on {}: {e}", cfg.bind))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let http_limiter = limiter::KeyedLimiter::new(cfg.http_rate.0, cfg.http_rate.1);
+    let files = listen::raise_file_limit().unwrap_or(1024);
+    // Keep some descriptors for the database, the log and the runtime.
+    let max_conns = usize::try_from(files.saturating_sub(128).max(64)).unwrap_or(usize::MAX);
+    let conns = listen::ConnCounter::new(cfg.max_conns_per_addr, max_conns);
     let app = Arc::new(App {
+        login_limiter: limiter::KeyedLimiter::new(cfg.login_rate.0, cfg.login_rate.1),
+        user_limiter: limiter::KeyedLimiter::new(cfg.user_rate.0, cfg.user_rate.1),
+        hashes: accounts::HashPool::new(cfg.hash_slots, cfg.hash_queue),
+        conns: conns.clone(),
+        revoked: tokio::sync::broadcast::channel(1024).0,
         cfg,
         db: db.clone(),
         writer,
@@ -287,23 +359,12 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         }
     }
     let router = http::router(app.clone());
-    let mut stop_rx = shutdown.clone();
+    let stop_rx = shutdown.clone();
+    let trusted = Arc::new(app.cfg.trusted_proxies.clone());
+    let header_timeout = app.cfg.header_timeout;
+    janitor::start(&app);
     let task = tokio::spawn(async move {
-        // Small messages (an `ack` right after an `event`) must not wait for the client's
-        // delayed TCP acknowledgement (Nagle's algorithm): up to 40 ms on Linux.
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        let serve = axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(async move {
-            let _ = stop_rx.wait_for(|s| *s).await;
-        });
-        if let Err(e) = serve.await {
-            log(&format!("server error: {e}"));
-        }
+        listen::serve(listener, router, conns, trusted, header_timeout, stop_rx).await;
         drop(writer_task);
         db.close().await;
     });

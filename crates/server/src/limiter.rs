@@ -1,6 +1,7 @@
 //! Token-bucket rate limits.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -43,18 +44,18 @@ impl Bucket {
     }
 }
 
-/// A bucket per client address.
+/// A bucket per key: a client address, an account name, a user.
 #[derive(Debug)]
-pub struct KeyedLimiter {
+pub struct KeyedLimiter<K = IpAddr> {
     rate: f64,
     burst: f64,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+    buckets: Mutex<HashMap<K, Bucket>>,
 }
 
-impl KeyedLimiter {
+impl<K: Hash + Eq> KeyedLimiter<K> {
     /// Limits of `rate` a second with bursts of `burst` per address.
     #[must_use]
-    pub fn new(rate: f64, burst: f64) -> KeyedLimiter {
+    pub fn new(rate: f64, burst: f64) -> KeyedLimiter<K> {
         KeyedLimiter {
             rate,
             burst,
@@ -62,18 +63,22 @@ impl KeyedLimiter {
         }
     }
 
-    /// Whether `ip` may make a request now.
-    pub fn allow(&self, ip: IpAddr) -> bool {
+    /// Whether `key` may make a request now.
+    pub fn allow(&self, key: K) -> bool {
         if self.rate <= 0.0 {
             return true;
         }
         let now = Instant::now();
         let mut m = self.buckets.lock().expect("limiter lock");
         if m.len() > 100_000 {
-            // Forget idle addresses rather than grow without bound.
-            m.retain(|_, b| now.saturating_duration_since(b.at).as_secs() < 60);
+            // Forget the buckets that are full again (as good as new) rather than grow
+            // without bound.
+            let (rate, burst) = (self.rate, self.burst);
+            m.retain(|_, b| {
+                b.tokens + now.saturating_duration_since(b.at).as_secs_f64() * rate < burst
+            });
         }
-        m.entry(ip)
+        m.entry(key)
             .or_insert_with(|| Bucket::new(self.rate, self.burst))
             .take(now)
     }

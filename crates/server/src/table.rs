@@ -35,6 +35,12 @@ pub enum SeatSetup {
         /// Its level.
         level: String,
     },
+    /// Kept for one person (a player of the game before, until they accept the rematch);
+    /// shown as an invitation seat.
+    Reserved {
+        /// Their user id.
+        user: i64,
+    },
 }
 
 /// A table's fixed settings, stored with it.
@@ -52,6 +58,9 @@ pub struct TableConfig {
     pub unlisted: bool,
     /// Seconds since the epoch.
     pub created_at: i64,
+    /// The creator's request id, if the create request had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
 }
 
 /// A stored change of a table. The table's version is the number of changes applied.
@@ -316,6 +325,16 @@ pub struct TableCore {
 }
 
 impl TableCore {
+    /// Whether the person at `seat` made a move of their own (not a computer player for them).
+    #[must_use]
+    pub fn acted(&self, seat: u8) -> bool {
+        self.accepted
+            .iter()
+            .any(|((s, _), a)| *s == seat && a.what.starts_with("act "))
+    }
+}
+
+impl TableCore {
     /// A new table, before any change.
     #[must_use]
     pub fn new(cfg: TableConfig) -> TableCore {
@@ -325,7 +344,7 @@ impl TableCore {
             .map(|s| SeatState {
                 occupant: match s {
                     SeatSetup::Open => Occupant::Open,
-                    SeatSetup::Invite { .. } => Occupant::Invite,
+                    SeatSetup::Invite { .. } | SeatSetup::Reserved { .. } => Occupant::Invite,
                     SeatSetup::Bot { level } => Occupant::Bot {
                         level: level.clone(),
                     },
@@ -529,7 +548,7 @@ impl TableCore {
                     return Err(Refusal::new(ErrorCode::NotSeated, "nobody sits there"));
                 }
                 self.seats[*seat as usize].occupant = match &self.cfg.seats[*seat as usize] {
-                    SeatSetup::Invite { .. } => Occupant::Invite,
+                    SeatSetup::Invite { .. } | SeatSetup::Reserved { .. } => Occupant::Invite,
                     _ => Occupant::Open,
                 };
                 Ok(vec![CoreEvent::Seat(self.seat_info(*seat))])

@@ -1,6 +1,6 @@
 //! The websocket: one per client, following the lobby or one table.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -14,8 +14,9 @@ use fiveup_protocol::{
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::actor::{self, ClientCommand, Out, TableCmd, TableHandle, SUB_QUEUE};
+use crate::actor::{self, ClientCommand, Out, Outbox, TableCmd, TableHandle};
 use crate::limiter::Bucket;
+use crate::listen::ConnGuard;
 use crate::{accounts, ApiError, App};
 
 /// The message types a client may send.
@@ -50,6 +51,7 @@ pub fn origin_allowed(headers: &HeaderMap, allow: &[String]) -> bool {
 pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(app): State<Arc<App>>,
+    guard: Option<axum::Extension<Arc<ConnGuard>>>,
     headers: HeaderMap,
 ) -> Response {
     if !origin_allowed(&headers, &app.cfg.allow_origins) {
@@ -63,17 +65,30 @@ pub async fn upgrade(
         Ok(u) => u,
         Err(e) => return e.into_response(),
     };
+    let token = user
+        .as_ref()
+        .and_then(|_| accounts::token_of(&headers))
+        .map(|t| accounts::token_hash(&t));
+    // The socket keeps its place in the per-address connection cap while it is open.
+    let guard = guard.map(|g| g.0);
     ws.max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
         // Client messages are small: a small read buffer keeps each read cheap.
         .read_buffer_size(MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| connection(socket, app, user))
+        // At most one message waits in the socket's own buffer: the queue before it is
+        // bounded in bytes (see `Outbox`).
+        .max_write_buffer_size(HARD_FRAME_LIMIT.max(MAX_FRAME_BYTES) * 64)
+        .on_upgrade(move |socket| async move {
+            connection(socket, app, user, token).await;
+            drop(guard);
+        })
 }
 
 struct Following {
     id: String,
     handle: TableHandle,
     rx: mpsc::Receiver<Out>,
+    bytes: Arc<AtomicUsize>,
     last: u64,
 }
 
@@ -102,6 +117,11 @@ fn error(id: Option<String>, code: ErrorCode, message: impl Into<String>) -> Arc
     })
 }
 
+fn lobby_msg(app: &App) -> Arc<str> {
+    let (tables, total) = app.hub.lobby(0, app.cfg.lobby_limit);
+    crate::to_json(&ServerMsg::Lobby { tables, total })
+}
+
 async fn subscribe(
     app: &Arc<App>,
     conn: u64,
@@ -112,7 +132,7 @@ async fn subscribe(
     // A finished table's task may just have left memory: then it is loaded again.
     for _ in 0..2 {
         let handle = actor::table(app, id).await?;
-        let (tx, rx) = mpsc::channel(SUB_QUEUE);
+        let (tx, rx, bytes) = Outbox::new(app.cfg.ws_queue_bytes);
         let cmd = TableCmd::Subscribe {
             conn,
             user: user.cloned(),
@@ -124,6 +144,7 @@ async fn subscribe(
                 id: id.to_string(),
                 handle,
                 rx,
+                bytes,
                 last: since.unwrap_or(0),
             });
         }
@@ -140,16 +161,59 @@ async fn unsubscribe(t: &mut Option<Following>, conn: u64) {
     }
 }
 
+/// The most bytes of queued messages written with one flush.
+const FLUSH_BYTES: usize = 64 * 1024;
+
+/// Why a connection ends.
+enum End {
+    /// The client went away (or the socket failed): nothing more to say.
+    Gone,
+    /// Close with this code and reason.
+    Close(u16, &'static str),
+}
+
+/// Write one message within the write timeout.
+async fn write(
+    sink: &mut futures_util::stream::SplitSink<WebSocket, Message>,
+    msg: Message,
+    timeout: std::time::Duration,
+) -> Result<(), End> {
+    match tokio::time::timeout(timeout, sink.send(msg)).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(_)) => Err(End::Gone),
+        // The client does not read: its buffer stays full.
+        Err(_) => Err(End::Gone),
+    }
+}
+
+/// The close code for a read error: too large (1009), not UTF-8 (1007), else a protocol
+/// error (1002).
+fn close_for(e: &axum::Error) -> (u16, &'static str) {
+    let text = format!("{e:?} {e}").to_ascii_lowercase();
+    if text.contains("capacity") || text.contains("too long") || text.contains("too big") {
+        (1009, "message too large")
+    } else if text.contains("utf") {
+        (1007, "text is not UTF-8")
+    } else {
+        (1002, "protocol error")
+    }
+}
+
 #[allow(clippy::too_many_lines)]
-async fn connection(socket: WebSocket, app: Arc<App>, user: Option<UserRef>) {
+async fn connection(
+    socket: WebSocket,
+    app: Arc<App>,
+    user: Option<UserRef>,
+    token: Option<String>,
+) {
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
     let (mut sink, mut stream) = socket.split();
+    let wt = app.cfg.ws_write_timeout;
     let welcome = crate::to_json(&ServerMsg::Welcome {
         protocol: PROTOCOL_VERSION,
         user: user.clone(),
     });
-    if sink
-        .send(Message::Text(Utf8Bytes::from(&*welcome)))
+    if write(&mut sink, Message::Text(Utf8Bytes::from(&*welcome)), wt)
         .await
         .is_err()
     {
@@ -159,29 +223,62 @@ async fn connection(socket: WebSocket, app: Arc<App>, user: Option<UserRef>) {
     let mut table: Option<Following> = None;
     let mut lobby: Option<broadcast::Receiver<Arc<str>>> = None;
     let mut shutdown = app.shutdown.clone();
-    loop {
+    let mut revoked = app.revoked.subscribe();
+    // Keepalive: a ping after `ws_ping` without a word from the client; a client silent for
+    // two periods is gone.
+    let ping_every = app.cfg.ws_ping;
+    let mut heard = tokio::time::Instant::now();
+    let mut ticker = tokio::time::interval_at(heard + ping_every, ping_every);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let end: End = loop {
         let reply: Option<Arc<str>> = tokio::select! {
             m = stream.next() => {
+                heard = tokio::time::Instant::now();
                 let text = match m {
                     Some(Ok(Message::Text(t))) => t,
                     Some(Ok(Message::Binary(_))) => {
                         let e = error(None, ErrorCode::BadJson, "messages are JSON text");
-                        if sink.send(Message::Text(Utf8Bytes::from(&*e))).await.is_err() {
-                            break;
+                        if let Err(end) = write(&mut sink, Message::Text(Utf8Bytes::from(&*e)), wt).await {
+                            break end;
                         }
                         continue;
                     }
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                    Some(Ok(Message::Close(_))) | None => break End::Gone,
+                    Some(Err(e)) => {
+                        let (code, reason) = close_for(&e);
+                        break End::Close(code, reason);
+                    }
                 };
                 handle_text(&app, conn, user.as_ref(), &mut bucket, &mut table, &mut lobby, text.as_str()).await
             }
             out = next_out(&mut table) => match out {
                 Some((v, text)) => {
                     if let Some(f) = table.as_mut() {
+                        // Everything queued goes out with one flush (an `event` and its `ack`
+                        // usually leave together): one system call instead of one each.
                         f.last = f.last.max(v);
+                        let mut n = text.len();
+                        let batch = async {
+                            sink.feed(Message::Text(Utf8Bytes::from(&*text))).await?;
+                            while n < FLUSH_BYTES {
+                                let Ok((v, more)) = f.rx.try_recv() else { break };
+                                f.last = f.last.max(v);
+                                n += more.len();
+                                sink.feed(Message::Text(Utf8Bytes::from(&*more))).await?;
+                            }
+                            sink.flush().await
+                        };
+                        let r = match tokio::time::timeout(wt, batch).await {
+                            Ok(Ok(())) => Ok(()),
+                            _ => Err(End::Gone),
+                        };
+                        Outbox::written(&f.bytes, n);
+                        if let Err(end) = r {
+                            break end;
+                        }
                     }
-                    Some(text)
+                    None
                 }
                 None => {
                     // The table dropped us (we fell behind) or stopped: follow it again from
@@ -196,8 +293,28 @@ async fn connection(socket: WebSocket, app: Arc<App>, user: Option<UserRef>) {
             },
             l = next_lobby(&mut lobby) => match l {
                 Ok(text) => Some(text),
-                Err(broadcast::error::RecvError::Lagged(_)) => Some(crate::to_json(&ServerMsg::Lobby { tables: app.hub.lobby() })),
+                Err(broadcast::error::RecvError::Lagged(_)) => Some(lobby_msg(&app)),
                 Err(broadcast::error::RecvError::Closed) => { lobby = None; None }
+            },
+            _ = ticker.tick() => {
+                if heard.elapsed() >= ping_every * 2 {
+                    break End::Close(1001, "no answer to ping");
+                }
+                if heard.elapsed() >= ping_every {
+                    if let Err(end) = write(&mut sink, Message::Ping(axum::body::Bytes::new()), wt).await {
+                        break end;
+                    }
+                }
+                None
+            }
+            r = revoked.recv() => match r {
+                Ok(h) if token.as_deref() == Some(&*h) => {
+                    let e = error(None, ErrorCode::NotLoggedIn, "you logged out: this connection is closed");
+                    let _ = write(&mut sink, Message::Text(Utf8Bytes::from(&*e)), wt).await;
+                    break End::Close(1008, "logged out");
+                }
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => None,
+                Err(broadcast::error::RecvError::Closed) => None,
             },
             r = shutdown.changed() => {
                 let stop = r.is_err() || *shutdown.borrow();
@@ -205,20 +322,26 @@ async fn connection(socket: WebSocket, app: Arc<App>, user: Option<UserRef>) {
                     continue;
                 }
                 let e = error(None, ErrorCode::ShuttingDown, "the server is restarting; reconnect shortly");
-                let _ = sink.send(Message::Text(Utf8Bytes::from(&*e))).await;
-                let _ = sink.send(Message::Close(Some(CloseFrame { code: 1012, reason: Utf8Bytes::from_static("restarting") }))).await;
-                break;
+                let _ = write(&mut sink, Message::Text(Utf8Bytes::from(&*e)), wt).await;
+                break End::Close(1012, "restarting");
             }
         };
         if let Some(text) = reply {
-            if sink
-                .send(Message::Text(Utf8Bytes::from(&*text)))
-                .await
-                .is_err()
-            {
-                break;
+            if let Err(end) = write(&mut sink, Message::Text(Utf8Bytes::from(&*text)), wt).await {
+                break end;
             }
         }
+    };
+    if let End::Close(code, reason) = end {
+        let _ = write(
+            &mut sink,
+            Message::Close(Some(CloseFrame {
+                code,
+                reason: Utf8Bytes::from_static(reason),
+            })),
+            wt,
+        )
+        .await;
     }
     unsubscribe(&mut table, conn).await;
 }
@@ -243,18 +366,25 @@ async fn handle_text(
             ),
         ));
     }
+    let value: Result<serde_json::Value, _> = serde_json::from_str(text);
+    let id = value
+        .as_ref()
+        .ok()
+        .and_then(|v| v.get("id"))
+        .and_then(|v| v.as_str())
+        .map(str::to_string);
     if !bucket.take(Instant::now()) {
+        // With the command's id, so that the client knows which command was dropped.
         return Some(error(
-            None,
+            id,
             ErrorCode::RateLimited,
             "too many messages; this one was dropped",
         ));
     }
-    let value: serde_json::Value = match serde_json::from_str(text) {
+    let value = match value {
         Ok(v) => v,
         Err(e) => return Some(error(None, ErrorCode::BadJson, format!("not JSON: {e}"))),
     };
-    let id = value.get("id").and_then(|v| v.as_str()).map(str::to_string);
     let Some(kind) = value
         .get("type")
         .and_then(|t| t.as_str())
@@ -291,9 +421,7 @@ async fn handle_text(
         ClientMsg::Lobby => {
             unsubscribe(table, conn).await;
             *lobby = Some(app.hub.lobby_tx.subscribe());
-            return Some(crate::to_json(&ServerMsg::Lobby {
-                tables: app.hub.lobby(),
-            }));
+            return Some(lobby_msg(app));
         }
         ClientMsg::Open { table: tid, since } => {
             *lobby = None;

@@ -162,6 +162,7 @@ fn no_viewer_ever_sees_what_it_may_not_know() {
             creator: None,
             unlisted: false,
             created_at: 0,
+            request: None,
         });
         let mut viewers: Vec<Option<u8>> = (0..n).map(Some).collect();
         viewers.push(None);
@@ -265,6 +266,7 @@ fn the_checker_notices_a_leak() {
         creator: None,
         unlisted: false,
         created_at: 0,
+        request: None,
     });
     core.apply(&Stored::Start).unwrap();
     core.apply(&Stored::Commit {

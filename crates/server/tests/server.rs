@@ -506,6 +506,29 @@ async fn registered_players_get_ratings_and_sessions_work() {
             .await
             .json();
         assert_eq!(info.your_seat, Some(0));
+        // Bob is not seated without saying so: his seat waits for him.
+        assert_eq!(info.status, TableStatus::Waiting);
+        assert_eq!(info.seats[1].occupant, fiveup_protocol::Occupant::Invite);
+        let mut b = clients.remove(0);
+        let bid = b.id();
+        b.send(&ClientMsg::Rematch { id: bid.clone() }).await;
+        loop {
+            match b.recv().await {
+                ServerMsg::Ack { id, .. } if id == bid => break,
+                ServerMsg::Error {
+                    id: Some(id),
+                    message,
+                    ..
+                } if id == bid => {
+                    panic!("the rematch was refused: {message}")
+                }
+                _ => {}
+            }
+        }
+        let info: TableInfo = get(addr, &format!("/api/tables/{new_table}"), Some(&bob))
+            .await
+            .json();
+        assert_eq!(info.your_seat, Some(1));
         assert_ne!(info.status, TableStatus::Waiting);
         server.shutdown().await;
     }

@@ -67,6 +67,10 @@ pub fn config(db: &str) -> fiveup_server::Config {
     c.review_config.samples = 4;
     c.expert_spec = "expert:samples=8,threads=1".to_string();
     c.http_rate = (0.0, 0.0);
+    c.user_rate = (0.0, 0.0);
+    // The tests play many games as a few people (the quota test sets its own limits).
+    c.max_open_tables = 10_000;
+    c.max_bot_tables = 10_000;
     // The test clients answer as fast as the server does, well over a person's 20 messages a
     // second (the rate-limit test sets its own limit).
     c.ws_rate = (0.0, 0.0);

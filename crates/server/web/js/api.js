@@ -10,10 +10,10 @@ export class ApiError extends Error {
 
 async function call(method, path, body) {
   const init = { method, headers: {}, credentials: 'same-origin' };
-  if (body !== undefined) {
-    init.headers['Content-Type'] = 'application/json';
-    init.body = JSON.stringify(body);
-  }
+  // The server takes state-changing requests as JSON only (a defence against cross-site
+  // forms), bodiless ones included.
+  if (method === 'POST') init.headers['Content-Type'] = 'application/json';
+  if (body !== undefined) init.body = JSON.stringify(body);
   const res = await fetch(path, init);
   if (res.status === 204) return null;
   const text = await res.text();
@@ -34,7 +34,8 @@ export const api = {
   login: (username, password) => call('POST', '/api/login', { username, password }),
   logout: () => call('POST', '/api/logout'),
   lobby: () => call('GET', '/api/lobby'),
-  createTable: (req) => call('POST', '/api/tables', req),
+  // A request id makes a repeated create (after a lost answer) answer the same table.
+  createTable: (req) => call('POST', '/api/tables', { request_id: crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`, ...req }),
   table: (id) => call('GET', `/api/tables/${encodeURIComponent(id)}`),
   join: (id, req) => call('POST', `/api/tables/${encodeURIComponent(id)}/join`, req),
   leave: (id) => call('POST', `/api/tables/${encodeURIComponent(id)}/leave`),

@@ -130,9 +130,11 @@ export function summary(view, st, actions, { kept = false } = {}) {
       kept ? h('div', { class: 'row buttons' }, h('button', { type: 'button', id: 'close-kept', onClick: actions.closeKept }, 'Close')) : h('div', { class: 'row buttons' },
         over && view.you != null
           ? [
-            view.rematch
+            view.rematch && st.rematchJoined
               ? h('a', { class: 'button', href: `/table/${view.rematch}`, id: 'rematch-go' }, 'Go to the new table')
-              : h('button', { type: 'button', id: 'play-again', onClick: actions.rematch }, 'Play again'),
+              : view.rematch
+                ? h('button', { type: 'button', id: 'rematch-accept', onClick: actions.rematch }, 'Accept the rematch')
+                : h('button', { type: 'button', id: 'play-again', onClick: actions.rematch }, 'Play again'),
             h('a', { class: 'button', href: `/game/${view.table.id}`, id: 'replay-link' }, 'Replay this game'),
             h('a', { class: 'button', href: '/' }, 'Lobby')]
           : over ? h('a', { class: 'button', href: `/game/${view.table.id}`, id: 'replay-link' }, 'Replay this game') : (view.you != null

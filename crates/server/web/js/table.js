@@ -73,7 +73,9 @@ export async function tablePage(main, { params: [id], query, app }) {
       return proofEls.get(key);
     },
     next: () => { st.readyNext = true; maybeSendSeed(); render(); },
-    rematch: () => send({ type: 'rematch', id: conn.nextId('r') }),
+    // Asking for a rematch, or accepting one someone asked for: the answer seats us at the
+    // new table.
+    rematch: () => { st.rematchId = conn.nextId('r'); send({ type: 'rematch', id: st.rematchId }); },
     hideSummary: () => { st.hideSummary = st.view?.last_hand?.hand ?? null; render(); },
     closeKept: () => { st.showKept = false; render(); },
   };
@@ -581,6 +583,7 @@ export async function tablePage(main, { params: [id], query, app }) {
           break;
         }
         case 'ack':
+          if (m.id && m.id === st.rematchId) { st.rematchJoined = true; render(); }
           break;
         case 'error':
           st.pending = null;

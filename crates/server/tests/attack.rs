@@ -1,0 +1,1017 @@
+//! The attack suite: each attack of the pre-launch review, run against a real server on a
+//! loopback port, within bounded time and traffic. The attacks whose figure is memory run the
+//! server as a process of its own (this test binary again, running only `server_process`),
+//! and report its peak resident memory (`VmHWM`). Attackers spread over addresses of
+//! 127.0.0.0/8, as many clients on the internet would.
+//!
+//! The attacks run one at a time (a lock), so that they do not disturb one another.
+
+mod common;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::*;
+use fiveup_protocol::{ClientMsg, ErrorBody, ErrorCode, Lobby, ServerMsg, TableInfo};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A server in a process of its own, stopped when dropped.
+struct ServerProcess {
+    child: std::process::Child,
+    addr: SocketAddr,
+    _dir: tempfile::TempDir,
+}
+
+impl ServerProcess {
+    /// Start this test binary as a server with the settings of `profile`.
+    fn start(profile: &str) -> ServerProcess {
+        let dir = tempfile::tempdir().unwrap();
+        let addr_file = dir.path().join("addr");
+        let child = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "server_process",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("FIVEUP_ATTACK_SERVER", profile)
+            .env("FIVEUP_ATTACK_DB", dir.path().join("attack.db"))
+            .env("FIVEUP_ATTACK_ADDR", &addr_file)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let t = Instant::now();
+        let addr = loop {
+            if let Some(a) = std::fs::read_to_string(&addr_file)
+                .ok()
+                .and_then(|a| a.trim().parse().ok())
+            {
+                break a;
+            }
+            assert!(t.elapsed() < WAIT, "the server process starts");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        ServerProcess {
+            child,
+            addr,
+            _dir: dir,
+        }
+    }
+
+    fn status(&self, key: &str) -> f64 {
+        let s = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
+        s.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+            .map_or(0.0, |k| k / 1024.0)
+    }
+
+    /// Peak resident memory in MiB.
+    fn peak_mib(&self) -> f64 {
+        self.status("VmHWM:")
+    }
+
+    /// Resident memory now in MiB.
+    fn rss_mib(&self) -> f64 {
+        self.status("VmRSS:")
+    }
+
+    /// Open file descriptors (sockets, mostly).
+    fn open_files(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.child.id())).map_or(0, Iterator::count)
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Not a test: the server process of [`ServerProcess`] (does nothing in a normal run).
+#[test]
+fn server_process() {
+    let Ok(profile) = std::env::var("FIVEUP_ATTACK_SERVER") else {
+        return;
+    };
+    let db = std::env::var("FIVEUP_ATTACK_DB").unwrap();
+    let mut cfg = config(&db);
+    match profile.as_str() {
+        "spectators" => {
+            cfg.bot_delay = Duration::from_millis(10);
+            cfg.ws_write_timeout = Duration::from_secs(3);
+            cfg.ws_ping = Duration::from_secs(2);
+        }
+        "slow" => cfg.header_timeout = Duration::from_secs(2),
+        _ => {}
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let server = fiveup_server::start(cfg).await.unwrap();
+        let file = std::env::var("FIVEUP_ATTACK_ADDR").unwrap();
+        std::fs::write(format!("{file}.tmp"), server.local_addr().to_string()).unwrap();
+        std::fs::rename(format!("{file}.tmp"), file).unwrap();
+        // Until the test closes our standard input (or kills us).
+        let _ = tokio::task::spawn_blocking(|| {
+            let mut line = String::new();
+            let _ = std::io::stdin().read_line(&mut line);
+        })
+        .await;
+        server.shutdown().await;
+    });
+}
+
+fn report(attack: &str, figure: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "attack: {attack}: {figure}");
+}
+
+/// The `n`th attacker address: 127.0.x.y, never 127.0.0.1 (the real client's).
+fn attacker(n: usize) -> IpAddr {
+    IpAddr::V4(Ipv4Addr::new(
+        127,
+        10 + (n / 250) as u8,
+        0,
+        1 + (n % 250) as u8,
+    ))
+}
+
+async fn tcp_from(
+    addr: SocketAddr,
+    src: IpAddr,
+    rcvbuf: Option<u32>,
+) -> std::io::Result<TcpStream> {
+    let sock = TcpSocket::new_v4()?;
+    sock.bind(SocketAddr::new(src, 0))?;
+    if let Some(b) = rcvbuf {
+        sock.set_recv_buffer_size(b)?;
+    }
+    sock.connect(addr).await
+}
+
+/// One request from `src`; the status and body.
+async fn request_from(
+    addr: SocketAddr,
+    src: IpAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: &str,
+    extra: &[(&str, &str)],
+) -> (u16, String) {
+    let Ok(mut s) = tcp_from(addr, src, None).await else {
+        return (0, String::new());
+    };
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    if let Some(c) = cookie {
+        req.push_str(&format!("Cookie: fiveup_session={c}\r\n"));
+    }
+    for (k, v) in extra {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    if s.write_all(req.as_bytes()).await.is_err() {
+        return (0, String::new());
+    }
+    let mut raw = Vec::new();
+    let _ = tokio::time::timeout(WAIT, s.read_to_end(&mut raw)).await;
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+const JSON: (&str, &str) = ("Content-Type", "application/json");
+
+/// How long a real request (from 127.0.0.1) takes.
+async fn timed_get(addr: SocketAddr) -> Duration {
+    let t = Instant::now();
+    let a = get(addr, "/api/config", None).await;
+    assert_eq!(a.status, 200);
+    t.elapsed()
+}
+
+async fn register(addr: SocketAddr, name: &str, pw: &str) -> Answer {
+    post(
+        addr,
+        "/api/register",
+        None,
+        &json!({"username": name, "password": pw}),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn five_hundred_concurrent_logins_stay_under_300_mb() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = ServerProcess::start("logins");
+    let addr = server.addr;
+    assert_eq!(register(addr, "alice", "correct horse").await.status, 200);
+    let base = server.rss_mib();
+    // 500 logins at once (unknown names, each checked against a real hash), ten per address.
+    let t = Instant::now();
+    let mut tasks = Vec::new();
+    let n: usize = std::env::var("ATTACK_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(500);
+    for i in 0..n {
+        tasks.push(tokio::spawn(async move {
+            let body = json!({"username": format!("nobody{i}"), "password": "not it at all"});
+            request_from(
+                addr,
+                attacker(i / 10),
+                "POST",
+                "/api/login",
+                None,
+                &body.to_string(),
+                &[JSON],
+            )
+            .await
+            .0
+        }));
+    }
+    let mut statuses = std::collections::BTreeMap::new();
+    for t in tasks {
+        *statuses.entry(t.await.unwrap()).or_insert(0) += 1;
+    }
+    let peak = server.peak_mib();
+    report(
+        "500 concurrent logins",
+        &format!(
+            "peak {peak:.0} MiB (from {base:.0} MiB), answers {statuses:?} in {:.1} s",
+            t.elapsed().as_secs_f64()
+        ),
+    );
+    // Each was refused: a wrong password (401), or the hashing queue was full (429).
+    assert!(
+        statuses.keys().all(|s| *s == 401 || *s == 429),
+        "{statuses:?}"
+    );
+    assert!(statuses.get(&401).copied().unwrap_or(0) >= 2);
+    assert!(peak < 300.0, "peak memory {peak:.0} MiB");
+    // The right password still works.
+    let ok = post(
+        addr,
+        "/api/login",
+        None,
+        &json!({"username": "alice", "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+
+    // Guessing one account's password from many addresses meets the per-account limit.
+    let mut limited = 0;
+    for i in 0..40 {
+        let body = json!({"username": "Alice", "password": format!("guess number {i}")});
+        let (s, _) = request_from(
+            addr,
+            attacker(100 + i),
+            "POST",
+            "/api/login",
+            None,
+            &body.to_string(),
+            &[JSON],
+        )
+        .await;
+        assert!(s == 401 || s == 429, "{s}");
+        limited += usize::from(s == 429);
+    }
+    report(
+        "40 guesses at one account from 40 addresses",
+        &format!("{limited} refused with 429"),
+    );
+    assert!(limited >= 25, "only {limited} of 40 guesses were limited");
+}
+
+/// A websocket from `src` that opens `table` and then never reads (a small receive buffer,
+/// so that the server's writes back up quickly).
+async fn non_reader(addr: SocketAddr, src: IpAddr, table: &str) -> Option<Ws2> {
+    let stream = tcp_from(addr, src, Some(4096)).await.ok()?;
+    let req = format!("ws://{addr}/ws").into_client_request().unwrap();
+    let (mut ws, _) = tokio_tungstenite::client_async(req, stream).await.ok()?;
+    let open = serde_json::to_string(&ClientMsg::Open {
+        table: table.to_string(),
+        since: None,
+    })
+    .unwrap();
+    ws.send(Message::text(open)).await.ok()?;
+    Some(ws)
+}
+
+type Ws2 = tokio_tungstenite::WebSocketStream<TcpStream>;
+
+/// Tables of four computer players, with a pause so that the games last.
+async fn bot_tables(addr: SocketAddr, cookie: &str, n: usize) -> Vec<String> {
+    let mut ids = Vec::new();
+    for _ in 0..n {
+        let t: TableInfo = post(
+            addr,
+            "/api/tables",
+            Some(cookie),
+            &json!({"rules": "five-up players=4 target=1000", "seats": [
+                {"kind":"bot","level":"random"},{"kind":"bot","level":"random"},
+                {"kind":"bot","level":"random"},{"kind":"bot","level":"random"}]}),
+        )
+        .await
+        .json();
+        ids.push(t.id);
+    }
+    ids
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn six_hundred_spectators_that_never_read_stay_under_300_mb() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = ServerProcess::start("spectators");
+    let addr = server.addr;
+    let (ann, _) = guest(addr, "Ann").await;
+    let tables = bot_tables(addr, &ann, 6).await;
+    let base = server.rss_mib();
+    let t0 = Instant::now();
+    let mut socks = Vec::new();
+    for i in 0..600 {
+        if let Some(ws) = non_reader(addr, attacker(i / 20), &tables[i % tables.len()]).await {
+            socks.push(ws);
+        }
+    }
+    let opened = socks.len();
+    // Let the games run for a while with nobody reading.
+    let mut worst = Duration::ZERO;
+    while t0.elapsed() < Duration::from_secs(12) {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        worst = worst.max(timed_get(addr).await);
+    }
+    let peak = server.peak_mib();
+    let open_now = server.open_files();
+    report(
+        "600 websockets that never read",
+        &format!(
+            "{opened} opened, peak {peak:.0} MiB (from {base:.0} MiB), slowest real request \
+             {} ms, {open_now} files open in the server after 12 s",
+            worst.as_millis()
+        ),
+    );
+    assert_eq!(opened, 600);
+    assert!(peak < 300.0, "peak memory {peak:.0} MiB");
+    assert!(worst < Duration::from_millis(100), "{worst:?}");
+    // The ones whose buffers stayed full were closed (the write timeout).
+    assert!(open_now < 300, "{open_now} files still open");
+    drop(socks);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slowloris_and_idle_floods_leave_real_requests_answered_within_100_ms() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = ServerProcess::start("slow");
+    let addr = server.addr;
+    // 1,500 idle connections from 50 addresses (30 each), and 100 slowloris connections
+    // sending a request head a byte at a time.
+    let mut idle = Vec::new();
+    for i in 0..1500 {
+        if let Ok(s) = tcp_from(addr, attacker(i / 30), None).await {
+            idle.push(s);
+        }
+    }
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut slow = Vec::new();
+    for i in 0..100 {
+        let stop = stop.clone();
+        slow.push(tokio::spawn(async move {
+            let Ok(mut s) = tcp_from(addr, attacker(60 + i / 10), None).await else {
+                return None;
+            };
+            let head = b"GET /api/config HTTP/1.1\r\nHost: x\r\nX-Pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n";
+            let t = Instant::now();
+            for b in head.iter().cycle() {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    return None;
+                }
+                if s.write_all(&[*b]).await.is_err() {
+                    // Closed by the server: how long it held on.
+                    return Some(t.elapsed());
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            None
+        }));
+    }
+    let mut worst = Duration::ZERO;
+    for _ in 0..20 {
+        worst = worst.max(timed_get(addr).await);
+        tokio::time::sleep(Duration::from_millis(150)).await;
+    }
+    // One address holds at most its cap of connections: the rest were closed at once.
+    let mut held = 0;
+    let mut probes = Vec::new();
+    for _ in 0..100 {
+        if let Ok(s) = tcp_from(addr, attacker(999), None).await {
+            probes.push(s);
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for s in &mut probes {
+        let mut b = [0u8; 1];
+        if tokio::time::timeout(Duration::from_millis(20), s.read(&mut b))
+            .await
+            .is_err()
+        {
+            held += 1;
+        }
+    }
+    // After the header timeout, idle connections are closed.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let mut still_idle = 0;
+    for s in &mut idle {
+        let mut b = [0u8; 1];
+        if tokio::time::timeout(Duration::from_millis(5), s.read(&mut b))
+            .await
+            .is_err()
+        {
+            still_idle += 1;
+        }
+    }
+    let mut held_for = Vec::new();
+    for t in slow {
+        if let Some(d) = t.await.unwrap() {
+            held_for.push(d);
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let peak = server.peak_mib();
+    let longest = held_for.iter().max().copied().unwrap_or_default();
+    report(
+        "slowloris and idle floods",
+        &format!(
+            "slowest real request {} ms; {} of 100 slowloris connections closed, the longest \
+             after {:.1} s; {still_idle} of {} idle connections open after the timeout; one \
+             address held {held} of 100; peak {peak:.0} MiB",
+            worst.as_millis(),
+            held_for.len(),
+            longest.as_secs_f64(),
+            idle.len()
+        ),
+    );
+    assert!(worst < Duration::from_millis(100), "{worst:?}");
+    assert_eq!(held_for.len(), 100, "every slowloris connection is closed");
+    assert!(longest < Duration::from_secs(4), "{longest:?}");
+    assert_eq!(still_idle, 0);
+    assert!(held <= 64, "{held}");
+    assert!(peak < 300.0, "peak memory {peak:.0} MiB");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quotas_bound_tables_the_lobby_and_every_mutating_endpoint() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("quota.db").display().to_string();
+    let mut cfg = config(&db);
+    cfg.max_open_tables = 5;
+    cfg.max_bot_tables = 2;
+    cfg.user_rate = (5.0, 20.0);
+    cfg.lobby_limit = 50;
+    cfg.waiting_expiry = Duration::from_millis(500);
+    cfg.bot_delay = Duration::from_secs(60);
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let (ann, _) = guest(addr, "Ann").await;
+    // Two tables of expert players, then the bot quota.
+    let bots = json!({"rules": "five-up players=4", "seats": [{"kind":"me"},
+        {"kind":"bot","level":"expert"},{"kind":"bot","level":"expert"},{"kind":"bot","level":"expert"}]});
+    for _ in 0..2 {
+        assert_eq!(
+            post(addr, "/api/tables", Some(&ann), &bots).await.status,
+            201
+        );
+    }
+    let e = post(addr, "/api/tables", Some(&ann), &bots).await;
+    assert_eq!(
+        (e.status, e.json::<ErrorBody>().error),
+        (429, ErrorCode::QuotaExceeded)
+    );
+    // Open tables up to the quota, then refused.
+    let open = json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}]});
+    for _ in 0..3 {
+        assert_eq!(
+            post(addr, "/api/tables", Some(&ann), &open).await.status,
+            201
+        );
+    }
+    let e = post(addr, "/api/tables", Some(&ann), &open).await;
+    assert_eq!(e.json::<ErrorBody>().error, ErrorCode::QuotaExceeded);
+    // Join and leave as fast as possible: the per-user limit stops it.
+    let (bob, _) = guest(addr, "Bob").await;
+    let (host, _) = guest(addr, "Hal").await;
+    let target = post(
+        addr,
+        "/api/tables",
+        Some(&host),
+        &json!({"rules": "five-up players=3", "seats": [{"kind":"me"},{"kind":"open"},{"kind":"open"}]}),
+    )
+    .await
+    .json::<TableInfo>()
+    .id;
+    let mut stored = 0;
+    let mut limited = 0;
+    for i in 0..100 {
+        let path = if i % 2 == 0 { "join" } else { "leave" };
+        let a = post(
+            addr,
+            &format!("/api/tables/{target}/{path}"),
+            Some(&bob),
+            &json!({}),
+        )
+        .await;
+        match a.status {
+            200 => stored += 1,
+            429 => limited += 1,
+            s => panic!("{s} {}", a.body),
+        }
+    }
+    report(
+        "100 joins and leaves",
+        &format!("{stored} stored, {limited} refused with 429"),
+    );
+    assert!(stored <= 30 && limited >= 70, "{stored} stored");
+    // A lobby of many waiting tables is answered a page at a time.
+    for i in 0..30 {
+        let (g, _) = guest(addr, &format!("Host{i}")).await;
+        for _ in 0..3 {
+            assert_eq!(post(addr, "/api/tables", Some(&g), &open).await.status, 201);
+        }
+    }
+    let lobby = get(addr, "/api/lobby", None).await;
+    let l: Lobby = lobby.json();
+    report(
+        "a lobby of 96 tables",
+        &format!(
+            "{} listed of {}, {} bytes",
+            l.tables.len(),
+            l.total,
+            lobby.body.len()
+        ),
+    );
+    assert_eq!(l.tables.len(), 50);
+    assert!(l.total >= 96);
+    let page: Lobby = get(addr, "/api/lobby?offset=90&limit=10", None)
+        .await
+        .json();
+    assert_eq!(page.tables.len(), l.total - 90);
+    // Abandoned waiting tables expire: out of the lobby and of the store.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    fiveup_server::janitor::sweep(&server.app).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let l: Lobby = get(addr, "/api/lobby", None).await.json();
+    let gone = get(addr, &format!("/api/tables/{target}"), None).await;
+    report(
+        "expiry of waiting tables",
+        &format!("{} listed after a sweep", l.total),
+    );
+    assert_eq!(gone.status, 404);
+    assert!(l
+        .tables
+        .iter()
+        .all(|t| t.status != fiveup_protocol::TableStatus::Waiting));
+    // Ann's quota is free again.
+    assert_eq!(
+        post(addr, "/api/tables", Some(&ann), &open).await.status,
+        201
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cross_site_requests_are_refused() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("csrf.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    assert_eq!(register(addr, "carol", "correct horse").await.status, 200);
+    let body = r#"{"username":"carol","password":"correct horse"}"#;
+    // A form post (text/plain, the login CSRF): refused, no session.
+    let a = request_from(
+        addr,
+        attacker(1),
+        "POST",
+        "/api/login",
+        None,
+        body,
+        &[("Content-Type", "text/plain")],
+    )
+    .await;
+    assert_eq!(a.0, 415);
+    assert!(a.1.contains("bad_content_type"));
+    // Another site's origin: refused even as JSON.
+    let a = request_from(
+        addr,
+        attacker(1),
+        "POST",
+        "/api/login",
+        None,
+        body,
+        &[JSON, ("Origin", "https://evil.example")],
+    )
+    .await;
+    assert_eq!(a.0, 403);
+    assert!(a.1.contains("bad_origin"));
+    // The server's own origin, as JSON: fine.
+    let own = format!("http://{addr}");
+    let ok = http(
+        addr,
+        "POST",
+        "/api/login",
+        None,
+        Some(body),
+        &[("Origin", own.as_str())],
+    )
+    .await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_rotate_and_logout_closes_websockets() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("sessions.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    // A guest registers: the guest token no longer works, the new one does.
+    let (g, gid) = guest(addr, "Gus").await;
+    let r = post(
+        addr,
+        "/api/register",
+        Some(&g),
+        &json!({"username": "gustav", "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    let new = session_of(&r);
+    assert_ne!(new, g);
+    assert_eq!(get(addr, "/api/me", Some(&g)).await.status, 401);
+    let me: fiveup_protocol::Me = get(addr, "/api/me", Some(&new)).await.json();
+    assert_eq!(me.user.id, gid);
+    // Logging in replaces the session it came with.
+    let again = post(
+        addr,
+        "/api/login",
+        Some(&new),
+        &json!({"username": "gustav", "password": "correct horse"}),
+    )
+    .await;
+    let token = session_of(&again);
+    assert_eq!(get(addr, "/api/me", Some(&new)).await.status, 401);
+    // A websocket opened before logout is closed by it.
+    let mut c = connect(addr, Some(&token)).await;
+    let out = post(addr, "/api/logout", Some(&token), &json!({})).await;
+    assert_eq!(out.status, 204);
+    let mut code = None;
+    while let Ok(Some(m)) = tokio::time::timeout(Duration::from_secs(5), c.ws.next()).await {
+        if let Ok(Message::Close(Some(f))) = m {
+            code = Some(u16::from(f.code));
+            break;
+        }
+    }
+    assert_eq!(code, Some(1008));
+    // Expired sessions are purged.
+    let (_, _) = guest(addr, "Old").await;
+    sqlx::query("UPDATE sessions SET expires_at = 0")
+        .execute(&server.app.db.pool)
+        .await
+        .unwrap();
+    let (sessions, _) = fiveup_server::janitor::sweep(&server.app).await.unwrap();
+    assert!(sessions >= 1);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lookalike_names_common_passwords_and_hidden_chat_characters_are_refused() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("names.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    assert_eq!(register(addr, "alice", "correct horse").await.status, 200);
+    for twin in [
+        "\u{430}lice",
+        "\u{ff41}\u{ff4c}\u{ff49}\u{ff43}\u{ff45}",
+        "alice\u{3164}",
+        "al\u{131}ce",
+        "ALICE",
+    ] {
+        let a = register(addr, twin, "battery staple").await;
+        let e: ErrorBody = a.json();
+        assert!(
+            matches!(e.error, ErrorCode::NameTaken | ErrorCode::BadName),
+            "{twin:?}: {e:?}"
+        );
+    }
+    // A guest may not take a registered name either.
+    let a = post(
+        addr,
+        "/api/guest",
+        None,
+        &json!({"nickname": "\u{430}lice"}),
+    )
+    .await;
+    assert_eq!(a.json::<ErrorBody>().error, ErrorCode::NameTaken);
+    for pw in ["password", "12345678", "        "] {
+        let a = register(addr, "bobby", pw).await;
+        assert_eq!(
+            a.json::<ErrorBody>().error,
+            ErrorCode::BadPassword,
+            "{pw:?}"
+        );
+    }
+    // Chat: bidirectional overrides and zero-width characters are removed.
+    let (ann, _) = guest(addr, "Ann").await;
+    let t: TableInfo = post(
+        addr,
+        "/api/tables",
+        Some(&ann),
+        &json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}]}),
+    )
+    .await
+    .json();
+    let mut c = connect(addr, Some(&ann)).await;
+    c.open(&t.id, None).await;
+    c.send(&ClientMsg::Chat {
+        text: "gg\u{202e}lol\u{200b}!".to_string(),
+    })
+    .await;
+    let line = match c.until(|m| matches!(m, ServerMsg::Chat { .. })).await {
+        ServerMsg::Chat { line } => line,
+        _ => unreachable!(),
+    };
+    assert_eq!(line.text, "gglol!");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn creation_is_idempotent_and_rematches_need_consent() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("idem.db").display().to_string();
+    let mut cfg = config(&db);
+    cfg.takeover = Some(Duration::from_millis(100));
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let (ann, _) = guest(addr, "Ann").await;
+    let req =
+        json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}], "request_id": "r-1"});
+    let a: TableInfo = post(addr, "/api/tables", Some(&ann), &req).await.json();
+    let b: TableInfo = post(addr, "/api/tables", Some(&ann), &req).await.json();
+    assert_eq!(a.id, b.id);
+    let l: Lobby = get(addr, "/api/lobby", None).await.json();
+    assert_eq!(l.total, 1);
+
+    // A rated game in which Vic never acted (a computer player played his seat): his
+    // rating does not move, nor does Mal's against him.
+    let mal = session_of(&register(addr, "mallory", "correct horse").await);
+    let vic = session_of(&register(addr, "victor", "battery staple").await);
+    let t: TableInfo = post(
+        addr,
+        "/api/tables",
+        Some(&mal),
+        &json!({"rules": "five-up target=50", "seats": [{"kind":"me"},{"kind":"open"}]}),
+    )
+    .await
+    .json();
+    let j = post(
+        addr,
+        &format!("/api/tables/{}/join", t.id),
+        Some(&vic),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(j.status, 200);
+    let mut m = connect(addr, Some(&mal)).await;
+    m.open(&t.id, None).await;
+    let mut clients = vec![m];
+    play_out(&mut clients, 5_000).await;
+    let vic_id = get(addr, "/api/me", Some(&vic))
+        .await
+        .json::<fiveup_protocol::Me>()
+        .user
+        .id;
+    let mal_id = get(addr, "/api/me", Some(&mal))
+        .await
+        .json::<fiveup_protocol::Me>()
+        .user
+        .id;
+    let pv: fiveup_protocol::Profile = get(addr, &format!("/api/users/{vic_id}"), None)
+        .await
+        .json();
+    let pm: fiveup_protocol::Profile = get(addr, &format!("/api/users/{mal_id}"), None)
+        .await
+        .json();
+    assert_eq!(pv.rating.unwrap().rating, 1500.0);
+    assert_eq!(pm.rating.unwrap().rating, 1500.0);
+    // Mal asks for a rematch: Vic is not seated without saying so.
+    let mut m = clients.remove(0);
+    let id = m.id();
+    m.send(&ClientMsg::Rematch { id }).await;
+    let new_table = loop {
+        if let ServerMsg::Event {
+            event: fiveup_protocol::EventView::Rematch { table },
+            ..
+        } = m.recv().await
+        {
+            break table;
+        }
+    };
+    let info: TableInfo = get(addr, &format!("/api/tables/{new_table}"), Some(&vic))
+        .await
+        .json();
+    assert_eq!(info.your_seat, None);
+    assert_eq!(info.status, fiveup_protocol::TableStatus::Waiting);
+    // Nobody else can take the seat kept for Vic.
+    let (eve, _) = guest(addr, "Eve").await;
+    let e = post(
+        addr,
+        &format!("/api/tables/{new_table}/join"),
+        Some(&eve),
+        &json!({"seat": 1}),
+    )
+    .await;
+    assert_eq!(e.json::<ErrorBody>().error, ErrorCode::SeatTaken);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn computer_players_answer_after_the_same_pause_whatever_they_hold() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("timing.db").display().to_string();
+    let mut cfg = config(&db);
+    let delay = Duration::from_millis(300);
+    cfg.bot_delay = delay;
+    // A slow search (tens of milliseconds), so that searched answers would stand out.
+    cfg.expert_spec = "expert:samples=400,threads=1".to_string();
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let (ann, _) = guest(addr, "Ann").await;
+    let t: TableInfo = post(
+        addr,
+        "/api/tables",
+        Some(&ann),
+        &json!({"rules": "five-up target=50", "seats": [{"kind":"bot","level":"expert"},{"kind":"me"}]}),
+    )
+    .await
+    .json();
+    let mut c = connect(addr, Some(&ann)).await;
+    c.open(&t.id, None).await;
+    // Answer times: from the event that gave the computer player its turn to its action.
+    let mut times = Vec::new();
+    let mut turn_at: Option<Instant> = None;
+    let deadline = Instant::now() + Duration::from_secs(40);
+    while times.len() < 20 && Instant::now() < deadline && !c.over() {
+        if let Some(mut m) = c.due() {
+            let id = c.id();
+            match &mut m {
+                ClientMsg::Act { id: i, .. } | ClientMsg::Seed { id: i, .. } => *i = id,
+                _ => {}
+            }
+            c.send(&m).await;
+        }
+        let msg = c.recv().await;
+        if let ServerMsg::Event { event, view, .. } = &msg {
+            if let (fiveup_protocol::EventView::Action { seat: 0, .. }, Some(t)) = (event, turn_at)
+            {
+                times.push(t.elapsed());
+            }
+            turn_at = (view.to_move == Some(0) && view.phase.is_some() && view.winner.is_none())
+                .then(Instant::now);
+        }
+    }
+    let min = times.iter().min().copied().unwrap_or_default();
+    let max = times.iter().max().copied().unwrap_or_default();
+    report(
+        "computer player answer times",
+        &format!(
+            "{} answers from {} to {} ms",
+            times.len(),
+            min.as_millis(),
+            max.as_millis()
+        ),
+    );
+    assert!(times.len() >= 5);
+    assert!(min >= delay - Duration::from_millis(10), "{min:?}");
+    assert!(max - min < Duration::from_millis(40), "{min:?}..{max:?}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_frames_and_bad_utf8_get_close_codes_and_limits_name_commands() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("frames.db").display().to_string();
+    let mut cfg = config(&db);
+    cfg.ws_rate = (1.0, 2.0);
+    cfg.http_rate = (1.0, 3.0);
+    cfg.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    // A frame over 64 KiB: close code 1009.
+    let mut c = connect(addr, None).await;
+    c.ws.send(Message::text("x".repeat(70 * 1024)))
+        .await
+        .unwrap();
+    let code = close_code(&mut c.ws).await;
+    assert_eq!(code, Some(1009));
+    // Text that is not UTF-8: close code 1007 (a hand-made masked frame).
+    let mut c = connect(addr, None).await;
+    let payload = [0xffu8, 0xfe, 0x41];
+    let mask = [1u8, 2, 3, 4];
+    let mut frame = vec![0x81, 0x80 | payload.len() as u8];
+    frame.extend_from_slice(&mask);
+    frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    match c.ws.get_mut() {
+        tokio_tungstenite::MaybeTlsStream::Plain(s) => s.write_all(&frame).await.unwrap(),
+        _ => unreachable!(),
+    }
+    assert_eq!(close_code(&mut c.ws).await, Some(1007));
+    // A dropped command is named in its rate_limited error.
+    let mut c = connect(addr, None).await;
+    for i in 0..4 {
+        c.send_text(&format!(r#"{{"type":"hint","id":"h{i}"}}"#))
+            .await;
+    }
+    let limited = loop {
+        if let ServerMsg::Error {
+            code: ErrorCode::RateLimited,
+            id,
+            ..
+        } = c.recv().await
+        {
+            break id;
+        }
+    };
+    assert!(limited.is_some_and(|i| i.starts_with('h')));
+    // Behind a trusted proxy each client has its own HTTP bucket.
+    let body = json!({"nickname": "Pat"}).to_string();
+    for client in ["10.0.0.1", "10.0.0.2"] {
+        for _ in 0..3 {
+            let a = http(
+                addr,
+                "POST",
+                "/api/guest",
+                None,
+                Some(&body),
+                &[("X-Forwarded-For", client)],
+            )
+            .await;
+            assert_eq!(a.status, 200, "{client}");
+        }
+    }
+    let a = http(
+        addr,
+        "POST",
+        "/api/guest",
+        None,
+        Some(&body),
+        &[("X-Forwarded-For", "10.0.0.1")],
+    )
+    .await;
+    assert_eq!(a.status, 429);
+    server.shutdown().await;
+}
+
+async fn close_code(ws: &mut Ws) -> Option<u16> {
+    while let Ok(Some(m)) = tokio::time::timeout(Duration::from_secs(5), ws.next()).await {
+        match m {
+            Ok(Message::Close(Some(f))) => return Some(u16::from(f.code)),
+            Ok(Message::Close(None)) | Err(_) => return None,
+            _ => {}
+        }
+    }
+    None
+}
