@@ -502,8 +502,38 @@ impl FastRng {
     /// below 2^-32 as in [`FastRng::below`].
     #[inline]
     pub fn tile_order(&mut self, n: usize) -> [Tile; TILE_COUNT] {
-        debug_assert!(n <= TILE_COUNT);
         let mut order = [Tile(0); TILE_COUNT];
+        self.tile_order_into(&mut order[..n]);
+        order
+    }
+
+    /// [`FastRng::tile_order`] written into `order`: its `order.len()` entries become the first
+    /// `order.len()` tiles in a uniformly random order (every entry is written).
+    #[inline]
+    pub fn tile_order_into(&mut self, order: &mut [Tile]) {
+        // The set sizes get their own copy with the length known at compile time (no bounds
+        // checks, the loop unrolled): this is the playouts' deal.
+        match order.len() {
+            28 => self.tile_order_fixed::<28>(order.try_into().expect("28 tiles")),
+            55 => self.tile_order_fixed::<55>(order.try_into().expect("55 tiles")),
+            91 => self.tile_order_fixed::<91>(order.try_into().expect("91 tiles")),
+            _ => self.tile_order_slice(order),
+        }
+    }
+
+    #[inline]
+    fn tile_order_fixed<const N: usize>(&mut self, order: &mut [Tile; N]) {
+        self.tile_order_slice(order);
+    }
+
+    #[inline(always)]
+    fn tile_order_slice(&mut self, order: &mut [Tile]) {
+        let n = order.len();
+        debug_assert!(n <= TILE_COUNT);
+        if n == 0 {
+            return;
+        }
+        order[0] = Tile(0);
         let mut i = 1;
         while i < n {
             let mut r = self.next_u64();
@@ -519,7 +549,6 @@ impl FastRng {
                 i += 1;
             }
         }
-        order
     }
 
     /// A uniform float in `[0, 1)`.

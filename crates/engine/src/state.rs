@@ -530,10 +530,67 @@ impl Entry {
     }
 }
 
-/// Room reserved for a hand's log when a state is made: a double-six hand logs at most 192
-/// entries (28 plays, 21 draws, at most 3 passes before each of the 29 turns that lay or end a
-/// hand, and one claim and one Muggins call per play). Bigger sets and tables grow the log.
-const LOG_RESERVE: usize = 192;
+/// Entries a hand's log holds in place: a double-six hand logs at most 192 entries (28 plays,
+/// 21 draws, at most 3 passes before each of the 29 turns that lay or end a hand, and one
+/// claim and one Muggins call per play), so 256 hold any double-six hand and a `u8`-masked
+/// index needs no bounds check. A longer log (bigger sets and tables) moves to the heap.
+const LOG_INLINE: usize = 256;
+
+/// A hand's log: entries in place up to [`LOG_INLINE`], then on the heap. Keeping the common
+/// case in place keeps a push as cheap as a store, and cloning a state free of allocation.
+#[derive(Clone)]
+struct Log {
+    inline: [Entry; LOG_INLINE],
+    len: u16,
+    /// Every entry, once the log outgrew `inline` (empty until then).
+    spill: Vec<Entry>,
+}
+
+impl Log {
+    fn new() -> Log {
+        Log {
+            inline: [Entry::Pass {
+                seat: Seat(0),
+                ends: PipSet::EMPTY,
+            }; LOG_INLINE],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, e: Entry) {
+        if usize::from(self.len) < LOG_INLINE {
+            self.inline[usize::from(self.len) & (LOG_INLINE - 1)] = e;
+        } else {
+            self.push_spilled(e);
+        }
+        self.len += 1;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn push_spilled(&mut self, e: Entry) {
+        if self.spill.is_empty() {
+            self.spill.reserve(4 * LOG_INLINE);
+            self.spill.extend_from_slice(&self.inline);
+        }
+        self.spill.push(e);
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.spill.clear();
+    }
+
+    fn as_slice(&self) -> &[Entry] {
+        if usize::from(self.len) <= LOG_INLINE {
+            &self.inline[..usize::from(self.len)]
+        } else {
+            &self.spill
+        }
+    }
+}
 
 /// What the state needs to judge the player to move, shared by [`State`] and
 /// [`crate::View`] so both give the same legal actions.
@@ -754,7 +811,7 @@ pub struct State {
     result: Option<HandResult>,
     winner: Option<Side>,
     /// The hand's log (its storage is reused from hand to hand by [`State::reset`]).
-    log: Vec<Entry>,
+    log: Log,
 }
 
 impl fmt::Debug for State {
@@ -862,7 +919,7 @@ impl State {
             muggins: 0,
             result: None,
             winner: None,
-            log: Vec::with_capacity(LOG_RESERVE),
+            log: Log::new(),
         };
         s.reset(rules, deal, start)?;
         Ok(s)
@@ -895,23 +952,22 @@ impl State {
     /// in place with `rng` (uniform: a uniform shuffle of any order is uniform). Redeals until a
     /// double is dealt when the rules require it. For playout loops.
     pub fn redeal_first_hand(&mut self, rng: &mut crate::deal::FastRng) {
-        let mut deal = self.deal;
-        let n = deal.len();
+        let n = self.deal.len();
         let lot = self.rules.first_lead == FirstLead::Lot;
         loop {
-            deal.order = rng.tile_order(n);
+            // Shuffled in place: this state's deal is only replaced, never needed again.
+            rng.tile_order_into(&mut self.deal.order[..n]);
             if lot {
-                deal.lot = Seat(rng.below(u32::from(self.rules.players)) as u8);
+                self.deal.lot = Seat(rng.below(u32::from(self.rules.players)) as u8);
             }
-            match self.reset_trusted(self.rules, deal, HandStart::first()) {
-                Ok(()) => return,
-                Err(_) => continue,
+            if self.deal_hand(HandStart::first()).is_ok() {
+                return;
             }
         }
     }
 
     /// [`State::reset`] for values already checked: valid rules, a deal made for them, a seat in
-    /// range. Fails only with [`SetupError::NoDouble`].
+    /// range. Fails only with [`SetupError::NoDouble`], leaving the state unchanged.
     #[inline]
     fn reset_trusted(
         &mut self,
@@ -919,10 +975,26 @@ impl State {
         deal: Deal,
         start: HandStart,
     ) -> Result<(), SetupError> {
+        let old = (self.rules, self.deal);
+        self.rules = rules;
+        self.deal = deal;
+        let r = self.deal_hand(start);
+        if r.is_err() {
+            (self.rules, self.deal) = old;
+        }
+        r
+    }
+
+    /// Start a hand from this state's rules and deal. Fails only with
+    /// [`SetupError::NoDouble`], having changed nothing but the rules and the deal.
+    #[inline]
+    fn deal_hand(&mut self, start: HandStart) -> Result<(), SetupError> {
+        let rules = self.rules;
         let mut hands = BySeat::<TileSet>::default();
         let mut counts = BySeat::<[u8; 16]>::default();
         let h = rules.hand_size as usize;
-        for (seat, chunk) in deal.order[..deal.dealt()].chunks_exact(h).enumerate() {
+        let dealt = self.deal.dealt();
+        for (seat, chunk) in self.deal.order[..dealt].chunks_exact(h).enumerate() {
             for t in chunk {
                 hands.0[seat].insert(*t);
                 add_suits(&mut counts.0[seat], *t, true);
@@ -935,16 +1007,14 @@ impl State {
                 }
             }
         }
-        self.rules = rules;
         self.start = start;
-        self.deal = deal;
         self.scores = start.scores;
         self.hands = hands;
         self.suit_counts = counts;
         self.plays = BySeat::default();
         self.drawn = 0;
-        self.set_bone_left((deal.len() - deal.dealt()) as u8);
-        for (i, side) in self.side.iter_mut().enumerate() {
+        self.set_bone_left((self.deal.len() - dealt) as u8);
+        for (i, side) in self.side[..usize::from(rules.players)].iter_mut().enumerate() {
             *side = rules.side_of(Seat(i as u8));
         }
         self.layout = Layout::new();
@@ -1212,7 +1282,7 @@ impl State {
     /// The hand's log, in order, with drawn tiles shown.
     #[must_use]
     pub fn log(&self) -> &[Entry] {
-        &self.log
+        self.log.as_slice()
     }
 
     /// Whether a tile may be drawn now.

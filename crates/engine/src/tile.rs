@@ -68,6 +68,17 @@ const fn build_suits() -> [u128; 16] {
 /// (entries 13 to 15 are empty, so a pip masked to four bits needs no bounds check).
 const SUITS: [u128; 16] = build_suits();
 
+/// `BIT[i]`: the set holding tile `i` alone (a load is cheaper than a 128-bit shift).
+const BIT: [u128; 128] = {
+    let mut b = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        b[i] = 1 << i;
+        i += 1;
+    }
+    b
+};
+
 const fn build_doubles() -> u128 {
     let mut m = 0u128;
     let mut p = 0usize;
@@ -271,23 +282,23 @@ impl TileSet {
     /// Whether `t` is in the set.
     #[must_use]
     pub const fn contains(self, t: Tile) -> bool {
-        self.0 & (1 << t.0) != 0
+        self.0 & BIT[(t.0 & 127) as usize] != 0
     }
 
     /// Add a tile.
     pub fn insert(&mut self, t: Tile) {
-        self.0 |= 1 << t.0;
+        self.0 |= BIT[(t.0 & 127) as usize];
     }
 
     /// Remove a tile.
     pub fn remove(&mut self, t: Tile) {
-        self.0 &= !(1 << t.0);
+        self.0 &= !BIT[(t.0 & 127) as usize];
     }
 
     /// The set with one tile.
     #[must_use]
     pub const fn single(t: Tile) -> TileSet {
-        TileSet(1 << t.0)
+        TileSet(BIT[(t.0 & 127) as usize])
     }
 
     /// Intersection.
