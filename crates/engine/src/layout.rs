@@ -146,7 +146,7 @@ impl Layout {
     /// Whether no tile has been laid.
     #[must_use]
     pub const fn is_empty(&self) -> bool {
-        self.tiles.is_empty()
+        self.n_arms == 0
     }
 
     /// The count of the open ends (sum as defined in the module documentation).

@@ -591,12 +591,13 @@ impl Rules {
         crate::Tile::all(self.set)
     }
 
-    /// Whether these rules are the common profile that playouts specialise for: two players,
-    /// Fives play scoring on the usual scale, scored as played, no exact target, and drawing
+    /// Whether these rules are the common profile that playouts specialise for: two players
+    /// with a double-six set, Fives play scoring on the usual scale, scored as played, no exact target, and drawing
     /// (if any) only when blocked. Other options (spinners, awards, leads...) may vary.
     #[must_use]
     pub fn is_standard_profile(&self) -> bool {
         self.players == 2
+            && self.set == 6
             && self.play_scoring == PlayScoring::Fives
             && !self.cribbage_scale
             && !self.manual_scoring

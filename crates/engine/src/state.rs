@@ -995,9 +995,21 @@ impl State {
         let h = rules.hand_size as usize;
         let dealt = self.deal.dealt();
         for (seat, chunk) in self.deal.order[..dealt].chunks_exact(h).enumerate() {
-            for t in chunk {
-                hands.0[seat].insert(*t);
-                add_suits(&mut counts.0[seat], *t, true);
+            if rules.set == 6 {
+                // A double-six set: the tiles fit a 64-bit word and the pips 0 to 6 the low
+                // eight bytes of the per-pip counts.
+                let (mut bits, mut c) = (0u64, 0u64);
+                for t in chunk {
+                    bits |= 1u64 << (t.0 & 63);
+                    c += SUIT_WORDS[usize::from(t.0) & 127] as u64;
+                }
+                hands.0[seat] = TileSet(u128::from(bits));
+                counts.0[seat][..8].copy_from_slice(&c.to_le_bytes());
+            } else {
+                for t in chunk {
+                    hands.0[seat].insert(*t);
+                    add_suits(&mut counts.0[seat], *t, true);
+                }
             }
         }
         if start.highest_double {
@@ -1482,6 +1494,14 @@ impl State {
             let pip = self.layout.arm_pip(a) & 15;
             let c = u32::from(counts[pip as usize]);
             if k < c {
+                if STD {
+                    // A double-six set: every tile's bit is in the low word.
+                    let mut m = (hand & Tile::suit(pip).0) as u64;
+                    for _ in 0..k {
+                        m &= m - 1;
+                    }
+                    return Action::play(Tile(m.trailing_zeros() as u8), a);
+                }
                 let mut m = hand & Tile::suit(pip).0;
                 for _ in 0..k {
                     m &= m - 1;
