@@ -684,7 +684,7 @@ async fn bad_input_gets_clear_errors_and_changes_nothing() {
     expect(other, ErrorCode::NotYourTurn).await;
     // Illegal play: a tile the mover does not hold.
     let mv = mover.view.clone().unwrap();
-    let foreign = fiveup_engine::Tile::ALL
+    let foreign = fiveup_engine::Tile::all(6)
         .iter()
         .find(|t| !mv.my_tiles.contains(t))
         .unwrap();

@@ -533,7 +533,7 @@ fn command(game: &mut Game, line: &str, out: &mut dyn Write) -> Result<Flow, Str
         "draw" | "d" => act(game, Action::Draw, out)?,
         "pass" | "p" => act(game, Action::Pass, out)?,
         "muggins" | "m" => act(game, Action::Muggins, out)?,
-        "claim" | "c" => match args.first().map(|a| a.parse::<u8>()) {
+        "claim" | "c" => match args.first().map(|a| a.parse::<u16>()) {
             Some(Ok(n)) => act(game, Action::Claim(n), out)?,
             _ => reply(out, "Say how many points: claim 10 (claim 0 for none).")?,
         },

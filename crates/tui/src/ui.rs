@@ -239,8 +239,8 @@ struct SeatLine {
 struct TableModel {
     board_title: String,
     tree: LayoutTree,
-    count: u8,
-    count_points: u8,
+    count: u16,
+    count_points: u16,
     ends: Vec<(ArmId, Pip)>,
     sides: Vec<(String, i32)>,
     target: u16,
