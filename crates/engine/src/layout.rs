@@ -387,10 +387,22 @@ impl Layout {
     /// Lay `tile` on `arm`. The caller has checked that the arm is open and the tile fits.
     #[inline(always)]
     pub fn lay(&mut self, tile: Tile, arm: ArmId, rules: &Rules) {
+        self.lay_in::<false>(tile, arm, rules);
+    }
+
+    /// [`Layout::lay`] under a rules profile: with `STD` the set is double-six (every tile in
+    /// the low word of the tile set) and there is no Cross Dominoes cross.
+    #[inline(always)]
+    pub(crate) fn lay_in<const STD: bool>(&mut self, tile: Tile, arm: ArmId, rules: &Rules) {
         let a = (arm.0 & 31) as usize;
         let p = self.pip[a];
         debug_assert!(self.is_open(arm) && tile.has(p));
-        self.tiles.insert(tile);
+        debug_assert!(!STD || (rules.set == 6 && !rules.cross_first));
+        if STD {
+            self.tiles.0 = u128::from(self.tiles.0 as u64 | 1u64 << (tile.index() & 63));
+        } else {
+            self.tiles.insert(tile);
+        }
         let bit = 1u32 << a;
         let d = (p & 15) as usize;
         if tile.is_double() {
@@ -405,7 +417,7 @@ impl Layout {
             self.count += 2 * u16::from(p);
             if spins {
                 self.add_sprouts(p, rules);
-                if rules.cross_first && first {
+                if !STD && rules.cross_first && first {
                     self.start_cross(p);
                 }
             }
@@ -431,7 +443,7 @@ impl Layout {
             self.count += u16::from(q);
             self.open_pips[d] -= 1;
             self.open_pips[(q & 15) as usize] += 1;
-            if self.cross == p {
+            if !STD && self.cross == p {
                 self.continue_cross(a);
             }
         }

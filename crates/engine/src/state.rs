@@ -568,6 +568,14 @@ impl Log {
         self.len += 1;
     }
 
+    /// A push known to stay in place (a double-six hand of two players).
+    #[inline(always)]
+    fn push_inline(&mut self, e: Entry) {
+        debug_assert!(usize::from(self.len) < 192);
+        self.inline[usize::from(self.len) & (LOG_INLINE - 1)] = e;
+        self.len += 1;
+    }
+
     #[cold]
     #[inline(never)]
     fn push_spilled(&mut self, e: Entry) {
@@ -852,6 +860,34 @@ fn add_suits(counts: &mut [u8; 16], t: Tile, up: bool) {
     *counts = if up { v + d } else { v - d }.to_le_bytes();
 }
 
+/// [`SUIT_WORDS`] for a double-six set: pips 0 to 6 fit the low eight bytes.
+const SUIT_WORDS_LOW: [u64; 32] = {
+    let mut w = [0u64; 32];
+    let mut i = 0;
+    while i < 28 {
+        w[i] = SUIT_WORDS[i] as u64;
+        i += 1;
+    }
+    w
+};
+
+/// [`add_suits`] on a double-six set (the standard profile): one 64-bit operation on the
+/// counts of pips 0 to 7.
+#[inline]
+fn add_suits_low(counts: &mut [u8; 16], t: Tile, up: bool) {
+    let mut low = [0u8; 8];
+    low.copy_from_slice(&counts[..8]);
+    let v = u64::from_le_bytes(low);
+    let d = SUIT_WORDS_LOW[t.index() as usize & 31];
+    counts[..8].copy_from_slice(&if up { v + d } else { v - d }.to_le_bytes());
+}
+
+/// Take `t` out of a double-six hand (every bit in the low word).
+#[inline]
+fn remove_low(hand: &mut TileSet, t: Tile) {
+    hand.0 = u128::from(hand.0 as u64 & !(1u64 << (t.index() & 63)));
+}
+
 /// `FIVES_POINTS[c]`: what a count of `c` scores under fives scoring (the count itself when it is
 /// a positive multiple of 5). A count stays below 1024: at most 28 arm ends of at most 24 each.
 const FIVES_POINTS: [u16; 1024] = {
@@ -990,10 +1026,17 @@ impl State {
     #[inline]
     fn deal_hand(&mut self, start: HandStart) -> Result<(), SetupError> {
         let rules = self.rules;
-        let mut hands = BySeat::<TileSet>::default();
-        let mut counts = BySeat::<[u8; 16]>::default();
         let h = rules.hand_size as usize;
         let dealt = self.deal.dealt();
+        if start.highest_double {
+            if let Some(need) = rules.opening_needs() {
+                if !self.deal.order[..dealt].iter().any(|&t| need.contains(t)) {
+                    return Err(SetupError::NoDouble);
+                }
+            }
+        }
+        self.hands = BySeat::default();
+        self.suit_counts = BySeat::default();
         for (seat, chunk) in self.deal.order[..dealt].chunks_exact(h).enumerate() {
             if rules.set == 6 {
                 // A double-six set: the tiles fit a 64-bit word and the pips 0 to 6 the low
@@ -1001,28 +1044,19 @@ impl State {
                 let (mut bits, mut c) = (0u64, 0u64);
                 for t in chunk {
                     bits |= 1u64 << (t.0 & 63);
-                    c += SUIT_WORDS[usize::from(t.0) & 127] as u64;
+                    c += SUIT_WORDS_LOW[usize::from(t.0) & 31];
                 }
-                hands.0[seat] = TileSet(u128::from(bits));
-                counts.0[seat][..8].copy_from_slice(&c.to_le_bytes());
+                self.hands.0[seat & 7] = TileSet(u128::from(bits));
+                self.suit_counts.0[seat & 7][..8].copy_from_slice(&c.to_le_bytes());
             } else {
                 for t in chunk {
-                    hands.0[seat].insert(*t);
-                    add_suits(&mut counts.0[seat], *t, true);
-                }
-            }
-        }
-        if start.highest_double {
-            if let Some(need) = rules.opening_needs() {
-                if hands.0.iter().all(|h| h.and(need).is_empty()) {
-                    return Err(SetupError::NoDouble);
+                    self.hands.0[seat & 7].insert(*t);
+                    add_suits(&mut self.suit_counts.0[seat & 7], *t, true);
                 }
             }
         }
         self.start = start;
         self.scores = start.scores;
-        self.hands = hands;
-        self.suit_counts = counts;
         self.plays = BySeat::default();
         self.drawn = 0;
         self.set_bone_left((self.deal.len() - dealt) as u8);
@@ -1496,7 +1530,7 @@ impl State {
             if k < c {
                 if STD {
                     // A double-six set: every tile's bit is in the low word.
-                    let mut m = (hand & Tile::suit(pip).0) as u64;
+                    let mut m = hand as u64 & Tile::suit(pip).0 as u64;
                     for _ in 0..k {
                         m &= m - 1;
                     }
@@ -1555,7 +1589,7 @@ impl State {
             Action::Draw => self.do_draw::<STD>(),
             Action::Pass => {
                 let ends = self.layout.open_pips();
-                self.push_log(Entry::Pass {
+                self.push_log_in::<STD>(Entry::Pass {
                     seat: self.to_move,
                     ends,
                 });
@@ -1623,6 +1657,17 @@ impl State {
     #[inline]
     fn push_log(&mut self, e: Entry) {
         self.log.push(e);
+    }
+
+    /// [`State::push_log`] under a rules profile: a standard-profile hand (two players, a
+    /// double-six set) logs at most 192 entries, so its log never leaves its place.
+    #[inline(always)]
+    fn push_log_in<const STD: bool>(&mut self, e: Entry) {
+        if STD {
+            self.log.push_inline(e);
+        } else {
+            self.log.push(e);
+        }
     }
 
     /// Points a count scores during play under these rules.
@@ -1703,8 +1748,14 @@ impl State {
     #[inline(always)]
     fn do_play<const STD: bool>(&mut self, tile: Tile, arm: Option<ArmId>) -> Outcome {
         let seat = self.to_move;
-        self.hands[seat].remove(tile);
-        add_suits(&mut self.suit_counts[seat], tile, false);
+        if STD {
+            let i = seat.idx() & 1;
+            remove_low(&mut self.hands.0[i], tile);
+            add_suits_low(&mut self.suit_counts.0[i], tile, false);
+        } else {
+            self.hands[seat].remove(tile);
+            add_suits(&mut self.suit_counts[seat], tile, false);
+        }
         match arm {
             None => {
                 self.layout.lay_lead(tile, &self.rules);
@@ -1716,7 +1767,7 @@ impl State {
                     self.plays[seat].wrapping_sub(u16::from(self.layout.fits_count(tile)));
                 let old_pip = self.layout.arm_pip(a);
                 let old_open = self.layout.open_mask();
-                self.layout.lay(tile, a, &self.rules);
+                self.layout.lay_in::<STD>(tile, a, &self.rules);
                 let new_pip = self.layout.arm_pip(a);
                 if new_pip != old_pip {
                     for p in 0..self.players::<STD>() {
@@ -1771,7 +1822,7 @@ impl State {
             self.scores[side] += i32::from(points);
             points
         };
-        self.push_log(Entry::Play {
+        self.push_log_in::<STD>(Entry::Play {
             seat,
             tile,
             arm,
@@ -1829,7 +1880,12 @@ impl State {
     #[inline(always)]
     fn after_lay_in<const STD: bool>(&mut self, out: &mut Outcome) {
         let seat = self.to_move;
-        if self.hands[seat].is_empty() {
+        let out_of_tiles = if STD {
+            self.hands.0[seat.idx() & 1].0 as u64 == 0
+        } else {
+            self.hands[seat].is_empty()
+        };
+        if out_of_tiles {
             self.end_hand::<STD>(HandEnd::Domino { seat }, out);
             return;
         }
@@ -1854,6 +1910,10 @@ impl State {
             return false;
         }
         let playable = self.layout.playable_tiles();
+        if STD {
+            let p = playable.0 as u64;
+            return (self.hands.0[0].0 as u64 | self.hands.0[1].0 as u64) & p == 0;
+        }
         (0..self.players::<STD>()).all(|p| self.hands.0[p].and(playable).is_empty())
     }
 
@@ -1881,14 +1941,22 @@ impl State {
         self.set_bone_left(self.bone_left - 1);
         let ends = self.layout.open_pips();
         let forced = !self.voluntary_draw::<STD>();
-        self.push_log(Entry::Draw {
+        self.push_log_in::<STD>(Entry::Draw {
             seat,
             tile: Some(t),
             ends,
             forced,
         });
         self.muggins = 0;
-        self.take(seat, t);
+        if STD {
+            let i = seat.idx() & 1;
+            let h = &mut self.hands.0[i];
+            h.0 = u128::from(h.0 as u64 | 1u64 << (t.index() & 63));
+            add_suits_low(&mut self.suit_counts.0[i], t, true);
+            self.plays.0[i] = self.plays.0[i].wrapping_add(u16::from(self.layout.fits_count(t)));
+        } else {
+            self.take(seat, t);
+        }
         self.drew = true;
         self.last_drawn_playable = ends.contains(t.hi()) || ends.contains(t.lo());
         let mut out = Outcome {
