@@ -2,7 +2,10 @@
 //! lines, and the replay viewer.
 
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use fiveup_engine::notation::Record;
 
 use fiveup_engine::Preset;
 use fiveup_tui::app::{App, ReplayScreen, StartForm};
@@ -118,6 +121,37 @@ fn setup_from(a: &Args) -> Result<(Setup, Preset, String), String> {
     Ok((setup, preset, extra.join(" ")))
 }
 
+/// On Ctrl-C (SIGINT) in plain mode, save the latest record to `path` before ending, as the
+/// end of input and `quit` do. The terminal's raw mode makes Ctrl-C a key in full screen; in
+/// plain mode it is a signal, caught here with tokio's handler on a thread of its own.
+fn save_on_interrupt(path: PathBuf, latest: Arc<Mutex<Option<Record>>>) {
+    std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        if rt.block_on(tokio::signal::ctrl_c()).is_err() {
+            return;
+        }
+        let record = latest.lock().ok().and_then(|l| l.clone());
+        let code = match record.map(|r| fiveup_tui::game::save_record(&r, &path)) {
+            Some(Ok(())) => {
+                // Standard error: the game's thread holds standard output's lock while it reads.
+                eprintln!("\nInterrupted: record saved to {}.", path.display());
+                130
+            }
+            Some(Err(e)) => {
+                eprintln!("\nfiveup: interrupted, and the record was NOT saved: {e}");
+                1
+            }
+            None => 130,
+        };
+        std::process::exit(code);
+    });
+}
+
 fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
@@ -152,7 +186,15 @@ pub fn run(a: &Args) -> Result<(), String> {
         );
     }
     let (setup, preset, extra) = setup_from(a)?;
+    // A game is not played for a record that cannot be written.
+    if let Some(path) = &a.save {
+        fiveup_tui::game::check_save_path(path)?;
+    }
     if a.plain {
+        let latest = Arc::new(Mutex::new(None));
+        if let Some(path) = &a.save {
+            save_on_interrupt(path.clone(), Arc::clone(&latest));
+        }
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
         let stdout = std::io::stdout();
@@ -163,6 +205,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             &mut out,
             &PlainOptions {
                 save: a.save.clone(),
+                latest: Some(latest),
             },
         );
     }

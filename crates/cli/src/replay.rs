@@ -80,35 +80,46 @@ fn lead_text(kind: LeadKind) -> &'static str {
     }
 }
 
+/// Scores as `South 135, North 270`.
+fn scores_words(names: &[String], rules: &fiveup_engine::Rules, scores: &[i32]) -> String {
+    (0..rules.sides())
+        .map(|s| {
+            format!(
+                "{} {}",
+                side_name(names, rules, fiveup_engine::Side(s)),
+                scores.get(usize::from(s)).copied().unwrap_or(0)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A side's name: its players' names joined with `&`.
+fn side_name(names: &[String], rules: &fiveup_engine::Rules, side: fiveup_engine::Side) -> String {
+    (0..rules.players)
+        .map(fiveup_engine::Seat)
+        .filter(|&p| rules.side_of(p) == side)
+        .map(|p| names[p.idx()].clone())
+        .collect::<Vec<_>>()
+        .join(" & ")
+}
+
 /// The replay as text.
 fn describe(record: &Record, game: &ReplayedGame) -> String {
     let mut out = String::new();
-    let name = |s: fiveup_engine::Seat| {
-        record
-            .seats
-            .get(s.idx())
-            .cloned()
-            .unwrap_or_else(|| s.to_string())
-    };
-    let _ = writeln!(out, "rules: {}", record.rules.to_options_string());
+    let rules = record.rules;
+    let names = fiveup_tui::game::display_names(&record.seats, rules.players);
+    let name = |s: fiveup_engine::Seat| names[s.idx()].clone();
+    let _ = writeln!(out, "rules: {}", rules.to_options_string());
     if let Some(seed) = &record.seed {
         let _ = writeln!(out, "seed: {seed} (every deal checked against it)");
     }
+    for (k, v) in &record.tags {
+        let _ = writeln!(out, "{}: {v}", k.to_lowercase());
+    }
+    // Column widths from what is to be shown, so that the columns line up.
+    let mut rows: Vec<(usize, [String; 6])> = Vec::new();
     for (h, hand) in game.hands.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "\nhand {} - {} leads ({})",
-            h + 1,
-            name(hand.leader),
-            lead_text(hand.lead_kind)
-        );
-        for (seat, tile) in &hand.lead_draws {
-            let _ = writeln!(
-                out,
-                "      {} draws {tile} looking for a double",
-                name(*seat)
-            );
-        }
         for (i, step) in hand.steps.iter().enumerate() {
             let what = match step.action {
                 Action::Draw => format!(
@@ -130,35 +141,103 @@ fn describe(record: &Record, game: &ReplayedGame) -> String {
             } else {
                 String::new()
             };
-            let _ = writeln!(
-                out,
-                "{:>4}. {:<8} {:<14} {:>4}  count {:>2}  ends {:<22} scores {:?}",
-                i + 1,
-                name(step.seat),
-                what,
-                points,
-                step.count,
-                ends.join(" "),
-                step.scores
+            rows.push((
+                h,
+                [
+                    format!("{}.", i + 1),
+                    name(step.seat),
+                    what,
+                    points,
+                    step.count.to_string(),
+                    ends.join(" "),
+                ],
+            ));
+        }
+    }
+    let width = |k: usize| {
+        rows.iter()
+            .map(|r| r.1[k].chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let w: Vec<usize> = (0..6).map(width).collect();
+    let mut next = 0;
+    for (h, hand) in game.hands.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "\nhand {} - {} {} ({})",
+            h + 1,
+            name(hand.leader),
+            if name(hand.leader) == "You" {
+                "lead"
+            } else {
+                "leads"
+            },
+            lead_text(hand.lead_kind)
+        );
+        for (seat, tile) in &hand.lead_draws {
+            let _ = writeln!(out, "  {} draws {tile} looking for a double", name(*seat));
+        }
+        for step in &hand.steps {
+            let r = &rows[next].1;
+            next += 1;
+            let line = format!(
+                "  {:>w0$} {:<w1$}  {:<w2$} {:>w3$}  count {:>w4$}  ends {:<w5$}  scores {}",
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                scores_words(&names, &rules, &step.scores),
+                w0 = w[0],
+                w1 = w[1],
+                w2 = w[2],
+                w3 = w[3],
+                w4 = w[4],
+                w5 = w[5],
             );
+            let _ = writeln!(out, "{}", line.trim_end());
         }
         match &hand.result {
             Some(r) => {
                 let how = match r.end {
-                    HandEnd::Domino { seat } => format!("{} dominoes", name(seat)),
+                    HandEnd::Domino { seat } => format!("{} goes out", name(seat)),
                     HandEnd::Blocked => "blocked".to_string(),
                 };
-                let n = record.rules.sides() as usize;
+                let n = rules.sides() as usize;
+                let pips: Vec<String> = (0..n)
+                    .map(|s| {
+                        format!(
+                            "{} {}",
+                            side_name(&names, &rules, fiveup_engine::Side(s as u8)),
+                            r.side_pips.0[s]
+                        )
+                    })
+                    .collect();
+                let awards: Vec<String> = (0..n)
+                    .map(|s| {
+                        format!(
+                            "{} {:+}",
+                            side_name(&names, &rules, fiveup_engine::Side(s as u8)),
+                            r.awards.0[s]
+                        )
+                    })
+                    .collect();
                 let _ = writeln!(
                     out,
-                    "      {how}; pips per side {:?}; awards {:?}; scores {:?}",
-                    &r.side_pips.0[..n],
-                    &r.awards.0[..n],
-                    hand.scores
+                    "  {how}; pips left: {}; awards: {}; scores: {}",
+                    pips.join(", "),
+                    awards.join(", "),
+                    scores_words(&names, &rules, &hand.scores)
                 );
             }
             None => {
-                let _ = writeln!(out, "      the hand stopped: scores {:?}", hand.scores);
+                let _ = writeln!(
+                    out,
+                    "  the hand stopped; scores: {}",
+                    scores_words(&names, &rules, &hand.scores)
+                );
             }
         }
     }
@@ -166,12 +245,22 @@ fn describe(record: &Record, game: &ReplayedGame) -> String {
         Some(w) => {
             let _ = writeln!(
                 out,
-                "\ngame over: side {} wins, scores {:?}",
-                w.0, game.scores
+                "\nGame over: {} {}; final score {}.",
+                side_name(&names, &rules, w),
+                if side_name(&names, &rules, w).contains('&') {
+                    "win"
+                } else {
+                    "wins"
+                },
+                scores_words(&names, &rules, &game.scores)
             );
         }
         None => {
-            let _ = writeln!(out, "\ngame not finished: scores {:?}", game.scores);
+            let _ = writeln!(
+                out,
+                "\nThe game is not finished; score so far {}.",
+                scores_words(&names, &rules, &game.scores)
+            );
         }
     }
     out
@@ -186,10 +275,12 @@ pub fn run(a: &Args) -> Result<(), String> {
     let mut json_out = Vec::new();
     for (i, record) in records.iter().enumerate() {
         let game = record.replay().map_err(|e| {
+            let names = fiveup_tui::game::display_names(&record.seats, record.rules.players);
+            let e = fiveup_tui::game::replay_error_text(&e, &names);
             if many {
                 format!("game {}: {e}", i + 1)
             } else {
-                e.to_string()
+                e
             }
         })?;
         if a.json {

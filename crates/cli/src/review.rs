@@ -26,6 +26,10 @@ pub fn run(a: &Args) -> Result<(), String> {
     let records = crate::replay::read_records(&text)?;
     let record = records.first().ok_or("the file holds no record")?;
     let cfg = ExpertConfig::parse(&a.settings).map_err(|e| e.to_string())?;
+    let names = fiveup_tui::game::display_names(&record.seats, record.rules.players);
+    if let Err(e) = record.replay() {
+        return Err(fiveup_tui::game::replay_error_text(&e, &names));
+    }
     let moves = review(record, &cfg, a.seed).map_err(|e| e.to_string())?;
     if a.json {
         let v: Vec<serde_json::Value> = moves
@@ -36,6 +40,9 @@ pub fn run(a: &Args) -> Result<(), String> {
                     "chosen": m.chosen, "best": m.best,
                     "chosen_value": m.chosen_value, "best_value": m.best_value,
                     "loss": m.loss, "options": m.options,
+                    "seat_name": names[m.seat.idx()],
+                    "chosen_stderr": m.chosen_stderr, "best_stderr": m.best_stderr,
+                    "within_noise": m.within_noise(), "counted_loss": m.counted_loss(),
                 })
             })
             .collect();
@@ -44,33 +51,34 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
     crate::outln!(
         "Each decision with a choice, judged from the deciding seat's view by {} (values are \
-         points; when a side is near the target they are game outcomes, a won game counting {}).",
+         points; when a side is near the target they are game outcomes, a won game counting {}). \
+         A difference within {} standard errors is within the noise of the sampled worlds and \
+         is not counted as a loss.",
         cfg_name(&cfg),
-        fiveup_bots::WIN_VALUE
+        fiveup_bots::WIN_VALUE,
+        fiveup_bots::review::NOISE_FACTOR
     );
     let n = record.rules.players as usize;
     let mut lost = vec![0.0; n];
     let mut count = vec![0usize; n];
+    let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(4);
     for m in &moves {
-        let verdict = if m.loss < 0.05 {
-            "best".to_string()
-        } else {
-            format!("loses {:.1}; best {}", m.loss, m.best)
-        };
         crate::outln!(
-            "hand {:>2} #{:<3} {:<4} {:<9} ({} options) {verdict}",
+            "hand {:>2} #{:<3} {:<name_w$} {:<9} ({} options) {}",
             m.hand,
             m.index,
-            m.seat.to_string(),
+            names[m.seat.idx()],
             m.chosen.to_string(),
-            m.options
+            m.options,
+            m.verdict()
         );
-        lost[m.seat.idx()] += m.loss;
+        lost[m.seat.idx()] += m.counted_loss();
         count[m.seat.idx()] += 1;
     }
     for s in 0..n {
         crate::outln!(
-            "S{s}: {} decisions, {:.1} points lost in all, {:.2} per decision",
+            "{:<name_w$}: {} decisions, {:.1} points lost in all, {:.2} per decision",
+            names[s],
             count[s],
             lost[s],
             if count[s] > 0 {

@@ -187,3 +187,144 @@ fn bad_flags_get_clear_errors() {
         assert!(err.contains(expect), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn an_unwritable_save_path_is_refused_before_the_game() {
+    for mode in [&["--plain"][..], &[][..]] {
+        let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+            .arg("play")
+            .args(mode)
+            .args(["--save", "/nonexistent/dir/x.txt", "--seed", "1"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("the fiveup binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{mode:?} accepted the path");
+        assert!(
+            err.contains("cannot save the record to /nonexistent/dir/x.txt"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "no game was played");
+    }
+    // A directory is not a file name either.
+    let dir = temp("");
+    let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args([
+            "play",
+            "--plain",
+            "--save",
+            dir.to_str().expect("utf-8 path"),
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the fiveup binary runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a directory"));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_in_plain_mode_saves_the_record() {
+    let path = temp("interrupted.txt");
+    let _ = std::fs::remove_file(&path);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(["play", "--plain", "--seed", "17", "--level", "greedy"])
+        .args(["--save", path.to_str().expect("utf-8 path")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fiveup binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut plays = 0;
+    let mut transcript = String::new();
+    loop {
+        let mut line = String::new();
+        if output.read_line(&mut line).expect("output") == 0 {
+            panic!("the game ended early:\n{transcript}");
+        }
+        transcript.push_str(&line);
+        if let Some(legal) = line.strip_prefix("Legal: ") {
+            if plays == 2 {
+                break;
+            }
+            plays += 1;
+            let pick = legal.split_whitespace().next().expect("an action");
+            let cmd = match pick {
+                "D" => "draw",
+                "P" => "pass",
+                t => t,
+            };
+            writeln!(input, "{cmd}").expect("input");
+            input.flush().expect("flush");
+        }
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    // The program must end by itself within a few seconds; never hang the test run.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("Ctrl-C did not end the game:\n{transcript}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut output, &mut rest).expect("output");
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut rest)
+        .expect("errors");
+    assert_eq!(status.code(), Some(130), "{transcript}{rest}");
+    assert!(rest.contains("Interrupted: record saved"), "{rest}");
+    let text = std::fs::read_to_string(&path).expect("the record was saved");
+    let record = Record::parse(&text).expect("a text record");
+    assert!(record.replay().is_ok());
+    assert_eq!(record.seats, vec!["You".to_string(), "North".to_string()]);
+    assert!(
+        !record.hands[0].moves.is_empty(),
+        "the actions so far are kept"
+    );
+}
+
+#[test]
+fn replay_names_seats_as_the_game_does_and_lines_up_its_columns() {
+    let path = temp("named.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(["play", "--plain", "--seats", "club,greedy", "--seed", "3"])
+        .args(["--save", path.to_str().expect("utf-8 path")])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the fiveup binary runs");
+    assert!(out.status.success());
+    let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(["replay", path.to_str().expect("utf-8 path")])
+        .output()
+        .expect("the fiveup binary runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}");
+    assert!(!text.contains("S0") && !text.contains("side 1"), "{text}");
+    assert!(
+        text.contains("players: South: club, North: greedy"),
+        "{text}"
+    );
+    let last = text
+        .lines()
+        .find(|l| l.starts_with("Game over: "))
+        .expect("the result");
+    assert!(last.contains("final score South "), "{last}");
+    // Every action line has its count column in the same place.
+    let at: Vec<usize> = text
+        .lines()
+        .filter(|l| l.contains("  count "))
+        .map(|l| l.find("  count ").expect("a count"))
+        .collect();
+    assert!(at.len() > 20);
+    assert!(at.iter().all(|&c| c == at[0]), "{text}");
+}

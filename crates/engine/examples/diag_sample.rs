@@ -2,7 +2,9 @@ use fiveup_engine::*;
 use std::time::Instant;
 fn main() {
     sizes();
-    if std::env::args().count() > 1 { return; }
+    if std::env::args().count() > 1 {
+        return;
+    }
     let mut rng = FastRng::new(1);
     for set in [9u8, 12] {
         for players in 2..=8u8 {
@@ -42,4 +44,11 @@ fn main() {
     }
 }
 #[allow(dead_code)]
-fn sizes() { println!("{} {} {}", std::mem::size_of::<Entry>(), std::mem::size_of::<State>(), std::mem::size_of::<Layout>()); }
+fn sizes() {
+    println!(
+        "{} {} {}",
+        std::mem::size_of::<Entry>(),
+        std::mem::size_of::<State>(),
+        std::mem::size_of::<Layout>()
+    );
+}

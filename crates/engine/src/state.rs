@@ -1060,7 +1060,10 @@ impl State {
         self.plays = BySeat::default();
         self.drawn = 0;
         self.set_bone_left((self.deal.len() - dealt) as u8);
-        for (i, side) in self.side[..usize::from(rules.players)].iter_mut().enumerate() {
+        for (i, side) in self.side[..usize::from(rules.players)]
+            .iter_mut()
+            .enumerate()
+        {
             *side = rules.side_of(Seat(i as u8));
         }
         self.layout = Layout::new();

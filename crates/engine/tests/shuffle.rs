@@ -62,7 +62,11 @@ fn shuffle_v1_of_the_bigger_sets_reproduces_the_test_vectors() {
         let rules = Rules::parse(&format!("set={set} players=4")).unwrap();
         for (seed, hand, tiles) in &v {
             let deal = Deal::from_seed(seed, *hand, &rules, false);
-            assert_eq!(deal.tiles().to_vec(), *tiles, "{name}: seed {seed} hand {hand}");
+            assert_eq!(
+                deal.tiles().to_vec(),
+                *tiles,
+                "{name}: seed {seed} hand {hand}"
+            );
         }
     }
 }
@@ -73,7 +77,10 @@ fn shuffle_v1_of_the_bigger_sets_reproduces_the_test_vectors() {
 fn the_lot_reproduces_its_test_vectors() {
     let text = data("shuffle_v1_lot.txt");
     let mut count = 0;
-    for l in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    for l in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let w: Vec<&str> = l.split_whitespace().collect();
         let seed = Seed::parse(w[0]).unwrap();
         let hand: u32 = w[1].parse().unwrap();
@@ -83,7 +90,10 @@ fn the_lot_reproduces_its_test_vectors() {
         let mut plain = rules;
         plain.first_lead = fiveup_engine::FirstLead::HighestDouble;
         plain.no_double = fiveup_engine::NoDouble::HeaviestTile;
-        assert_eq!(deal.tiles(), Deal::from_seed(&seed, hand, &plain, true).tiles());
+        assert_eq!(
+            deal.tiles(),
+            Deal::from_seed(&seed, hand, &plain, true).tiles()
+        );
         count += 1;
     }
     assert!(count >= 20);

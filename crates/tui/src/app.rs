@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use fiveup_bots::ActionEval;
+use fiveup_bots::review::{judge, review_decision, MoveReview};
+use fiveup_bots::{ActionEval, ExpertConfig};
 use fiveup_engine::notation::{Record, ReplayedGame};
 use fiveup_engine::{Action, ArmId, Phase, Preset, Rules, State};
 
@@ -267,6 +268,8 @@ pub enum Mode {
         arms: Vec<ArmId>,
         /// The end under the cursor.
         at: usize,
+        /// The digits of a two-digit end typed so far (ends 10 and up).
+        typed: String,
     },
     /// Typing the points to claim (manual scoring).
     Claim(String),
@@ -274,10 +277,14 @@ pub enum Mode {
     Save(String),
     /// Asking whether to quit.
     ConfirmQuit,
-    /// The help page.
-    Help,
+    /// The help page, scrolled down by this many lines.
+    Help(usize),
     /// The whole log, scrolled back by this many lines.
     Log(usize),
+    /// Typing a tile's number (ten tiles or more): the digits so far.
+    Pick(String),
+    /// The board alone, on the whole screen.
+    Board,
 }
 
 /// The game screen.
@@ -295,6 +302,8 @@ pub struct PlayScreen {
     pub hint: Option<Vec<ActionEval>>,
     /// Whether the finished game's record has been saved to the `--save` file.
     pub saved_at_end: bool,
+    /// How far the end-of-hand or game-over box is scrolled.
+    pub scroll: usize,
 }
 
 /// The replay viewer.
@@ -312,12 +321,19 @@ pub struct ReplayScreen {
     pub step: usize,
     /// Whether to show the help page.
     pub help: bool,
+    /// Whether to show the expert's verdict on each decision.
+    pub verdicts: bool,
+    /// Verdicts worked out so far, by (hand, step): `None` when there was no choice.
+    pub judged: std::collections::HashMap<(usize, usize), Option<MoveReview>>,
 }
 
 impl ReplayScreen {
     /// A viewer at the start of the first hand; fails if the record does not replay.
     pub fn new(record: Record, name: &str) -> Result<ReplayScreen, String> {
-        let replayed = record.replay().map_err(|e| e.to_string())?;
+        let replayed = record.replay().map_err(|e| {
+            let names = crate::game::display_names(&record.seats, record.rules.players);
+            crate::game::replay_error_text(&e, &names)
+        })?;
         if record.hands.is_empty() {
             return Err("the record holds no hand".into());
         }
@@ -328,7 +344,55 @@ impl ReplayScreen {
             hand: 0,
             step: 0,
             help: false,
+            verdicts: false,
+            judged: std::collections::HashMap::new(),
         })
+    }
+
+    /// The seat names, as the game names them.
+    #[must_use]
+    pub fn names(&self) -> Vec<String> {
+        crate::game::display_names(&self.record.seats, self.record.rules.players)
+    }
+
+    /// Work out the expert's verdict on the action just shown, if not done yet: the same
+    /// analysis as `fiveup review` (from the deciding seat's view, seed 1), one thread.
+    pub fn judge_current(&mut self) {
+        if !self.verdicts || self.step == 0 || self.judged.contains_key(&(self.hand, self.step)) {
+            return;
+        }
+        let i = self.step - 1;
+        let h = &self.record.hands[self.hand];
+        let start = self.replayed.hands[self.hand].start;
+        let verdict = State::with_start(self.record.rules, h.deal, start)
+            .ok()
+            .and_then(|mut s| {
+                for m in &h.moves[..i] {
+                    s.apply(m.action).ok()?;
+                }
+                let chosen = h.moves[i].action;
+                let cfg = ExpertConfig {
+                    threads: 1,
+                    ..ExpertConfig::default()
+                };
+                let seed = 1 ^ ((self.hand as u64) << 32) ^ i as u64;
+                let (seat, evals, options) = review_decision(&s, chosen, &cfg, seed)?;
+                judge(self.hand + 1, i + 1, seat, chosen, &evals, options)
+            });
+        self.judged.insert((self.hand, self.step), verdict);
+    }
+
+    /// The verdict on the action just shown, in words.
+    #[must_use]
+    pub fn verdict_text(&self) -> String {
+        if self.step == 0 {
+            return String::new();
+        }
+        match self.judged.get(&(self.hand, self.step)) {
+            Some(Some(m)) => format!("Expert: {}.", m.verdict()),
+            Some(None) => "Expert: no choice.".to_string(),
+            None => "Expert: ...".to_string(),
+        }
     }
 
     /// Actions in the current hand.
@@ -386,9 +450,11 @@ impl ReplayScreen {
             Key::Home => self.step = 0,
             Key::End => self.step = self.steps(),
             Key::F(1) | Key::Char('?') => self.help = true,
+            Key::Char('e') => self.verdicts = !self.verdicts,
             Key::Char('q') | Key::Esc => return true,
             _ => {}
         }
+        self.judge_current();
         false
     }
 }
@@ -419,6 +485,9 @@ pub struct App {
     pub save_path: Option<PathBuf>,
     /// Where things were drawn last, for clicks.
     pub hits: HitMap,
+    /// A record that could not be saved to the `--save` file: the runner reports it and ends
+    /// with a failure.
+    pub save_error: Option<String>,
 }
 
 /// The smallest terminal the full-screen game draws in.
@@ -435,6 +504,7 @@ impl App {
             quit: false,
             save_path: None,
             hits: Vec::new(),
+            save_error: None,
         }
     }
 
@@ -480,7 +550,7 @@ impl App {
         }
         match &self.screen {
             Screen::Play(p) => {
-                matches!(p.mode, Mode::Normal | Mode::Log(_))
+                matches!(p.mode, Mode::Normal | Mode::Log(_) | Mode::Board)
                     && (p.game.computer_to_act() || p.game.forced_human_action().is_some())
             }
             _ => false,
@@ -505,8 +575,22 @@ impl App {
                 p.saved_at_end = true;
                 p.message = match p.game.save(path) {
                     Ok(()) => format!("Game over. Record saved to {}.", path.display()),
-                    Err(e) => e,
+                    Err(e) => {
+                        self.save_error = Some(e.clone());
+                        format!("Game over. Not saved: {e}")
+                    }
                 };
+            }
+        }
+    }
+
+    /// Save the record to the `--save` file on the way out (quit, Ctrl-C); a failure is kept
+    /// in `save_error` for the runner to report.
+    pub fn save_on_quit(&mut self) {
+        if let (Screen::Play(p), Some(path)) = (&self.screen, &self.save_path) {
+            match p.game.save(path) {
+                Ok(()) => self.save_error = None,
+                Err(e) => self.save_error = Some(e),
             }
         }
     }
@@ -528,9 +612,7 @@ impl App {
         // Nothing is visible on a screen that is too small: only quitting works there.
         if self.too_small() {
             if matches!(k, Key::Char('q') | Key::Esc) {
-                if let (Screen::Play(p), Some(path)) = (&self.screen, &self.save_path) {
-                    let _ = p.game.save(path);
-                }
+                self.save_on_quit();
                 self.quit = true;
             }
             return;
@@ -549,12 +631,10 @@ impl App {
                     self.quit = true;
                 }
             }
-            Screen::Play(p) => match p.key(k, self.save_path.as_ref()) {
+            Screen::Play(p) => match p.key(k, self.save_path.as_ref(), self.size) {
                 Flow::Stay => {}
                 Flow::Quit => {
-                    if let Some(path) = &self.save_path {
-                        let _ = p.game.save(path);
-                    }
+                    self.save_on_quit();
                     self.quit = true;
                 }
                 Flow::NewSetup => {
@@ -647,20 +727,32 @@ impl PlayScreen {
             message: String::new(),
             hint: None,
             saved_at_end: false,
+            scroll: 0,
         };
         p.after();
         p
+    }
+
+    /// The message after the game moved on from a log of `before` lines: the new lines, or the
+    /// last line when it was rewritten (a run of draws folded into one line).
+    fn news(&self, before: usize) -> String {
+        let log = self.game.log();
+        if log.len() > before {
+            log[before..]
+                .iter()
+                .map(|l| l.text.clone())
+                .collect::<Vec<_>>()
+                .join(" ")
+        } else {
+            log.last().map(|l| l.text.clone()).unwrap_or_default()
+        }
     }
 
     fn tick(&mut self) {
         if let Some(a) = self.game.forced_human_action() {
             let before = self.game.log().len();
             if self.game.act(a).is_ok() {
-                let what = self.game.log()[before..]
-                    .iter()
-                    .map(|l| l.text.clone())
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                let what = self.news(before);
                 self.message = if a == Action::Draw {
                     format!("Nothing to play: {what}")
                 } else {
@@ -670,11 +762,7 @@ impl PlayScreen {
         } else {
             let before = self.game.log().len();
             if self.game.computer_step().is_some() {
-                self.message = self.game.log()[before..]
-                    .iter()
-                    .map(|l| l.text.clone())
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                self.message = self.news(before);
             }
         }
         self.after();
@@ -712,11 +800,7 @@ impl PlayScreen {
         let before = self.game.log().len();
         match self.game.act(a) {
             Ok(_) => {
-                self.message = self.game.log()[before..]
-                    .iter()
-                    .map(|l| l.text.clone())
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                self.message = self.news(before);
                 self.hint = None;
                 self.mode = Mode::Normal;
             }
@@ -758,6 +842,7 @@ impl PlayScreen {
                     tile: h.tile,
                     arms,
                     at: 0,
+                    typed: String::new(),
                 };
             }
         }
@@ -786,26 +871,75 @@ impl PlayScreen {
         }
     }
 
-    fn key(&mut self, k: Key, save_path: Option<&PathBuf>) -> Flow {
+    fn key(&mut self, k: Key, save_path: Option<&PathBuf>, size: (u16, u16)) -> Flow {
         let phase = self.game.phase();
         match &mut self.mode {
-            Mode::Help => {
+            Mode::Board => {
                 self.mode = Mode::Normal;
                 return Flow::Stay;
             }
-            Mode::Log(back) => {
+            Mode::Help(scroll) => {
                 match k {
-                    Key::Up | Key::PageUp => *back += if k == Key::Up { 1 } else { 10 },
-                    Key::Down | Key::PageDown => {
-                        *back = back.saturating_sub(if k == Key::Down { 1 } else { 10 });
-                    }
-                    Key::Home => *back = self.game.log().len(),
+                    Key::Up => *scroll = scroll.saturating_sub(1),
+                    Key::Down => *scroll += 1,
+                    Key::PageUp => *scroll = scroll.saturating_sub(10),
+                    Key::PageDown => *scroll += 10,
+                    Key::Home => *scroll = 0,
+                    _ => self.mode = Mode::Normal,
+                }
+                if let Mode::Help(s) = &mut self.mode {
+                    let lines =
+                        crate::ui::box_lines(size.0, &crate::ui::help_text(self.game.rules()));
+                    *s = (*s).min(lines.len().saturating_sub(crate::ui::log_view_rows(size)));
+                }
+                return Flow::Stay;
+            }
+            Mode::Log(back) => {
+                let page = crate::ui::log_view_rows(size);
+                match k {
+                    Key::Up => *back += 1,
+                    Key::PageUp => *back += page.max(1),
+                    Key::Down => *back = back.saturating_sub(1),
+                    Key::PageDown => *back = back.saturating_sub(page.max(1)),
+                    Key::Home => *back = usize::MAX,
                     Key::End => *back = 0,
                     _ => self.mode = Mode::Normal,
                 }
-                let max = self.game.log().len();
+                // Never past the first page: the screen always shows a full page of the log.
+                let lines = crate::ui::log_view_lines(&self.game, size.0).len();
                 if let Mode::Log(b) = &mut self.mode {
-                    *b = (*b).min(max);
+                    *b = (*b).min(lines.saturating_sub(page));
+                }
+                return Flow::Stay;
+            }
+            Mode::Pick(typed) => {
+                let n = self.game.view().hand().len() as usize;
+                match k {
+                    Key::Char(c @ '0'..='9') => {
+                        let t = format!("{typed}{c}");
+                        match t.parse::<usize>() {
+                            Ok(i) if (1..=n).contains(&i) => {
+                                self.mode = Mode::Normal;
+                                self.choose_tile(i - 1);
+                            }
+                            _ => {
+                                self.mode = Mode::Normal;
+                                self.message = format!("There is no tile {t}: you hold {n}.");
+                            }
+                        }
+                    }
+                    Key::Enter => {
+                        let i = typed.parse::<usize>().unwrap_or(0);
+                        self.mode = Mode::Normal;
+                        if (1..=n).contains(&i) {
+                            self.choose_tile(i - 1);
+                        }
+                    }
+                    Key::Backspace | Key::Esc => {
+                        self.mode = Mode::Normal;
+                        self.message = "Choose a tile.".into();
+                    }
+                    _ => {}
                 }
                 return Flow::Stay;
             }
@@ -858,7 +992,12 @@ impl PlayScreen {
                 }
                 return Flow::Stay;
             }
-            Mode::ChooseEnd { tile, arms, at } => {
+            Mode::ChooseEnd {
+                tile,
+                arms,
+                at,
+                typed,
+            } => {
                 let tile = *tile;
                 match k {
                     Key::Left | Key::Up | Key::BackTab => *at = (*at + arms.len() - 1) % arms.len(),
@@ -872,10 +1011,17 @@ impl PlayScreen {
                         self.message = "Choose a tile.".into();
                     }
                     Key::Char(c) => {
-                        let name = c.to_ascii_uppercase().to_string();
+                        // Ends 10 and up take two digits: 1 then 2 is end 12.
+                        let name = format!("{typed}{}", c.to_ascii_uppercase());
                         if let Some(arm) = arms.iter().find(|a| a.to_string() == name).copied() {
                             self.act(Action::play(tile, arm));
+                        } else if name.len() == 1
+                            && arms.iter().any(|a| a.to_string().starts_with(&name))
+                        {
+                            typed.clone_from(&name);
+                            self.message = format!("End {name}_: type the next digit.");
                         } else {
+                            typed.clear();
                             self.message = format!("{tile} does not fit end {name}.");
                         }
                     }
@@ -887,7 +1033,17 @@ impl PlayScreen {
         }
         match phase {
             Phase::HandOver => match k {
+                // The result box scrolls when it is longer than the room beside the layout.
+                Key::Up => {
+                    self.scroll = self.scroll.saturating_sub(1);
+                    Flow::Stay
+                }
+                Key::Down => {
+                    self.scroll = (self.scroll + 1).min(40);
+                    Flow::Stay
+                }
                 Key::Enter | Key::Char(' ' | 'n') => {
+                    self.scroll = 0;
                     if let Err(e) = self.game.next_hand() {
                         self.message = e;
                     } else {
@@ -900,6 +1056,18 @@ impl PlayScreen {
                 _ => self.common_key(k, save_path),
             },
             Phase::GameOver => match k {
+                Key::Up => {
+                    self.scroll = self.scroll.saturating_sub(1);
+                    Flow::Stay
+                }
+                Key::Down => {
+                    let lines =
+                        crate::ui::box_lines(size.0, &crate::ui::game_over_lines(&self.game));
+                    if self.scroll + crate::ui::log_view_rows(size) < lines.len() + 2 {
+                        self.scroll += 1;
+                    }
+                    Flow::Stay
+                }
                 Key::Enter | Key::Char('a') => {
                     match self.game.play_again() {
                         Ok(g) => *self = PlayScreen::new(g),
@@ -934,15 +1102,12 @@ impl PlayScreen {
                         Flow::Stay
                     }
                     Key::Char(c @ '1'..='9') => {
-                        let i = c as usize - '1' as usize;
-                        if i < n {
-                            self.choose_tile(i);
-                        }
-                        Flow::Stay
-                    }
-                    Key::Char('0') => {
-                        if n >= 10 {
-                            self.choose_tile(9);
+                        let d = c as usize - '0' as usize;
+                        if d * 10 <= n {
+                            // A two-digit tile number starts with this digit: wait for the next.
+                            self.mode = Mode::Pick(c.to_string());
+                        } else if d <= n {
+                            self.choose_tile(d - 1);
                         }
                         Flow::Stay
                     }
@@ -1003,7 +1168,8 @@ impl PlayScreen {
                 self.message = "Save the record to (Enter saves, Esc cancels):".into();
             }
             Key::Char('L') | Key::PageUp => self.mode = Mode::Log(0),
-            Key::F(1) | Key::Char('H') => self.mode = Mode::Help,
+            Key::Char('b') => self.mode = Mode::Board,
+            Key::F(1) | Key::Char('H') => self.mode = Mode::Help(0),
             Key::Char('q') | Key::Esc => {
                 if self.game.phase() == Phase::GameOver {
                     return Flow::Quit;

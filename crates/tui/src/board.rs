@@ -84,6 +84,8 @@ pub enum Role {
     },
     /// An open end's marker.
     End(ArmId),
+    /// A spinner's sprout that is not open yet: `+` where its first tile will go.
+    Shut(ArmId),
     /// Tiles of an arm not shown for lack of room.
     Elided {
         /// The arm.
@@ -117,6 +119,11 @@ pub struct Drawing {
     pub hidden: usize,
     /// Open ends whose marker could not be drawn.
     pub unmarked_ends: usize,
+    /// How far the drawing strays from the straight layout for lack of room: arms whose first
+    /// tile could not go its own way (it took another arm's place), arms that turn back the way
+    /// they came, and turns beyond the second in one arm (a spiral). 0 when every arm starts
+    /// where it should and runs on without doubling back.
+    pub crowded: usize,
 }
 
 /// Rows of text at cells: `(x, y, text)`.
@@ -179,6 +186,7 @@ impl Grid {
 fn text_of(role: Role) -> String {
     match role {
         Role::End(a) => a.to_string(),
+        Role::Shut(_) => "+".to_string(),
         Role::Elided { tiles, .. } => format!("(+{tiles})"),
         _ => String::new(),
     }
@@ -426,15 +434,13 @@ pub fn draw(tree: &LayoutTree, width: u16, height: u16) -> Drawing {
                 if (i > 0 || j > 0 || !clockwise)
                     && best
                         .as_ref()
-                        .is_some_and(|b| b.hidden == 0 && b.unmarked_ends == 0)
+                        .is_some_and(|b| b.hidden == 0 && b.unmarked_ends == 0 && b.crowded == 0)
                 {
                     return best.unwrap_or_default();
                 }
                 let d = draw_at(tree, width, height, x, y, clockwise);
-                if best
-                    .as_ref()
-                    .is_none_or(|b| (d.hidden, d.unmarked_ends) < (b.hidden, b.unmarked_ends))
-                {
+                let key = |d: &Drawing| (d.hidden, d.unmarked_ends, d.crowded);
+                if best.as_ref().is_none_or(|b| key(&d) < key(b)) {
                     best = Some(d);
                 }
             }
@@ -555,6 +561,24 @@ fn draw_at(
             })
             .collect();
         let placed = lay_with_elision(&mut grid, start, &pieces, line, &anchors, clockwise);
+        if let Some(list) = &placed {
+            let mut dir = start.dir;
+            let mut turns = 0usize;
+            let mut reversed = false;
+            for (k, (_, _, cur)) in list.iter().enumerate() {
+                if cur.dir != dir {
+                    if k == 0 {
+                        drawing.crowded += 1;
+                    } else {
+                        turns += 1;
+                    }
+                    dir = cur.dir;
+                    // Running back the way it came: it has turned into other arms' room.
+                    reversed |= dir == start.dir.clockwise().clockwise();
+                }
+            }
+            drawing.crowded += turns.saturating_sub(2) + usize::from(reversed);
+        }
         match placed {
             Some(list) => {
                 for (piece, rows, cur) in list {
@@ -609,6 +633,14 @@ fn lay_with_elision(
         }
         v
     };
+    if !line.open && pieces.is_empty() {
+        // A sprout not open yet: mark where it will grow, if there is room.
+        let shut = Piece {
+            kind: Kind::Text(1),
+            role: Role::Shut(line.id),
+        };
+        return Some(lay_arm(grid, start, &[shut], clockwise).unwrap_or_default());
+    }
     if let Some(l) = lay_arm(grid, start, &with_end(pieces.to_vec()), clockwise) {
         return Some(l);
     }
@@ -640,6 +672,111 @@ fn lay_with_elision(
     None
 }
 
+/// A part of the count.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CountPart {
+    /// The pip showing at the end of an arm (a tile that is not a double).
+    End(ArmId, Pip),
+    /// A double that counts both halves: at the end of an arm, or a spinner with fewer than two
+    /// tiles against it.
+    Double(Tile),
+    /// An open end that adds nothing: an empty sprout, or an end against a double that no longer
+    /// counts.
+    Nothing(ArmId),
+}
+
+impl CountPart {
+    /// What it adds to the count.
+    #[must_use]
+    pub fn value(self) -> u8 {
+        match self {
+            CountPart::End(_, p) => p,
+            CountPart::Double(t) => 2 * t.hi(),
+            CountPart::Nothing(_) => 0,
+        }
+    }
+}
+
+impl std::fmt::Display for CountPart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CountPart::End(a, p) => write!(f, "{a} {p}"),
+            CountPart::Double(t) => write!(f, "{t}={}", 2 * t.hi()),
+            CountPart::Nothing(a) => write!(f, "{a} 0"),
+        }
+    }
+}
+
+/// The count taken apart: the outer half of each arm's end tile, every double that still
+/// counts both halves (at the end of an arm, or a spinner with fewer than two tiles against
+/// it), and every other open end as adding nothing (an empty sprout, an end against a double
+/// that no longer counts), so that each open end is accounted for. `None` when the parts do not
+/// add up to the layout's count (a rule this drawing does not know).
+#[must_use]
+pub fn count_parts(tree: &LayoutTree) -> Option<Vec<CountPart>> {
+    let root = tree.root?;
+    let mut parts = Vec::new();
+    let has = |id: ArmId| tree.arms.get(id.idx()).is_some_and(|a| !a.tiles.is_empty());
+    let sprouts_filled = |arm: Option<ArmId>, index: usize| {
+        tree.arms
+            .iter()
+            .filter(|a| {
+                matches!(a.anchor, Anchor::Sprout { arm: x, index: i, .. } if x == arm && i == index)
+                    && !a.tiles.is_empty()
+            })
+            .count()
+    };
+    // Doubles that count both halves.
+    let mut counting: Vec<Tile> = Vec::new();
+    if root.is_double()
+        && usize::from(has(ArmId(0))) + usize::from(has(ArmId(1))) + sprouts_filled(None, 0) < 2
+    {
+        counting.push(root);
+    }
+    for line in &tree.arms {
+        for (i, p) in line.tiles.iter().enumerate() {
+            if p.tile.is_double()
+                && 1 + usize::from(line.tiles.len() > i + 1) + sprouts_filled(Some(line.id), i) < 2
+            {
+                counting.push(p.tile);
+            }
+        }
+    }
+    let mut listed: Vec<Tile> = Vec::new();
+    let mut double = |t: Tile, parts: &mut Vec<CountPart>| {
+        if counting.contains(&t) && !listed.contains(&t) {
+            listed.push(t);
+            parts.push(CountPart::Double(t));
+            true
+        } else {
+            counting.contains(&t)
+        }
+    };
+    for line in &tree.arms {
+        // The tile this arm's end lies against: its last tile, or its anchor.
+        let (end_tile, outer) = match (line.tiles.last(), line.anchor) {
+            (Some(last), _) => (last.tile, Some(last.outer)),
+            (None, Anchor::Root) => (root, (!root.is_double()).then_some(line.end)),
+            (None, Anchor::Sprout { double, .. }) => (double, None),
+        };
+        match outer {
+            Some(p) if !end_tile.is_double() => parts.push(CountPart::End(line.id, p)),
+            _ => {
+                // On a double: the double's part when it counts, else this end adds nothing.
+                if !double(end_tile, &mut parts) && line.open {
+                    parts.push(CountPart::Nothing(line.id));
+                }
+            }
+        }
+    }
+    // Doubles counting without an open end on them (none in the rules known so far).
+    for t in counting.clone() {
+        double(t, &mut parts);
+    }
+    let sum: u32 = parts.iter().map(|p| u32::from(p.value())).sum();
+    (sum == u32::from(tree.count)).then_some(parts)
+}
+
 /// The drawing as plain text, `height` lines of `width` characters (trailing spaces trimmed).
 #[must_use]
 pub fn to_text(d: &Drawing, width: u16, height: u16) -> String {
@@ -667,6 +804,28 @@ mod tests {
     use super::*;
     use fiveup_engine::{FastRng, Phase, Preset, Rules, Seed, State};
     use proptest::prelude::*;
+
+    #[test]
+    #[ignore = "prints how often whole hands are crowded; run by hand"]
+    fn crowded_share() {
+        for (preset, players) in [
+            (Preset::FiveUp, 2),
+            (Preset::FiveUp, 4),
+            (Preset::Muggins, 2),
+            (Preset::Cross, 2),
+        ] {
+            for (w, h) in [(48u16, 15u16), (78, 19), (68, 21), (128, 37)] {
+                let n = 150;
+                let crowded = (0..n)
+                    .filter(|&seed| draw(&random_tree(seed, preset, players, 40), w, h).crowded > 0)
+                    .count();
+                println!(
+                    "{} {players}p {w}x{h}: {crowded} of {n} crowded",
+                    preset.name()
+                );
+            }
+        }
+    }
 
     #[test]
     fn directions_turn_both_ways() {
@@ -810,6 +969,69 @@ mod tests {
             .glyphs
             .iter()
             .any(|g| matches!(g.role, Role::Elided { .. })));
+    }
+
+    #[test]
+    fn the_count_is_taken_apart_exactly_for_every_preset() {
+        let mut doubles = 0;
+        for (k, preset) in Preset::ALL.iter().enumerate() {
+            for players in 2..=4u8 {
+                for seed in 0..60u64 {
+                    for cut in [1, 2, 3, 5, 8, 40] {
+                        let t = random_tree(seed * 7 + k as u64, *preset, players, cut);
+                        let parts = count_parts(&t).unwrap_or_else(|| panic!("{t:?}"));
+                        let sum: u32 = parts.iter().map(|p| u32::from(p.value())).sum();
+                        assert_eq!(sum, u32::from(t.count));
+                        // Every open end is accounted for, by its arm or by its double.
+                        for a in t.arms.iter().filter(|a| a.open) {
+                            let on = a.tiles.last().map(|p| p.tile);
+                            assert!(
+                                parts.iter().any(|p| match *p {
+                                    CountPart::End(x, _) | CountPart::Nothing(x) => x == a.id,
+                                    CountPart::Double(d) => on.map_or(
+                                        t.root == Some(d) || matches!(a.anchor, Anchor::Sprout { double, .. } if double == d),
+                                        |o| o == d
+                                    ),
+                                }),
+                                "{:?} not accounted for in {parts:?}",
+                                a.id
+                            );
+                        }
+                        doubles += parts
+                            .iter()
+                            .filter(|p| matches!(p, CountPart::Double(_)))
+                            .count();
+                    }
+                }
+            }
+        }
+        assert!(doubles > 100, "doubles counting both halves are covered");
+    }
+
+    #[test]
+    fn a_spinner_shows_where_its_shut_sprouts_will_grow() {
+        // Five Up: the first double spins, its sprouts open once both sides are covered.
+        let shut_sprouts = |t: &LayoutTree| {
+            t.arms.len() >= 4 && t.arms[2..4].iter().all(|a| !a.open && a.tiles.is_empty())
+        };
+        let mut seen = 0;
+        for seed in 0..200u64 {
+            for cut in 1..4 {
+                let t = random_tree(seed, Preset::FiveUp, 2, cut);
+                if !shut_sprouts(&t) {
+                    continue;
+                }
+                seen += 1;
+                let d = check(&t, BOARD.0, BOARD.1);
+                let shut = d
+                    .glyphs
+                    .iter()
+                    .filter(|g| matches!(g.role, Role::Shut(_)))
+                    .count();
+                assert_eq!(shut, 2, "{}", to_text(&d, BOARD.0, BOARD.1));
+            }
+        }
+        assert!(seen > 10);
     }
 
     proptest! {

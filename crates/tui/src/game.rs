@@ -88,12 +88,28 @@ impl Setup {
 }
 
 /// One line of the game's log.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct LogLine {
     /// The hand it belongs to (from 1).
     pub hand: u16,
     /// The text.
     pub text: String,
+    /// After an action that scored: every side's total just after it (`You 20, North 35`),
+    /// which the plain mode announces.
+    pub totals: Option<String>,
+}
+
+/// One hand's line of the score sheet.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SheetRow {
+    /// The hand (from 1).
+    pub hand: u16,
+    /// Points each side scored in the hand, play and award together.
+    pub gained: Vec<i32>,
+    /// The end-of-hand award each side was given.
+    pub award: Vec<i32>,
+    /// Every side's total after the hand.
+    pub totals: Vec<i32>,
 }
 
 /// Seat names around the table, the human (or seat 0) sitting South.
@@ -119,6 +135,79 @@ pub fn seat_names(setup: &Setup) -> Vec<String> {
         .collect()
 }
 
+/// Seat names for a record or replay that gave none (`S0`, `S1`, ...): the compass names the
+/// game uses, seat 0 sitting South.
+#[must_use]
+pub fn display_names(seats: &[String], players: u8) -> Vec<String> {
+    let default: Vec<String> = (0..players).map(|p| format!("S{p}")).collect();
+    if seats == default.as_slice() || seats.len() != usize::from(players) {
+        let compass: &[&str] = match players {
+            2 => &["South", "North"],
+            3 => &["South", "West", "East"],
+            _ => &["South", "West", "North", "East"],
+        };
+        compass.iter().map(|s| (*s).to_string()).collect()
+    } else {
+        seats.to_vec()
+    }
+}
+
+/// A record that cannot be replayed, explained with the seats' names (the engine's message says
+/// `S0` and speaks to the player as "you").
+#[must_use]
+pub fn replay_error_text(e: &fiveup_engine::notation::ReplayError, names: &[String]) -> String {
+    use fiveup_engine::notation::ReplayErrorKind;
+    if let ReplayErrorKind::Illegal { seat, error } = &e.kind {
+        let who = names
+            .get(seat.idx())
+            .cloned()
+            .unwrap_or_else(|| seat.to_string());
+        let mut where_ = String::new();
+        if let Some(h) = e.hand {
+            where_.push_str(&format!("hand {h}"));
+        }
+        if let Some(a) = e.action {
+            where_.push_str(&format!(", action {a}"));
+        }
+        if let Some(t) = &e.token {
+            where_.push_str(&format!(" `{t}`"));
+        }
+        return format!(
+            "{where_}: not allowed for {who}: {}",
+            explain_for(error, &who)
+        );
+    }
+    e.to_string()
+}
+
+/// An illegal action explained about a named player (the engine speaks to "you").
+#[must_use]
+pub fn explain_for(e: &IllegalAction, who: &str) -> String {
+    match e {
+        IllegalAction::NotYourTurn => format!("it is not {who}'s turn"),
+        IllegalAction::NotInHand(t) => format!("{who} does not hold {t}"),
+        IllegalAction::MustPlay => format!("{who} can lay a tile, so must"),
+        IllegalAction::MustDraw => format!("{who} cannot lay a tile, so must draw"),
+        IllegalAction::MustKeepDrawing => {
+            format!("the tile {who} drew does not fit: {who} must keep drawing")
+        }
+        IllegalAction::CannotDraw => format!("there is nothing {who} may draw"),
+        IllegalAction::CannotPass => format!("{who} may only pass when unable to lay or draw"),
+        IllegalAction::MustClaim => format!("{who} must claim the points of the play first"),
+        other => other.to_string(),
+    }
+}
+
+/// A run of draws by one seat, folded into one log line: (line index, seat, tiles drawn
+/// (`None`: hidden), ends, forced).
+type DrawRun = (
+    usize,
+    Seat,
+    Vec<Option<fiveup_engine::Tile>>,
+    fiveup_engine::PipSet,
+    bool,
+);
+
 /// A game in progress.
 #[derive(Debug)]
 pub struct Game {
@@ -130,6 +219,10 @@ pub struct Game {
     names: Vec<String>,
     lines: Vec<LogLine>,
     logged: usize,
+    /// The log line of the latest draws, to fold a run of draws by one seat into one line:
+    /// (line index, seat, tiles drawn (`None`: hidden), ends, forced).
+    draws: Option<DrawRun>,
+    sheet: Vec<SheetRow>,
     /// The learning setting: show the computer players' hands.
     pub show_hands: bool,
 }
@@ -141,16 +234,20 @@ impl Game {
         let deal_seed = Seed::from_u64(setup.seed);
         let state = State::from_seed(setup.rules, &deal_seed).map_err(|e| e.to_string())?;
         let names = seat_names(&setup);
-        let record_names: Vec<String> = setup
+        // The record names the seats as the game does; who played them goes in a header.
+        let players: Vec<String> = setup
             .seats
             .iter()
             .zip(&names)
             .map(|(k, n)| match k {
-                SeatKind::Human => "human".to_string(),
-                SeatKind::Computer(l) => format!("{n} ({l})"),
+                SeatKind::Human => format!("{n}: human"),
+                SeatKind::Computer(l) => format!("{n}: {l}"),
             })
             .collect();
-        let recorder = Recorder::new(&state, Some(record_names), Some(deal_seed))
+        let mut recorder = Recorder::new(&state, Some(names.clone()), Some(deal_seed))
+            .map_err(|e| e.to_string())?;
+        recorder
+            .tag("Players", &players.join(", "))
             .map_err(|e| e.to_string())?;
         let bots = setup
             .seats
@@ -174,6 +271,8 @@ impl Game {
             names,
             lines: Vec::new(),
             logged: 0,
+            draws: None,
+            sheet: Vec::new(),
             show_hands: false,
         };
         g.hand_header();
@@ -287,6 +386,7 @@ impl Game {
                         "{} chose an illegal action {a}: {e}",
                         self.names[seat.idx()]
                     ),
+                    totals: None,
                 });
                 None
             }
@@ -349,13 +449,7 @@ impl Game {
 
     /// Write the record: JSON when the name ends in `.json`, the text notation otherwise.
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        let r = self.record();
-        let body = if path.extension().is_some_and(|e| e == "json") {
-            r.to_json()
-        } else {
-            r.to_text()
-        };
-        std::fs::write(path, body).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        save_record(&self.record(), path)
     }
 
     /// The expert's evaluation of each of the human's legal actions, best first (empty when it
@@ -372,6 +466,57 @@ impl Game {
         let seed =
             self.setup.seed ^ (u64::from(self.hand_no()) << 32) ^ self.state.log().len() as u64;
         analyze(&self.view(), &cfg, seed)
+    }
+
+    /// Whether the expert's values are game outcomes rather than points: near the target it
+    /// plays to win the game (the same test as the expert's, on the public scores).
+    #[must_use]
+    pub fn hint_in_wins(&self) -> bool {
+        let r = self.rules();
+        let margin = if r.small_scale() {
+            fiveup_bots::NEAR_TARGET / 5
+        } else {
+            fiveup_bots::NEAR_TARGET
+        };
+        let t = i32::from(r.target);
+        (0..r.sides()).any(|s| self.state.scores()[Side(s)] >= t - margin)
+    }
+
+    /// The hint in words, one line per legal action, best first, with the unit it is in:
+    /// points gained over the opponents by the end of the hand, or near the target the chance
+    /// to win the game.
+    #[must_use]
+    pub fn hint_lines(&self, evals: &[ActionEval]) -> (String, Vec<String>) {
+        let wins = self.hint_in_wins();
+        let unit = if wins {
+            "chance to win the game".to_string()
+        } else {
+            "points gained by the end of the hand".to_string()
+        };
+        let lines = evals
+            .iter()
+            .map(|e| {
+                if wins {
+                    // A won game counts +WIN_VALUE and a lost one -WIN_VALUE.
+                    let p = ((e.mean / fiveup_bots::WIN_VALUE + 1.0) / 2.0).clamp(0.0, 1.0);
+                    let se = e.stderr / (2.0 * fiveup_bots::WIN_VALUE);
+                    format!(
+                        "{:<8} {:>4.0}% ±{:.0}",
+                        e.action.to_string(),
+                        p * 100.0,
+                        se * 100.0
+                    )
+                } else {
+                    format!(
+                        "{:<8} {:+6.1} ±{:.1}",
+                        e.action.to_string(),
+                        e.mean,
+                        e.stderr
+                    )
+                }
+            })
+            .collect();
+        (unit, lines)
     }
 
     /// The tiles the viewer may see in each hand: its own always; the others' when the learning
@@ -422,7 +567,36 @@ impl Game {
         self.lines.push(LogLine {
             hand: v.start().hand_no,
             text,
+            totals: None,
         });
+        self.draws = None;
+    }
+
+    /// Whether the last log line is a run of draws that may still grow (the seat that drew is
+    /// still to move): it is final once someone else acts.
+    #[must_use]
+    pub fn line_growing(&self) -> bool {
+        match &self.draws {
+            Some((line, seat, ..)) => {
+                *line + 1 == self.lines.len()
+                    && self.state.phase() == Phase::Play
+                    && self.state.to_move() == *seat
+            }
+            None => false,
+        }
+    }
+
+    /// Every finished hand's line of the score sheet.
+    #[must_use]
+    pub fn sheet(&self) -> &[SheetRow] {
+        &self.sheet
+    }
+
+    /// Whether the player counts for themselves (manual scoring): the screens then never show
+    /// the count of the table during play.
+    #[must_use]
+    pub fn counting_hidden(&self) -> bool {
+        self.rules().manual_scoring && matches!(self.phase(), Phase::Play | Phase::Claim)
     }
 
     /// Scores as `You 20, North 35`.
@@ -441,6 +615,14 @@ impl Game {
             .join(", ")
     }
 
+    /// Totals as `You 20, North 35` from per-side scores.
+    fn totals_text(&self, scores: &[i32]) -> String {
+        (0..self.rules().sides())
+            .map(|s| format!("{} {}", self.side_name(Side(s)), scores[usize::from(s)]))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// Log every entry not logged yet, as the viewer may see it.
     fn catch_up(&mut self) {
         let open = self.human().is_none();
@@ -450,24 +632,115 @@ impl Game {
             self.view().history().to_vec()
         };
         let hand = self.hand_no();
-        for e in &entries[self.logged.min(entries.len())..] {
+        let hide_count = self.rules().manual_scoring;
+        let new = &entries[self.logged.min(entries.len())..];
+        // The running totals after each new entry: today's scores less what later entries made.
+        let sides = usize::from(self.rules().sides());
+        let mut after: Vec<Vec<i32>> = Vec::with_capacity(new.len());
+        let mut running: Vec<i32> = (0..sides)
+            .map(|s| self.state.scores()[Side(s as u8)])
+            .collect();
+        if let Some(r) = self.state.result() {
+            // The end-of-hand award came after every action of the hand.
+            for (s, v) in running.iter_mut().enumerate() {
+                *v -= r.scored[Side(s as u8)];
+            }
+        }
+        for e in new.iter().rev() {
+            after.push(running.clone());
+            let (seat, pts) = scored_by(e);
+            if let Some(seat) = seat {
+                running[usize::from(self.rules().side_of(seat).0)] -= i32::from(pts);
+            }
+        }
+        after.reverse();
+        for (e, totals) in new.iter().zip(after) {
+            let scored = scored_by(e).1 > 0;
+            if let Entry::Draw {
+                seat,
+                tile,
+                ends,
+                forced,
+            } = *e
+            {
+                if let Some((line, s, tiles, _, _)) = &mut self.draws {
+                    if *s == seat && *line + 1 == self.lines.len() {
+                        tiles.push(tile);
+                        let text = draws_text(&self.names[seat.idx()], tiles, ends, forced);
+                        let line = *line;
+                        self.lines[line].text = text;
+                        continue;
+                    }
+                }
+                self.draws = Some((self.lines.len(), seat, vec![tile], ends, forced));
+            } else {
+                self.draws = None;
+            }
             self.lines.push(LogLine {
                 hand,
-                text: describe(e, &self.names),
+                text: describe_as(e, &self.names, hide_count),
+                totals: scored.then(|| self.totals_text(&totals)),
             });
         }
         self.logged = entries.len();
         if self.state.is_hand_over() {
-            if let Some(r) = self.state.result() {
+            if let Some(r) = self.state.result().cloned() {
                 let end = match r.end {
                     HandEnd::Domino { seat } => format!("{} went out", self.names[seat.idx()]),
                     HandEnd::Blocked => "the hand is blocked".to_string(),
                 };
-                let text = format!("Hand {hand} over: {end}; scores {}.", self.scores_text());
-                if self.lines.last().map(|l| &l.text) != Some(&text) {
-                    self.lines.push(LogLine { hand, text });
+                let won: Vec<String> = (0..self.rules().sides())
+                    .map(Side)
+                    .filter(|&s| r.scored[s] != 0)
+                    .map(|s| format!("{} {:+}", self.side_name(s), r.scored[s]))
+                    .collect();
+                let award = if won.is_empty() {
+                    "nobody scores for it".to_string()
+                } else {
+                    format!("award {}", won.join(", "))
+                };
+                let text = format!(
+                    "Hand {hand} over: {end}; {award}; scores {}.",
+                    self.scores_text()
+                );
+                if !self.lines.iter().any(|l| l.text == text) {
+                    self.lines.push(LogLine {
+                        hand,
+                        text,
+                        totals: None,
+                    });
+                    self.draws = None;
+                }
+                if self.sheet.last().map(|r| r.hand) != Some(hand) {
+                    let start = self.state.start().scores;
+                    let totals: Vec<i32> = (0..sides)
+                        .map(|s| self.state.scores()[Side(s as u8)])
+                        .collect();
+                    self.sheet.push(SheetRow {
+                        hand,
+                        gained: (0..sides)
+                            .map(|s| totals[s] - start[Side(s as u8)])
+                            .collect(),
+                        award: (0..sides).map(|s| r.scored[Side(s as u8)]).collect(),
+                        totals,
+                    });
                 }
             }
+        }
+        if self.state.winner().is_some() && self.sheet.last().map(|r| r.hand) != Some(hand) {
+            // The game ended in the middle of a hand: its points, and no award.
+            let start = self.state.start().scores;
+            let totals: Vec<i32> = (0..sides)
+                .map(|s| self.state.scores()[Side(s as u8)])
+                .collect();
+            self.sheet.push(SheetRow {
+                hand,
+                gained: (0..sides)
+                    .map(|s| totals[s] - start[Side(s as u8)])
+                    .collect(),
+                award: vec![0; sides],
+                totals,
+            });
         }
         if let Some(w) = self.state.winner() {
             let text = format!(
@@ -481,21 +754,112 @@ impl Game {
                 self.scores_text()
             );
             if self.lines.last().map(|l| &l.text) != Some(&text) {
-                self.lines.push(LogLine { hand, text });
+                self.lines.push(LogLine {
+                    hand,
+                    text,
+                    totals: None,
+                });
+                self.draws = None;
             }
         }
+    }
+}
+
+/// The seat that scored by an entry, and the points (0 when it scored nothing).
+fn scored_by(e: &Entry) -> (Option<Seat>, u16) {
+    match *e {
+        Entry::Play { seat, points, .. }
+        | Entry::Claim { seat, points, .. }
+        | Entry::Muggins { seat, points } => (Some(seat), points),
+        _ => (None, 0),
+    }
+}
+
+/// A run of draws by one player in words: `North drew 6 tiles (nothing to play on 1 or 2).`
+fn draws_text(
+    who: &str,
+    tiles: &[Option<fiveup_engine::Tile>],
+    ends: fiveup_engine::PipSet,
+    forced: bool,
+) -> String {
+    let why = if forced {
+        format!(" (nothing to play on {})", pips_text(ends))
+    } else {
+        String::new()
+    };
+    let known: Vec<String> = tiles.iter().flatten().map(ToString::to_string).collect();
+    if tiles.len() == 1 {
+        return match tiles[0] {
+            Some(t) => format!("{who} drew {t}{why}."),
+            None => format!("{who} drew a tile{why}."),
+        };
+    }
+    if known.len() == tiles.len() {
+        let list = format!(
+            "{} and {}",
+            known[..known.len() - 1].join(", "),
+            known[known.len() - 1]
+        );
+        format!("{who} drew {} tiles, {list}{why}.", tiles.len())
+    } else {
+        format!("{who} drew {} tiles{why}.", tiles.len())
     }
 }
 
 /// An illegal action explained to a player.
 #[must_use]
 pub fn explain(e: &IllegalAction) -> String {
-    e.to_string()
+    match e {
+        // The engine's message gives the right figure away; the player counts again.
+        IllegalAction::WrongClaim { claimed, .. } => format!(
+            "a claim of {claimed} does not match what your play scores; count the ends again \
+             (claim 0 if it scored nothing)"
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// Check before a game that a record can be written to `path`, so that a game is not played
+/// for a record that is then lost. A file that does not exist yet is not left behind.
+pub fn check_save_path(path: &Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!(
+            "cannot save the record to {}: it is a directory",
+            path.display()
+        ));
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| format!("cannot save the record to {}: {e}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
+/// Write a record: JSON when the name ends in `.json`, the text notation otherwise.
+pub fn save_record(r: &Record, path: &Path) -> Result<(), String> {
+    let body = if path.extension().is_some_and(|e| e == "json") {
+        r.to_json()
+    } else {
+        r.to_text()
+    };
+    std::fs::write(path, body).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// One log entry in words.
 #[must_use]
 pub fn describe(e: &Entry, names: &[String]) -> String {
+    describe_as(e, names, false)
+}
+
+/// One log entry in words; with `hide_count` (manual scoring, where the players count for
+/// themselves) a play does not say the count it made.
+#[must_use]
+pub fn describe_as(e: &Entry, names: &[String], hide_count: bool) -> String {
     let who = |s: Seat| names.get(s.idx()).cloned().unwrap_or_else(|| s.to_string());
     match *e {
         Entry::LeadDraw { seat, tile } => match tile {
@@ -523,7 +887,11 @@ pub fn describe(e: &Entry, names: &[String]) -> String {
             } else {
                 String::new()
             };
-            format!("{} {place}: count {count}{score}.", who(seat))
+            if hide_count {
+                format!("{} {place}.", who(seat))
+            } else {
+                format!("{} {place}: count {count}{score}.", who(seat))
+            }
         }
         Entry::Draw {
             seat,
@@ -556,7 +924,7 @@ pub fn describe(e: &Entry, names: &[String]) -> String {
             if points == claimed {
                 String::new()
             } else {
-                format!(", scored {points}")
+                format!(" and scored {points}")
             }
         ),
         Entry::Muggins { seat, points } => format!(
@@ -719,6 +1087,26 @@ mod tests {
         let before = g.log().len();
         assert!(g.act(Action::Pass).is_err());
         assert_eq!(g.log().len(), before);
+    }
+
+    #[test]
+    fn a_record_error_names_the_seat_and_speaks_of_it() {
+        use fiveup_engine::notation::{ReplayError, ReplayErrorKind};
+        let e = ReplayError {
+            hand: Some(2),
+            action: Some(7),
+            token: None,
+            kind: ReplayErrorKind::Illegal {
+                seat: Seat(1),
+                error: IllegalAction::NotInHand(fiveup_engine::Tile::new(4, 2)),
+            },
+        };
+        let names = display_names(&["S0".to_string(), "S1".to_string()], 2);
+        assert_eq!(names, vec!["South".to_string(), "North".to_string()]);
+        assert_eq!(
+            replay_error_text(&e, &names),
+            "hand 2, action 7: not allowed for North: North does not hold 4-2"
+        );
     }
 
     #[test]

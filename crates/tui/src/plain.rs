@@ -112,16 +112,48 @@ pub fn scores_text(game: &Game, view: &View) -> String {
     format!("{}; target {}", v.join(", "), r.target)
 }
 
-/// The layout, arm by arm.
+/// The layout, arm by arm: which double each sprout grows from, and which doubles spin.
 #[must_use]
 pub fn board_text(game: &Game, view: &View) -> String {
+    use fiveup_engine::Anchor;
     let tree = fiveup_engine::LayoutTree::from_history(game.rules(), view.history());
     let Some(root) = tree.root else {
         return "The table is empty.".into();
     };
-    let mut out = format!("Lead {root}.");
+    // The spinners: every double that carries sprouts, and where it lies.
+    let mut spinners: Vec<(fiveup_engine::Tile, String, Vec<String>)> = Vec::new();
     for a in &tree.arms {
+        if let Anchor::Sprout { double, arm, .. } = a.anchor {
+            let place = match arm {
+                None => "the lead".to_string(),
+                Some(x) => format!("on {x}"),
+            };
+            match spinners.iter_mut().find(|s| s.0 == double) {
+                Some(s) => s.2.push(a.id.to_string()),
+                None => spinners.push((double, place, vec![a.id.to_string()])),
+            }
+        }
+    }
+    let mut out = format!("Lead {root}.");
+    if spinners.is_empty() {
+        out.push_str(" No double spins.");
+    }
+    for (d, place, arms) in &spinners {
+        out.push_str(&format!(
+            " Spinner {d} ({place}): sprouts {}.",
+            arms.join(" and ")
+        ));
+    }
+    for a in &tree.arms {
+        let from = match a.anchor {
+            Anchor::Root => String::new(),
+            Anchor::Sprout { double, .. } => format!(" (a sprout of {double})"),
+        };
         if a.tiles.is_empty() && !a.open {
+            out.push_str(&format!(
+                " {}{from}: not open yet; it opens once both sides of the spinner are covered.",
+                a.id
+            ));
             continue;
         }
         let tiles: Vec<String> = a
@@ -132,12 +164,12 @@ pub fn board_text(game: &Game, view: &View) -> String {
         let end = if a.open {
             format!("open end {}", a.end)
         } else {
-            "not open yet".into()
+            "closed".into()
         };
         if tiles.is_empty() {
-            out.push_str(&format!(" {}: no tiles, {end}.", a.id));
+            out.push_str(&format!(" {}{from}: no tiles, {end}.", a.id));
         } else {
-            out.push_str(&format!(" {}: {}, {end}.", a.id, tiles.join(" ")));
+            out.push_str(&format!(" {}{from}: {}, {end}.", a.id, tiles.join(" ")));
         }
     }
     out
@@ -163,9 +195,16 @@ pub fn parse_play(view: &View, args: &[&str]) -> Result<Action, String> {
         }
         hand[i - 1].tile
     } else {
-        tile_word
+        let t = tile_word
             .parse::<Tile>()
-            .map_err(|e| format!("{e}; write a tile as 6-4"))?
+            .map_err(|e| format!("{e}; write a tile as 6-4"))?;
+        if !view.rules().tiles().contains(t) {
+            return Err(format!(
+                "not a tile: \"{tile_word}\" is not in a double-{} set",
+                view.rules().set
+            ));
+        }
+        t
     };
     let Some(entry) = hand.iter().find(|h| h.tile == tile) else {
         return Err(format!("{tile} is not in your hand"));
@@ -200,6 +239,23 @@ pub fn parse_play(view: &View, args: &[&str]) -> Result<Action, String> {
 pub struct PlainOptions {
     /// Save the record here at the end (and on quit).
     pub save: Option<PathBuf>,
+    /// Kept up to date with the game's record after every action, for whoever must save it
+    /// when the program is interrupted (Ctrl-C).
+    pub latest: Option<std::sync::Arc<std::sync::Mutex<Option<fiveup_engine::notation::Record>>>>,
+}
+
+/// Save to the `--save` file, saying so; a failure is said too and ends the program with it.
+fn save_to(game: &Game, opts: &PlainOptions, out: &mut dyn Write) -> Result<(), String> {
+    if let Some(p) = &opts.save {
+        match game.save(p) {
+            Ok(()) => w(out, &format!("Record saved to {}.", p.display()))?,
+            Err(e) => {
+                w(out, &format!("The record was NOT saved: {e}."))?;
+                return Err(format!("the record was not saved: {e}"));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn w(out: &mut dyn Write, s: &str) -> Result<(), String> {
@@ -227,19 +283,41 @@ pub fn run(
             seats_text(&game)
         ),
     )?;
+    // A run of draws is folded into its log line as it grows: the line is printed once the run
+    // is over, so the lines printed are final.
+    let mut last_text = String::new();
     loop {
-        for l in &game.log()[printed..] {
-            w(out, &l.text)?;
+        if let Some(latest) = &opts.latest {
+            if let Ok(mut l) = latest.lock() {
+                *l = Some(game.record());
+            }
         }
-        printed = game.log().len();
+        let log = game.log();
+        let waiting = game.computer_to_act() || game.forced_human_action().is_some();
+        let settled = if waiting && game.line_growing() {
+            log.len() - 1
+        } else {
+            log.len()
+        };
+        // A line printed before and folded further since (you drew again): print it whole.
+        let from = if printed > 0 && printed <= settled && log[printed - 1].text != last_text {
+            printed - 1
+        } else {
+            printed
+        };
+        for l in &log[from.min(settled)..settled] {
+            w(out, &l.text)?;
+            if let Some(t) = &l.totals {
+                w(out, &format!("Scores: {t}."))?;
+            }
+            last_text.clone_from(&l.text);
+        }
+        printed = settled.max(printed);
         match game.phase() {
             Phase::GameOver => {
                 if !prompted {
                     final_lines(&game, out)?;
-                    if let Some(p) = &opts.save {
-                        game.save(p)?;
-                        w(out, &format!("Record saved to {}.", p.display()))?;
-                    }
+                    save_to(&game, opts, out)?;
                     prompted = true;
                 }
                 if game.human().is_none() {
@@ -273,7 +351,10 @@ pub fn run(
                     } else {
                         "You have nothing to play and nothing to draw: you pass."
                     };
-                    w(out, why)?;
+                    // Once for a run of draws, whose tiles the log line then lists.
+                    if !game.line_growing() {
+                        w(out, why)?;
+                    }
                     game.act(a)?;
                     continue;
                 }
@@ -286,26 +367,21 @@ pub fn run(
         let mut line = String::new();
         let n = input.read_line(&mut line).map_err(|e| e.to_string())?;
         if n == 0 {
-            if let Some(p) = &opts.save {
-                game.save(p)?;
-                w(out, &format!("Record saved to {}.", p.display()))?;
-            }
+            save_to(&game, opts, out)?;
             w(out, "End of input: goodbye.")?;
             return Ok(());
         }
         match command(&mut game, line.trim(), out)? {
             Flow::Go => {}
             Flow::Quit => {
-                if let Some(p) = &opts.save {
-                    game.save(p)?;
-                    w(out, &format!("Record saved to {}.", p.display()))?;
-                }
+                save_to(&game, opts, out)?;
                 w(out, "Goodbye.")?;
                 return Ok(());
             }
             Flow::Again => {
                 game = game.play_again()?;
                 printed = 0;
+                last_text.clear();
                 prompted = false;
             }
         }
@@ -351,12 +427,16 @@ fn turn_lines(game: &Game, out: &mut dyn Write, status: bool) -> Result<(), Stri
             "Your play: claim its points (claim N; claim 0 for none).",
         )?;
     } else if status {
+        let count = if game.counting_hidden() {
+            String::new()
+        } else {
+            format!(" Count {}.", v.layout().count())
+        };
         w(
             out,
             &format!(
-                "Your turn. Ends: {}. Count {}. Hand: {} (* playable).",
+                "Your turn. Ends: {}.{count} Hand: {} (* playable).",
                 ends_text(&v),
-                v.layout().count(),
                 hand.join(" ")
             ),
         )?;
@@ -449,6 +529,13 @@ fn command(game: &mut Game, line: &str, out: &mut dyn Write) -> Result<Flow, Str
             reply(out, &format!("Your hand: {}.", list.join("; ")))?;
         }
         "ends" => reply(out, &format!("Open ends: {}.", ends_text(&v)))?,
+        "count" if game.counting_hidden() => reply(
+            out,
+            &format!(
+                "Under manual scoring you add up the count yourself: the open ends are {}.",
+                ends_text(&v)
+            ),
+        )?,
         "count" => {
             let c = v.layout().count();
             let scoring = fiveup_engine::State::count_points(game.rules(), c);
@@ -482,15 +569,10 @@ fn command(game: &mut Game, line: &str, out: &mut dyn Write) -> Result<Flow, Str
             if evals.is_empty() {
                 reply(out, "No hint: it is not your turn.")?;
             } else {
-                reply(
-                    out,
-                    "Expert's evaluation (points difference expected, best first):",
-                )?;
-                for e in evals {
-                    reply(
-                        out,
-                        &format!("  {} {:+.1} (±{:.1})", e.action, e.mean, e.stderr),
-                    )?;
+                let (unit, lines) = game.hint_lines(&evals);
+                reply(out, &format!("Expert's evaluation ({unit}), best first:"))?;
+                for l in lines {
+                    reply(out, &format!("  {l}"))?;
                 }
             }
         }
@@ -575,9 +657,11 @@ fn act(game: &mut Game, a: Action, out: &mut dyn Write) -> Result<(), String> {
 /// A record told hand by hand for the plain mode: every hand as dealt, every action, and how
 /// each hand was scored.
 pub fn replay_lines(record: &fiveup_engine::notation::Record) -> Result<Vec<String>, String> {
-    let game = record.replay().map_err(|e| e.to_string())?;
     let rules = record.rules;
-    let names = &record.seats;
+    let names = &crate::game::display_names(&record.seats, rules.players);
+    let game = record
+        .replay()
+        .map_err(|e| crate::game::replay_error_text(&e, names))?;
     let side_name = |s: Side| -> String {
         (0..rules.players)
             .map(Seat)
@@ -654,6 +738,112 @@ mod tests {
         let text = play(s, "");
         assert!(text.contains("Final score:"), "{text}");
         assert!(text.contains("Game over:"), "{text}");
+    }
+
+    /// `South 20, North 35` (or `South +5, North +0`) -> [20, 35]
+    fn numbers(t: &str) -> Vec<i32> {
+        t.trim_end_matches('.')
+            .split(", ")
+            .map(|p| p.rsplit(' ').next().unwrap().parse().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn running_totals_follow_every_scoring_play_and_draws_are_one_line() {
+        let mut last_play_scored = 0;
+        for seed in 1..=12 {
+            let mut s = Setup::new(seed);
+            s.seats = vec![
+                SeatKind::Computer("club".into()),
+                SeatKind::Computer("random".into()),
+            ];
+            let text = play(s, "");
+            let lines: Vec<&str> = text.lines().collect();
+            let mut scoring = 0;
+            for (i, l) in lines.iter().enumerate() {
+                if l.contains(" and scored ") {
+                    scoring += 1;
+                    assert!(
+                        lines[i + 1].starts_with("Scores: South "),
+                        "{l} then {}",
+                        lines[i + 1]
+                    );
+                    last_play_scored += usize::from(lines[i + 2].contains(" over: "));
+                }
+            }
+            assert!(scoring > 3, "{text}");
+            // The totals after the last play of a hand do not yet hold its award: totals plus
+            // the awards make the scores the next hand starts from.
+            let mut totals = vec![0, 0];
+            for l in &lines {
+                if let Some(t) = l.strip_prefix("Scores: ") {
+                    totals = numbers(t);
+                }
+                if let Some(t) = l.strip_prefix("Scored: ") {
+                    let n = numbers(t);
+                    totals = vec![totals[0] + n[0], totals[1] + n[1]];
+                }
+                if let Some((_, sc)) = l.split_once(" dealt; scores ") {
+                    assert_eq!(totals, numbers(sc), "{l}\n{text}");
+                }
+            }
+            for w in lines.windows(2) {
+                let who = |t: &str| t.split(" drew ").next().map(str::to_string);
+                if w[0].contains(" drew ") && w[1].contains(" drew ") {
+                    assert_ne!(who(w[0]), who(w[1]), "{w:?}");
+                }
+            }
+        }
+        assert!(last_play_scored > 0, "some hand ends with a scoring play");
+    }
+
+    #[test]
+    fn board_names_the_spinner_and_the_double_each_sprout_grows_from() {
+        let mut g = Game::new(Setup::new(2)).unwrap();
+        for _ in 0..200 {
+            let t = fiveup_engine::LayoutTree::from_history(g.rules(), g.view().history());
+            if t.arms.len() >= 4 && g.human_to_act() {
+                break;
+            }
+            if g.computer_to_act() {
+                g.computer_step();
+            } else {
+                let a = g.view().legal_actions()[0];
+                g.act(a).unwrap();
+            }
+        }
+        let text = board_text(&g, &g.view());
+        assert!(text.contains("Spinner "), "{text}");
+        assert!(text.contains("(a sprout of "), "{text}");
+    }
+
+    #[test]
+    fn manual_scoring_leaves_the_count_to_the_player() {
+        let mut s = Setup::new(3);
+        s.rules.manual_scoring = true;
+        let text = play(s, "count\nquit\n");
+        assert!(text.contains("you add up the count yourself"), "{text}");
+        assert!(!text.contains(" Count "), "{text}");
+        assert!(!text.contains(": count "), "{text}");
+    }
+
+    #[test]
+    fn a_record_that_cannot_be_saved_is_said_after_the_score_and_fails() {
+        let mut s = Setup::new(4);
+        s.seats = vec![
+            SeatKind::Computer("club".into()),
+            SeatKind::Computer("greedy".into()),
+        ];
+        let mut out = Vec::new();
+        let opts = PlainOptions {
+            save: Some(PathBuf::from("/nonexistent-fiveup-dir/x.txt")),
+            latest: None,
+        };
+        let r = run(s, &mut "".as_bytes(), &mut out, &opts);
+        let text = String::from_utf8(out).unwrap();
+        assert!(r.is_err(), "{text}");
+        assert!(text.contains("Final score:"), "{text}");
+        assert!(text.contains("NOT saved"), "{text}");
     }
 
     #[test]

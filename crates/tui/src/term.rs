@@ -73,8 +73,7 @@ pub fn run(mut app: App, opts: RunOptions) -> Result<(), String> {
                         if k.modifiers.contains(KeyModifiers::CONTROL)
                             && matches!(k.code, KeyCode::Char('c' | 'q'))
                         {
-                            app.key(Key::Char('q'));
-                            app.key(Key::Char('y'));
+                            app.save_on_quit();
                             app.quit = true;
                         } else if let Some(key) = map_key(k.code) {
                             app.key(key);
@@ -97,5 +96,10 @@ pub fn run(mut app: App, opts: RunOptions) -> Result<(), String> {
     })();
     let _ = execute!(stdout(), DisableMouseCapture);
     ratatui::restore();
-    result
+    result?;
+    // Said after the screen is restored, so that it stays in view; the exit status says it too.
+    match app.save_error.take() {
+        Some(e) => Err(format!("the record was NOT saved: {e}")),
+        None => Ok(()),
+    }
 }

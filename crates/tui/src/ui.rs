@@ -1,7 +1,9 @@
 //! Drawing the screens with ratatui. Everything is drawn from the [`App`]'s state; the only
 //! thing returned is where the clickable things landed.
 
-use fiveup_engine::{ArmId, Entry, LayoutTree, Phase, Pip, Rules, Seat, Side, State, TileSet};
+use fiveup_engine::{
+    ArmId, Entry, LayoutTree, Phase, Pip, Rules, Seat, Side, State, Tile, TileSet,
+};
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -13,7 +15,9 @@ use crate::app::{
     MIN_SIZE,
 };
 use crate::board::{self, Role};
-use crate::game::{describe, explain_award, level_label, seat_names, SeatKind, Setup};
+use crate::game::{
+    describe, display_names, explain_award, level_label, seat_names, SeatKind, Setup,
+};
 use crate::plain::hand_tiles;
 use crate::tally::tally;
 
@@ -62,6 +66,14 @@ impl Theme {
     fn selected(self) -> Style {
         Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD)
     }
+    fn last(self) -> Style {
+        let s = Style::default().add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
+        if self.color {
+            s.fg(Color::Yellow)
+        } else {
+            s
+        }
+    }
     fn end(self) -> Style {
         let s = Style::default().add_modifier(Modifier::BOLD);
         if self.color {
@@ -94,7 +106,7 @@ pub fn render(app: &App, f: &mut Frame) -> HitMap {
 fn too_small(f: &mut Frame, area: Rect) {
     let text = format!(
         "The terminal is {}x{}. Five Up needs at least {}x{}: please enlarge the window \
-         (or play with fiveup play --plain).",
+         (or play with fiveup play --plain). The game waits meanwhile; q quits.",
         area.width, area.height, MIN_SIZE.0, MIN_SIZE.1
     );
     f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
@@ -194,29 +206,29 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
         ]));
     }
     lines.push(Line::raw(""));
-    if let Some(e) = &form.error {
-        lines.push(Line::styled(format!("  {e}"), theme.accent()));
-    } else {
-        match form.setup() {
-            Ok(s) => lines.push(Line::styled(
-                format!("  {}", s.rules.to_options_string()),
-                theme.dim(),
-            )),
-            Err(e) => lines.push(Line::styled(format!("  {e}"), theme.accent())),
-        }
+    // The rules in full (or what is wrong), wrapped to the box, never cut.
+    let box_w = 76.min(area.width);
+    let text_w = usize::from(box_w.saturating_sub(4));
+    let (summary, style) = match (&form.error, form.setup()) {
+        (Some(e), _) => (e.clone(), theme.accent()),
+        (None, Err(e)) => (e, theme.accent()),
+        (None, Ok(s)) => (s.rules.to_options_string(), theme.dim()),
+    };
+    for l in wrap_plain(&summary, text_w) {
+        lines.push(Line::styled(format!("  {l}"), style));
     }
     let body = popup(
         Rect::new(
             area.x,
             area.y + 1,
             area.width,
-            area.height.saturating_sub(3),
+            area.height.saturating_sub(2),
         ),
-        76,
-        lines.len() as u16 + 4,
+        box_w,
+        lines.len() as u16 + 2,
     );
     f.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+        Paragraph::new(lines).block(
             Block::default()
                 .borders(Borders::ALL)
                 .title(" Choose your game "),
@@ -239,7 +251,8 @@ struct SeatLine {
 struct TableModel {
     board_title: String,
     tree: LayoutTree,
-    count: u16,
+    /// The count, or `None` when the players count for themselves (manual scoring).
+    count: Option<u16>,
     count_points: u16,
     ends: Vec<(ArmId, Pip)>,
     sides: Vec<(String, i32)>,
@@ -249,23 +262,31 @@ struct TableModel {
     log: Vec<String>,
     highlight: Vec<ArmId>,
     focus: Option<ArmId>,
+    /// The tile laid last, drawn highlighted.
+    last: Option<Tile>,
+    /// Lines shown in place of the log (the hint), with their title.
+    overlay: Option<(String, Vec<String>)>,
 }
 
-fn ends_of(layout: &fiveup_engine::Layout) -> Vec<(ArmId, Pip)> {
-    layout.open_arms().map(|a| (a, layout.arm_pip(a))).collect()
-}
-
-fn draw_table(f: &mut Frame, body: Rect, m: &TableModel, theme: Theme, hits: &mut HitMap) {
-    let board_w = body.width.saturating_sub(SIDE);
-    let board_area = Rect::new(body.x, body.y, board_w, body.height);
-    let side_area = Rect::new(body.x + board_w, body.y, body.width - board_w, body.height);
+/// The board in `area` with its frame and title; returns the column just right of the layout.
+/// `alone`: the board shown by itself (the `b` key), which needs no pointer to itself.
+fn draw_board(
+    f: &mut Frame,
+    board_area: Rect,
+    title: &str,
+    m: &TableModel,
+    theme: Theme,
+    hits: &mut HitMap,
+    alone: bool,
+) -> u16 {
     // The board.
     let block = Block::default()
         .borders(Borders::ALL)
-        .title(format!(" {} ", m.board_title));
+        .title(format!(" {title} "));
     let inner = block.inner(board_area);
     f.render_widget(block, board_area);
     let d = board::draw(&m.tree, inner.width, inner.height);
+    let mut right = inner.x;
     for g in &d.glyphs {
         let style = match g.role {
             Role::End(a) if m.focus == Some(a) => theme.selected(),
@@ -273,10 +294,12 @@ fn draw_table(f: &mut Frame, body: Rect, m: &TableModel, theme: Theme, hits: &mu
                 theme.end().add_modifier(Modifier::UNDERLINED)
             }
             Role::End(_) => theme.end(),
-            Role::Elided { .. } => theme.dim(),
+            Role::Elided { .. } | Role::Shut(_) => theme.dim(),
+            Role::Tile { tile, .. } | Role::Lead(tile) if m.last == Some(tile) => theme.last(),
             _ => theme.base(),
         };
         put(f, inner.x + g.x, inner.y + g.y, &g.text, style, inner);
+        right = right.max(inner.x + g.x + g.text.len() as u16);
         if let Role::End(a) = g.role {
             hits.push((
                 inner.x + g.x,
@@ -297,20 +320,71 @@ fn draw_table(f: &mut Frame, body: Rect, m: &TableModel, theme: Theme, hits: &mu
             inner,
         );
     }
-    if d.hidden > 0 {
-        let note = format!("{} tiles not shown: enlarge the window", d.hidden);
-        put(
-            f,
-            inner.x,
-            inner.y + inner.height.saturating_sub(1),
-            &note,
-            theme.dim(),
-            inner,
-        );
+    let note = if d.hidden > 0 {
+        Some(format!("{} tiles not shown: enlarge the window", d.hidden))
+    } else if d.crowded > 0 && !alone {
+        Some("Crowded: b shows the board alone".to_string())
+    } else if d.crowded > 0 {
+        Some("Crowded: a larger window draws it straight".to_string())
+    } else {
+        None
+    };
+    if let Some(note) = note {
+        // On the board's bottom border, where it covers no tile.
+        let y = board_area.y + board_area.height.saturating_sub(1);
+        let clip = Rect::new(board_area.x + 1, y, board_area.width.saturating_sub(2), 1);
+        put(f, clip.x, y, &format!(" {note} "), theme.accent(), clip);
     }
-    // The side panel: scores, counts, whose turn, then the log.
+    right
+}
+
+/// Where the table was drawn.
+struct TableAreas {
+    /// The side column (table panel and log).
+    side: Rect,
+    /// The column just right of the drawn layout, to the right edge.
+    free_x: u16,
+}
+
+fn ends_of(layout: &fiveup_engine::Layout) -> Vec<(ArmId, Pip)> {
+    layout.open_arms().map(|a| (a, layout.arm_pip(a))).collect()
+}
+
+/// The last tile laid in a hand's history.
+fn last_tile(history: &[Entry]) -> Option<Tile> {
+    history.iter().rev().find_map(|e| match *e {
+        Entry::Play { tile, .. } => Some(tile),
+        _ => None,
+    })
+}
+
+/// Pieces joined by `sep`, wrapped to `width` without breaking a piece; continuation lines are
+/// indented by one space.
+fn join_wrapped(head: &str, pieces: &[String], sep: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = head.to_string();
+    for (i, p) in pieces.iter().enumerate() {
+        let piece = if i + 1 < pieces.len() {
+            format!("{p}{sep}")
+        } else {
+            p.clone()
+        };
+        if cur.chars().count() + piece.trim_end().chars().count() > width && !cur.trim().is_empty()
+        {
+            out.push(cur.trim_end().to_string());
+            cur = " ".to_string();
+        }
+        cur.push_str(&piece);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim_end().to_string());
+    }
+    out
+}
+
+/// The table panel's lines: scores, the count and how it is made, the open ends, the tiles.
+fn table_lines(m: &TableModel, w: usize, theme: Theme) -> Vec<Line<'static>> {
     let mut lines: Vec<Line> = Vec::new();
-    let w = usize::from(side_area.width.saturating_sub(2));
     for (name, pts) in &m.sides {
         let t = tally(*pts);
         let head = format!("{name:<12.12} {pts:>4}");
@@ -325,63 +399,77 @@ fn draw_table(f: &mut Frame, body: Rect, m: &TableModel, theme: Theme, hits: &mu
             lines.push(Line::raw(format!("  {t}")));
         }
     }
-    let count = if m.count_points > 0 {
-        format!("Count {}: scores {}", m.count, m.count_points)
-    } else {
-        format!("Count {}", m.count)
-    };
-    lines.push(Line::styled(count, theme.good()));
-    let ends: Vec<String> = m.ends.iter().map(|(a, p)| format!("{a} {p}")).collect();
-    lines.push(Line::raw(format!(
-        "Ends {}",
-        if ends.is_empty() {
-            "-".to_string()
-        } else {
-            ends.join(" | ")
-        }
-    )));
-    let seat_style = |s: &SeatLine| {
-        if s.to_move {
-            theme.accent()
-        } else {
-            theme.base()
-        }
-    };
-    let marker = |s: &SeatLine| if s.to_move { "> " } else { "  " };
-    if m.seats.len() <= 2 {
-        lines.push(Line::raw(format!("Boneyard {}", m.boneyard)));
-        for s in &m.seats {
-            lines.push(Line::styled(
-                format!(
-                    "{}{:<14.14} {:>2} tile{}",
-                    marker(s),
-                    s.name,
-                    s.tiles,
-                    if s.tiles == 1 { "" } else { "s" }
-                ),
-                seat_style(s),
-            ));
-        }
-    } else {
-        // Three or four players: two seats a line, to leave room for the log.
-        lines.push(Line::raw(format!(
-            "Boneyard {}; tiles in hand:",
-            m.boneyard
-        )));
-        for pair in m.seats.chunks(2) {
-            let spans: Vec<Span> = pair
+    match m.count {
+        None => lines.push(Line::styled(
+            "Count: yours to add up".to_string(),
+            theme.good(),
+        )),
+        Some(count) => {
+            let head = if m.count_points > 0 {
+                format!("Count {count} (scores {})", m.count_points)
+            } else {
+                format!("Count {count}")
+            };
+            let parts: Vec<String> = crate::board::count_parts(&m.tree)
+                .unwrap_or_default()
                 .iter()
-                .map(|s| {
-                    Span::styled(
-                        format!("{}{:<8.8} {:>2} ", marker(s), s.name, s.tiles),
-                        seat_style(s),
-                    )
-                })
+                .map(ToString::to_string)
                 .collect();
-            lines.push(Line::from(spans));
+            let text = if parts.len() > 1 {
+                join_wrapped(&format!("{head} = "), &parts, " + ", w)
+            } else {
+                vec![head]
+            };
+            for l in text {
+                lines.push(Line::styled(l, theme.good()));
+            }
         }
     }
-    let table_h = (lines.len() as u16 + 2).min(side_area.height);
+    let ends: Vec<String> = m.ends.iter().map(|(a, p)| format!("{a} {p}")).collect();
+    if ends.is_empty() {
+        lines.push(Line::raw("Ends -".to_string()));
+    } else {
+        for l in join_wrapped("Ends ", &ends, " | ", w) {
+            lines.push(Line::raw(l));
+        }
+    }
+    // The boneyard and the tiles in each hand, `>` marking whose turn it is.
+    let mut pieces = vec![format!("boneyard {}", m.boneyard)];
+    for st in &m.seats {
+        let name: String = st.name.chars().take(12).collect();
+        pieces.push(format!(
+            "{}{name} {}",
+            if st.to_move { "> " } else { "" },
+            st.tiles
+        ));
+    }
+    for l in join_wrapped("Tiles: ", &pieces, " | ", w) {
+        lines.push(Line::raw(l));
+    }
+    lines
+}
+
+/// Rows the log keeps at the least, so that the latest actions stay in view.
+const MIN_LOG_ROWS: u16 = 3;
+
+fn draw_table(
+    f: &mut Frame,
+    body: Rect,
+    m: &TableModel,
+    theme: Theme,
+    hits: &mut HitMap,
+) -> TableAreas {
+    let board_w = body.width.saturating_sub(SIDE);
+    let board_area = Rect::new(body.x, body.y, board_w, body.height);
+    let side_area = Rect::new(body.x + board_w, body.y, body.width - board_w, body.height);
+    let right = draw_board(f, board_area, &m.board_title, m, theme, hits, false);
+    // The side panel: scores, counts, whose turn, then the log.
+    let w = usize::from(side_area.width.saturating_sub(2));
+    let lines = table_lines(m, w, theme);
+    let table_h = (lines.len() as u16 + 2)
+        .min(side_area.height.saturating_sub(MIN_LOG_ROWS + 2))
+        .max(3)
+        .min(side_area.height);
     let table_area = Rect::new(side_area.x, side_area.y, side_area.width, table_h);
     f.render_widget(
         Paragraph::new(lines).block(
@@ -397,23 +485,41 @@ fn draw_table(f: &mut Frame, body: Rect, m: &TableModel, theme: Theme, hits: &mu
         side_area.width,
         side_area.height - table_h,
     );
+    let (title, entries) = match &m.overlay {
+        Some((t, l)) => (t.clone(), l.clone()),
+        None => ("Log".to_string(), m.log.clone()),
+    };
     if log_area.height >= 3 {
-        let block = Block::default().borders(Borders::ALL).title(" Log ");
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .title(format!(" {title} "));
         let inner = block.inner(log_area);
         f.render_widget(block, log_area);
-        // The latest entries that fit whole (the last one cut only if it alone is too long).
-        let mut shown: Vec<String> = Vec::new();
-        for entry in m.log.iter().rev() {
-            let w = wrap_lines(std::slice::from_ref(entry), usize::from(inner.width));
-            if !shown.is_empty() && shown.len() + w.len() > usize::from(inner.height) {
-                break;
+        if m.overlay.is_some() {
+            let entries = wrap_lines(&entries, usize::from(inner.width));
+            for (i, l) in entries.iter().take(usize::from(inner.height)).enumerate() {
+                let style = if i == 0 { theme.good() } else { theme.base() };
+                put(f, inner.x, inner.y + i as u16, l, style, inner);
             }
-            shown.splice(0..0, w);
+        } else {
+            // The latest entries that fit whole (the last one cut only if it alone is too long).
+            let mut shown: Vec<String> = Vec::new();
+            for entry in entries.iter().rev() {
+                let w = wrap_lines(std::slice::from_ref(entry), usize::from(inner.width));
+                if !shown.is_empty() && shown.len() + w.len() > usize::from(inner.height) {
+                    break;
+                }
+                shown.splice(0..0, w);
+            }
+            let skip = shown.len().saturating_sub(usize::from(inner.height));
+            for (i, l) in shown[skip..].iter().enumerate() {
+                put(f, inner.x, inner.y + i as u16, l, theme.base(), inner);
+            }
         }
-        let skip = shown.len().saturating_sub(usize::from(inner.height));
-        for (i, l) in shown[skip..].iter().enumerate() {
-            put(f, inner.x, inner.y + i as u16, l, theme.base(), inner);
-        }
+    }
+    TableAreas {
+        side: side_area,
+        free_x: right + 1,
     }
 }
 
@@ -456,21 +562,86 @@ fn wrap_lines(lines: &[String], width: usize) -> Vec<String> {
     out
 }
 
-fn text_box(f: &mut Frame, area: Rect, title: &str, lines: &[String], footer: &str, theme: Theme) {
-    let w = area.width.min(78);
-    let inner_w = usize::from(w.saturating_sub(2));
-    let mut wrapped = wrap_lines(lines, inner_w);
-    wrapped.push(String::new());
-    let h = (wrapped.len() as u16 + 3).min(area.height);
+/// Word-wrap one paragraph to `width` with no indent on continuation lines.
+fn wrap_plain(text: &str, width: usize) -> Vec<String> {
+    wrap_lines(&[text.to_string()], width)
+        .into_iter()
+        .map(|l| l.strip_prefix(' ').map_or(l.clone(), str::to_string))
+        .collect()
+}
+
+/// Word-wrap lines whose continuation lines line up under the text after the first run of two
+/// or more spaces (a key and its meaning, `key   what it does`), or one space in otherwise.
+fn wrap_hanging(lines: &[String], width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for l in lines {
+        let indent = l
+            .find("  ")
+            .map(|i| i + l[i..].chars().take_while(|c| *c == ' ').count())
+            .filter(|&i| i < width / 2)
+            .unwrap_or(1);
+        if l.chars().count() <= width {
+            out.push(l.clone());
+            continue;
+        }
+        let body = wrap_plain(
+            &l[indent.min(l.len())..],
+            width.saturating_sub(indent).max(4),
+        );
+        for (k, b) in body.into_iter().enumerate() {
+            if k == 0 {
+                out.push(format!("{}{b}", &l[..indent.min(l.len())]));
+            } else {
+                out.push(format!("{}{b}", " ".repeat(indent)));
+            }
+        }
+    }
+    out
+}
+
+/// The lines a [`text_box`] shows in `area` and how many there are to scroll through.
+#[must_use]
+pub fn box_lines(area_w: u16, lines: &[String]) -> Vec<String> {
+    let w = area_w.min(100);
+    wrap_hanging(lines, usize::from(w.saturating_sub(2)))
+}
+
+/// A box of text in the middle of `area`, scrolled down by `scroll` lines; the footer says when
+/// there is more to see.
+fn text_box(
+    f: &mut Frame,
+    area: Rect,
+    title: &str,
+    lines: &[String],
+    footer: &str,
+    scroll: usize,
+    theme: Theme,
+) {
+    let w = area.width.min(100);
+    let wrapped = box_lines(area.width, lines);
+    let h = (wrapped.len() as u16 + 2).min(area.height);
     let r = popup(area, w, h);
     f.render_widget(Clear, r);
+    let rows = usize::from(h.saturating_sub(2));
+    let max = wrapped.len().saturating_sub(rows);
+    let scroll = scroll.min(max);
+    let footer = if max > 0 {
+        format!(
+            " {footer}; Up/Down scroll ({}-{} of {}) ",
+            scroll + 1,
+            scroll + rows,
+            wrapped.len()
+        )
+    } else {
+        format!(" {footer} ")
+    };
     let block = Block::default()
         .borders(Borders::ALL)
         .title(format!(" {title} "))
-        .title_bottom(Line::styled(format!(" {footer} "), theme.accent()));
+        .title_bottom(Line::styled(footer, theme.accent()));
     let inner = block.inner(r);
     f.render_widget(block, r);
-    for (i, l) in wrapped.iter().take(usize::from(inner.height)).enumerate() {
+    for (i, l) in wrapped.iter().skip(scroll).take(rows).enumerate() {
         put(f, inner.x, inner.y + i as u16, l, theme.base(), inner);
     }
 }
@@ -516,7 +687,7 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         Paragraph::new(Line::styled(title, theme.title())).style(theme.title()),
         Rect::new(area.x, area.y, area.width, 1),
     );
-    // Bottom: the hand box, the message line and the keys line.
+    // Bottom: the hand box, the message rows and the keys line.
     let tiles = hand_tiles(&v);
     let hand_w = area.width.saturating_sub(2);
     let per_row = usize::from(hand_w / 10).max(1);
@@ -528,7 +699,18 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         .filter_map(|s| visible[s].map(|t| (g.names()[s.idx()].clone(), t)))
         .collect();
     let hand_h = 2 + 2 * tile_rows as u16 + others.len() as u16;
-    let bottom_h = hand_h + 2;
+    let message = message_text(p);
+    let msg = if matches!(p.mode, Mode::Log(_) | Mode::Help(_) | Mode::Board) {
+        vec![String::new()]
+    } else {
+        let mut m = wrap_plain(&message, usize::from(area.width));
+        if m.is_empty() {
+            m.push(String::new());
+        }
+        m.truncate(3);
+        m
+    };
+    let bottom_h = hand_h + msg.len() as u16 + 1;
     let body = Rect::new(
         area.x,
         area.y + 1,
@@ -540,6 +722,14 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         Mode::ChooseEnd { arms, at, .. } => (arms.clone(), arms.get(*at).copied()),
         _ => (Vec::new(), None),
     };
+    let overlay = p.hint.as_ref().map(|h| {
+        let (unit, mut lines) = g.hint_lines(h);
+        if lines.is_empty() {
+            lines.push("No legal action.".into());
+        }
+        lines.push(format!("(expert: {unit})"));
+        ("Hint, best first".to_string(), lines)
+    });
     let model = TableModel {
         board_title: match v.phase() {
             Phase::Play | Phase::Claim => {
@@ -549,11 +739,12 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
                     format!("{} to play", g.names()[v.to_move().idx()])
                 }
             }
-            Phase::HandOver => format!("Hand {} over", v.start().hand_no),
-            Phase::GameOver => "Game over".to_string(),
+            Phase::HandOver | Phase::GameOver => {
+                format!("Hand {}: the final layout", v.start().hand_no)
+            }
         },
         tree: LayoutTree::from_history(&rules, v.history()),
-        count: layout.count(),
+        count: (!g.counting_hidden()).then(|| layout.count()),
         count_points: State::count_points(&rules, layout.count()),
         ends: ends_of(layout),
         sides: (0..rules.sides())
@@ -571,8 +762,10 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         log: g.log().iter().map(|l| l.text.clone()).collect(),
         highlight,
         focus,
+        last: last_tile(v.history()),
+        overlay,
     };
-    draw_table(f, body, &model, theme, hits);
+    let areas = draw_table(f, body, &model, theme, hits);
     // The hand.
     let hand_area = Rect::new(area.x, body.y + body.height, area.width, hand_h);
     let whose = if g.human().is_some() {
@@ -595,6 +788,10 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
     let first_row = (p.selected / per_row)
         .saturating_sub(1)
         .min(tiles.len().div_ceil(per_row).saturating_sub(tile_rows));
+    let typed = match &p.mode {
+        Mode::Pick(t) => Some(t.as_str()),
+        _ => None,
+    };
     for (i, h) in tiles.iter().enumerate() {
         let row = i / per_row;
         if row < first_row || row >= first_row + tile_rows {
@@ -602,11 +799,15 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         }
         let x = inner.x + ((i % per_row) * 10) as u16;
         let y = inner.y + ((row - first_row) * 2) as u16;
-        let sel = i == p.selected && matches!(p.mode, Mode::Normal | Mode::ChooseEnd { .. });
+        let label = (i + 1).to_string();
+        let sel = match typed {
+            // While a number is typed, every tile it could still name is marked.
+            Some(t) => label.starts_with(t),
+            None => i == p.selected && matches!(p.mode, Mode::Normal | Mode::ChooseEnd { .. }),
+        };
         let text = format!(
-            "{}{}[{}|{}]{}",
+            "{}{label}[{}|{}]{}",
             if sel { '>' } else { ' ' },
-            i + 1,
             h.tile.hi(),
             h.tile.lo(),
             if h.arms.is_empty() { ' ' } else { '*' }
@@ -642,123 +843,97 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
     }
     // Message and keys.
     let msg_y = hand_area.y + hand_area.height;
-    let message = match &p.mode {
-        Mode::Claim(t) => format!(
-            "Claim the points of your play: {t}_ (digits, Enter; 0 for none; the count is {})",
-            layout.count()
-        ),
-        Mode::Save(name) => format!("Save the record to: {name}_  (Enter saves, Esc cancels)"),
-        _ => p.message.clone(),
-    };
-    put(f, area.x, msg_y, &message, theme.accent(), area);
+    for (i, l) in msg.iter().enumerate() {
+        put(f, area.x, msg_y + i as u16, l, theme.accent(), area);
+    }
     let keys = match (&p.mode, v.phase()) {
-        (Mode::ChooseEnd { .. }, _) => "Left/Right end  Enter lay  W E N S: that end  Esc cancel",
-        (Mode::Claim(_), _) => "digits points  Enter claim  v hands  s save  H help  q quit",
+        (Mode::ChooseEnd { .. }, _) => {
+            "Left/Right end  Enter lay  W E N S or number: that end  Esc cancel"
+        }
+        (Mode::Pick(_), _) => "next digit  Enter this tile  Backspace  Esc cancel",
+        (Mode::Claim(_), _) => "digits points  Enter claim  Backspace  v hands  H help  q quit",
         (Mode::Save(_), _) => "type a file name (.json for JSON)  Enter save  Esc cancel",
-        (_, Phase::HandOver) => "Enter next hand  v hands  s save  L log  H help  q quit",
-        (_, Phase::GameOver) => "Enter play again  n new setup  s save  L log  q quit",
+        (Mode::Log(_), _) => "Up/Down PgUp/PgDn Home/End scroll  any other key closes",
+        (Mode::Help(_), _) => "Up/Down PgUp/PgDn scroll  any other key closes",
+        (Mode::Board, _) => "any key returns to the table",
+        (_, Phase::HandOver) => {
+            "Enter next hand  Up/Down scroll  v hands  s save  L log  H help  q quit"
+        }
+        (_, Phase::GameOver) => {
+            "Enter play again  n new setup  Up/Down scroll  s save  L log  q quit"
+        }
+        _ if rules.manual_scoring => {
+            "1-9 play  d draw  p pass  m Muggins  ? hint  v hands  s save  H help  q quit"
+        }
+        _ if tiles.len() >= 10 => {
+            "1-99/Enter play  d draw  p pass  ? hint  v hands  s save  L log  H help  q quit"
+        }
         _ => "1-9/Enter play  d draw  p pass  ? hint  v hands  s save  L log  H help  q quit",
     };
-    put(f, area.x, msg_y + 1, keys, theme.dim(), area);
-    // Overlays.
-    if let Some(h) = &p.hint {
-        let mut lines: Vec<String> = h
-            .iter()
-            .map(|e| {
-                format!(
-                    "{:<8} {:+6.1} +-{:.1}",
-                    e.action.to_string(),
-                    e.mean,
-                    e.stderr
-                )
-            })
-            .collect();
-        if lines.is_empty() {
-            lines.push("No legal action.".into());
-        }
-        let hint_area = Rect::new(
-            body.x + 1,
-            body.y + 1,
-            34.min(body.width.saturating_sub(SIDE + 2)),
-            body.height.saturating_sub(2),
-        );
-        let r = Rect::new(
-            hint_area.x,
-            hint_area.y,
-            hint_area.width,
-            (lines.len() as u16 + 2).min(hint_area.height),
-        );
-        f.render_widget(Clear, r);
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .title(" Hint: expert, points ");
-        let inner = block.inner(r);
-        f.render_widget(block, r);
-        for (i, l) in lines.iter().take(usize::from(inner.height)).enumerate() {
-            let style = if i == 0 { theme.good() } else { theme.base() };
-            put(f, inner.x, inner.y + i as u16, l, style, inner);
-        }
-    }
+    put(f, area.x, msg_y + msg.len() as u16, keys, theme.dim(), area);
+    // Screens over the table: everything between the title and the message.
+    let whole = Rect::new(area.x, body.y, area.width, body.height + hand_h);
     match (&p.mode, v.phase()) {
-        (Mode::Help, _) => {
-            let lines: Vec<String> = HELP_KEYS.lines().map(str::to_string).collect();
-            text_box(f, body, "Keys", &lines, "any key closes", theme);
+        (Mode::Board, _) => {
+            f.render_widget(Clear, whole);
+            hits.retain(|h| !matches!(h.4, Target::End(_)));
+            let title = format!("{} (the board alone: any key returns)", model.board_title);
+            draw_board(f, whole, &title, &model, theme, hits, true);
+        }
+        (Mode::Help(scroll), _) => {
+            text_box(
+                f,
+                whole,
+                "Keys, the screen and the rules",
+                &help_text(&rules),
+                "any other key closes",
+                *scroll,
+                theme,
+            );
         }
         (Mode::Log(back), _) => {
-            let all: Vec<String> = g.log().iter().map(|l| l.text.clone()).collect();
-            let wrapped = wrap_lines(&all, usize::from(body.width.saturating_sub(2)));
-            let h = usize::from(body.height.saturating_sub(2));
-            let end = wrapped.len().saturating_sub(*back);
+            let wrapped = log_view_lines(g, whole.width);
+            let h = usize::from(whole.height.saturating_sub(2));
+            let back = (*back).min(wrapped.len().saturating_sub(h));
+            let end = wrapped.len().saturating_sub(back);
             let start = end.saturating_sub(h);
-            let r = body;
-            f.render_widget(Clear, r);
-            let block = Block::default()
-                .borders(Borders::ALL)
-                .title(" The whole log (Up/Down/PgUp/PgDn/Home/End, other keys close) ");
-            let inner = block.inner(r);
-            f.render_widget(block, r);
+            f.render_widget(Clear, whole);
+            let block = Block::default().borders(Borders::ALL).title(format!(
+                " The whole log: lines {}-{} of {} ",
+                start + 1,
+                end,
+                wrapped.len()
+            ));
+            let inner = block.inner(whole);
+            f.render_widget(block, whole);
             for (i, l) in wrapped[start..end].iter().enumerate() {
                 put(f, inner.x, inner.y + i as u16, l, theme.base(), inner);
             }
         }
         (_, Phase::HandOver) => {
+            // Beside the final layout, over the table panel and the hand.
+            let x = areas.free_x.min(areas.side.x).max(area.x);
+            let r = Rect::new(x, body.y, area.x + area.width - x, whole.height);
             let mut lines = revealed(g);
             lines.extend(g.award_explanation());
             text_box(
                 f,
-                board_of(body),
+                r,
                 &format!("Hand {} over", v.start().hand_no),
                 &lines,
                 "Enter: next hand",
+                p.scroll,
                 theme,
             );
         }
         (_, Phase::GameOver) => {
-            let winner = g.winner().map_or("Nobody".into(), |s| g.side_name(s));
-            let verb = if winner == "You" || winner.contains('&') {
-                "win"
-            } else {
-                "wins"
-            };
-            let mut lines = vec![format!("{winner} {verb} the game.")];
-            for s in 0..rules.sides() {
-                let pts = v.scores()[Side(s)];
-                lines.push(format!(
-                    "{:<12} {:>4}  {}",
-                    g.side_name(Side(s)),
-                    pts,
-                    tally(pts)
-                ));
-            }
-            lines.push(String::new());
-            lines.extend(revealed(g));
-            lines.extend(g.award_explanation());
             text_box(
                 f,
-                board_of(body),
+                whole,
                 "Game over",
-                &lines,
+                &game_over_lines(g),
                 "Enter: play again, n: new game, q: quit",
+                p.scroll,
                 theme,
             );
         }
@@ -766,9 +941,111 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
     }
 }
 
-/// The board's part of the body, where the results are shown (the scores stay in view).
-fn board_of(body: Rect) -> Rect {
-    Rect::new(body.x, body.y, body.width.saturating_sub(SIDE), body.height)
+/// The message rows' text: the last message, or the prompt of what is being typed.
+fn message_text(p: &PlayScreen) -> String {
+    let refused = if p.message.starts_with("Not allowed") {
+        format!("{} ", p.message)
+    } else {
+        String::new()
+    };
+    match &p.mode {
+        Mode::Claim(t) => format!(
+            "{refused}Claim the points of your play: {t}_ (type them and Enter; 0 if it scored \
+             nothing)"
+        ),
+        Mode::Pick(t) => {
+            format!("Tile {t}_: type the next digit, or Enter for tile {t} (Esc cancels)")
+        }
+        Mode::Save(name) => format!("Save the record to: {name}_  (Enter saves, Esc cancels)"),
+        _ => p.message.clone(),
+    }
+}
+
+/// The whole log wrapped for the log screen, `width` columns wide with its border.
+#[must_use]
+pub fn log_view_lines(g: &crate::game::Game, width: u16) -> Vec<String> {
+    let all: Vec<String> = g.log().iter().map(|l| l.text.clone()).collect();
+    wrap_lines(&all, usize::from(width.saturating_sub(2)))
+}
+
+/// The rows the log screen shows at a terminal size (its box, between the title row and the
+/// message and keys rows).
+#[must_use]
+pub fn log_view_rows(size: (u16, u16)) -> usize {
+    usize::from(size.1.saturating_sub(1 + 2 + 2))
+}
+
+/// The game over screen: the winner, the score sheet of every hand, and the last hand.
+#[must_use]
+pub fn game_over_lines(g: &crate::game::Game) -> Vec<String> {
+    let rules = g.rules();
+    let winner = g.winner().map_or("Nobody".into(), |s| g.side_name(s));
+    let verb = if winner == "You" || winner.contains('&') {
+        "win"
+    } else {
+        "wins"
+    };
+    let v = g.view();
+    let mut lines = vec![format!("{winner} {verb} the game.")];
+    for s in 0..rules.sides() {
+        let pts = v.scores()[Side(s)];
+        lines.push(format!(
+            "{:<14.14} {:>4}  {}",
+            g.side_name(Side(s)),
+            pts,
+            tally(pts)
+        ));
+    }
+    lines.push(String::new());
+    lines.extend(score_sheet(g));
+    lines.push(String::new());
+    lines.push(format!("The last hand, hand {}:", v.start().hand_no));
+    lines.extend(revealed(g));
+    lines.extend(g.award_explanation());
+    lines
+}
+
+/// The score sheet: each hand's points (play and award together, the award in brackets) and the
+/// totals after it.
+#[must_use]
+pub fn score_sheet(g: &crate::game::Game) -> Vec<String> {
+    let sides = usize::from(g.rules().sides());
+    let names: Vec<String> = (0..sides).map(|s| g.side_name(Side(s as u8))).collect();
+    let cells: Vec<Vec<String>> = g
+        .sheet()
+        .iter()
+        .map(|r| {
+            (0..sides)
+                .map(|s| format!("{:+} ({:+}) {}", r.gained[s], r.award[s], r.totals[s]))
+                .collect()
+        })
+        .collect();
+    let width: Vec<usize> = (0..sides)
+        .map(|s| {
+            cells
+                .iter()
+                .map(|c| c[s].len())
+                .chain([names[s].chars().count().min(16)])
+                .max()
+                .unwrap_or(8)
+        })
+        .collect();
+    let mut out = vec![
+        "Score sheet: points in the hand (the award in brackets), then the total.".to_string(),
+    ];
+    let mut head = "Hand".to_string();
+    for s in 0..sides {
+        head.push_str(&format!("  {:>w$.16}", names[s], w = width[s]));
+    }
+    out.push(head);
+    for (r, c) in g.sheet().iter().zip(&cells) {
+        let mut row = format!("{:>4}", r.hand);
+        for s in 0..sides {
+            row.push_str(&format!("  {:>w$}", c[s], w = width[s]));
+        }
+        out.push(row);
+    }
+    out
 }
 
 fn revealed(g: &crate::game::Game) -> Vec<String> {
@@ -779,7 +1056,15 @@ fn revealed(g: &crate::game::Game) -> Vec<String> {
         .filter_map(|s| {
             hands[s].map(|t| {
                 let pips = r.map_or(t.pips() as u16, |r| r.pips[s]);
-                format!("{}: {} ({pips} pips)", g.names()[s.idx()], tiles_text(t))
+                let list = if t.is_empty() {
+                    "-".to_string()
+                } else {
+                    t.iter()
+                        .map(|x| format!("[{}|{}]", x.hi(), x.lo()))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                format!("{}: {list} ({pips} pips)", g.names()[s.idx()])
             })
         })
         .collect()
@@ -788,9 +1073,9 @@ fn revealed(g: &crate::game::Game) -> Vec<String> {
 /// The key help page.
 pub const HELP_KEYS: &str = "\
 Left/Right, Tab   move along your hand
-1-9, 0            play that tile (0: the tenth); one key when it fits one end
+1-9               play that tile; with ten tiles or more type its number (1 then 2 for tile 12, or 1 then Enter for tile 1); a tile that fits one end is laid at once
 Enter, Space      play the tile under the cursor
-W E N S, 4-9      the end to lay it on, when it fits several (or arrows + Enter)
+W E N S, 4-15     the end to lay it on, when it fits several (two digits for 10 and up; or arrows and Enter)
 mouse             click a tile to play it, an end marker to lay it there
 d / p             draw / pass (forced draws and passes happen by themselves)
 c, digits, Enter  claim your points (manual scoring); m: Muggins
@@ -798,8 +1083,34 @@ c, digits, Enter  claim your points (manual scoring); m: Muggins
 v                 show or hide the computer players' hands (for learning)
 s                 save the game record (JSON if the name ends in .json)
 L, PgUp           the whole log
+b                 the board alone, on the whole screen (for a crowded layout)
 H, F1             this page
 q, Esc            quit (asks first)";
+
+/// What the screen shows and the rules that explain it.
+pub const LEGEND: &str = "\
+[6|4] /6\\|-|\\4/   a tile lying across, or up and down (top half first); a double lies crosswise to its line
+W E N S 4 5 ...   an open end, named by its arm: W grows left from the lead, E right, the spinner's sprouts N up and S down; later spinners' sprouts are numbered
++                 a spinner's sprout that is not open yet: it opens once both sides of the spinner are covered
+bold, underlined  the tile laid last
+(+3)              three tiles of an arm not drawn for lack of room (a larger window shows them)
+Count             the sum of the ends: the outer half of each end tile, both halves of a double lying at an end, and both halves of a spinner until two tiles lie against it; an empty sprout adds nothing. The table panel shows the parts (W 6 + E 1 + 5-5=10). A count that is a multiple of 5 scores it.
+Tally             scores kept as on paper: | is 5, X is 10, # is a finished figure of 50, +n points that are not a multiple of 5; 135 is ## X X X |
+The lead          the first hand is led by whoever holds the highest double, and must be led with it: nobody picks a lead that scores at once, and that double is the spinner whose four arms the layout grows from. Later hands are led as the next-lead rule says.
+Manual scoring    you add up the count yourself and claim it; points you miss can be taken by the next player with Muggins (m)";
+
+/// The help page's lines: the keys, the legend of the screen, and this game's rules.
+#[must_use]
+pub fn help_text(rules: &Rules) -> Vec<String> {
+    let mut out = vec!["Keys".to_string()];
+    out.extend(HELP_KEYS.lines().map(str::to_string));
+    out.push(String::new());
+    out.push("The screen and the rules".to_string());
+    out.extend(LEGEND.lines().map(str::to_string));
+    out.push(String::new());
+    out.push(format!("{:<18}{}", "This game", rules.to_options_string()));
+    out
+}
 
 // ---------------------------------------------------------------------------------------------
 // The replay viewer
@@ -807,7 +1118,7 @@ q, Esc            quit (asks first)";
 fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
     let state = r.state();
     let rules = r.record.rules;
-    let names: Vec<String> = r.record.seats.clone();
+    let names: Vec<String> = display_names(&r.record.seats, rules.players);
     let title = format!(
         " Replay of {} | hand {} of {} | action {} of {} ",
         r.name,
@@ -852,7 +1163,7 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
             Phase::GameOver => "Game over".into(),
         },
         tree: LayoutTree::from_history(&rules, state.log()),
-        count: layout.count(),
+        count: Some(layout.count()),
         count_points: State::count_points(&rules, layout.count()),
         ends: ends_of(layout),
         sides: (0..rules.sides())
@@ -871,6 +1182,8 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
         log,
         highlight: Vec::new(),
         focus: None,
+        last: last_tile(state.log()),
+        overlay: None,
     };
     let mut hits = Vec::new();
     draw_table(f, body, &model, theme, &mut hits);
@@ -900,17 +1213,20 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
         );
     }
     let y = hands_area.y + hands_area.height;
-    let last = state
+    let mut last = state
         .log()
         .last()
         .map(|e| describe(e, &names))
         .unwrap_or_else(|| "The hand is dealt.".into());
+    if r.verdicts {
+        last = format!("{last} {}", r.verdict_text());
+    }
     put(f, area.x, y, &last, theme.accent(), area);
     put(
         f,
         area.x,
         y + 1,
-        "Left/Right step  Up/Down hand  Home/End start/end of hand  ? help  q quit",
+        "Left/Right step  Up/Down hand  Home/End  e expert  ? help  q quit",
         theme.dim(),
         area,
     );
@@ -920,11 +1236,43 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
             "Left, Backspace   the action before",
             "Down, PgDn, n     the next hand; Up, PgUp, p: the hand before",
             "Home, End         the start or the end of the hand",
+            "e                 the expert's verdict on each decision (on or off): best, as good as the best within the noise, or what it lost and the best play",
             "q, Esc            quit",
         ]
         .iter()
         .map(|s| (*s).to_string())
         .collect();
-        text_box(f, body, "Replay keys", &lines, "any key closes", theme);
+        text_box(f, body, "Replay keys", &lines, "any key closes", 0, theme);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joined_pieces_wrap_within_the_width_and_keep_every_separator() {
+        let parts: Vec<String> = ["2-2=4", "E 2", "N 4", "5-5=10", "S 6", "4 3", "5 1"]
+            .iter()
+            .map(|s| (*s).to_string())
+            .collect();
+        for width in [12, 20, 28, 40] {
+            let lines = join_wrapped("Count 10 (scores 10) = ", &parts, " + ", width);
+            for l in &lines {
+                assert!(
+                    l.chars().count() <= width.max(24),
+                    "{l:?} is wider than {width}"
+                );
+            }
+            let joined = lines
+                .join(" ")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(
+                joined.ends_with("2-2=4 + E 2 + N 4 + 5-5=10 + S 6 + 4 3 + 5 1"),
+                "{joined}"
+            );
+        }
     }
 }

@@ -344,7 +344,8 @@ fn no_color_draws_without_colours() {
     assert!(coloured, "colours are used when allowed");
 }
 
-/// A small deterministic generator for the fuzz.
+/// A small deterministic generator for the fuzz (keys, clicks, ticks and sizes over six kinds
+/// of game).
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> u64 {
@@ -384,7 +385,7 @@ const KEYS: [Key; 22] = [
     Key::Char('H'),
 ];
 
-const CHARS: &str = "0123456789wensmqy?aWESN=x-";
+const CHARS: &str = "0123456789wensmqy?aWESN=x-b";
 
 #[test]
 fn random_keys_clicks_and_sizes_never_panic() {
@@ -399,6 +400,8 @@ fn random_keys_clicks_and_sizes_never_panic() {
     ];
     let mut manual = Setup::new(6);
     manual.rules.manual_scoring = true;
+    // Nine tiles a hand: hands of ten tiles or more, typed by two-digit numbers.
+    let nine = setup(Preset::FiveUp, 2, 7, "hand=9");
     let starts: Vec<Box<dyn Fn() -> App>> = vec![
         Box::new(|| {
             App::start(
@@ -410,6 +413,7 @@ fn random_keys_clicks_and_sizes_never_panic() {
         Box::new(move || App::playing(Game::new(four.clone()).expect("a game"), (90, 30))),
         Box::new(move || App::playing(Game::new(manual.clone()).expect("a game"), (80, 24))),
         Box::new(replay_app),
+        Box::new(move || App::playing(Game::new(nine.clone()).expect("a game"), (80, 24))),
     ];
     for make in &starts {
         let mut app = make();
@@ -458,4 +462,491 @@ fn random_keys_clicks_and_sizes_never_panic() {
             draw(&mut app);
         }
     }
+}
+
+/// The text of a screen's columns `x0..x1`.
+fn columns(text: &str, x0: usize, x1: usize) -> String {
+    text.lines()
+        .map(|l| l.chars().skip(x0).take(x1 - x0).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn setup(preset: Preset, players: u8, seed: u64, options: &str) -> Setup {
+    let mut words = format!("{} players={players}", preset.name());
+    if !options.is_empty() {
+        words.push(' ');
+        words.push_str(options);
+    }
+    let mut s = Setup::new(seed);
+    s.rules = Rules::parse(&words).expect("rules");
+    s.seats = (0..players)
+        .map(|i| {
+            if i == 0 {
+                SeatKind::Human
+            } else {
+                SeatKind::Computer("greedy".into())
+            }
+        })
+        .collect();
+    s
+}
+
+#[test]
+fn every_open_end_of_a_cross_layout_is_listed_with_the_count_taken_apart() {
+    let mut g = Game::new(setup(Preset::Cross, 2, 5, "")).expect("a game");
+    let many_ends = |g: &Game| g.human_to_act() && g.view().layout().open_arms().count() >= 6;
+    advance(&mut g, many_ends);
+    assert!(many_ends(&g), "this seed reaches six open ends");
+    let ends: Vec<String> = g
+        .view()
+        .layout()
+        .open_arms()
+        .map(|a| format!("{a} {}", g.view().layout().arm_pip(a)))
+        .collect();
+    let mut app = App::playing(g, (80, 24));
+    let text = draw(&mut app);
+    let panel = columns(&text, 50, 80).replace(['│', '\n'], " ");
+    let panel = panel.split_whitespace().collect::<Vec<_>>().join(" ");
+    for e in &ends {
+        assert!(
+            panel.contains(e.as_str()),
+            "{e} missing from the panel:\n{text}"
+        );
+    }
+    assert!(panel.contains("Count") && panel.contains(" = "), "{text}");
+}
+
+#[test]
+fn the_whole_log_always_shows_a_full_page() {
+    let mut g = Game::new(Setup::new(2)).expect("a game");
+    advance(&mut g, |g| g.log().len() > 40);
+    let mut app = App::playing(g, (80, 24));
+    app.key(Key::Char('L'));
+    app.key(Key::Home);
+    let top = draw(&mut app);
+    assert!(top.contains("lines 1-"), "{top}");
+    let first = top.lines().nth(2).expect("a row");
+    assert!(first.len() > 5, "the first row of the log is empty:\n{top}");
+    for _ in 0..200 {
+        app.key(Key::Up);
+    }
+    assert_eq!(
+        draw(&mut app),
+        top,
+        "Up past the top stays on the first page"
+    );
+    app.key(Key::Down);
+    assert!(
+        draw(&mut app).contains("lines 2-"),
+        "one Down moves one line"
+    );
+}
+
+#[test]
+fn the_start_screen_shows_all_the_rules_at_every_size() {
+    for size in [(80, 24), (160, 48)] {
+        let mut app = App::start(
+            StartForm::from_setup(&Setup::new(7), Preset::FiveUp, ""),
+            size,
+        );
+        let text = draw(&mut app);
+        assert!(text.contains("manual=false"), "{text}");
+    }
+}
+
+/// A manual-scoring game at the human's claim.
+fn at_a_claim() -> Game {
+    for seed in 1.. {
+        let mut g = Game::new(setup(Preset::Muggins, 2, seed, "manual=true")).expect("a game");
+        let claim = |g: &Game| {
+            g.human_to_act() && g.phase() == Phase::Claim && g.view().legal_actions().len() == 2
+        };
+        advance(&mut g, |g| claim(g) || g.hand_no() > 1);
+        if claim(&g) {
+            return g;
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn manual_scoring_does_not_count_for_the_player_and_a_wrong_claim_says_why() {
+    let g = at_a_claim();
+    let right = match g.view().legal_actions().as_slice() {
+        [_, Action::Claim(n)] => *n,
+        other => panic!("{other:?}"),
+    };
+    let count = g.view().layout().count();
+    let mut app = App::playing(g, (80, 24));
+    let text = draw(&mut app);
+    assert!(!text.contains(&format!("Count {count}")), "{text}");
+    assert!(!text.contains("scores "), "{text}");
+    assert!(!text.contains(&format!("count {count}")), "{text}");
+    let wrong = right + 5;
+    for c in wrong.to_string().chars() {
+        app.key(Key::Char(c));
+    }
+    app.key(Key::Enter);
+    let text = draw(&mut app);
+    assert!(text.contains("does not match"), "{text}");
+    assert!(!text.contains(&format!("scores {right}")), "{text}");
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(matches!(p.mode, Mode::Claim(_)), "still claiming");
+}
+
+#[test]
+fn with_ten_tiles_or_more_a_tile_number_takes_two_digits() {
+    let mut found = None;
+    for seed in 1..400 {
+        let mut g = Game::new(setup(Preset::FiveUp, 2, seed, "hand=9")).expect("a game");
+        let big = |g: &Game| g.human_to_act() && g.view().hand().len() >= 12;
+        advance(&mut g, |g| big(g) || g.hand_no() > 1);
+        if big(&g) {
+            found = Some(g);
+            break;
+        }
+    }
+    let g = found.expect("a hand of twelve tiles");
+    let n = g.view().hand().len();
+    let mut app = App::playing(g, (80, 24));
+    app.key(Key::Char('1'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(p.mode, Mode::Pick("1".into()), "1 waits for a second digit");
+    assert_eq!(p.game.view().hand().len(), n, "nothing played yet");
+    assert!(draw(&mut app).contains("Tile 1_"));
+    app.key(Key::Char('2'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(p.selected, 11, "tile 12 was chosen: {}", p.message);
+    // A digit no two-digit number starts with plays at once.
+    let mut app = {
+        let Screen::Play(p) = app.screen else {
+            unreachable!()
+        };
+        let mut g = p.game;
+        if g.phase() == Phase::Claim || !g.human_to_act() {
+            return;
+        }
+        g.show_hands = false;
+        App::playing(g, (80, 24))
+    };
+    app.key(Key::Char('5'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(!matches!(p.mode, Mode::Pick(_)));
+}
+
+#[test]
+fn four_players_at_80x24_keep_the_log_and_show_the_whole_game_over() {
+    let mut g = Game::new(setup(Preset::FiveUp, 4, 3, "")).expect("a game");
+    advance(&mut g, |g| g.human_to_act() && g.log().len() > 12);
+    let mut app = App::playing(g, (80, 24));
+    let text = draw(&mut app);
+    let log_rows = text
+        .lines()
+        .skip_while(|l| !l.contains("┌ Log"))
+        .skip(1)
+        .take_while(|l| !l.contains('└'))
+        .count();
+    assert!(log_rows >= 3, "the log keeps three rows:\n{text}");
+    for name in ["You ", "West ", "North ", "East ", "boneyard "] {
+        assert!(
+            columns(&text, 50, 80).contains(name),
+            "{name} in the panel:\n{text}"
+        );
+    }
+    let Screen::Play(p) = &mut app.screen else {
+        unreachable!()
+    };
+    advance(&mut p.game, |g| g.phase() == Phase::GameOver);
+    let hands = p.game.sheet().len();
+    assert_eq!(
+        hands,
+        usize::from(p.game.hand_no()),
+        "every hand is on the sheet"
+    );
+    let mut text = draw(&mut app);
+    assert!(text.contains("Score sheet"), "{text}");
+    for _ in 0..60 {
+        app.key(Key::Down);
+        text.push_str(&draw(&mut app));
+    }
+    assert!(
+        text.contains("Scored:"),
+        "the award working is reachable:\n{text}"
+    );
+    for h in 1..=hands {
+        assert!(
+            text.lines().any(|l| l
+                .trim_start_matches('│')
+                .trim_start()
+                .starts_with(&format!("{h} "))),
+            "hand {h} on the sheet:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn a_crowded_layout_at_the_smallest_size_can_be_seen_alone_and_straight() {
+    let mut seen = 0;
+    let mut straight = 0;
+    for seed in 1..200 {
+        let mut g = Game::new(setup(Preset::Muggins, 2, seed, "hand=9")).expect("a game");
+        advance(&mut g, |g| {
+            g.phase() != Phase::Play && g.phase() != Phase::Claim
+        });
+        let tree = LayoutTree::from_history(g.rules(), g.view().history());
+        let d = fiveup_tui::board::draw(&tree, 48, 15);
+        if d.crowded == 0 {
+            continue;
+        }
+        seen += 1;
+        let mut app = App::playing(g, (80, 24));
+        let text = draw(&mut app);
+        assert!(text.contains("b shows the board alone"), "{text}");
+        // The board alone has the whole screen: 78x19 inside at 80x24.
+        app.key(Key::Char('b'));
+        let alone = draw(&mut app);
+        assert!(alone.contains("the board alone"), "{alone}");
+        let d = fiveup_tui::board::draw(&tree, 78, 19);
+        assert_eq!(d.hidden, 0);
+        straight += usize::from(d.crowded == 0);
+        if d.crowded > 0 {
+            assert!(alone.contains("larger window"), "{alone}");
+        }
+        app.key(Key::Char('x'));
+        assert_eq!(draw(&mut app), text, "any key returns");
+    }
+    assert!(seen > 0, "some nine-tile layouts are crowded at 80x24");
+    println!("{straight} of {seen} crowded layouts are straight on the board alone");
+}
+
+#[test]
+fn the_hint_leaves_the_board_in_view_and_writes_plus_minus() {
+    let mut app = App::playing(cross_game(), (80, 24));
+    let before = draw(&mut app);
+    app.key(Key::Char('?'));
+    let after = draw(&mut app);
+    let board = |t: &str| {
+        columns(t, 0, 50)
+            .lines()
+            .take(18)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(board(&before), board(&after), "the board is not covered");
+    assert!(after.contains('±') && !after.contains("+-"), "{after}");
+    assert!(after.contains("points"), "{after}");
+}
+
+#[test]
+fn near_the_target_the_hint_is_a_chance_to_win() {
+    let mut g = Game::new(setup(Preset::FiveUp, 2, 9, "target=100")).expect("a game");
+    advance(&mut g, |g| {
+        g.human_to_act() && g.hint_in_wins() && g.phase() == Phase::Play
+    });
+    assert!(g.hint_in_wins());
+    let (unit, lines) = g.hint_lines(&g.hint());
+    assert!(unit.contains("chance to win"), "{unit}");
+    assert!(lines.iter().all(|l| l.contains('%')), "{lines:?}");
+}
+
+#[test]
+fn the_help_page_lines_up_and_explains_the_screen() {
+    let mut app = App::playing(Game::new(Setup::new(2)).expect("a game"), (80, 24));
+    app.key(Key::Char('H'));
+    let mut text = draw(&mut app);
+    for _ in 0..40 {
+        app.key(Key::Down);
+        text.push_str(&draw(&mut app));
+    }
+    for want in ["Tally", "highest double", "spinner", "Count"] {
+        assert!(text.contains(want), "{want}:\n{text}");
+    }
+    // Continuation lines start under the meaning column, 18 characters in.
+    for l in text
+        .lines()
+        .filter(|l| l.starts_with("│ ") && !l.trim_matches(['│', ' ']).is_empty())
+    {
+        let inner = l.trim_start_matches('│');
+        let lead = inner.chars().take_while(|c| *c == ' ').count();
+        assert!(lead == 0 || lead == 18, "misaligned row {l:?}");
+    }
+}
+
+#[test]
+fn the_end_of_a_hand_leaves_the_final_layout_in_view() {
+    let mut g = cross_game();
+    advance(&mut g, |g| g.phase() == Phase::HandOver);
+    let tree = LayoutTree::from_history(g.rules(), g.view().history());
+    let mut app = App::playing(g, (80, 24));
+    let text = draw(&mut app);
+    let d = fiveup_tui::board::draw(&tree, 48, 15);
+    let rows: Vec<&str> = text.lines().collect();
+    for gl in &d.glyphs {
+        let row: String = rows[usize::from(gl.y) + 2]
+            .chars()
+            .skip(usize::from(gl.x) + 1)
+            .take(gl.text.len())
+            .collect();
+        assert_eq!(row, gl.text, "covered:\n{text}");
+    }
+    assert_eq!(text.matches("Hand 1 over").count(), 1, "{text}");
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    let over = p
+        .game
+        .log()
+        .iter()
+        .find(|l| l.text.starts_with("Hand 1 over"))
+        .expect("logged");
+    assert!(over.text.contains("award"), "{}", over.text);
+}
+
+#[test]
+fn the_last_tile_laid_is_highlighted() {
+    let g = cross_game();
+    let last = g
+        .view()
+        .history()
+        .iter()
+        .rev()
+        .find_map(|e| match *e {
+            fiveup_engine::Entry::Play { tile, .. } => Some(tile),
+            _ => None,
+        })
+        .expect("a play");
+    let tree = LayoutTree::from_history(g.rules(), g.view().history());
+    let d = fiveup_tui::board::draw(&tree, 48, 15);
+    let gl = d
+        .glyphs
+        .iter()
+        .find(|gl| matches!(gl.role, fiveup_tui::board::Role::Tile { tile, .. } if tile == last))
+        .expect("drawn");
+    let mut app = App::playing(g, (80, 24));
+    app.no_color = true;
+    let mut t = Terminal::new(TestBackend::new(80, 24)).expect("a test terminal");
+    t.draw(|f| {
+        fiveup_tui::ui::render(&app, f);
+    })
+    .expect("drawn");
+    let cell = &t.backend().buffer()[(gl.x + 1, gl.y + 2)];
+    assert!(
+        cell.modifier.contains(ratatui::style::Modifier::UNDERLINED),
+        "{cell:?}"
+    );
+}
+
+#[test]
+fn the_replay_viewer_gives_the_experts_verdicts() {
+    let mut app = replay_app();
+    app.key(Key::Char('e'));
+    for _ in 0..6 {
+        app.key(Key::Right);
+    }
+    let Screen::Replay(r) = &app.screen else {
+        unreachable!()
+    };
+    assert!(r.judged.len() >= 6);
+    let text = draw(&mut app);
+    assert!(text.contains("Expert: "), "{text}");
+    assert!(!text.contains("Expert: ..."), "{text}");
+}
+
+#[test]
+fn draws_in_a_row_are_one_line_and_seats_have_one_name() {
+    let mut s = Setup::new(8);
+    s.seats = vec![
+        SeatKind::Computer("random".into()),
+        SeatKind::Computer("random".into()),
+    ];
+    let mut g = Game::new(s).expect("a game");
+    advance(&mut g, |g| g.phase() == Phase::GameOver);
+    let log = g.log();
+    for w in log.windows(2) {
+        let who = |t: &str| t.split(" drew ").next().map(str::to_string);
+        if w[0].text.contains(" drew ") && w[1].text.contains(" drew ") {
+            assert_ne!(who(&w[0].text), who(&w[1].text), "{:?}", w);
+        }
+    }
+    assert!(
+        log.iter().any(|l| l.text.contains(" tiles")),
+        "some run of draws"
+    );
+    let r = g.record();
+    assert_eq!(r.seats, g.names().to_vec());
+    assert_eq!(r.seats, vec!["South".to_string(), "North".to_string()]);
+    assert!(r
+        .tags
+        .get("Players")
+        .is_some_and(|p| p.contains("North: random")));
+}
+
+#[test]
+fn an_end_numbered_ten_or_more_takes_two_digits() {
+    let two_ends = |g: &Game| {
+        g.human_to_act()
+            && fiveup_tui::plain::hand_tiles(&g.view())
+                .iter()
+                .any(|h| h.arms.len() == 2)
+    };
+    let mut g = Game::new(Setup::new(4)).expect("a game");
+    advance(&mut g, two_ends);
+    let tiles = fiveup_tui::plain::hand_tiles(&g.view());
+    let h = tiles.iter().find(|h| h.arms.len() == 2).expect("a tile");
+    let mut app = App::playing(g, (80, 24));
+    let Screen::Play(p) = &mut app.screen else {
+        unreachable!()
+    };
+    // As a Cross layout with many spinners would offer: a far sprout, end 12.
+    p.mode = Mode::ChooseEnd {
+        tile: h.tile,
+        arms: vec![h.arms[0].expect("an arm"), fiveup_engine::ArmId(12)],
+        at: 0,
+        typed: String::new(),
+    };
+    app.key(Key::Char('1'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(p.message.starts_with("End 1_"), "{}", p.message);
+    app.key(Key::Char('2'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    // End 12 was asked for (this layout has no end 12, so the engine refuses it).
+    assert!(p.message.contains("12"), "{}", p.message);
+    assert!(!p.message.contains("does not fit end 1."), "{}", p.message);
+}
+
+#[test]
+fn every_keys_line_fits_the_smallest_screen_and_manual_scoring_offers_muggins() {
+    let g = at_a_claim();
+    let mut app = App::playing(g, (80, 24));
+    let text = draw(&mut app);
+    let keys = text.lines().last().expect("a keys line");
+    assert!(
+        !keys.contains("Muggins"),
+        "no Muggins while claiming: {keys}"
+    );
+    app.key(Key::Char('0'));
+    app.key(Key::Enter);
+    let Screen::Play(p) = &mut app.screen else {
+        unreachable!()
+    };
+    advance(&mut p.game, |g| {
+        g.human_to_act() && g.phase() == Phase::Play
+    });
+    let text = draw(&mut app);
+    let keys = text.lines().last().expect("a keys line");
+    assert!(keys.contains("m Muggins"), "{keys}");
+    assert!(keys.chars().count() <= 80);
 }
