@@ -657,7 +657,7 @@ async fn bad_input_gets_clear_errors_and_changes_nothing() {
     other.send_text(r#"{"type":"teleport"}"#).await;
     expect(other, ErrorCode::UnknownType).await;
     other
-        .send_text(r#"{"type":"act","id":"x","version":1,"action":"9-9"}"#)
+        .send_text(r#"{"type":"act","id":"x","version":1,"action":"13-1"}"#)
         .await;
     expect(other, ErrorCode::BadJson).await;
     other
