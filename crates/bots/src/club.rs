@@ -62,7 +62,7 @@ use std::cmp::Ordering;
 
 use fiveup_engine::{
     round5, Action, ArmId, Award, Entry, GameEnd, Layout, LeadKind, Phase, PipSet, Rules, Seat,
-    State, Tile, TileSet, View,
+    State, Tile, TileSet, View, MAX_SEATS,
 };
 
 use crate::Player;
@@ -178,27 +178,23 @@ struct Knowledge {
 }
 
 /// Each seat's knowledge from the history seen by the viewer.
-fn knowledge(view: &View) -> [Knowledge; 4] {
-    let mut k = [Knowledge::default(); 4];
+fn knowledge(view: &View) -> [Knowledge; MAX_SEATS] {
+    let mut k = [Knowledge::default(); MAX_SEATS];
     // A lead chosen by the highest double (or the heaviest tile) shows that nobody held a
-    // higher one when the hand began.
-    let first_lead = view.history().iter().find_map(|e| match e {
-        Entry::Play {
-            tile, arm: None, ..
-        } => Some(*tile),
-        _ => None,
-    });
-    if let Some(lead) = first_lead {
+    // higher one when the hand began; the tile that decided it was shown to the table.
+    if let Some(shown) = view.shown_tile() {
         let above: TileSet = match view.lead_kind() {
             LeadKind::HighestDouble => Tile::DOUBLES
                 .iter()
-                .filter(|d| d.hi() > lead.hi())
+                .filter(|d| d.hi() > shown.hi())
                 .collect(),
-            LeadKind::HeaviestTile => Tile::ALL
+            LeadKind::HeaviestTile => view
+                .rules()
+                .tiles()
                 .iter()
-                .filter(|t| t.weight() > lead.weight())
+                .filter(|t| t.weight() > shown.weight())
                 .collect(),
-            LeadKind::DrawUntilDouble | LeadKind::Free => TileSet::EMPTY,
+            LeadKind::DrawUntilDouble | LeadKind::Free | LeadKind::Lot => TileSet::EMPTY,
         };
         for s in &mut k {
             s.absent = above;
@@ -313,7 +309,7 @@ impl<'a> Context<'a> {
     }
 
     /// Points in the standard game's units (see the module documentation).
-    fn units(&self, points: u8) -> f64 {
+    fn units(&self, points: u16) -> f64 {
         let p = f64::from(points);
         if self.rules.small_scale() {
             5.0 * p
@@ -331,7 +327,7 @@ impl<'a> Context<'a> {
         l
     }
 
-    fn raw_points(&self, a: Action) -> u8 {
+    fn raw_points(&self, a: Action) -> u16 {
         match a {
             Action::Play { tile, arm } => {
                 State::count_points(self.rules, self.lay(self.view.layout(), tile, arm).count())
@@ -342,7 +338,7 @@ impl<'a> Context<'a> {
 
     /// What `points` would add to a side on `score`, and whether they would win the game at
     /// once.
-    fn effective(&self, score: i32, points: u8) -> (bool, u8) {
+    fn effective(&self, score: i32, points: u16) -> (bool, u16) {
         let target = i32::from(self.rules.target);
         let after = score + i32::from(points);
         let immediate = self.rules.game_end == GameEnd::Immediate && points > 0;
@@ -499,7 +495,7 @@ mod tests {
         let hands: Vec<Vec<Tile>> = hands.iter().map(|h| tiles(h)).collect();
         let mut boneyard = tiles(front);
         let named: TileSet = hands.iter().flatten().chain(&boneyard).copied().collect();
-        boneyard.extend(Tile::ALL.minus(named));
+        boneyard.extend(rules.tiles().minus(named));
         let deal = Deal::from_hands(&rules, &hands, &boneyard).unwrap();
         State::with_start(rules, deal, HandStart::free(Seat(0))).unwrap()
     }
@@ -515,7 +511,7 @@ mod tests {
     }
 
     /// The best score any unseen tile could make on the reply to `a`.
-    fn max_reply(state: &State, a: Action) -> u8 {
+    fn max_reply(state: &State, a: Action) -> u16 {
         let seat = state.to_move();
         let mut s = state.clone();
         s.apply(a).unwrap();

@@ -333,7 +333,9 @@ fn run_thread(job: &Job<'_>, seed: u64, quota: u32, deadline: Option<Instant>) -
             break;
         }
         let world = match (&job.worlds, &mut sampler) {
-            (Worlds::View(_), Some(sm)) => match sm.sample(&mut rng) {
+            // Exactly uniform worlds where they can be counted; consistent ones on the bigger
+            // tables where they cannot.
+            (Worlds::View(_), Some(sm)) => match sm.sample_consistent(&mut rng) {
                 Ok(w) => w,
                 Err(_) => break,
             },
@@ -410,8 +412,8 @@ pub fn analyze(view: &View, cfg: &ExpertConfig, seed: u64) -> Vec<ActionEval> {
     }
     let actions: Vec<Action> = legal.iter().copied().collect();
     // The sample's own scores decide whether to play to win; any sample will do.
-    let to_win = view
-        .sample(&mut FastRng::new(seed))
+    let to_win = Sampler::new(view)
+        .sample_consistent(&mut FastRng::new(seed))
         .map(|s| playing_to_win(&s))
         .unwrap_or(false);
     let job = Job {
@@ -444,7 +446,7 @@ impl Expert {
 
 /// The choice for a decision: the only legal action, the right claim, a Muggins call, or the
 /// best evaluated action.
-fn forced(legal: &[Action], claimable: Option<u8>) -> Option<Action> {
+fn forced(legal: &[Action], claimable: Option<u16>) -> Option<Action> {
     if legal.len() == 1 {
         return Some(legal[0]);
     }
@@ -477,9 +479,11 @@ impl Player for Expert {
             return a;
         }
         let seed = self.rng.next_u64();
-        analyze(view, &self.cfg, seed)
-            .first()
-            .map_or(legal[0], |e| e.action)
+        match analyze(view, &self.cfg, seed).first() {
+            Some(e) if e.samples > 0 => e.action,
+            // No world could be sampled (never seen in play): the club player's choice.
+            _ => crate::club::Club.choose(view),
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use crate::Player;
 pub struct Greedy;
 
 /// Points `a` scores at once on `layout` (0 for anything but a play).
-fn points(rules: &Rules, layout: &Layout, a: Action) -> u8 {
+fn points(rules: &Rules, layout: &Layout, a: Action) -> u16 {
     match a {
         Action::Play { tile, arm } => {
             let mut l = *layout;
@@ -29,7 +29,7 @@ fn points(rules: &Rules, layout: &Layout, a: Action) -> u8 {
 }
 
 /// The sort key of an action: larger is better.
-fn key(rules: &Rules, layout: &Layout, a: Action, muggins: u8) -> (u8, u8, u8, u8, u8, i16) {
+fn key(rules: &Rules, layout: &Layout, a: Action, muggins: u16) -> (u16, u8, u8, u8, u8, i16) {
     match a {
         Action::Muggins => (muggins, 2, 0, 0, 0, 0),
         Action::Claim(n) => (n, 2, 0, 0, 0, 0),
@@ -47,7 +47,7 @@ fn key(rules: &Rules, layout: &Layout, a: Action, muggins: u8) -> (u8, u8, u8, u
 }
 
 /// The greedy choice among `legal` on `layout`; `muggins` is the value of a Muggins call.
-fn best(rules: &Rules, layout: &Layout, legal: &ActionList, muggins: u8) -> Action {
+fn best(rules: &Rules, layout: &Layout, legal: &ActionList, muggins: u16) -> Action {
     *legal
         .iter()
         .max_by_key(|a| key(rules, layout, **a, muggins))

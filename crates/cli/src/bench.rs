@@ -1,4 +1,5 @@
-//! `fiveup bench`: random playouts of full default-rules two-player hands.
+//! `fiveup bench`: random playouts of full hands, default-rules two-player hands unless
+//! `--rules` names other rules (a bigger set, more players).
 
 use std::time::Instant;
 
@@ -19,12 +20,15 @@ pub struct Args {
     /// Print one JSON object instead of a sentence.
     #[arg(long)]
     json: bool,
+    /// Rules of the hands played, as for `selfplay` (default: the default game, two players):
+    /// `"set=12 players=8"`, `cross`.
+    #[arg(long, default_value = "five-up")]
+    rules: String,
 }
 
 /// What one thread did: hands played and a checksum of the results, so the work is not
 /// optimised away and runs can be compared.
-fn worker(hands: u64, seed: u64) -> Result<(u64, i64), String> {
-    let rules = Rules::default();
+fn worker(rules: Rules, hands: u64, seed: u64) -> Result<(u64, i64), String> {
     let mut rng = FastRng::new(seed);
     let mut state = random_hand(rules, &mut rng).map_err(|e| e.to_string())?;
     let mut checksum = 0i64;
@@ -43,6 +47,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     if a.hands == 0 {
         return Err("--hands must be at least 1".into());
     }
+    let rules = Rules::parse(&a.rules).map_err(|e| e.to_string())?;
     let per = a.hands / a.threads as u64;
     let extra = a.hands % a.threads as u64;
     let start = Instant::now();
@@ -51,7 +56,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             .map(|i| {
                 let n = per + u64::from((i as u64) < extra);
                 let seed = a.seed.wrapping_add(i as u64);
-                s.spawn(move || worker(n, seed))
+                s.spawn(move || worker(rules, n, seed))
             })
             .collect();
         handles
@@ -78,13 +83,22 @@ pub fn run(a: &Args) -> Result<(), String> {
             "hands_per_sec": rate,
             "threads": a.threads,
             "seed": a.seed,
-            "rules": "five-up, 2 players",
+            "rules": if a.rules == "five-up" {
+                "five-up, 2 players".to_string()
+            } else {
+                rules.to_options_string()
+            },
             "checksum": checksum,
         });
         crate::outln!("{v}");
     } else {
+        let what = if a.rules == "five-up" {
+            "two-player hands".to_string()
+        } else {
+            format!("hands of {}", a.rules)
+        };
         crate::outln!(
-            "{hands} random two-player hands in {seconds:.3} s on {} thread(s): {:.0} hands/s",
+            "{hands} random {what} in {seconds:.3} s on {} thread(s): {:.0} hands/s",
             a.threads,
             rate
         );

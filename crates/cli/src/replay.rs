@@ -76,6 +76,7 @@ fn lead_text(kind: LeadKind) -> &'static str {
         LeadKind::HeaviestTile => "heaviest tile, no double dealt",
         LeadKind::DrawUntilDouble => "drew until a double appeared",
         LeadKind::Free => "any tile",
+        LeadKind::Lot => "chosen by lot, any tile",
     }
 }
 

@@ -125,10 +125,10 @@ fn replay_rejects_an_inconsistent_record_naming_the_action() {
 
 #[test]
 fn bad_input_gets_a_clear_error() {
-    let o = fiveup(&["selfplay", "--players", "5"]);
+    let o = fiveup(&["selfplay", "--players", "9"]);
     assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("players must be 2, 3 or 4"),
+        stderr(&o).contains("players must be 2 to 8, not 9"),
         "{}",
         stderr(&o)
     );
@@ -142,7 +142,7 @@ fn bad_input_gets_a_clear_error() {
     assert!(stderr(&o).contains("key=value"), "{}", stderr(&o));
     let o = fiveup(&["selfplay", "--players", "3", "--partners"]);
     assert!(
-        stderr(&o).contains("partnerships need 4 players"),
+        stderr(&o).contains("partnerships need 4 or 6 players"),
         "{}",
         stderr(&o)
     );

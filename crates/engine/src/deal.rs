@@ -5,20 +5,27 @@
 //! 1. a ChaCha20 keystream (RFC 8439 block function, 20 rounds) with the seed as key, the
 //!    96-bit nonce `h` as little-endian `u32` words `[h, 0, 0]`, block counter from 0, read as
 //!    little-endian `u32` words in order;
-//! 2. the tiles in index order (`0-0, 1-0, 1-1, 2-0, ... 6-6`) shuffled by Fisher-Yates from the
-//!    last position down: for `i` from 27 to 1, swap position `i` with position `j`, where `j`
+//! 2. the tiles of the set in index order (`0-0, 1-0, 1-1, 2-0, ... 6-6`, and on to `9-9` or
+//!    `12-12` for the bigger sets: 28, 55 or 91 tiles) shuffled by Fisher-Yates from the last
+//!    position down: for `i` from `n - 1` to 1, swap position `i` with position `j`, where `j`
 //!    is uniform in `0..=i`, drawn by Lemire's multiply-and-reject method on 32-bit words
 //!    (`m = w * (i+1)`; reject while the low 32 bits of `m` are below `2^32 mod (i+1)`;
 //!    `j = m >> 32`);
 //! 3. seat 0 takes the first `hand_size` tiles of the shuffled order, seat 1 the next, and so
 //!    on; the rest is the boneyard, drawn from the front;
-//! 4. if the hand must be led by the highest double, the rules say to redeal when no double
-//!    was dealt, and none was, steps 2 and 3 repeat on the same continuing keystream.
+//! 4. if the hand opens by the first-lead rule and that rule needs a tile dealt (any double
+//!    under `first-lead=highest-double` or `highest-double-any` with `no-double=redeal`, the
+//!    set's highest double under `first-lead=top-double`) and none was, steps 2 and 3 repeat
+//!    on the same continuing keystream;
+//! 5. under `first-lead=lot` only, the next keystream word after the accepted shuffle draws the
+//!    lot: the first leader is seat `below(players)` by the same method as step 2.
 //!
-//! Test vectors live in `tests/data/shuffle_v1.txt`; any change here is a new version.
+//! On a double-six set this is exactly the shuffle version 1 has always been (step 5 reads
+//! the keystream only after the deal is made, and only for the lot). Test vectors for all
+//! three sets live in `tests/data/shuffle_v1.txt`; any change here is a new version.
 
 use crate::rules::Rules;
-use crate::tile::{BySeat, Seat, Tile, TileSet, TILE_COUNT};
+use crate::tile::{set_size, BySeat, Seat, Tile, TileSet, TILE_COUNT};
 use std::fmt;
 
 /// The version of the shuffle described in this module.
@@ -177,16 +184,20 @@ pub fn shuffle(tiles: &mut [Tile], mut below: impl FnMut(u32) -> u32) {
     }
 }
 
-/// A deal: every tile in order. Seat `s` holds positions `s*hand_size .. (s+1)*hand_size`;
-/// the rest is the boneyard, drawn from the front.
+/// A deal: every tile of the set in order. Seat `s` holds positions
+/// `s*hand_size .. (s+1)*hand_size`; the rest is the boneyard, drawn from the front.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Deal {
-    /// The 28 tiles.
+    /// The tiles of the set in deal order: the first [`Deal::len`] entries are used.
     pub order: [Tile; TILE_COUNT],
+    /// Tiles in the set (28, 55 or 91).
+    pub tiles: u8,
     /// Players dealt to.
     pub players: u8,
     /// Tiles per hand.
     pub hand_size: u8,
+    /// The seat the lot chose to lead, for a hand that opens by lot (`first-lead=lot`).
+    pub lot: Seat,
 }
 
 impl fmt::Debug for Deal {
@@ -202,6 +213,8 @@ pub enum DealError {
     Duplicate(Tile),
     /// A tile appears nowhere.
     Missing(Tile),
+    /// A tile is not part of the set the rules play with.
+    NotInSet(Tile),
     /// A hand has the wrong number of tiles.
     HandSize {
         /// The seat.
@@ -227,6 +240,7 @@ impl fmt::Display for DealError {
         match self {
             DealError::Duplicate(t) => write!(f, "tile {t} is dealt twice"),
             DealError::Missing(t) => write!(f, "tile {t} is missing from the deal"),
+            DealError::NotInSet(t) => write!(f, "tile {t} is not in the set these rules use"),
             DealError::HandSize { seat, got, want } => {
                 write!(f, "{seat} holds {got} tiles but the rules deal {want}")
             }
@@ -242,21 +256,30 @@ impl std::error::Error for DealError {}
 
 impl Deal {
     /// The deal of hand `hand_no` (from 1) of the game with this seed, shuffle version 1.
-    /// `needs_double` asks for the redeal rule: the shuffle repeats until some hand holds a
-    /// double.
+    /// `opening` says the hand opens by the first-lead rule (a first hand, or a hand after a
+    /// blocked one under the winner-leads rule): the shuffle then repeats until the tile that
+    /// rule needs is dealt, and under `first-lead=lot` the lot is drawn.
     #[must_use]
-    pub fn from_seed(seed: &Seed, hand_no: u32, rules: &Rules, needs_double: bool) -> Deal {
+    pub fn from_seed(seed: &Seed, hand_no: u32, rules: &Rules, opening: bool) -> Deal {
         let mut rng = ChaCha20::new(&seed.0, [hand_no, 0, 0], 0);
+        let n = set_size(rules.set);
+        let needs = if opening { rules.opening_needs() } else { None };
         loop {
+            // Unused entries stay 0-0, as in every other deal, so equal deals compare equal.
             let mut order: [Tile; TILE_COUNT] =
-                std::array::from_fn(|i| Tile::from_index(i as u8).expect("index below 28"));
-            shuffle(&mut order, |n| rng.below(n));
-            let d = Deal {
+                std::array::from_fn(|i| Tile(if i < n { i as u8 } else { 0 }));
+            shuffle(&mut order[..n], |k| rng.below(k));
+            let mut d = Deal {
                 order,
+                tiles: n as u8,
                 players: rules.players,
                 hand_size: rules.hand_size,
+                lot: Seat(0),
             };
-            if !needs_double || !d.all_hands().and(Tile::DOUBLES).is_empty() {
+            if needs.is_none_or(|t| !d.all_hands().and(t).is_empty()) {
+                if rules.first_lead == crate::rules::FirstLead::Lot {
+                    d.lot = Seat(rng.below(u32::from(rules.players)) as u8);
+                }
                 return d;
             }
         }
@@ -289,24 +312,50 @@ impl Deal {
         Deal::from_order(rules, &order)
     }
 
-    /// A deal from all 28 tiles in order.
+    /// A deal from all the set's tiles in order (the lot, if the rules use one, is seat 0:
+    /// set [`Deal::lot`] to change it).
     pub fn from_order(rules: &Rules, tiles: &[Tile]) -> Result<Deal, DealError> {
+        let set = rules.tiles();
         let mut seen = TileSet::EMPTY;
         for &t in tiles {
+            if !set.contains(t) {
+                return Err(DealError::NotInSet(t));
+            }
             if seen.contains(t) {
                 return Err(DealError::Duplicate(t));
             }
             seen.insert(t);
         }
-        if let Some(t) = Tile::ALL.minus(seen).first() {
+        if let Some(t) = set.minus(seen).first() {
             return Err(DealError::Missing(t));
         }
-        let order: [Tile; TILE_COUNT] = tiles.try_into().expect("28 distinct tiles");
+        let mut order = [Tile(0); TILE_COUNT];
+        order[..tiles.len()].copy_from_slice(tiles);
         Ok(Deal {
             order,
+            tiles: tiles.len() as u8,
             players: rules.players,
             hand_size: rules.hand_size,
+            lot: Seat(0),
         })
+    }
+
+    /// Number of tiles in the deal (the whole set).
+    #[must_use]
+    pub const fn len(&self) -> usize {
+        self.tiles as usize
+    }
+
+    /// Whether the deal holds no tiles (never, for a deal made for valid rules).
+    #[must_use]
+    pub const fn is_empty(&self) -> bool {
+        self.tiles == 0
+    }
+
+    /// The tiles in deal order.
+    #[must_use]
+    pub fn tiles(&self) -> &[Tile] {
+        &self.order[..self.len()]
     }
 
     /// The tiles dealt to `seat`, in deal order.
@@ -347,7 +396,7 @@ impl Deal {
     /// The boneyard in draw order.
     #[must_use]
     pub fn boneyard(&self) -> &[Tile] {
-        &self.order[self.dealt()..]
+        &self.order[self.dealt()..self.len()]
     }
 
     /// The deal as text: each hand's tiles, then the boneyard, separated by ` / `.
@@ -444,20 +493,52 @@ impl FastRng {
         }
     }
 
-    /// The 28 tiles in a uniformly random order: the "inside-out" Fisher-Yates, which writes
+    /// The first `n` tiles (a whole set: 28, 55 or 91) in a uniformly random order, in the first
+    /// `n` entries of the array: the "inside-out" Fisher-Yates, which writes
     /// each tile once instead of swapping, taking several indices from each 64-bit
     /// output: an index in `0..=i` is the high word of `r * (i + 1)` and the low word carries
     /// on as the fraction for the next index (the "batched" multiply-shift of Brackett-Rozinsky
     /// and Lemire). Five indices per output keep at least 39 bits of precision each, a bias
     /// below 2^-32 as in [`FastRng::below`].
     #[inline]
-    pub fn tile_order(&mut self) -> [Tile; TILE_COUNT] {
+    pub fn tile_order(&mut self, n: usize) -> [Tile; TILE_COUNT] {
         let mut order = [Tile(0); TILE_COUNT];
+        self.tile_order_into(&mut order[..n]);
+        order
+    }
+
+    /// [`FastRng::tile_order`] written into `order`: its `order.len()` entries become the first
+    /// `order.len()` tiles in a uniformly random order (every entry is written).
+    #[inline]
+    pub fn tile_order_into(&mut self, order: &mut [Tile]) {
+        // The set sizes get their own copy with the length known at compile time (no bounds
+        // checks, the loop unrolled): this is the playouts' deal.
+        match order.len() {
+            28 => self.tile_order_fixed::<28>(order.try_into().expect("28 tiles")),
+            55 => self.tile_order_fixed::<55>(order.try_into().expect("55 tiles")),
+            91 => self.tile_order_fixed::<91>(order.try_into().expect("91 tiles")),
+            _ => self.tile_order_slice(order),
+        }
+    }
+
+    #[inline]
+    fn tile_order_fixed<const N: usize>(&mut self, order: &mut [Tile; N]) {
+        self.tile_order_slice(order);
+    }
+
+    #[inline(always)]
+    fn tile_order_slice(&mut self, order: &mut [Tile]) {
+        let n = order.len();
+        debug_assert!(n <= TILE_COUNT);
+        if n == 0 {
+            return;
+        }
+        order[0] = Tile(0);
         let mut i = 1;
-        while i < TILE_COUNT {
+        while i < n {
             let mut r = self.next_u64();
             for _ in 0..5 {
-                if i >= TILE_COUNT {
+                if i >= n {
                     break;
                 }
                 let m = u128::from(r) * (i as u128 + 1);
@@ -468,7 +549,6 @@ impl FastRng {
                 i += 1;
             }
         }
-        order
     }
 
     /// A uniform float in `[0, 1)`.
@@ -493,13 +573,14 @@ mod tests {
         let m = 56_000u32;
         let mut at = [[0u32; 28]; 28];
         for _ in 0..m {
-            let v = rng.tile_order();
+            let v = rng.tile_order(28);
+            let v = &v[..28];
             let mut seen = TileSet::EMPTY;
             for (slot, &t) in v.iter().enumerate() {
                 at[t.index() as usize][slot] += 1;
                 seen.insert(t);
             }
-            assert_eq!(seen, Tile::ALL);
+            assert_eq!(seen, Tile::all(6));
             let mut pos = [0usize; 4];
             for (slot, &t) in v.iter().enumerate() {
                 if t.index() < 4 {
@@ -556,7 +637,7 @@ mod tests {
     #[test]
     fn bad_deals_are_named() {
         let r = Rules::default();
-        let mut tiles: Vec<Tile> = Tile::ALL.iter().collect();
+        let mut tiles: Vec<Tile> = Tile::all(6).iter().collect();
         tiles[1] = tiles[0];
         assert!(matches!(
             Deal::from_order(&r, &tiles),
@@ -566,5 +647,31 @@ mod tests {
             Deal::parse(&r, "6-6 / 5-5 / 1-1"),
             Err(DealError::HandSize { .. })
         ));
+        let mut tiles: Vec<Tile> = Tile::all(6).iter().collect();
+        tiles[0] = Tile::new(7, 0);
+        assert_eq!(
+            Deal::from_order(&r, &tiles),
+            Err(DealError::NotInSet(Tile::new(7, 0)))
+        );
+    }
+
+    /// The bigger sets deal every tile once, with the lot in range when the rules use one.
+    #[test]
+    fn bigger_sets_deal_every_tile() {
+        for (set, players) in [(9u8, 5u8), (12, 8), (12, 2)] {
+            let mut r = Rules::parse(&format!("set={set} players={players}")).unwrap();
+            r.first_lead = crate::rules::FirstLead::Lot;
+            let mut lots = std::collections::HashSet::new();
+            for k in 0..40 {
+                let d = Deal::from_seed(&Seed::from_u64(k), 1, &r, true);
+                assert_eq!(d.len(), set_size(set));
+                let all: TileSet = d.tiles().iter().copied().collect();
+                assert_eq!(all, Tile::all(set));
+                assert!(d.lot.0 < players);
+                lots.insert(d.lot);
+                assert_eq!(Deal::parse(&r, &d.to_text()).unwrap().tiles(), d.tiles());
+            }
+            assert_eq!(lots.len(), players as usize, "every seat can win the lot");
+        }
     }
 }

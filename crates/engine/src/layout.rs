@@ -20,10 +20,10 @@ use crate::rules::{Rules, SpinnerRule, SproutRule};
 use crate::tile::{Pip, PipSet, Tile, TileSet};
 
 /// The most arms a layout can have: the two sides of the lead plus two sprouts for each of the
-/// seven doubles.
-pub const MAX_ARMS: usize = 16;
+/// thirteen doubles of a double-twelve set (a double-six layout has at most 16).
+pub const MAX_ARMS: usize = 28;
 
-/// An arm of the layout, `0..16`; see the module documentation for the numbering.
+/// An arm of the layout, `0..28`; see the module documentation for the numbering.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct ArmId(pub u8);
 
@@ -87,25 +87,34 @@ const NO_SPROUT: u8 = 0;
 /// drawing is rebuilt from the plays by [`crate::LayoutTree`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Layout {
-    pip: [u8; MAX_ARMS],
-    contrib: [u8; MAX_ARMS],
+    /// Each arm's open pip (32 entries so that an arm masked to five bits needs no check).
+    pip: [u8; 32],
+    contrib: [u8; 32],
     /// Arms whose end is a free side of a double (the double of the arm's pip).
-    on_double: u16,
+    on_double: u32,
     /// Arms a tile may be laid on.
-    open: u16,
+    open: u32,
+    /// Cross Dominoes: arms that would be open but wait until the cross is complete.
+    held: u32,
     n_arms: u8,
-    /// Tiles lying against the double of each pip (meaningful for doubles in the layout; eight
-    /// entries so that a pip masked to three bits indexes it without a check).
-    against: [u8; 8],
+    /// Cross Dominoes: the pip of the first double while its four sides are not all covered
+    /// (`NO_CROSS` otherwise).
+    cross: u8,
+    /// Tiles lying against the double of each pip (meaningful for doubles in the layout; 16
+    /// entries so that a pip masked to four bits indexes it without a check).
+    against: [u8; 16],
     /// For a spinning double, the id of its first sprout arm (0: none; arm 0 is never a sprout).
-    sprout: [u8; 8],
+    sprout: [u8; 16],
     /// Doubles that are in the layout, as a pip mask.
-    doubles: u8,
-    count: u8,
+    doubles: u16,
+    count: u16,
     tiles: TileSet,
-    /// For each pip, how many open arms show it (index 7 unused), kept with `open` and `pip`.
-    open_pips: [u8; 8],
+    /// For each pip, how many open arms show it (indices 13 to 15 unused), kept with `open`
+    /// and `pip`.
+    open_pips: [u8; 16],
 }
+
+const NO_CROSS: u8 = u8::MAX;
 
 impl Default for Layout {
     fn default() -> Self {
@@ -118,29 +127,31 @@ impl Layout {
     #[must_use]
     pub const fn new() -> Layout {
         Layout {
-            pip: [0; MAX_ARMS],
-            contrib: [0; MAX_ARMS],
+            pip: [0; 32],
+            contrib: [0; 32],
             on_double: 0,
             open: 0,
+            held: 0,
             n_arms: 0,
-            against: [0; 8],
-            sprout: [NO_SPROUT; 8],
+            cross: NO_CROSS,
+            against: [0; 16],
+            sprout: [NO_SPROUT; 16],
             doubles: 0,
             count: 0,
             tiles: TileSet::EMPTY,
-            open_pips: [0; 8],
+            open_pips: [0; 16],
         }
     }
 
     /// Whether no tile has been laid.
     #[must_use]
     pub const fn is_empty(&self) -> bool {
-        self.tiles.is_empty()
+        self.n_arms == 0
     }
 
     /// The count of the open ends (sum as defined in the module documentation).
     #[must_use]
-    pub const fn count(&self) -> u8 {
+    pub const fn count(&self) -> u16 {
         self.count
     }
 
@@ -166,13 +177,13 @@ impl Layout {
     #[must_use]
     #[inline]
     pub const fn arm_pip(&self, arm: ArmId) -> Pip {
-        self.pip[(arm.0 & 15) as usize]
+        self.pip[(arm.0 & 31) as usize]
     }
 
     /// What the end of `arm` adds to the count by itself (doubles are counted separately).
     #[must_use]
     pub const fn arm_contribution(&self, arm: ArmId) -> u8 {
-        self.contrib[arm.0 as usize]
+        self.contrib[(arm.0 & 31) as usize]
     }
 
     /// The open arms, in id order.
@@ -185,7 +196,7 @@ impl Layout {
 
     /// Bitmask of open arms.
     #[must_use]
-    pub const fn open_mask(&self) -> u16 {
+    pub const fn open_mask(&self) -> u32 {
         self.open
     }
 
@@ -202,10 +213,10 @@ impl Layout {
         s
     }
 
-    /// For each pip `p`, how many open arms show it (the eighth entry is always 0).
+    /// For each pip `p`, how many open arms show it (entries 13 to 15 are always 0).
     #[inline]
     #[must_use]
-    pub const fn open_pip_counts(&self) -> &[u8; 8] {
+    pub const fn open_pip_counts(&self) -> &[u8; 16] {
         &self.open_pips
     }
 
@@ -217,19 +228,20 @@ impl Layout {
         let lo_part = if h == l {
             0
         } else {
-            self.open_pips[(l & 7) as usize]
+            self.open_pips[(l & 15) as usize]
         };
-        self.open_pips[(h & 7) as usize] + lo_part
+        self.open_pips[(h & 15) as usize] + lo_part
     }
 
-    /// Every tile that could be laid somewhere on the layout (for an empty layout: all tiles).
+    /// Every tile that could be laid somewhere on the layout (for an empty layout: every tile
+    /// of the largest set).
     #[inline]
     #[must_use]
     pub fn playable_tiles(&self) -> TileSet {
         if self.tiles.is_empty() {
-            return Tile::ALL;
+            return Tile::all(crate::MAX_PIP);
         }
-        let mut s = 0u32;
+        let mut s = 0u128;
         let mut m = self.open;
         while m != 0 {
             let a = m.trailing_zeros() as usize;
@@ -242,14 +254,14 @@ impl Layout {
     /// Whether the double of pip `p` is on the table and spins.
     #[must_use]
     pub const fn is_spinner(&self, p: Pip) -> bool {
-        self.sprout[p as usize] != NO_SPROUT
+        self.sprout[(p & 15) as usize] != NO_SPROUT
     }
 
     /// Tiles lying against the double of pip `p` (0 if it is not on the table).
     #[must_use]
     pub const fn against(&self, p: Pip) -> u8 {
-        if self.doubles & (1 << p) != 0 {
-            self.against[p as usize]
+        if self.doubles & (1 << (p & 15)) != 0 {
+            self.against[(p & 15) as usize]
         } else {
             0
         }
@@ -258,7 +270,7 @@ impl Layout {
     /// Whether `tile` may be laid on `arm` by the matching rule.
     #[must_use]
     pub const fn fits(&self, tile: Tile, arm: ArmId) -> bool {
-        self.is_open(arm) && tile.has(self.pip[arm.0 as usize])
+        self.is_open(arm) && tile.has(self.pip[(arm.0 & 31) as usize])
     }
 
     fn spins(&self, rules: &Rules) -> bool {
@@ -272,17 +284,73 @@ impl Layout {
     fn add_sprouts(&mut self, p: Pip, rules: &Rules) {
         let first = self.n_arms;
         debug_assert!((first as usize) + 2 <= MAX_ARMS);
-        self.sprout[p as usize] = first;
+        let d = (p & 15) as usize;
+        self.sprout[d] = first;
         for a in [first, first + 1] {
-            self.pip[a as usize] = p;
-            self.contrib[a as usize] = 0;
+            self.pip[(a & 31) as usize] = p;
+            self.contrib[(a & 31) as usize] = 0;
             self.on_double |= 1 << a;
         }
         self.n_arms += 2;
-        if rules.sprouts == SproutRule::AtOnce {
+        if rules.sprouts == SproutRule::AtOnce || (rules.cross_first && self.doubles == 1 << d) {
             self.open |= 0b11 << first;
-            self.open_pips[(p & 7) as usize] += 2;
+            self.open_pips[d] += 2;
         }
+    }
+
+    /// Cross Dominoes: the first double was just laid. Until its four sides are covered only
+    /// they take tiles; every other open arm waits.
+    #[cold]
+    fn start_cross(&mut self, p: Pip) {
+        self.cross = p;
+        let at_cross = self.cross_arms();
+        self.held = self.open & !at_cross;
+        self.open &= at_cross;
+        self.recount_open();
+    }
+
+    /// The arms whose end is a free side of the cross's double.
+    fn cross_arms(&self) -> u32 {
+        let mut m = 0;
+        for a in 0..self.n_arms {
+            if self.on_double & (1 << a) != 0 && self.pip[(a & 31) as usize] == self.cross {
+                m |= 1 << a;
+            }
+        }
+        m
+    }
+
+    /// Cross Dominoes: after a tile on a side of the cross, close the arm it grew (it waits
+    /// with the others) or, once all four sides are covered, open every waiting arm.
+    #[cold]
+    fn continue_cross(&mut self, arm: usize) {
+        let d = (self.cross & 15) as usize;
+        if self.against[d] >= 4 {
+            self.open |= self.held;
+            self.held = 0;
+            self.cross = NO_CROSS;
+        } else {
+            self.open &= !(1 << arm);
+            self.held |= 1 << arm;
+        }
+        self.recount_open();
+    }
+
+    /// Whether a Cross Dominoes cross is waiting for one of its four sides.
+    #[must_use]
+    pub const fn cross_pending(&self) -> bool {
+        self.cross != NO_CROSS
+    }
+
+    fn recount_open(&mut self) {
+        let mut c = [0u8; 16];
+        let mut m = self.open;
+        while m != 0 {
+            let a = m.trailing_zeros() as usize;
+            m &= m - 1;
+            c[(self.pip[a & 31] & 15) as usize] += 1;
+        }
+        self.open_pips = c;
     }
 
     /// Lay the first tile of the hand. The caller has checked the table is empty.
@@ -294,84 +362,106 @@ impl Layout {
         let (h, l) = (tile.hi(), tile.lo());
         self.pip[0] = h;
         self.pip[1] = l;
-        self.open_pips[(h & 7) as usize] += 1;
-        self.open_pips[(l & 7) as usize] += 1;
+        self.open_pips[(h & 15) as usize] += 1;
+        self.open_pips[(l & 15) as usize] += 1;
         if tile.is_double() {
-            self.contrib = [0; MAX_ARMS];
+            self.contrib = [0; 32];
             self.on_double = 0b11;
             let spins = self.spins(rules);
-            self.doubles |= 1 << h;
-            self.against[h as usize] = 0;
-            self.count = 2 * h;
+            self.doubles |= 1 << (h & 15);
+            self.against[(h & 15) as usize] = 0;
+            self.count = 2 * u16::from(h);
             if spins {
                 self.add_sprouts(h, rules);
+                if rules.cross_first {
+                    self.start_cross(h);
+                }
             }
         } else {
             self.contrib[0] = h;
             self.contrib[1] = l;
-            self.count = h + l;
+            self.count = u16::from(h) + u16::from(l);
         }
     }
 
     /// Lay `tile` on `arm`. The caller has checked that the arm is open and the tile fits.
     #[inline(always)]
     pub fn lay(&mut self, tile: Tile, arm: ArmId, rules: &Rules) {
-        let a = (arm.0 & 15) as usize;
+        self.lay_in::<false>(tile, arm, rules);
+    }
+
+    /// [`Layout::lay`] under a rules profile: with `STD` the set is double-six (every tile in
+    /// the low word of the tile set) and there is no Cross Dominoes cross.
+    #[inline(always)]
+    pub(crate) fn lay_in<const STD: bool>(&mut self, tile: Tile, arm: ArmId, rules: &Rules) {
+        let a = (arm.0 & 31) as usize;
         let p = self.pip[a];
         debug_assert!(self.is_open(arm) && tile.has(p));
-        self.tiles.insert(tile);
-        let bit = 1u16 << a;
+        debug_assert!(!STD || (rules.set == 6 && !rules.cross_first));
+        if STD {
+            self.tiles.0 = u128::from(self.tiles.0 as u64 | 1u64 << (tile.index() & 63));
+        } else {
+            self.tiles.insert(tile);
+        }
+        let bit = 1u32 << a;
+        let d = (p & 15) as usize;
         if tile.is_double() {
             // A double only ever goes on the end of a non-double (there is one double per pip).
-            self.count -= self.contrib[a];
+            self.count -= u16::from(self.contrib[a]);
             self.contrib[a] = 0;
             self.on_double |= bit;
             let spins = self.spins(rules);
-            self.doubles |= 1 << p;
-            self.against[p as usize] = 1;
-            self.count += 2 * p;
+            let first = self.doubles == 0;
+            self.doubles |= 1 << d;
+            self.against[d] = 1;
+            self.count += 2 * u16::from(p);
             if spins {
                 self.add_sprouts(p, rules);
+                if !STD && rules.cross_first && first {
+                    self.start_cross(p);
+                }
             }
         } else {
             let q = tile.other(p);
             if self.on_double & bit != 0 {
                 self.on_double &= !bit;
-                let d = (p & 7) as usize;
                 self.against[d] += 1;
                 if self.against[d] == 2 {
-                    self.count -= 2 * p;
+                    self.count -= 2 * u16::from(p);
                     let s = self.sprout[d];
                     // Under sprouts-at-once they opened when the spinner was laid.
-                    if s != NO_SPROUT && self.open & (0b11 << s) == 0 {
+                    if s != NO_SPROUT && (self.open | self.held) & (0b11 << s) == 0 {
                         self.open |= 0b11 << s;
                         self.open_pips[d] += 2;
                     }
                 }
             } else {
-                self.count -= self.contrib[a];
+                self.count -= u16::from(self.contrib[a]);
             }
             self.contrib[a] = q;
             self.pip[a] = q;
-            self.count += q;
-            self.open_pips[(p & 7) as usize] -= 1;
-            self.open_pips[(q & 7) as usize] += 1;
+            self.count += u16::from(q);
+            self.open_pips[d] -= 1;
+            self.open_pips[(q & 15) as usize] += 1;
+            if !STD && self.cross == p {
+                self.continue_cross(a);
+            }
         }
     }
 
     /// The count recomputed from the arms and doubles, for tests that check the incremental
     /// count.
     #[must_use]
-    pub fn recount(&self) -> u8 {
-        let mut c: u8 = 0;
+    pub fn recount(&self) -> u16 {
+        let mut c: u16 = 0;
         for a in 0..self.n_arms as usize {
             if self.on_double & (1 << a) == 0 {
-                c += self.contrib[a];
+                c += u16::from(self.contrib[a]);
             }
         }
-        for p in 0..7u8 {
+        for p in 0..=crate::MAX_PIP {
             if self.doubles & (1 << p) != 0 && self.against[p as usize] < 2 {
-                c += 2 * p;
+                c += 2 * u16::from(p);
             }
         }
         c
@@ -414,8 +504,8 @@ mod tests {
     }
 
     /// The per-pip counts of open arms, recomputed from the arms.
-    fn recount_open_pips(l: &Layout) -> [u8; 8] {
-        let mut c = [0u8; 8];
+    fn recount_open_pips(l: &Layout) -> [u8; 16] {
+        let mut c = [0u8; 16];
         for a in l.open_arms() {
             c[l.arm_pip(a) as usize] += 1;
         }
@@ -436,7 +526,7 @@ mod tests {
                     ..Rules::default()
                 };
                 for _ in 0..300 {
-                    let mut tiles: Vec<Tile> = Tile::ALL.iter().collect();
+                    let mut tiles: Vec<Tile> = Tile::all(6).iter().collect();
                     rng.shuffle(&mut tiles);
                     let mut l = Layout::new();
                     l.lay_lead(tiles[0], &r);

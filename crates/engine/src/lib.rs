@@ -59,15 +59,16 @@ pub use layout::{ArmId, Layout, MAX_ARMS};
 pub use playout::{perft, play_out, random_hand, random_hand_in_place};
 pub use resample::{ResampleError, Sampler};
 pub use rules::{
-    Award, GameEnd, NextLead, NoDouble, PlayScoring, Preset, Rules, RulesError, SpinnerRule,
-    SproutRule,
+    default_hand, max_hand, max_players, Award, FirstLead, GameEnd, NextLead, NoDouble,
+    PlayScoring, Preset, Rules, RulesError, SpinnerRule, SproutRule,
 };
 pub use state::{
     round5, round5_share, Action, ActionList, Entry, HandEnd, HandResult, HandStart, IllegalAction,
     LeadKind, Outcome, Phase, SetupError, State,
 };
 pub use tile::{
-    BySeat, BySide, ParseTileError, Pip, PipSet, Seat, Side, Tile, TileSet, MAX_PIP, TILE_COUNT,
+    set_size, BySeat, BySide, ParseTileError, Pip, PipSet, Seat, Side, Tile, TileSet, MAX_PIP,
+    MAX_SEATS, TILE_COUNT,
 };
 pub use tree::{Anchor, ArmLine, LayoutTree, Placed};
 pub use view::{View, ViewData};

@@ -59,7 +59,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::deal::{Deal, Seed};
 use crate::layout::{ArmId, MAX_ARMS};
-use crate::rules::{NoDouble, Rules};
+use crate::rules::{FirstLead, Rules};
 use crate::state::{
     Action, Entry, HandEnd, HandResult, HandStart, IllegalAction, LeadKind, Outcome, Phase,
     SetupError, State,
@@ -85,7 +85,7 @@ pub struct Move {
     /// The action.
     pub action: Action,
     /// Points the action scored (0: the token has no `+N` suffix).
-    pub points: u8,
+    pub points: u16,
 }
 
 impl Move {
@@ -109,17 +109,17 @@ impl fmt::Display for Move {
 impl FromStr for Move {
     type Err = String;
     /// Reads a token: an action (see [`Action`]'s `FromStr`) and an optional `+N` with `N`
-    /// from 1 to 255.
+    /// from 1 to 65535.
     fn from_str(s: &str) -> Result<Move, String> {
         let (action, points) = match s.split_once('+') {
             None => (s, 0),
             Some((a, p)) => {
                 if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
                     return Err(format!(
-                        "bad points {p:?} after '+': expected a number from 1 to 255"
+                        "bad points {p:?} after '+': expected a number from 1 to 65535"
                     ));
                 }
-                match p.parse::<u8>() {
+                match p.parse::<u16>() {
                     Ok(0) => {
                         return Err(
                             "a points suffix must be positive: write no `+N` for none".to_string()
@@ -127,7 +127,7 @@ impl FromStr for Move {
                     }
                     Ok(n) => (a, n),
                     Err(_) => {
-                        return Err(format!("points {p} out of range: at most 255"));
+                        return Err(format!("points {p} out of range: at most 65535"));
                     }
                 }
             }
@@ -345,7 +345,7 @@ fn check_hand(rules: &Rules, h: &HandRecord) -> Result<(), String> {
             h.deal.players, h.deal.hand_size, rules.players, rules.hand_size
         ));
     }
-    if Deal::from_order(rules, &h.deal.order).is_err() {
+    if Deal::from_order(rules, h.deal.tiles()).is_err() {
         return Err("the deal does not hold every tile exactly once".to_string());
     }
     for (i, m) in h.moves.iter().enumerate() {
@@ -412,6 +412,9 @@ impl Record {
         for (i, h) in self.hands.iter().enumerate() {
             let _ = writeln!(s, "\nhand {}", i + 1);
             let _ = writeln!(s, "deal {}", h.deal.to_text().trim_end());
+            if self.rules.first_lead == FirstLead::Lot {
+                let _ = writeln!(s, "lot {}", h.deal.lot);
+            }
             if !h.moves.is_empty() {
                 let mut line = String::from("moves");
                 let mut tokens_on_line = 0;
@@ -948,6 +951,28 @@ impl Parser {
                     .map_err(|e| RecordError::at(n, format!("hand {hand_no}, deal: {e}")))?;
                 h.deal = Some(deal);
             }
+            "lot" => {
+                let rules = self.headers(n)?;
+                let hand_no = self.hands.len() + 1;
+                let h = self.in_hand(n, "lot")?;
+                if h.in_moves || !h.moves.is_empty() {
+                    return Err(RecordError::at(
+                        n,
+                        format!("hand {hand_no}: the `lot` line comes before the moves"),
+                    ));
+                }
+                if rules.first_lead != FirstLead::Lot {
+                    return Err(RecordError::at(
+                        n,
+                        format!("hand {hand_no}: a `lot` line needs first-lead=lot"),
+                    ));
+                }
+                let seat = parse_seat(words.next(), rules.players)
+                    .map_err(|e| RecordError::at(n, format!("hand {hand_no}, lot: {e}")))?;
+                if let Some(d) = h.deal.as_mut() {
+                    d.lot = seat;
+                }
+            }
             "moves" => self.moves(n, words)?,
             "result" => {
                 let rules = self.headers(n)?;
@@ -975,8 +1000,8 @@ impl Parser {
                 return Err(RecordError::at(
                     n,
                     format!(
-                        "unexpected `{kw}`: expected a [Header], `hand N`, `deal`, `moves`, \
-                         `result` or `game`"
+                        "unexpected `{kw}`: expected a [Header], `hand N`, `deal`, `lot`, \
+                         `moves`, `result` or `game`"
                     ),
                 ))
             }
@@ -1069,6 +1094,8 @@ mod wire {
     #[serde(deny_unknown_fields)]
     struct HandJson {
         deal: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lot: Option<crate::Seat>,
         #[serde(default)]
         moves: Vec<Move>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1088,6 +1115,8 @@ mod wire {
                     .into_iter()
                     .map(|h| HandJson {
                         deal: h.deal.to_text().trim_end().to_string(),
+                        lot: (r.rules.first_lead == crate::rules::FirstLead::Lot)
+                            .then_some(h.deal.lot),
                         moves: h.moves,
                         result: h.result,
                     })
@@ -1107,8 +1136,14 @@ mod wire {
             };
             let mut hands = Vec::with_capacity(j.hands.len());
             for (i, h) in j.hands.into_iter().enumerate() {
-                let deal = Deal::parse(&rules, &h.deal)
+                let mut deal = Deal::parse(&rules, &h.deal)
                     .map_err(|e| format!("hand {}, deal: {e}", i + 1))?;
+                if let Some(lot) = h.lot {
+                    if lot.0 >= rules.players {
+                        return Err(format!("hand {}, lot: no seat {lot}", i + 1));
+                    }
+                    deal.lot = lot;
+                }
                 hands.push(HandRecord {
                     deal,
                     moves: h.moves,
@@ -1142,11 +1177,11 @@ pub struct Step {
     /// The action.
     pub action: Action,
     /// Points it scored.
-    pub points: u8,
+    pub points: u16,
     /// The tile drawn, for a draw.
     pub drawn: Option<Tile>,
     /// The count of the open ends after the action.
-    pub count: u8,
+    pub count: u16,
     /// Each open arm and the pip showing on it, after the action.
     pub open_ends: Vec<(ArmId, Pip)>,
     /// Each side's score after the action.
@@ -1210,6 +1245,13 @@ pub enum ReplayErrorKind {
         /// Players, to name the position.
         players: u8,
     },
+    /// The hand opens by lot and the record's lot is not the one the seed draws.
+    SeededLot {
+        /// The seat the record names.
+        recorded: Seat,
+        /// The seat the seed draws.
+        seeded: Seat,
+    },
     /// The action is against the rules.
     Illegal {
         /// The seat to move.
@@ -1227,9 +1269,9 @@ pub enum ReplayErrorKind {
         /// What kind of action (`play`, `claim`, ...).
         what: &'static str,
         /// Points the action scored.
-        actual: u8,
+        actual: u16,
         /// Points the record gives.
-        recorded: u8,
+        recorded: u16,
     },
     /// The record gives a result but the hand did not end.
     ResultWithoutEnd {
@@ -1310,6 +1352,11 @@ impl fmt::Display for ReplayErrorKind {
             K::Malformed(m) => write!(f, "the record is malformed: {m}"),
             K::TooManyHands => write!(f, "too many hands: at most {} are numbered", u16::MAX),
             K::Setup(e) => write!(f, "the hand cannot start: {e}"),
+            K::SeededLot { recorded, seeded } => write!(
+                f,
+                "the record says the lot chose {recorded} to lead, but the seed's lot chose \
+                 {seeded}"
+            ),
             K::SeededDeal {
                 position,
                 recorded,
@@ -1487,10 +1534,10 @@ impl Record {
             };
             let setup = State::with_start(rules, h.deal, start);
             if let Some(seed) = &self.seed {
-                let redeal = start.highest_double && rules.no_double == NoDouble::Redeal;
-                let want = Deal::from_seed(seed, u32::from(start.hand_no), &rules, redeal);
+                let want =
+                    Deal::from_seed(seed, u32::from(start.hand_no), &rules, start.highest_double);
                 if let Some(position) =
-                    (0..h.deal.order.len()).find(|&i| h.deal.order[i] != want.order[i])
+                    (0..h.deal.len()).find(|&i| h.deal.order[i] != want.order[i])
                 {
                     return Err(hand_err(ReplayErrorKind::SeededDeal {
                         position,
@@ -1498,6 +1545,15 @@ impl Record {
                         seeded: want.order[position],
                         hand_size: rules.hand_size,
                         players: rules.players,
+                    }));
+                }
+                if rules.first_lead == FirstLead::Lot
+                    && start.highest_double
+                    && h.deal.lot != want.lot
+                {
+                    return Err(hand_err(ReplayErrorKind::SeededLot {
+                        recorded: h.deal.lot,
+                        seeded: want.lot,
                     }));
                 }
             }
@@ -1788,7 +1844,8 @@ mod tests {
         assert!("5-0@W+".parse::<Move>().is_err());
         assert!("+5".parse::<Move>().is_err());
         assert!("C+5".parse::<Move>().is_err());
-        assert!("5-0@W+256".parse::<Move>().is_err());
+        assert_eq!("5-0@W+256".parse::<Move>().unwrap().points, 256);
+        assert!("5-0@W+65536".parse::<Move>().is_err());
         assert!("5-0@W+1+1".parse::<Move>().is_err());
     }
 
@@ -1836,7 +1893,7 @@ mod tests {
         let cases = [
             ("[Format \"1\"\n", 1, "expected ']'"),
             ("[Format \"2\"]\n", 1, "unsupported format version 2"),
-            ("[Format \"1\"]\n[Rules \"players=5\"]\n", 2, "players"),
+            ("[Format \"1\"]\n[Rules \"players=9\"]\n", 2, "players"),
             (
                 "[Format \"1\"]\n[Rules \"\"]\n[Rules \"\"]\n",
                 3,
@@ -1900,9 +1957,9 @@ mod tests {
             v[i] = new;
             v.join("\n")
         };
-        let e = Record::parse(&edit(moves_at, "moves 6-6 5-9@W")).unwrap_err();
+        let e = Record::parse(&edit(moves_at, "moves 6-6 5-13@W")).unwrap_err();
         assert_eq!(e.line, Some(moves_at + 1));
-        assert!(e.message.contains("move 2 `5-9@W`"), "{e}");
+        assert!(e.message.contains("move 2 `5-13@W`"), "{e}");
         let e =
             Record::parse(&edit(result_at, "result domino S1 awards 5 scores 1 2")).unwrap_err();
         assert_eq!(e.line, Some(result_at + 1));

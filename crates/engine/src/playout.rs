@@ -8,11 +8,14 @@ use crate::state::{HandStart, Phase, SetupError, State};
 /// it out with uniformly random legal actions. Returns the finished state.
 pub fn random_hand(rules: Rules, rng: &mut FastRng) -> Result<State, SetupError> {
     rules.validate()?;
-    let order = rng.tile_order();
+    let n = rules.tile_count();
+    let order = rng.tile_order(n);
     let deal = Deal {
         order,
+        tiles: n as u8,
         players: rules.players,
         hand_size: rules.hand_size,
+        lot: crate::Seat(0),
     };
     let mut state = match State::with_start(rules, deal, HandStart::first()) {
         Ok(s) => s,

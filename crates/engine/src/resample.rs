@@ -36,7 +36,7 @@ use std::fmt;
 
 use crate::deal::{Deal, FastRng};
 use crate::state::{Entry, IllegalAction, LeadKind, State};
-use crate::tile::{PipSet, Seat, Tile, TileSet, TILE_COUNT};
+use crate::tile::{PipSet, Seat, Tile, TileSet};
 use crate::view::View;
 
 /// Why no state could be sampled.
@@ -44,7 +44,8 @@ use crate::view::View;
 pub enum ResampleError {
     /// No deal is consistent with the view and the added assumptions.
     Impossible,
-    /// The constraints split the slots into more classes than the sampler handles (24).
+    /// The constraints split the slots into more classes than the sampler handles (24), or (on
+    /// the bigger sets) into so many ways of counting that an exact count would take too long.
     TooComplex,
     /// A sampled deal failed to replay the view's history (a bug; the message says where).
     Replay(String),
@@ -62,7 +63,8 @@ impl fmt::Display for ResampleError {
             ResampleError::TooComplex => {
                 write!(
                     f,
-                    "the constraints are too fragmented to sample (over 24 slot classes)"
+                    "the constraints are too fragmented to sample exactly (over 24 slot classes, \
+                     or too many ways to count)"
                 )
             }
             ResampleError::Replay(s) => write!(f, "a sampled deal did not replay: {s}"),
@@ -115,10 +117,15 @@ struct Item {
     owner: Owner,
 }
 
-const BITS: u32 = 5;
 /// Samples drawn before giving up on the constraint that spans seats (see [`Sampler::sample`]).
 const MAX_ATTEMPTS: u32 = 10_000;
+/// The most slot classes: each class's remaining capacity takes `bits` bits of a `u128` (5 bits
+/// and 24 classes on a double-six set; 7 bits and 18 classes when a class may hold up to 127
+/// slots on the bigger sets).
 const MAX_CLASSES: usize = 24;
+/// The most group splits the bigger sets' count may examine (a few milliseconds of work)
+/// before the view is reported too complex to sample exactly.
+const GROUP_WORK: u64 = 20_000;
 
 /// A sampler for one view: built once, then asked for as many samples as wanted.
 #[derive(Debug)]
@@ -138,11 +145,26 @@ struct Built {
     /// For each item, the classes it may go to (bitmask).
     elig: Vec<u32>,
     caps0: u128,
+    /// Bits per class in a capacity vector, and the mask of one class's field.
+    bits: u32,
+    field: u128,
+    /// On the bigger sets: the items grouped by eligibility, smallest group first (see
+    /// [`Built::count_groups`]). A double-six set counts item by item, as it always has, so
+    /// its samples stay the same for the same generator.
+    groups: Vec<Group>,
+    /// Splits examined while counting groups; past [`GROUP_WORK`] counting stops and the view
+    /// is reported [`ResampleError::TooComplex`].
+    work: u64,
     memo: HashMap<(u8, u128), f64>,
     /// Known boneyard draws of the viewer: position -> tile.
     known_bone: Vec<Option<Tile>>,
     viewer_initial: Vec<Tile>,
     total: f64,
+    /// For each slot, the items it may hold (bit per item).
+    slot_masks: Vec<u128>,
+    /// Whether the exact count was made; when not, only [`Sampler::sample_consistent`] can
+    /// sample (see [`ResampleError::TooComplex`]).
+    exact: bool,
 }
 
 impl Sampler {
@@ -167,6 +189,9 @@ impl Sampler {
     /// The number of consistent placements (deals up to arrangements within slot classes).
     pub fn count(&mut self) -> Result<f64, ResampleError> {
         self.build()?;
+        if self.built.as_ref().is_some_and(|b| !b.exact) {
+            return Err(ResampleError::TooComplex);
+        }
         Ok(self.built.as_ref().map_or(0.0, |b| b.total))
     }
 
@@ -188,16 +213,25 @@ impl Sampler {
             } => Some(*tile),
             _ => None,
         });
-        let lead_tile = laid_lead.or(v.forced_lead);
+        // The tile that decided the lead: the forced lead, or the tile shown when any tile may
+        // be led.
+        let lead_tile = v.shown.or(laid_lead.filter(|_| v.forced_lead.is_some()));
+        let all_tiles = v.rules().tiles();
         let initial_forbid = match (v.lead_kind(), lead_tile) {
             (LeadKind::HighestDouble, Some(d)) => {
                 Tile::DOUBLES.iter().filter(|t| t.hi() > d.hi()).collect()
             }
-            (LeadKind::HeaviestTile, Some(t)) => Tile::DOUBLES.or(Tile::ALL
+            (LeadKind::HeaviestTile, Some(t)) => Tile::DOUBLES.or(all_tiles
                 .iter()
                 .filter(|x| x.weight() > t.weight())
                 .collect()),
             (LeadKind::DrawUntilDouble, _) => Tile::DOUBLES,
+            _ => TileSet::EMPTY,
+        };
+        // The highest double or heaviest tile that decided the lead was in the leader's
+        // initial hand, never in the boneyard (it may be led later when any tile may lead).
+        let bone_forbid = match (v.lead_kind(), lead_tile) {
+            (LeadKind::HighestDouble | LeadKind::HeaviestTile, Some(t)) => TileSet::single(t),
             _ => TileSet::EMPTY,
         };
         let lead_draws = hist
@@ -205,7 +239,7 @@ impl Sampler {
             .filter(|e| matches!(e, Entry::LeadDraw { .. }))
             .count();
         let rules = v.rules();
-        let dealt_boneyard = TILE_COUNT as i32 - i32::from(n) * i32::from(h);
+        let dealt_boneyard = v.rules().tile_count() as i32 - i32::from(n) * i32::from(h);
 
         let mut slots = Vec::new();
         let mut known_bone: Vec<Option<Tile>> = Vec::new();
@@ -229,11 +263,11 @@ impl Sampler {
             match *e {
                 Entry::LeadDraw { seat, tile } | Entry::Draw { seat, tile, .. } => {
                     let pos = known_bone.len() as u8;
-                    let mut forbid = TileSet::EMPTY;
+                    let mut forbid = bone_forbid;
                     if let Entry::LeadDraw { .. } = e {
                         lead_draw_no += 1;
                         forbid = if lead_draw_no == lead_draws {
-                            Tile::ALL.minus(lead_tile.map_or(TileSet::EMPTY, TileSet::single))
+                            all_tiles.minus(lead_tile.map_or(TileSet::EMPTY, TileSet::single))
                         } else {
                             Tile::DOUBLES
                         };
@@ -253,7 +287,7 @@ impl Sampler {
                                 forbid = forbid.or(ends.tiles());
                             }
                             Some(Entry::Play { seat: s2, .. }) if *s2 == seat && drawable => {
-                                forbid = forbid.or(Tile::ALL.minus(ends.tiles()));
+                                forbid = forbid.or(all_tiles.minus(ends.tiles()));
                             }
                             _ => {}
                         }
@@ -299,7 +333,7 @@ impl Sampler {
                 kind: SlotKind::Bone(drawn + k),
                 owner: None,
                 filled: -1,
-                forbid: TileSet::EMPTY,
+                forbid: bone_forbid,
             });
         }
         let viewer_initial: Vec<Tile> = v.hand().or(my_laid).minus(my_drawn).iter().collect();
@@ -313,7 +347,8 @@ impl Sampler {
                     .find(|&p| p != me && r.hands[p].contains(t))
                     .map_or(Owner::Boneyard, Owner::Seat);
             }
-            if laid_lead.is_none() && v.forced_lead == Some(t) && v.leader() != me {
+            // The tile that decided the lead, still unseen, is the leader's.
+            if lead_tile == Some(t) && v.leader() != me {
                 return Owner::Seat(v.leader());
             }
             Owner::Any
@@ -359,17 +394,18 @@ impl Sampler {
                     .all(|&(vs, vt, e)| vs != p || vt <= s.filled || !e.contains(t)),
             }
         };
-        let masks: Vec<u64> = slots
+        let big = v.rules().set != 6;
+        let masks: Vec<u128> = slots
             .iter()
             .map(|s| {
                 items
                     .iter()
                     .enumerate()
                     .filter(|(_, it)| ok(s, it))
-                    .fold(0u64, |m, (j, _)| m | (1 << j))
+                    .fold(0u128, |m, (j, _)| m | (1 << j))
             })
             .collect();
-        let mut class_masks: Vec<u64> = Vec::new();
+        let mut class_masks: Vec<u128> = Vec::new();
         let mut classes: Vec<Vec<usize>> = Vec::new();
         for (si, &m) in masks.iter().enumerate() {
             match class_masks.iter().position(|&c| c == m) {
@@ -380,8 +416,13 @@ impl Sampler {
                 }
             }
         }
-        if classes.len() > MAX_CLASSES {
-            return Err(ResampleError::TooComplex);
+        let largest = classes.iter().map(Vec::len).max().unwrap_or(0);
+        let bits = if largest < 32 { 5 } else { 7 };
+        let countable = classes.len() <= MAX_CLASSES.min(128 / bits as usize);
+        if !countable {
+            // Too many classes to count: keep what the consistent sampler needs.
+            classes.clear();
+            class_masks.clear();
         }
         let elig: Vec<u32> = (0..items.len())
             .map(|j| {
@@ -393,8 +434,9 @@ impl Sampler {
             })
             .collect();
         let caps0 = classes.iter().enumerate().fold(0u128, |acc, (c, s)| {
-            acc | ((s.len() as u128) << (BITS * c as u32))
+            acc | ((s.len() as u128) << (bits * c as u32))
         });
+        let groups = if big { group_items(&elig) } else { Vec::new() };
         let mut b = Built {
             slots,
             items,
@@ -402,12 +444,29 @@ impl Sampler {
             classes,
             elig,
             caps0,
+            bits,
+            field: (1u128 << bits) - 1,
+            groups,
+            work: 0,
             memo: HashMap::new(),
             known_bone,
             viewer_initial,
             total: 0.0,
+            slot_masks: masks,
+            exact: countable,
         };
-        b.total = b.count(0, caps0);
+        if b.exact {
+            b.total = if b.groups.is_empty() {
+                b.count(0, caps0)
+            } else {
+                b.count_groups(0, caps0)
+            };
+            b.exact = b.work <= GROUP_WORK;
+            if !b.exact {
+                b.memo.clear();
+                b.total = 0.0;
+            }
+        }
         self.built = Some(b);
         Ok(())
     }
@@ -421,6 +480,9 @@ impl Sampler {
     /// many failures in a row the sampler reports [`ResampleError::TooRare`].
     pub fn sample(&mut self, rng: &mut FastRng) -> Result<State, ResampleError> {
         self.build()?;
+        if self.built.as_ref().is_some_and(|b| !b.exact) {
+            return Err(ResampleError::TooComplex);
+        }
         if self.built.as_ref().is_some_and(|b| b.total <= 0.0) {
             return Err(ResampleError::Impossible);
         }
@@ -432,13 +494,46 @@ impl Sampler {
         Err(ResampleError::TooRare)
     }
 
+    /// A full state consistent with the view: exactly uniform over the consistent deals
+    /// whenever [`Sampler::sample`] can count them; when the view is too complex to count
+    /// (on the bigger sets with many players), a consistent deal found by matching every
+    /// unseen and laid tile to a place it may hold, in a random order. Such deals satisfy every
+    /// constraint but are not exactly uniform. For players, which need worlds in every
+    /// position; analysis that needs exact uniformity uses [`Sampler::sample`].
+    pub fn sample_consistent(&mut self, rng: &mut FastRng) -> Result<State, ResampleError> {
+        self.build()?;
+        if self.built.as_ref().is_some_and(|b| b.exact) {
+            return self.sample(rng);
+        }
+        for _ in 0..MAX_ATTEMPTS {
+            let b = self.built.as_ref().expect("built");
+            let slot_tile = b.match_slots(rng).ok_or(ResampleError::Impossible)?;
+            if let Some(s) = self.finish(&slot_tile)? {
+                return Ok(s);
+            }
+        }
+        Err(ResampleError::TooRare)
+    }
+
     /// One draw from the exact count; `None` when the deal would have blocked the hand early.
     fn sample_once(&mut self, rng: &mut FastRng) -> Result<Option<State>, ResampleError> {
+        let slot_tile = self.place_exact(rng)?;
+        self.finish(&slot_tile)
+    }
+
+    /// Every slot's tile, drawn from the exact count.
+    fn place_exact(&mut self, rng: &mut FastRng) -> Result<Vec<Tile>, ResampleError> {
         let b = self.built.as_mut().expect("built before sampling");
-        let v = &self.view;
         let mut caps = b.caps0;
         let mut placed: Vec<Vec<usize>> = vec![Vec::new(); b.classes.len()];
-        for i in 0..b.items.len() {
+        if !b.groups.is_empty() {
+            b.sample_groups(rng, &mut placed)?;
+        }
+        for i in 0..if b.groups.is_empty() {
+            b.items.len()
+        } else {
+            0
+        } {
             let total = b.count(i, caps);
             let mut r = rng.unit() * total;
             let mut chosen = None;
@@ -446,10 +541,10 @@ impl Sampler {
             while m != 0 {
                 let c = m.trailing_zeros();
                 m &= m - 1;
-                if (caps >> (BITS * c)) & 31 == 0 {
+                if (caps >> (b.bits * c)) & b.field == 0 {
                     continue;
                 }
-                let next = caps - (1u128 << (BITS * c));
+                let next = caps - (1u128 << (b.bits * c));
                 let w = b.count(i + 1, next);
                 if w <= 0.0 {
                     continue;
@@ -476,14 +571,19 @@ impl Sampler {
                 slot_tile[*slot] = b.items[item].tile.expect("items carry tiles");
             }
         }
+        Ok(slot_tile)
+    }
+
+    /// The deal that puts these tiles in the slots, replayed through the view's history;
+    /// `None` when the deal would have blocked the hand early.
+    fn finish(&self, slot_tile: &[Tile]) -> Result<Option<State>, ResampleError> {
+        let b = self.built.as_ref().expect("built before sampling");
+        let v = &self.view;
         let rules = *v.rules();
         let n = rules.players;
-        let mut order: Vec<Tile> = Vec::with_capacity(TILE_COUNT);
+        let mut order: Vec<Tile> = Vec::with_capacity(rules.tile_count());
         let mut bone: Vec<Option<Tile>> = b.known_bone.clone();
-        bone.resize(
-            TILE_COUNT - rules.players as usize * rules.hand_size as usize,
-            None,
-        );
+        bone.resize(usize::from(rules.boneyard_size()), None);
         for p in (0..n).map(Seat) {
             if p == v.seat() {
                 order.extend_from_slice(&b.viewer_initial);
@@ -504,8 +604,11 @@ impl Sampler {
             order.push(t.ok_or_else(|| ResampleError::Replay("a boneyard place is empty".into()))?);
         }
         let _ = &b.hidden;
-        let deal =
+        let mut deal =
             Deal::from_order(&rules, &order).map_err(|e| ResampleError::Replay(e.to_string()))?;
+        if v.lead_kind() == LeadKind::Lot {
+            deal.lot = v.leader();
+        }
         let mut s = State::with_start(rules, deal, *v.start())
             .map_err(|e| ResampleError::Replay(e.to_string()))?;
         for e in v.history() {
@@ -526,6 +629,55 @@ impl Sampler {
 }
 
 impl Built {
+    /// A consistent placement by bipartite matching (Kuhn's augmenting paths) with items and
+    /// each slot's candidates tried in a random order; `None` if no placement exists.
+    fn match_slots(&self, rng: &mut FastRng) -> Option<Vec<Tile>> {
+        let n = self.slots.len();
+        let mut order: Vec<usize> = (0..n).collect();
+        rng.shuffle(&mut order);
+        let cands: Vec<Vec<usize>> = self
+            .slot_masks
+            .iter()
+            .map(|&m| {
+                let mut c: Vec<usize> = (0..self.items.len())
+                    .filter(|&j| m & (1 << j) != 0)
+                    .collect();
+                rng.shuffle(&mut c);
+                c
+            })
+            .collect();
+        let mut item_slot: Vec<Option<usize>> = vec![None; self.items.len()];
+        fn augment(
+            s: usize,
+            cands: &[Vec<usize>],
+            item_slot: &mut [Option<usize>],
+            seen: &mut [bool],
+        ) -> bool {
+            for &j in &cands[s] {
+                if seen[j] {
+                    continue;
+                }
+                seen[j] = true;
+                if item_slot[j].is_none_or(|t| augment(t, cands, item_slot, seen)) {
+                    item_slot[j] = Some(s);
+                    return true;
+                }
+            }
+            false
+        }
+        for &s in &order {
+            let mut seen = vec![false; self.items.len()];
+            if !augment(s, &cands, &mut item_slot, &mut seen) {
+                return None;
+            }
+        }
+        let mut slot_tile = vec![Tile::new(0, 0); n];
+        for (j, s) in item_slot.iter().enumerate() {
+            slot_tile[(*s)?] = self.items[j].tile?;
+        }
+        Some(slot_tile)
+    }
+
     fn count(&mut self, i: usize, caps: u128) -> f64 {
         if i == self.items.len() {
             return if caps == 0 { 1.0 } else { 0.0 };
@@ -538,13 +690,209 @@ impl Built {
         while m != 0 {
             let c = m.trailing_zeros();
             m &= m - 1;
-            if (caps >> (BITS * c)) & 31 != 0 {
-                total += self.count(i + 1, caps - (1u128 << (BITS * c)));
+            if (caps >> (self.bits * c)) & self.field != 0 {
+                total += self.count(i + 1, caps - (1u128 << (self.bits * c)));
             }
         }
         self.memo.insert((i as u8, caps), total);
         total
     }
+
+    /// The ways to place the items of groups `g..` into the classes with remaining capacities
+    /// `caps`, exactly filling them. The items of a group are interchangeable for the
+    /// constraints, so a group of `k` is placed by choosing how many go to each eligible class,
+    /// `d`, in `k! / (d_1! ... d_m!)` ways; the last (largest) group has no choice left.
+    fn count_groups(&mut self, g: usize, caps: u128) -> f64 {
+        if g == self.groups.len() {
+            return if caps == 0 { 1.0 } else { 0.0 };
+        }
+        if g + 1 == self.groups.len() {
+            return self.last_group(caps);
+        }
+        if let Some(&c) = self.memo.get(&(g as u8, caps)) {
+            return c;
+        }
+        if self.work > GROUP_WORK {
+            return 0.0;
+        }
+        let mut total = 0.0;
+        let splits = self.distributions(g, caps);
+        self.work += splits.len() as u64 + 1;
+        for (d, ways) in splits {
+            let rest = self.count_groups(g + 1, caps - d);
+            total += ways * rest;
+        }
+        self.memo.insert((g as u8, caps), total);
+        total
+    }
+
+    /// The last group fills what is left: `k! / (c_1! ... c_m!)` ways if every class with room
+    /// is eligible and the room is exactly `k`.
+    fn last_group(&self, caps: u128) -> f64 {
+        let grp = self.groups.last().expect("a last group");
+        let k = grp.items.len();
+        let mut room = 0usize;
+        let mut v = ln_factorial(k);
+        for c in 0..self.classes.len() as u32 {
+            let cap = ((caps >> (self.bits * c)) & self.field) as usize;
+            if cap > 0 {
+                if grp.elig & (1 << c) == 0 {
+                    return 0.0;
+                }
+                room += cap;
+                v -= ln_factorial(cap);
+            }
+        }
+        if room == k {
+            v.exp()
+        } else {
+            0.0
+        }
+    }
+
+    /// Every way to split group `g` over its eligible classes within `caps`, as the capacity
+    /// taken (in the packed form) and the number of item assignments it stands for. Classes
+    /// that no later group may fill must be filled now.
+    fn distributions(&self, g: usize, caps: u128) -> Vec<(u128, f64)> {
+        let grp = &self.groups[g];
+        let later = self.groups[g + 1..].iter().fold(0u32, |m, x| m | x.elig);
+        let mut need = 0usize;
+        let mut classes: Vec<(u32, usize, usize)> = Vec::new(); // (class, min, max)
+        for c in 0..self.classes.len() as u32 {
+            let cap = ((caps >> (self.bits * c)) & self.field) as usize;
+            let forced = if later & (1 << c) == 0 { cap } else { 0 };
+            if grp.elig & (1 << c) != 0 {
+                if cap > 0 {
+                    classes.push((c, forced, cap));
+                }
+                need += forced;
+            } else if forced > 0 {
+                return Vec::new();
+            }
+        }
+        let k = grp.items.len();
+        if need > k {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut d = vec![0usize; classes.len()];
+        fn rec(
+            i: usize,
+            left: usize,
+            classes: &[(u32, usize, usize)],
+            d: &mut Vec<usize>,
+            out: &mut Vec<Vec<usize>>,
+        ) {
+            if i == classes.len() {
+                if left == 0 {
+                    out.push(d.clone());
+                }
+                return;
+            }
+            let min_rest: usize = classes[i + 1..].iter().map(|x| x.1).sum();
+            let max_rest: usize = classes[i + 1..].iter().map(|x| x.2).sum();
+            let (_, lo, hi) = classes[i];
+            for x in lo..=hi.min(left) {
+                let rest = left - x;
+                if rest < min_rest || rest > max_rest {
+                    continue;
+                }
+                d[i] = x;
+                rec(i + 1, rest, classes, d, out);
+            }
+        }
+        let mut all = Vec::new();
+        rec(0, k, &classes, &mut d, &mut all);
+        for d in all {
+            let mut taken = 0u128;
+            let mut v = ln_factorial(k);
+            for (j, &(c, _, _)) in classes.iter().enumerate() {
+                taken += (d[j] as u128) << (self.bits * c);
+                v -= ln_factorial(d[j]);
+            }
+            out.push((taken, v.exp()));
+        }
+        out
+    }
+
+    /// Place every group: choose each group's split in proportion to its completions, then
+    /// deal the group's items over the chosen classes in a uniformly random order.
+    fn sample_groups(
+        &mut self,
+        rng: &mut FastRng,
+        placed: &mut [Vec<usize>],
+    ) -> Result<(), ResampleError> {
+        let mut caps = self.caps0;
+        for g in 0..self.groups.len() {
+            let take = if g + 1 == self.groups.len() {
+                caps
+            } else {
+                let options = self.distributions(g, caps);
+                let weights: Vec<f64> = options
+                    .iter()
+                    .map(|&(d, ways)| ways * self.count_groups(g + 1, caps - d))
+                    .collect();
+                let total: f64 = weights.iter().sum();
+                if total <= 0.0 {
+                    return Err(ResampleError::Impossible);
+                }
+                let mut r = rng.unit() * total;
+                let mut pick = None;
+                for (o, w) in options.iter().zip(&weights) {
+                    if *w <= 0.0 {
+                        continue;
+                    }
+                    pick = Some(o.0);
+                    if r < *w {
+                        break;
+                    }
+                    r -= w;
+                }
+                pick.ok_or(ResampleError::Impossible)?
+            };
+            let mut items = self.groups[g].items.clone();
+            for k in (1..items.len()).rev() {
+                let j = rng.below(k as u32 + 1) as usize;
+                items.swap(k, j);
+            }
+            let mut it = items.into_iter();
+            for c in 0..self.classes.len() as u32 {
+                let n = ((take >> (self.bits * c)) & self.field) as usize;
+                placed[c as usize].extend(it.by_ref().take(n));
+            }
+            caps -= take;
+        }
+        Ok(())
+    }
+}
+
+/// Items with the same eligibility, as a group for [`Built::count_groups`].
+#[derive(Debug, Clone)]
+struct Group {
+    items: Vec<usize>,
+    elig: u32,
+}
+
+/// The items grouped by eligibility mask, smallest group first (so the largest is placed last,
+/// in closed form).
+fn group_items(elig: &[u32]) -> Vec<Group> {
+    let mut groups: Vec<Group> = Vec::new();
+    for (i, &e) in elig.iter().enumerate() {
+        match groups.iter_mut().find(|g| g.elig == e) {
+            Some(g) => g.items.push(i),
+            None => groups.push(Group {
+                items: vec![i],
+                elig: e,
+            }),
+        }
+    }
+    groups.sort_by_key(|g| (g.items.len(), g.elig));
+    groups
+}
+
+/// `ln(n!)`, summed (n is at most 91).
+fn ln_factorial(n: usize) -> f64 {
+    (2..=n).map(|x| (x as f64).ln()).sum()
 }
 
 impl View {

@@ -43,6 +43,26 @@ pub enum NoDouble {
     HeaviestTile,
 }
 
+/// Who leads the first hand of a game (and, under the winner-leads rule, a hand after a blocked
+/// one), and with what.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstLead {
+    /// The holder of the highest double dealt must lead that double (default; the Rubl room's
+    /// Five Up). With no double dealt, [`NoDouble`] decides.
+    #[default]
+    HighestDouble,
+    /// The holder of the highest double dealt leads, with any tile (tournament Fives). With no
+    /// double dealt, [`NoDouble`] decides who leads, again with any tile.
+    HighestDoubleAny,
+    /// The leader is chosen by lot and leads any tile (pagat's All Fives); after a blocked hand
+    /// the lead is again by lot. The lot is part of the deal, so seeded games replay.
+    Lot,
+    /// The holder of the set's highest double (6-6, 9-9 or 12-12) must lead it; when nobody was
+    /// dealt it, the tiles are reshuffled and dealt again (a "set variation" of the Draw game).
+    TopDouble,
+}
+
 /// Who leads the second and later hands.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -97,13 +117,15 @@ pub enum GameEnd {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Preset {
-    /// Five Up as played on the online sites: first double spins, fives score, draw.
+    /// Five Up as the Rubl room plays it: the highest double leads, the first double spins,
+    /// fives score, players draw.
     FiveUp,
-    /// All Fives: the same rules as Five Up under their other common name.
+    /// pagat's All Fives: the first double spins; the first leader is chosen by lot and leads
+    /// any tile (again by lot after a blocked hand).
     AllFives,
     /// Muggins: no spinner.
     Muggins,
-    /// Cross: every double spins.
+    /// Every double spins (the game pagat calls Five Up).
     Cross,
     /// Fives and Threes: counts divisible by 5 or 3 score, English convention, to 61.
     FivesAndThrees,
@@ -113,19 +135,32 @@ pub enum Preset {
     Block,
     /// Five Up scored on a cribbage board: every score divided by 5, to 61.
     Cribbage,
+    /// pagat's Five Up: every double spins, the first leader is chosen by lot.
+    PagatFiveUp,
+    /// Tournament Fives: 7 tiles each, the holder of the highest double leads any tile.
+    Fives,
+    /// Cross Dominoes: the Draw game, but the first double's four sides are filled first.
+    CrossDominoes,
+    /// A double-twelve party game for 5 to 8 players: 5 tiles each, two ends, the last two
+    /// boneyard tiles stay, the winner scores the difference.
+    PartyTwelve,
 }
 
 impl Preset {
     /// Every preset, in documentation order.
-    pub const ALL: [Preset; 8] = [
+    pub const ALL: [Preset; 12] = [
         Preset::FiveUp,
         Preset::AllFives,
+        Preset::PagatFiveUp,
+        Preset::Fives,
         Preset::Muggins,
         Preset::Cross,
         Preset::FivesAndThrees,
         Preset::Draw,
         Preset::Block,
+        Preset::CrossDominoes,
         Preset::Cribbage,
+        Preset::PartyTwelve,
     ];
 
     /// The preset's name as used on the command line and in records.
@@ -140,6 +175,31 @@ impl Preset {
             Preset::Draw => "draw",
             Preset::Block => "block",
             Preset::Cribbage => "cribbage",
+            Preset::PagatFiveUp => "pagat-five-up",
+            Preset::Fives => "fives",
+            Preset::CrossDominoes => "cross-dominoes",
+            Preset::PartyTwelve => "party-twelve",
+        }
+    }
+
+    /// The player counts the preset is meant for (any count the set allows also validates).
+    #[must_use]
+    pub const fn players(self) -> (u8, u8) {
+        match self {
+            Preset::PartyTwelve => (5, 8),
+            Preset::Draw | Preset::Block | Preset::CrossDominoes => (2, 5),
+            _ => (2, 4),
+        }
+    }
+}
+
+impl Preset {
+    /// The set the preset is played with: double-twelve for the party game, else double-six.
+    #[must_use]
+    pub const fn set(self) -> u8 {
+        match self {
+            Preset::PartyTwelve => 12,
+            _ => 6,
         }
     }
 }
@@ -164,11 +224,16 @@ impl FromStr for Preset {
 /// The complete rules of a game. See `docs/rules.md` for the table of options.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 pub struct Rules {
-    /// Number of players, 2 to 4.
+    /// The set: its highest pip, 6 (double-six, 28 tiles), 9 (double-nine, 55) or 12
+    /// (double-twelve, 91).
+    #[serde(default = "default_set")]
+    pub set: u8,
+    /// Number of players, 2 to 8 (as many as the set can deal 3 tiles to).
     pub players: u8,
-    /// Partnerships (4 players only): seats 0+2 against 1+3, sharing a score.
+    /// Partnerships (4 or 6 players): partners alternate around the table, the even seats
+    /// against the odd seats, each team sharing a score.
     pub partnerships: bool,
-    /// Tiles dealt to each player, 5 to 9, leaving a non-negative boneyard.
+    /// Tiles dealt to each player: 3 or more, as many as the set holds for every player.
     pub hand_size: u8,
     /// Points needed to win, 50 to 1000 (61 on the cribbage scale is allowed too).
     pub target: u16,
@@ -178,6 +243,9 @@ pub struct Rules {
     pub sprouts: SproutRule,
     /// What to do when no double was dealt in a hand led by the highest double.
     pub no_double: NoDouble,
+    /// Who leads the first hand, and with what.
+    #[serde(default)]
+    pub first_lead: FirstLead,
     /// Who leads later hands.
     pub next_lead: NextLead,
     /// Whether a player who cannot lay draws from the boneyard (false: Block game, pass).
@@ -202,22 +270,41 @@ pub struct Rules {
     /// Manual scoring: after each play the player claims the points; a missed score may be
     /// taken by the next opponent with a "Muggins!" call.
     pub manual_scoring: bool,
+    /// Cross Dominoes: after the first double is laid, the next tiles must go against its four
+    /// sides until they are all covered, forming a cross, before any arm grows further.
+    #[serde(default)]
+    pub cross_first: bool,
+}
+
+const fn default_set() -> u8 {
+    6
 }
 
 /// Why a [`Rules`] value was rejected.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum RulesError {
-    /// Player count outside 2..=4.
-    Players(u8),
-    /// Partnerships need exactly four players.
+    /// A set other than double-six, double-nine or double-twelve.
+    Set(u8),
+    /// Player count outside 2..=8, or more players than the set can deal to.
+    Players {
+        /// The player count asked for.
+        players: u8,
+        /// The set (its highest pip).
+        set: u8,
+    },
+    /// Partnerships need four or six players.
     PartnershipsNeedFour(u8),
-    /// Hand size outside 5..=9 or leaving a negative boneyard.
+    /// Hand size below 3 or more tiles than the set holds.
     HandSize {
         /// The hand size asked for.
         hand_size: u8,
         /// The player count.
         players: u8,
+        /// The set (its highest pip).
+        set: u8,
     },
+    /// Cross Dominoes needs a spinner: the first double is the cross.
+    CrossWithoutSpinner,
     /// Target outside the allowed range.
     Target(u16),
     /// More tiles kept in the boneyard than allowed.
@@ -238,15 +325,45 @@ pub enum RulesError {
 impl fmt::Display for RulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            RulesError::Players(n) => write!(f, "players must be 2, 3 or 4, not {n}"),
-            RulesError::PartnershipsNeedFour(n) => {
-                write!(f, "partnerships need 4 players, not {n}")
-            }
-            RulesError::HandSize { hand_size, players } => write!(
+            RulesError::Set(s) => write!(
                 f,
-                "hand size {hand_size} is not allowed with {players} players: it must be 5 to 9 \
-                 and leave a non-negative boneyard ({players} x {hand_size} = {} of 28 tiles)",
-                u16::from(*hand_size) * u16::from(*players)
+                "set={s} is not a domino set: use 6 (double-six, 28 tiles), 9 (double-nine, 55) \
+                 or 12 (double-twelve, 91)"
+            ),
+            RulesError::Players { players, set } => {
+                let most = max_players(*set);
+                if (2..=8).contains(players) {
+                    write!(
+                        f,
+                        "{players} players cannot each get 3 tiles from a double-{set} set \
+                         ({} tiles): at most {most} players; use set=9 or set=12 for more",
+                        set_size(*set)
+                    )
+                } else {
+                    write!(f, "players must be 2 to {most}, not {players}")
+                }
+            }
+            RulesError::PartnershipsNeedFour(n) => write!(
+                f,
+                "partnerships need 4 or 6 players (two teams alternating around the table), \
+                 not {n}; use partnerships=false"
+            ),
+            RulesError::HandSize {
+                hand_size,
+                players,
+                set,
+            } => write!(
+                f,
+                "hand size {hand_size} is not allowed with {players} players: it must be 3 to \
+                 {} on a double-{set} set ({players} x {hand_size} = {} of {} tiles)",
+                max_hand(*set, *players),
+                u16::from(*hand_size) * u16::from(*players),
+                set_size(*set)
+            ),
+            RulesError::CrossWithoutSpinner => write!(
+                f,
+                "cross-first needs a spinner (the first double is the cross): use \
+                 spinner=first or spinner=all"
             ),
             RulesError::Target(t) => write!(
                 f,
@@ -277,6 +394,44 @@ impl fmt::Display for RulesError {
 
 impl std::error::Error for RulesError {}
 
+/// Tiles in the set whose highest pip is `set`.
+fn set_size(set: u8) -> usize {
+    crate::tile::set_size(set)
+}
+
+/// The most players a set can deal three tiles each to (at most eight).
+#[must_use]
+pub fn max_players(set: u8) -> u8 {
+    (set_size(set) / 3).min(8) as u8
+}
+
+/// The largest hand a set allows for `players` (every player dealt the same).
+#[must_use]
+pub fn max_hand(set: u8, players: u8) -> u8 {
+    (set_size(set) / usize::from(players.max(1))).min(255) as u8
+}
+
+/// The default hand size for a set and a player count (see `docs/rules.md`).
+#[must_use]
+pub const fn default_hand(set: u8, players: u8) -> u8 {
+    match (set, players) {
+        (6, 2) => 7,
+        (6, 3 | 4) => 5,
+        (6, _) => 3,
+        (9, 2) => 9,
+        (9, 3 | 4) => 7,
+        (9, 5) => 6,
+        (9, 6 | 7) => 5,
+        (9, _) => 4,
+        (_, 2) => 12,
+        (_, 3) => 10,
+        (_, 4) => 9,
+        (_, 5) => 7,
+        (_, 6) => 6,
+        _ => 5,
+    }
+}
+
 impl Default for Rules {
     fn default() -> Rules {
         Rules::preset(Preset::FiveUp, 2)
@@ -287,14 +442,23 @@ impl Rules {
     /// The preset for `players` players (4 players play in partnerships by default).
     #[must_use]
     pub fn preset(preset: Preset, players: u8) -> Rules {
+        Rules::preset_with_set(preset, players, preset.set())
+    }
+
+    /// The preset for `players` players on the set whose highest pip is `set` (hand size and
+    /// target take the defaults of `docs/rules.md` for that set and player count).
+    #[must_use]
+    pub fn preset_with_set(preset: Preset, players: u8, set: u8) -> Rules {
         let mut r = Rules {
+            set,
             players,
-            partnerships: players == 4,
-            hand_size: if players == 2 { 7 } else { 5 },
+            partnerships: players == 4 || players == 6,
+            hand_size: default_hand(set, players),
             target: if players == 2 { 250 } else { 200 },
             spinner: SpinnerRule::First,
             sprouts: SproutRule::AfterBothSides,
             no_double: NoDouble::Redeal,
+            first_lead: FirstLead::HighestDouble,
             next_lead: NextLead::Winner,
             drawing: true,
             voluntary_draw: false,
@@ -306,9 +470,11 @@ impl Rules {
             exact_target: false,
             cribbage_scale: false,
             manual_scoring: false,
+            cross_first: false,
         };
         match preset {
-            Preset::FiveUp | Preset::AllFives => {}
+            Preset::FiveUp => {}
+            Preset::AllFives => r.first_lead = FirstLead::Lot,
             Preset::Muggins => r.spinner = SpinnerRule::None,
             Preset::Cross => r.spinner = SpinnerRule::All,
             Preset::FivesAndThrees => {
@@ -331,6 +497,38 @@ impl Rules {
                 r.cribbage_scale = true;
                 r.target = 61;
             }
+            Preset::PagatFiveUp => {
+                r.spinner = SpinnerRule::All;
+                r.first_lead = FirstLead::Lot;
+            }
+            Preset::Fives => {
+                r.first_lead = FirstLead::HighestDoubleAny;
+                // Seven tiles each where the set allows it (four players take all 28).
+                r.hand_size = 7.min(max_hand(set, players)).max(3);
+            }
+            Preset::CrossDominoes => {
+                r.cross_first = true;
+                r.play_scoring = PlayScoring::None;
+                r.target = 100;
+            }
+            Preset::PartyTwelve => {
+                r.spinner = SpinnerRule::None;
+                r.first_lead = FirstLead::HighestDoubleAny;
+                r.hand_size = 5;
+                r.boneyard_keep = 2;
+                r.award = Award::Difference;
+                r.partnerships = false;
+                r.target = 200;
+            }
+        }
+        if matches!(preset, Preset::Draw | Preset::Block | Preset::CrossDominoes) && set == 6 {
+            // The Draw game page: 2 players take 7, 3 take 5, 4 take 4, 5 take 3.
+            r.hand_size = match players {
+                2 => 7,
+                3 => 5,
+                4 => 4,
+                _ => 3,
+            };
         }
         r
     }
@@ -365,37 +563,72 @@ impl Rules {
     /// Tiles in the boneyard after the deal.
     #[must_use]
     pub fn boneyard_size(&self) -> u8 {
-        28 - self.players * self.hand_size
+        (self.tile_count() - usize::from(self.players) * usize::from(self.hand_size)) as u8
     }
 
-    /// Whether these rules are the common profile that playouts specialise for: two players,
-    /// Fives play scoring on the usual scale, scored as played, no exact target, and drawing
+    /// For a hand that opens by the first-lead rule: the tiles one of which must be dealt, or
+    /// the hand is shuffled and dealt again (`None`: any deal stands).
+    #[must_use]
+    pub fn opening_needs(&self) -> Option<crate::TileSet> {
+        match self.first_lead {
+            FirstLead::Lot => None,
+            FirstLead::TopDouble => Some(crate::TileSet::single(crate::Tile::double(self.set))),
+            FirstLead::HighestDouble | FirstLead::HighestDoubleAny => {
+                (self.no_double == NoDouble::Redeal).then(|| self.tiles().and(crate::Tile::DOUBLES))
+            }
+        }
+    }
+
+    /// Tiles in the set.
+    #[must_use]
+    pub fn tile_count(&self) -> usize {
+        set_size(self.set)
+    }
+
+    /// Every tile of the set.
+    #[must_use]
+    pub fn tiles(&self) -> crate::TileSet {
+        crate::Tile::all(self.set)
+    }
+
+    /// Whether these rules are the common profile that playouts specialise for: two players
+    /// with a double-six set, Fives play scoring on the usual scale, scored as played, no exact target, and drawing
     /// (if any) only when blocked. Other options (spinners, awards, leads...) may vary.
     #[must_use]
     pub fn is_standard_profile(&self) -> bool {
         self.players == 2
+            && self.set == 6
             && self.play_scoring == PlayScoring::Fives
             && !self.cribbage_scale
             && !self.manual_scoring
             && !self.exact_target
             && !self.voluntary_draw
+            && !self.cross_first
     }
 
     /// Check every option; the first problem found is returned.
     pub fn validate(&self) -> Result<(), RulesError> {
-        if !(2..=4).contains(&self.players) {
-            return Err(RulesError::Players(self.players));
+        if !matches!(self.set, 6 | 9 | 12) {
+            return Err(RulesError::Set(self.set));
         }
-        if self.partnerships && self.players != 4 {
+        if !(2..=max_players(self.set)).contains(&self.players) {
+            return Err(RulesError::Players {
+                players: self.players,
+                set: self.set,
+            });
+        }
+        if self.partnerships && self.players != 4 && self.players != 6 {
             return Err(RulesError::PartnershipsNeedFour(self.players));
         }
-        if !(5..=9).contains(&self.hand_size)
-            || u16::from(self.players) * u16::from(self.hand_size) > 28
-        {
+        if self.hand_size < 3 || self.hand_size > max_hand(self.set, self.players) {
             return Err(RulesError::HandSize {
                 hand_size: self.hand_size,
                 players: self.players,
+                set: self.set,
             });
+        }
+        if self.cross_first && self.spinner == SpinnerRule::None {
+            return Err(RulesError::CrossWithoutSpinner);
         }
         if !(50..=1000).contains(&self.target) {
             return Err(RulesError::Target(self.target));
@@ -442,7 +675,23 @@ impl Rules {
             self.exact_target,
             self.cribbage_scale,
             self.manual_scoring,
-        )
+        ) + &self.extra_options()
+    }
+
+    /// The options added with the bigger sets, written only when they differ from their
+    /// defaults so that double-six records read exactly as they always did.
+    fn extra_options(&self) -> String {
+        let mut s = String::new();
+        if self.set != 6 {
+            s += &format!(" set={}", self.set);
+        }
+        if self.first_lead != FirstLead::HighestDouble {
+            s += &format!(" first-lead={}", erased::Kebab::kebab(&self.first_lead));
+        }
+        if self.cross_first {
+            s += " cross-first=true";
+        }
+        s
     }
 
     /// Parse a rules string: an optional preset name first, then `key=value` options, separated
@@ -461,18 +710,29 @@ impl Rules {
                 rest = &words[1..];
             }
         }
-        let mut players = 2;
+        let mut players = None;
+        let mut set = preset.set();
         for w in rest {
             if let Some(v) = w.strip_prefix("players=") {
-                players = v
+                players =
+                    Some(v.parse().map_err(|_| {
+                        RulesError::Option(format!("players: not a number: {v:?}"))
+                    })?);
+            }
+            if let Some(v) = w.strip_prefix("set=") {
+                set = v
                     .parse()
-                    .map_err(|_| RulesError::Option(format!("players: not a number: {v:?}")))?;
+                    .map_err(|_| RulesError::Option(format!("set: not a number: {v:?}")))?;
             }
         }
-        if !(2..=4).contains(&players) {
-            return Err(RulesError::Players(players));
+        if !matches!(set, 6 | 9 | 12) {
+            return Err(RulesError::Set(set));
         }
-        let mut r = Rules::preset(preset, players);
+        let players = players.unwrap_or(preset.players().0);
+        if !(2..=max_players(set)).contains(&players) {
+            return Err(RulesError::Players { players, set });
+        }
+        let mut r = Rules::preset_with_set(preset, players, set);
         let mut target_given = false;
         for w in rest {
             let (k, v) = w
@@ -490,6 +750,7 @@ impl Rules {
                 Rules::preset(Preset::FiveUp, players).target
             };
         }
+
         r.validate()?;
         Ok(r)
     }
@@ -518,6 +779,7 @@ impl Rules {
                 .map_err(|_| RulesError::Option(format!("{k}: {v:?} is not one of {allowed}")))
         }
         match key {
+            "set" => self.set = n(key, v)?,
             "players" => self.players = n(key, v)?,
             "partnerships" | "partners" => self.partnerships = b(key, v)?,
             "hand" | "hand-size" => self.hand_size = n(key, v)?,
@@ -527,6 +789,14 @@ impl Rules {
             "no-double" => {
                 self.no_double = e(key, v, "redeal, draw-until-double, heaviest-tile")?;
             }
+            "first-lead" => {
+                self.first_lead = e(
+                    key,
+                    v,
+                    "highest-double, highest-double-any, lot, top-double",
+                )?;
+            }
+            "cross-first" => self.cross_first = b(key, v)?,
             "next-lead" => self.next_lead = e(key, v, "winner, rotate")?,
             "drawing" => self.drawing = b(key, v)?,
             "voluntary-draw" => self.voluntary_draw = b(key, v)?,
@@ -542,10 +812,10 @@ impl Rules {
             "manual" => self.manual_scoring = b(key, v)?,
             _ => {
                 return Err(RulesError::Option(format!(
-                    "unknown option {key:?}; options are: players, partnerships, hand, target, \
-                     spinner, sprouts, no-double, next-lead, drawing, voluntary-draw, \
-                     boneyard-keep, play-scoring, award, doubles-one-half, game-end, \
-                     exact-target, cribbage, manual"
+                    "unknown option {key:?}; options are: set, players, partnerships, hand, \
+                     target, spinner, sprouts, no-double, first-lead, next-lead, drawing, \
+                     voluntary-draw, boneyard-keep, play-scoring, award, doubles-one-half, \
+                     game-end, exact-target, cribbage, manual, cross-first"
                 )))
             }
         }
@@ -575,12 +845,29 @@ mod tests {
     #[test]
     fn presets_validate_for_every_player_count() {
         for p in Preset::ALL {
-            for n in 2..=4 {
+            let (lo, hi) = p.players();
+            for n in lo..=hi {
                 let r = Rules::preset(p, n);
                 r.validate().unwrap();
                 assert_eq!(Rules::parse(&r.to_options_string()).unwrap(), r, "{p} {n}");
+                assert_eq!(
+                    Rules::parse(&format!("{p} players={n}")).unwrap(),
+                    r,
+                    "{p} {n}"
+                );
             }
         }
+        // Every set with every player count it allows, and its default hand.
+        for set in [6u8, 9, 12] {
+            for n in 2..=max_players(set) {
+                let r = Rules::parse(&format!("set={set} players={n}")).unwrap();
+                assert_eq!(r.hand_size, default_hand(set, n), "set {set} players {n}");
+                assert!(r.boneyard_size() > 0, "set {set} players {n}");
+                assert_eq!(Rules::parse(&r.to_options_string()).unwrap(), r);
+            }
+        }
+        assert_eq!(max_players(6), 8);
+        assert_eq!(max_players(9), 8);
     }
 
     #[test]
@@ -608,10 +895,27 @@ mod tests {
             Rules::parse("bogus"),
             Err(RulesError::UnknownPreset(_))
         ));
-        assert!(matches!(
-            Rules::parse("players=5"),
-            Err(RulesError::Players(5))
-        ));
+        assert_eq!(
+            Rules::parse("players=9"),
+            Err(RulesError::Players { players: 9, set: 6 })
+        );
+        let e = Rules::parse("players=9 hand=8").unwrap_err().to_string();
+        assert!(e.contains("2 to 8"), "{e}");
+        assert_eq!(
+            Rules::parse("players=5 partnerships=true"),
+            Err(RulesError::PartnershipsNeedFour(5))
+        );
+        assert!(Rules::parse("players=6 partnerships=true").is_ok());
+        assert_eq!(
+            Rules::parse("muggins cross-first=true"),
+            Err(RulesError::CrossWithoutSpinner)
+        );
+        assert_eq!(Rules::parse("set=8"), Err(RulesError::Set(8)));
+        let e = Rules::parse("players=8 hand=4").unwrap_err().to_string();
+        assert!(e.contains("3 to 3") && e.contains("32 of 28"), "{e}");
+        assert!(Rules::parse("set=12 players=8 hand=11").is_ok());
+        assert!(Rules::parse("set=12 players=8 hand=12").is_err());
+        assert!(Rules::parse("first-lead=sideways").is_err());
         assert!(Rules::parse("block voluntary-draw=true").is_err());
         assert_eq!(
             Rules::parse("draw award=subtract-own"),
@@ -626,5 +930,25 @@ mod tests {
         assert!(!r.partnerships);
         assert_eq!(r.target, 300);
         assert_eq!(r.hand_size, 5);
+    }
+
+    #[test]
+    fn new_options_are_written_only_when_set() {
+        let d = Rules::default().to_options_string();
+        assert!(!d.contains("set=") && !d.contains("first-lead") && !d.contains("cross-first"));
+        let r = Rules::parse("set=9 players=5 first-lead=lot cross-first=true").unwrap();
+        let s = r.to_options_string();
+        assert!(s.ends_with("set=9 first-lead=lot cross-first=true"), "{s}");
+        assert_eq!(Rules::parse(&s).unwrap(), r);
+        // A rules value stored as JSON before these options existed still reads.
+        let mut v = serde_json::to_value(Rules::default()).unwrap();
+        let o = v.as_object_mut().unwrap();
+        o.remove("set");
+        o.remove("first_lead");
+        o.remove("cross_first");
+        assert_eq!(
+            serde_json::from_value::<Rules>(v).unwrap(),
+            Rules::default()
+        );
     }
 }

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::deal::{Deal, Seed};
 use crate::layout::{ArmId, Layout};
-use crate::rules::{Award, GameEnd, NextLead, NoDouble, PlayScoring, Rules, RulesError};
-use crate::tile::{BySeat, BySide, PipSet, Seat, Side, Tile, TileSet, TILE_COUNT};
+use crate::rules::{Award, FirstLead, GameEnd, NextLead, NoDouble, PlayScoring, Rules, RulesError};
+use crate::tile::{BySeat, BySide, PipSet, Seat, Side, Tile, TileSet, MAX_SEATS};
 
 /// What a player does on their turn.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -28,7 +28,7 @@ pub enum Action {
     /// Pass: nothing can be laid and nothing drawn.
     Pass,
     /// Manual scoring only: announce the points the play just made (0: no claim).
-    Claim(u8),
+    Claim(u16),
     /// Manual scoring only: take the points the previous player missed ("Muggins!").
     Muggins,
 }
@@ -126,6 +126,8 @@ pub enum LeadKind {
     HeaviestTile,
     /// No double was dealt: players drew in turn until one drew a double, and lead it.
     DrawUntilDouble,
+    /// The leader was chosen by lot and leads any tile.
+    Lot,
     /// The leader (previous winner, or the next seat in rotation) leads any tile.
     Free,
 }
@@ -137,8 +139,9 @@ pub struct HandStart {
     pub hand_no: u16,
     /// Scores before the hand.
     pub scores: BySide<i32>,
-    /// Whether the hand opens by the highest-double rule (first hand, or after a blocked hand
-    /// under the winner-leads rule); otherwise `free_leader` leads any tile.
+    /// Whether the hand opens by the first-lead rule (first hand, or after a blocked hand
+    /// under the winner-leads rule): by default the highest double; see
+    /// [`crate::FirstLead`]. Otherwise `free_leader` leads any tile.
     pub highest_double: bool,
     /// The leader when the lead is free.
     pub free_leader: Seat,
@@ -251,9 +254,9 @@ pub enum IllegalAction {
     /// The claim does not match the points the play made.
     WrongClaim {
         /// Points claimed.
-        claimed: u8,
+        claimed: u16,
         /// Points the count gives.
-        actual: u8,
+        actual: u16,
     },
     /// There are no missed points to call Muggins on.
     NoMuggins,
@@ -345,13 +348,14 @@ impl From<crate::deal::DealError> for SetupError {
 
 /// A fixed-capacity list of actions, filled without heap allocation.
 ///
-/// Capacity 128: each open arm accepts at most the seven tiles of its pip's suit, and there
-/// are at most 16 arms, so at most 112 plays, plus one draw or pass and one Muggins call. A
-/// lead offers at most the 23 tiles a hand can hold; claims offer at most two values.
+/// Capacity 400: each open arm accepts at most the thirteen tiles of its pip's suit (on a
+/// double-twelve set), and there are at most 28 arms, so at most 364 plays, plus one draw or
+/// pass and one Muggins call. A lead offers at most the 91 tiles a hand can hold; claims offer
+/// at most two values.
 #[derive(Clone)]
 pub struct ActionList {
     items: [Action; ActionList::CAPACITY],
-    len: u8,
+    len: u16,
 }
 
 impl fmt::Debug for ActionList {
@@ -368,7 +372,7 @@ impl Default for ActionList {
 
 impl ActionList {
     /// Capacity (see the type's documentation for the bound).
-    pub const CAPACITY: usize = 128;
+    pub const CAPACITY: usize = 400;
 
     /// An empty list.
     #[must_use]
@@ -457,9 +461,9 @@ pub enum Entry {
         /// The arm (`None` for the lead).
         arm: Option<ArmId>,
         /// The count after the play.
-        count: u8,
+        count: u16,
         /// Points scored at once (0 under manual scoring until claimed).
-        points: u8,
+        points: u16,
     },
     /// A draw, with the open ends the player could not match.
     Draw {
@@ -485,16 +489,16 @@ pub enum Entry {
         /// Who claimed.
         seat: Seat,
         /// Points announced.
-        claimed: u8,
+        claimed: u16,
         /// Points scored.
-        points: u8,
+        points: u16,
     },
     /// A Muggins call taking missed points.
     Muggins {
         /// Who called.
         seat: Seat,
         /// Points taken.
-        points: u8,
+        points: u16,
     },
 }
 
@@ -526,10 +530,75 @@ impl Entry {
     }
 }
 
-/// Room for a hand's log. A hand logs at most 192 entries (28 plays, 21 draws, at most 3
-/// passes before each of the 29 turns that lay or end a hand, and one claim and one Muggins call
-/// per play); 256 lets a `u8` index address it without a bounds check.
-const LOG_CAP: usize = 256;
+/// Entries a hand's log holds in place: a double-six hand logs at most 192 entries (28 plays,
+/// 21 draws, at most 3 passes before each of the 29 turns that lay or end a hand, and one
+/// claim and one Muggins call per play), so 256 hold any double-six hand and a `u8`-masked
+/// index needs no bounds check. A longer log (bigger sets and tables) moves to the heap.
+const LOG_INLINE: usize = 256;
+
+/// A hand's log: entries in place up to [`LOG_INLINE`], then on the heap. Keeping the common
+/// case in place keeps a push as cheap as a store, and cloning a state free of allocation.
+#[derive(Clone)]
+struct Log {
+    inline: [Entry; LOG_INLINE],
+    len: u16,
+    /// Every entry, once the log outgrew `inline` (empty until then).
+    spill: Vec<Entry>,
+}
+
+impl Log {
+    fn new() -> Log {
+        Log {
+            inline: [Entry::Pass {
+                seat: Seat(0),
+                ends: PipSet::EMPTY,
+            }; LOG_INLINE],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, e: Entry) {
+        if usize::from(self.len) < LOG_INLINE {
+            self.inline[usize::from(self.len) & (LOG_INLINE - 1)] = e;
+        } else {
+            self.push_spilled(e);
+        }
+        self.len += 1;
+    }
+
+    /// A push known to stay in place (a double-six hand of two players).
+    #[inline(always)]
+    fn push_inline(&mut self, e: Entry) {
+        debug_assert!(usize::from(self.len) < 192);
+        self.inline[usize::from(self.len) & (LOG_INLINE - 1)] = e;
+        self.len += 1;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn push_spilled(&mut self, e: Entry) {
+        if self.spill.is_empty() {
+            self.spill.reserve(4 * LOG_INLINE);
+            self.spill.extend_from_slice(&self.inline);
+        }
+        self.spill.push(e);
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.spill.clear();
+    }
+
+    fn as_slice(&self) -> &[Entry] {
+        if usize::from(self.len) <= LOG_INLINE {
+            &self.inline[..usize::from(self.len)]
+        } else {
+            &self.spill
+        }
+    }
+}
 
 /// What the state needs to judge the player to move, shared by [`State`] and
 /// [`crate::View`] so both give the same legal actions.
@@ -543,7 +612,7 @@ pub(crate) struct TurnInfo<'a> {
     pub drew: bool,
     pub last_drawn_playable: bool,
     pub can_draw: bool,
-    pub claimable: u8,
+    pub claimable: u16,
     pub muggins: bool,
 }
 
@@ -584,7 +653,7 @@ impl TurnInfo<'_> {
             out.push(Action::Draw);
             return;
         }
-        let mut playable = 0u32;
+        let mut playable = 0u128;
         let mut open = self.layout.open_mask();
         while open != 0 {
             let a = ArmId(open.trailing_zeros() as u8);
@@ -592,7 +661,7 @@ impl TurnInfo<'_> {
             let mut m = self.hand.0 & Tile::suit(self.layout.arm_pip(a)).0;
             playable |= m;
             while m != 0 {
-                let t = Tile::from_index(m.trailing_zeros() as u8).expect("bit below 28");
+                let t = Tile::from_index(m.trailing_zeros() as u8).expect("bit below 91");
                 m &= m - 1;
                 out.push(Action::play(t, a));
             }
@@ -702,7 +771,7 @@ impl TurnInfo<'_> {
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Outcome {
     /// Points scored by the action (a play, claim or Muggins call).
-    pub points: u8,
+    pub points: u16,
     /// The tile drawn, for a draw (known only to the drawer).
     pub drawn: Option<Tile>,
     /// Whether the hand ended.
@@ -720,14 +789,17 @@ pub struct State {
     leader: Seat,
     lead_kind: LeadKind,
     forced_lead: Option<Tile>,
+    /// The tile that decided who leads, shown to the table (the highest double, the heaviest
+    /// tile or the double drawn); under `first-lead=highest-double-any` it need not be led.
+    shown: Option<Tile>,
     scores: BySide<i32>,
     hands: BySeat<TileSet>,
     /// For each seat and pip, how many tiles in the hand carry that pip (kept with `hands`, so
     /// the number of plays on an arm is one look-up).
-    suit_counts: BySeat<[u8; 8]>,
+    suit_counts: BySeat<[u8; 16]>,
     /// For each seat, how many (tile, open arm) plays it has on a non-empty table: the size of
     /// its legal list before draws and passes, kept with `hands` and the layout.
-    plays: BySeat<u8>,
+    plays: BySeat<u16>,
     /// Tiles drawn from the boneyard so far this hand (lead draws included).
     drawn: u8,
     /// Tiles left in the boneyard.
@@ -735,19 +807,19 @@ pub struct State {
     /// Whether a tile may be drawn now (kept with `bone_left`).
     drawable: bool,
     /// The side of each seat.
-    side: [Side; 4],
+    side: [Side; MAX_SEATS],
     layout: Layout,
     to_move: Seat,
     phase: Phase,
     drew: bool,
     last_drawn_playable: bool,
-    claimable: u8,
+    claimable: u16,
     /// Missed points open to a Muggins call by the seat to move.
-    muggins: u8,
+    muggins: u16,
     result: Option<HandResult>,
     winner: Option<Side>,
-    log: [Entry; LOG_CAP],
-    log_len: u8,
+    /// The hand's log (its storage is reused from hand to hand by [`State::reset`]).
+    log: Log,
 }
 
 impl fmt::Debug for State {
@@ -765,35 +837,64 @@ impl fmt::Debug for State {
     }
 }
 
-/// For each tile, its per-pip counts as eight bytes of a word: one for each pip it carries (a
-/// double carries its pip once). Padded to 32 so an index masked to five bits needs no check.
-const SUIT_WORDS: [u64; 32] = {
-    let mut w = [0u64; 32];
+/// For each tile, its per-pip counts as sixteen bytes of a word: one for each pip it carries
+/// (a double carries its pip once). Padded to 128 so an index masked to seven bits needs no
+/// check.
+const SUIT_WORDS: [u128; 128] = {
+    let mut w = [0u128; 128];
     let mut i = 0;
-    while i < TILE_COUNT {
+    while i < crate::TILE_COUNT {
         let t = Tile(i as u8);
-        w[i] = (1u64 << (8 * t.hi() as u32)) | (1u64 << (8 * t.lo() as u32));
+        w[i] = (1u128 << (8 * t.hi() as u32)) | (1u128 << (8 * t.lo() as u32));
         i += 1;
     }
     w
 };
 
 /// Add (`up`) or take away one tile's pips in the per-pip counts: one word operation, since a
-/// count never leaves `0..=7` and so never carries into its neighbour.
+/// count never leaves `0..=13` and so never carries into its neighbour.
 #[inline]
-fn add_suits(counts: &mut [u8; 8], t: Tile, up: bool) {
-    let v = u64::from_le_bytes(*counts);
-    let d = SUIT_WORDS[t.index() as usize & 31];
+fn add_suits(counts: &mut [u8; 16], t: Tile, up: bool) {
+    let v = u128::from_le_bytes(*counts);
+    let d = SUIT_WORDS[t.index() as usize & 127];
     *counts = if up { v + d } else { v - d }.to_le_bytes();
 }
 
+/// [`SUIT_WORDS`] for a double-six set: pips 0 to 6 fit the low eight bytes.
+const SUIT_WORDS_LOW: [u64; 32] = {
+    let mut w = [0u64; 32];
+    let mut i = 0;
+    while i < 28 {
+        w[i] = SUIT_WORDS[i] as u64;
+        i += 1;
+    }
+    w
+};
+
+/// [`add_suits`] on a double-six set (the standard profile): one 64-bit operation on the
+/// counts of pips 0 to 7.
+#[inline]
+fn add_suits_low(counts: &mut [u8; 16], t: Tile, up: bool) {
+    let mut low = [0u8; 8];
+    low.copy_from_slice(&counts[..8]);
+    let v = u64::from_le_bytes(low);
+    let d = SUIT_WORDS_LOW[t.index() as usize & 31];
+    counts[..8].copy_from_slice(&if up { v + d } else { v - d }.to_le_bytes());
+}
+
+/// Take `t` out of a double-six hand (every bit in the low word).
+#[inline]
+fn remove_low(hand: &mut TileSet, t: Tile) {
+    hand.0 = u128::from(hand.0 as u64 & !(1u64 << (t.index() & 63)));
+}
+
 /// `FIVES_POINTS[c]`: what a count of `c` scores under fives scoring (the count itself when it is
-/// a positive multiple of 5).
-const FIVES_POINTS: [u8; 256] = {
-    let mut t = [0u8; 256];
+/// a positive multiple of 5). A count stays below 1024: at most 28 arm ends of at most 24 each.
+const FIVES_POINTS: [u16; 1024] = {
+    let mut t = [0u16; 1024];
     let mut c = 5;
-    while c < 256 {
-        t[c] = c as u8;
+    while c < 1024 {
+        t[c] = c as u16;
         c += 5;
     }
     t
@@ -822,7 +923,7 @@ impl State {
     /// the rules require.
     pub fn from_seed(rules: Rules, seed: &Seed) -> Result<State, SetupError> {
         rules.validate()?;
-        let deal = Deal::from_seed(seed, 1, &rules, rules.no_double == NoDouble::Redeal);
+        let deal = Deal::from_seed(seed, 1, &rules, true);
         State::new(rules, deal)
     }
 
@@ -836,6 +937,7 @@ impl State {
             leader: Seat(0),
             lead_kind: LeadKind::Free,
             forced_lead: None,
+            shown: None,
             scores: start.scores,
             hands: BySeat::default(),
             suit_counts: BySeat::default(),
@@ -843,7 +945,7 @@ impl State {
             drawn: 0,
             bone_left: 0,
             drawable: false,
-            side: [Side(0); 4],
+            side: [Side(0); MAX_SEATS],
             layout: Layout::new(),
             to_move: Seat(0),
             phase: Phase::Play,
@@ -853,11 +955,7 @@ impl State {
             muggins: 0,
             result: None,
             winner: None,
-            log: [Entry::Pass {
-                seat: Seat(0),
-                ends: PipSet::EMPTY,
-            }; LOG_CAP],
-            log_len: 0,
+            log: Log::new(),
         };
         s.reset(rules, deal, start)?;
         Ok(s)
@@ -868,7 +966,10 @@ impl State {
     /// state is left unchanged.
     pub fn reset(&mut self, rules: Rules, deal: Deal, start: HandStart) -> Result<(), SetupError> {
         rules.validate()?;
-        if deal.players != rules.players || deal.hand_size != rules.hand_size {
+        if deal.players != rules.players
+            || deal.hand_size != rules.hand_size
+            || deal.len() != rules.tile_count()
+        {
             return Err(SetupError::Deal(crate::deal::DealError::Hands {
                 got: deal.players as usize,
                 want: rules.players,
@@ -877,6 +978,9 @@ impl State {
         if start.free_leader.0 >= rules.players {
             return Err(SetupError::Seat(start.free_leader));
         }
+        if deal.lot.0 >= rules.players {
+            return Err(SetupError::Seat(deal.lot));
+        }
         self.reset_trusted(rules, deal, start)
     }
 
@@ -884,18 +988,22 @@ impl State {
     /// in place with `rng` (uniform: a uniform shuffle of any order is uniform). Redeals until a
     /// double is dealt when the rules require it. For playout loops.
     pub fn redeal_first_hand(&mut self, rng: &mut crate::deal::FastRng) {
-        let mut deal = self.deal;
+        let n = self.deal.len();
+        let lot = self.rules.first_lead == FirstLead::Lot;
         loop {
-            deal.order = rng.tile_order();
-            match self.reset_trusted(self.rules, deal, HandStart::first()) {
-                Ok(()) => return,
-                Err(_) => continue,
+            // Shuffled in place: this state's deal is only replaced, never needed again.
+            rng.tile_order_into(&mut self.deal.order[..n]);
+            if lot {
+                self.deal.lot = Seat(rng.below(u32::from(self.rules.players)) as u8);
+            }
+            if self.deal_hand(HandStart::first()).is_ok() {
+                return;
             }
         }
     }
 
     /// [`State::reset`] for values already checked: valid rules, a deal made for them, a seat in
-    /// range. Fails only with [`SetupError::NoDouble`].
+    /// range. Fails only with [`SetupError::NoDouble`], leaving the state unchanged.
     #[inline]
     fn reset_trusted(
         &mut self,
@@ -903,31 +1011,59 @@ impl State {
         deal: Deal,
         start: HandStart,
     ) -> Result<(), SetupError> {
-        let mut hands = BySeat::<TileSet>::default();
-        let mut counts = BySeat::<[u8; 8]>::default();
+        let old = (self.rules, self.deal);
+        self.rules = rules;
+        self.deal = deal;
+        let r = self.deal_hand(start);
+        if r.is_err() {
+            (self.rules, self.deal) = old;
+        }
+        r
+    }
+
+    /// Start a hand from this state's rules and deal. Fails only with
+    /// [`SetupError::NoDouble`], having changed nothing but the rules and the deal.
+    #[inline]
+    fn deal_hand(&mut self, start: HandStart) -> Result<(), SetupError> {
+        let rules = self.rules;
         let h = rules.hand_size as usize;
-        for (seat, chunk) in deal.order[..deal.dealt()].chunks_exact(h).enumerate() {
-            for t in chunk {
-                hands.0[seat].insert(*t);
-                add_suits(&mut counts.0[seat], *t, true);
+        let dealt = self.deal.dealt();
+        if start.highest_double {
+            if let Some(need) = rules.opening_needs() {
+                if !self.deal.order[..dealt].iter().any(|&t| need.contains(t)) {
+                    return Err(SetupError::NoDouble);
+                }
             }
         }
-        if start.highest_double
-            && rules.no_double == NoDouble::Redeal
-            && hands.0.iter().all(|h| h.and(Tile::DOUBLES).is_empty())
-        {
-            return Err(SetupError::NoDouble);
+        self.hands = BySeat::default();
+        self.suit_counts = BySeat::default();
+        for (seat, chunk) in self.deal.order[..dealt].chunks_exact(h).enumerate() {
+            if rules.set == 6 {
+                // A double-six set: the tiles fit a 64-bit word and the pips 0 to 6 the low
+                // eight bytes of the per-pip counts.
+                let (mut bits, mut c) = (0u64, 0u64);
+                for t in chunk {
+                    bits |= 1u64 << (t.0 & 63);
+                    c += SUIT_WORDS_LOW[usize::from(t.0) & 31];
+                }
+                self.hands.0[seat & 7] = TileSet(u128::from(bits));
+                self.suit_counts.0[seat & 7][..8].copy_from_slice(&c.to_le_bytes());
+            } else {
+                for t in chunk {
+                    self.hands.0[seat & 7].insert(*t);
+                    add_suits(&mut self.suit_counts.0[seat & 7], *t, true);
+                }
+            }
         }
-        self.rules = rules;
         self.start = start;
-        self.deal = deal;
         self.scores = start.scores;
-        self.hands = hands;
-        self.suit_counts = counts;
         self.plays = BySeat::default();
         self.drawn = 0;
-        self.set_bone_left((deal.order.len() - deal.dealt()) as u8);
-        for (i, side) in self.side.iter_mut().enumerate() {
+        self.set_bone_left((self.deal.len() - dealt) as u8);
+        for (i, side) in self.side[..usize::from(rules.players)]
+            .iter_mut()
+            .enumerate()
+        {
             *side = rules.side_of(Seat(i as u8));
         }
         self.layout = Layout::new();
@@ -938,64 +1074,104 @@ impl State {
         self.muggins = 0;
         self.result = None;
         self.winner = None;
-        self.log_len = 0;
+        self.log.clear();
         self.choose_leader()
     }
 
     fn choose_leader(&mut self) -> Result<(), SetupError> {
         let n = self.rules.players;
+        self.forced_lead = None;
+        self.shown = None;
         if !self.start.highest_double {
             self.leader = self.start.free_leader;
             self.lead_kind = LeadKind::Free;
-            self.forced_lead = None;
             self.to_move = self.leader;
             return Ok(());
         }
         let holder = |s: &State, t: Tile| (0..n).map(Seat).find(|&p| s.hands[p].contains(t));
         let all = TileSet(self.hands.0.iter().fold(0, |acc, h| acc | h.0));
-        let doubles = all.and(Tile::DOUBLES);
-        if !doubles.is_empty() {
-            // Doubles' indices grow with their pip, so the highest bit is the highest double.
-            let d = Tile::from_index(31 - doubles.0.leading_zeros() as u8).expect("a double");
-            self.leader = holder(self, d).expect("a dealt tile has a holder");
-            self.lead_kind = LeadKind::HighestDouble;
-            self.forced_lead = Some(d);
-        } else {
-            match self.rules.no_double {
-                NoDouble::Redeal => return Err(SetupError::NoDouble),
-                NoDouble::HeaviestTile => {
-                    let t = all
-                        .iter()
-                        .max_by_key(|t| t.weight())
-                        .expect("hands are not empty");
-                    self.leader = holder(self, t).expect("a dealt tile has a holder");
-                    self.lead_kind = LeadKind::HeaviestTile;
-                    self.forced_lead = Some(t);
+        let any_tile = self.rules.first_lead == FirstLead::HighestDoubleAny;
+        match self.rules.first_lead {
+            FirstLead::Lot => {
+                self.leader = self.deal.lot;
+                self.lead_kind = LeadKind::Lot;
+            }
+            FirstLead::TopDouble => {
+                let d = Tile::double(self.rules.set);
+                self.leader = holder(self, d).ok_or(SetupError::NoDouble)?;
+                self.lead_kind = LeadKind::HighestDouble;
+                self.forced_lead = Some(d);
+                self.shown = Some(d);
+            }
+            FirstLead::HighestDouble | FirstLead::HighestDoubleAny => {
+                let doubles = all.and(Tile::DOUBLES);
+                if doubles.is_empty() {
+                    self.lead_without_double()?;
+                } else {
+                    // Doubles' indices grow with their pip, so the highest bit is the highest
+                    // double.
+                    let d =
+                        Tile::from_index(127 - doubles.0.leading_zeros() as u8).expect("a double");
+                    self.leader = holder(self, d).expect("a dealt tile has a holder");
+                    self.lead_kind = LeadKind::HighestDouble;
+                    self.forced_lead = Some(d);
                 }
-                NoDouble::DrawUntilDouble => {
-                    let mut seat = Seat(0);
-                    loop {
-                        let t = self.deal.order[self.deal.dealt() + self.drawn as usize];
-                        self.drawn += 1;
-                        self.set_bone_left(self.bone_left - 1);
-                        self.take(seat, t);
-                        self.push_log(Entry::LeadDraw {
-                            seat,
-                            tile: Some(t),
-                        });
-                        if t.is_double() {
-                            self.leader = seat;
-                            self.forced_lead = Some(t);
-                            break;
-                        }
-                        seat = seat.next(n);
-                    }
-                    self.lead_kind = LeadKind::DrawUntilDouble;
+                self.shown = self.forced_lead;
+                if any_tile {
+                    self.forced_lead = None;
                 }
             }
         }
         self.to_move = self.leader;
         Ok(())
+    }
+
+    /// The highest-double rules when no double was dealt: the no-double option decides.
+    fn lead_without_double(&mut self) -> Result<(), SetupError> {
+        let n = self.rules.players;
+        match self.rules.no_double {
+            NoDouble::Redeal => Err(SetupError::NoDouble),
+            NoDouble::HeaviestTile => {
+                let all = TileSet(self.hands.0.iter().fold(0, |acc, h| acc | h.0));
+                let t = all
+                    .iter()
+                    .max_by_key(|t| t.weight())
+                    .expect("hands are not empty");
+                self.leader = (0..n)
+                    .map(Seat)
+                    .find(|&p| self.hands[p].contains(t))
+                    .expect("a dealt tile has a holder");
+                self.lead_kind = LeadKind::HeaviestTile;
+                self.forced_lead = Some(t);
+                Ok(())
+            }
+            NoDouble::DrawUntilDouble => {
+                let mut seat = Seat(0);
+                loop {
+                    if self.bone_left == 0 {
+                        // Every tile is out and none is a double: impossible with a whole set
+                        // (it holds every double), kept as an error rather than a panic.
+                        return Err(SetupError::NoDouble);
+                    }
+                    let t = self.deal.order[self.deal.dealt() + self.drawn as usize];
+                    self.drawn += 1;
+                    self.set_bone_left(self.bone_left - 1);
+                    self.take(seat, t);
+                    self.push_log(Entry::LeadDraw {
+                        seat,
+                        tile: Some(t),
+                    });
+                    if t.is_double() {
+                        self.leader = seat;
+                        self.forced_lead = Some(t);
+                        break;
+                    }
+                    seat = seat.next(n);
+                }
+                self.lead_kind = LeadKind::DrawUntilDouble;
+                Ok(())
+            }
+        }
     }
 
     /// Deal the next hand after a finished one. The leader follows the rules (winner, rotation,
@@ -1031,8 +1207,12 @@ impl State {
     /// Deal the next hand from the game's seed (shuffle version 1).
     pub fn next_hand_from_seed(&mut self, seed: &Seed) -> Result<(), SetupError> {
         let start = self.next_hand_start().ok_or(SetupError::NotBetweenHands)?;
-        let redeal = start.highest_double && self.rules.no_double == NoDouble::Redeal;
-        let deal = Deal::from_seed(seed, u32::from(start.hand_no), &self.rules, redeal);
+        let deal = Deal::from_seed(
+            seed,
+            u32::from(start.hand_no),
+            &self.rules,
+            start.highest_double,
+        );
         *self = State::with_start(self.rules, deal, start)?;
         Ok(())
     }
@@ -1073,6 +1253,13 @@ impl State {
     #[must_use]
     pub const fn forced_lead(&self) -> Option<Tile> {
         self.forced_lead
+    }
+
+    /// The tile that decided who leads, which the table has seen (the highest double, the
+    /// heaviest tile or the double drawn); `None` for a free lead or a lead by lot.
+    #[must_use]
+    pub const fn shown_tile(&self) -> Option<Tile> {
+        self.shown
     }
 
     /// Scores per side.
@@ -1144,7 +1331,7 @@ impl State {
     /// The hand's log, in order, with drawn tiles shown.
     #[must_use]
     pub fn log(&self) -> &[Entry] {
-        &self.log[..self.log_len as usize]
+        self.log.as_slice()
     }
 
     /// Whether a tile may be drawn now.
@@ -1162,13 +1349,13 @@ impl State {
 
     /// Missed points the seat to move may take with a Muggins call.
     #[must_use]
-    pub const fn muggins_available(&self) -> u8 {
+    pub const fn muggins_available(&self) -> u16 {
         self.muggins
     }
 
     /// Points the last play made, to be claimed under manual scoring.
     #[must_use]
-    pub const fn claimable(&self) -> u8 {
+    pub const fn claimable(&self) -> u16 {
         self.claimable
     }
 
@@ -1326,7 +1513,7 @@ impl State {
             total,
             self.layout
                 .open_arms()
-                .map(|a| u32::from(counts[(self.layout.arm_pip(a) & 7) as usize]))
+                .map(|a| u32::from(counts[(self.layout.arm_pip(a) & 15) as usize]))
                 .sum::<u32>(),
             "the kept play count matches the open arms"
         );
@@ -1341,9 +1528,17 @@ impl State {
         while open != 0 {
             let a = ArmId(open.trailing_zeros() as u8);
             open &= open - 1;
-            let pip = self.layout.arm_pip(a) & 7;
+            let pip = self.layout.arm_pip(a) & 15;
             let c = u32::from(counts[pip as usize]);
             if k < c {
+                if STD {
+                    // A double-six set: every tile's bit is in the low word.
+                    let mut m = hand as u64 & Tile::suit(pip).0 as u64;
+                    for _ in 0..k {
+                        m &= m - 1;
+                    }
+                    return Action::play(Tile(m.trailing_zeros() as u8), a);
+                }
                 let mut m = hand & Tile::suit(pip).0;
                 for _ in 0..k {
                     m &= m - 1;
@@ -1359,8 +1554,9 @@ impl State {
     /// history are unchanged; only the order of future draws changes. For search that knows
     /// the hands but not the draws (an observer of every hand cannot see the boneyard order).
     pub fn shuffle_boneyard(&mut self, rng: &mut crate::deal::FastRng) {
-        let pos = TILE_COUNT - self.bone_left as usize;
-        rng.shuffle(&mut self.deal.order[pos..]);
+        let end = self.deal.len();
+        let pos = end - self.bone_left as usize;
+        rng.shuffle(&mut self.deal.order[pos..end]);
     }
 
     /// Whether `a` is legal for the seat to move.
@@ -1396,7 +1592,7 @@ impl State {
             Action::Draw => self.do_draw::<STD>(),
             Action::Pass => {
                 let ends = self.layout.open_pips();
-                self.push_log(Entry::Pass {
+                self.push_log_in::<STD>(Entry::Pass {
                     seat: self.to_move,
                     ends,
                 });
@@ -1416,7 +1612,7 @@ impl State {
         self.muggins = 0;
         let side = self.rules.side_of(self.to_move);
         // The log records what was scored (an exact target may refuse the points).
-        let scored = self.add_score(side, i32::from(missed)) as u8;
+        let scored = self.add_score(side, i32::from(missed)) as u16;
         self.push_log(Entry::Muggins {
             seat: self.to_move,
             points: scored,
@@ -1432,7 +1628,7 @@ impl State {
     fn take(&mut self, seat: Seat, t: Tile) {
         self.hands[seat].insert(t);
         add_suits(&mut self.suit_counts[seat], t, true);
-        self.plays[seat] = self.plays[seat].wrapping_add(self.layout.fits_count(t));
+        self.plays[seat] = self.plays[seat].wrapping_add(u16::from(self.layout.fits_count(t)));
     }
 
     /// Every seat's play count from scratch (after the lead).
@@ -1442,45 +1638,52 @@ impl State {
             self.plays.0[p] = self
                 .layout
                 .open_arms()
-                .map(|a| c[(self.layout.arm_pip(a) & 7) as usize])
+                .map(|a| u16::from(c[(self.layout.arm_pip(a) & 15) as usize]))
                 .sum();
         }
     }
 
     /// Sprouts just opened: each seat gains its tiles carrying their pips.
     #[cold]
-    fn add_opened_arms(&mut self, mut opened: u16) {
+    fn add_opened_arms(&mut self, mut opened: u32) {
         while opened != 0 {
             let a = ArmId(opened.trailing_zeros() as u8);
             opened &= opened - 1;
-            let pip = (self.layout.arm_pip(a) & 7) as usize;
+            let pip = (self.layout.arm_pip(a) & 15) as usize;
             for p in 0..self.rules.players as usize {
-                self.plays.0[p] = self.plays.0[p].wrapping_add(self.suit_counts.0[p][pip]);
+                self.plays.0[p] =
+                    self.plays.0[p].wrapping_add(u16::from(self.suit_counts.0[p][pip]));
             }
         }
     }
 
     #[inline]
     fn push_log(&mut self, e: Entry) {
-        debug_assert!(
-            (self.log_len as usize) < 192,
-            "a hand logs at most 192 entries"
-        );
-        self.log[self.log_len as usize] = e;
-        self.log_len = self.log_len.wrapping_add(1);
+        self.log.push(e);
+    }
+
+    /// [`State::push_log`] under a rules profile: a standard-profile hand (two players, a
+    /// double-six set) logs at most 192 entries, so its log never leaves its place.
+    #[inline(always)]
+    fn push_log_in<const STD: bool>(&mut self, e: Entry) {
+        if STD {
+            self.log.push_inline(e);
+        } else {
+            self.log.push(e);
+        }
     }
 
     /// Points a count scores during play under these rules.
     #[inline]
     #[must_use]
-    pub fn count_points(rules: &Rules, count: u8) -> u8 {
+    pub fn count_points(rules: &Rules, count: u16) -> u16 {
         if rules.play_scoring == PlayScoring::Fives && !rules.cribbage_scale {
-            return FIVES_POINTS[count as usize];
+            return FIVES_POINTS[count as usize & 1023];
         }
         State::count_points_general(rules, count)
     }
 
-    fn count_points_general(rules: &Rules, count: u8) -> u8 {
+    fn count_points_general(rules: &Rules, count: u16) -> u16 {
         if count == 0 {
             return 0;
         }
@@ -1548,8 +1751,14 @@ impl State {
     #[inline(always)]
     fn do_play<const STD: bool>(&mut self, tile: Tile, arm: Option<ArmId>) -> Outcome {
         let seat = self.to_move;
-        self.hands[seat].remove(tile);
-        add_suits(&mut self.suit_counts[seat], tile, false);
+        if STD {
+            let i = seat.idx() & 1;
+            remove_low(&mut self.hands.0[i], tile);
+            add_suits_low(&mut self.suit_counts.0[i], tile, false);
+        } else {
+            self.hands[seat].remove(tile);
+            add_suits(&mut self.suit_counts[seat], tile, false);
+        }
         match arm {
             None => {
                 self.layout.lay_lead(tile, &self.rules);
@@ -1557,29 +1766,35 @@ impl State {
             }
             Some(a) => {
                 // The tile leaves the hand while the old ends still show.
-                self.plays[seat] = self.plays[seat].wrapping_sub(self.layout.fits_count(tile));
+                self.plays[seat] =
+                    self.plays[seat].wrapping_sub(u16::from(self.layout.fits_count(tile)));
                 let old_pip = self.layout.arm_pip(a);
                 let old_open = self.layout.open_mask();
-                self.layout.lay(tile, a, &self.rules);
+                self.layout.lay_in::<STD>(tile, a, &self.rules);
                 let new_pip = self.layout.arm_pip(a);
                 if new_pip != old_pip {
                     for p in 0..self.players::<STD>() {
                         let c = &self.suit_counts.0[p];
                         self.plays.0[p] = self.plays.0[p]
-                            .wrapping_add(c[(new_pip & 7) as usize])
-                            .wrapping_sub(c[(old_pip & 7) as usize]);
+                            .wrapping_add(u16::from(c[(new_pip & 15) as usize]))
+                            .wrapping_sub(u16::from(c[(old_pip & 15) as usize]));
                     }
                 }
-                let opened = self.layout.open_mask() & !old_open;
-                if opened != 0 {
-                    self.add_opened_arms(opened);
+                if !STD && self.rules.cross_first {
+                    // The cross closes and reopens arms: count every seat's plays afresh.
+                    self.recount_plays::<STD>();
+                } else {
+                    let opened = self.layout.open_mask() & !old_open;
+                    if opened != 0 {
+                        self.add_opened_arms(opened);
+                    }
                 }
             }
         }
         self.muggins = 0;
         let count = self.layout.count();
         let points = if STD {
-            FIVES_POINTS[count as usize]
+            FIVES_POINTS[count as usize & 1023]
         } else {
             State::count_points(&self.rules, count)
         };
@@ -1600,17 +1815,17 @@ impl State {
         let side = if STD {
             Side(seat.0 & 1)
         } else {
-            self.side[seat.idx() & 3]
+            self.side[seat.idx() & 7]
         };
         // Adding zero changes nothing, so the usual case adds without a branch on whether the
         // count scored; the exact target needs its check.
         let scored = if !STD && self.rules.exact_target {
-            self.add_score(side, i32::from(points)) as u8
+            self.add_score(side, i32::from(points)) as u16
         } else {
             self.scores[side] += i32::from(points);
             points
         };
-        self.push_log(Entry::Play {
+        self.push_log_in::<STD>(Entry::Play {
             seat,
             tile,
             arm,
@@ -1630,7 +1845,7 @@ impl State {
 
     #[cold]
     #[inline(never)]
-    fn do_claim(&mut self, n: u8) -> Outcome {
+    fn do_claim(&mut self, n: u16) -> Outcome {
         let seat = self.to_move;
         let actual = self.claimable;
         self.claimable = 0;
@@ -1638,7 +1853,7 @@ impl State {
         let mut out = Outcome::default();
         let side = self.rules.side_of(seat);
         let (points, missed) = if n == actual && n > 0 {
-            (self.add_score(side, i32::from(n)) as u8, 0)
+            (self.add_score(side, i32::from(n)) as u16, 0)
         } else {
             (0, actual)
         };
@@ -1668,7 +1883,12 @@ impl State {
     #[inline(always)]
     fn after_lay_in<const STD: bool>(&mut self, out: &mut Outcome) {
         let seat = self.to_move;
-        if self.hands[seat].is_empty() {
+        let out_of_tiles = if STD {
+            self.hands.0[seat.idx() & 1].0 as u64 == 0
+        } else {
+            self.hands[seat].is_empty()
+        };
+        if out_of_tiles {
             self.end_hand::<STD>(HandEnd::Domino { seat }, out);
             return;
         }
@@ -1693,6 +1913,10 @@ impl State {
             return false;
         }
         let playable = self.layout.playable_tiles();
+        if STD {
+            let p = playable.0 as u64;
+            return (self.hands.0[0].0 as u64 | self.hands.0[1].0 as u64) & p == 0;
+        }
         (0..self.players::<STD>()).all(|p| self.hands.0[p].and(playable).is_empty())
     }
 
@@ -1715,19 +1939,27 @@ impl State {
     #[inline(always)]
     fn do_draw<const STD: bool>(&mut self) -> Outcome {
         let seat = self.to_move;
-        let t = self.deal.order[TILE_COUNT - self.bone_left as usize];
+        let t = self.deal.order[self.deal.len() - self.bone_left as usize];
         self.drawn += 1;
         self.set_bone_left(self.bone_left - 1);
         let ends = self.layout.open_pips();
         let forced = !self.voluntary_draw::<STD>();
-        self.push_log(Entry::Draw {
+        self.push_log_in::<STD>(Entry::Draw {
             seat,
             tile: Some(t),
             ends,
             forced,
         });
         self.muggins = 0;
-        self.take(seat, t);
+        if STD {
+            let i = seat.idx() & 1;
+            let h = &mut self.hands.0[i];
+            h.0 = u128::from(h.0 as u64 | 1u64 << (t.index() & 63));
+            add_suits_low(&mut self.suit_counts.0[i], t, true);
+            self.plays.0[i] = self.plays.0[i].wrapping_add(u16::from(self.layout.fits_count(t)));
+        } else {
+            self.take(seat, t);
+        }
         self.drew = true;
         self.last_drawn_playable = ends.contains(t.hi()) || ends.contains(t.lo());
         let mut out = Outcome {

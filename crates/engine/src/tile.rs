@@ -1,32 +1,43 @@
 //! Tiles, pips, tile sets and seats: the small value types everything else is built from.
+//!
+//! Tiles are numbered the same way in every set: `hi * (hi + 1) / 2 + lo`, so the 28 tiles of a
+//! double-six set are the first 28 of a double-nine set (55 tiles), which are the first 55 of a
+//! double-twelve set (91 tiles). A [`TileSet`] is a 128-bit bitset that holds any of them.
 
 use std::fmt;
 use std::str::FromStr;
 
-/// A pip value, 0 to 6 on a double-six set.
+/// A pip value, 0 to 6 on a double-six set, up to 12 on a double-twelve set.
 pub type Pip = u8;
 
-/// Highest pip on the set.
-pub const MAX_PIP: Pip = 6;
+/// Highest pip on the largest set (double-twelve).
+pub const MAX_PIP: Pip = 12;
 
-/// Number of tiles in a double-six set.
-pub const TILE_COUNT: usize = 28;
+/// Number of tiles in the largest set (double-twelve).
+pub const TILE_COUNT: usize = 91;
 
-/// One of the 28 tiles of a double-six set.
+/// Number of tiles in the set whose highest double is `top`-`top`: 28 for double-six, 55 for
+/// double-nine, 91 for double-twelve.
+#[must_use]
+pub const fn set_size(top: Pip) -> usize {
+    (top as usize + 1) * (top as usize + 2) / 2
+}
+
+/// One tile of a double-six, double-nine or double-twelve set.
 ///
-/// The index is `hi * (hi + 1) / 2 + lo` with `hi >= lo`, so `0-0` is 0 and `6-6` is 27.
-/// A tile is written high half first: `6-4`, `5-0`, `1-1`.
+/// The index is `hi * (hi + 1) / 2 + lo` with `hi >= lo`, so `0-0` is 0, `6-6` is 27, `9-9` is
+/// 54 and `12-12` is 90. A tile is written high half first: `6-4`, `5-0`, `12-10`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Tile(pub(crate) u8);
 
-const fn build_halves() -> ([u8; 32], [u8; 32]) {
-    let mut hi = [0u8; 32];
-    let mut lo = [0u8; 32];
+const fn build_halves() -> ([u8; 128], [u8; 128]) {
+    let mut hi = [0u8; 128];
+    let mut lo = [0u8; 128];
     let mut a = 0;
     while a <= MAX_PIP {
         let mut b = 0;
         while b <= a {
-            let i = (a * (a + 1) / 2 + b) as usize;
+            let i = a as usize * (a as usize + 1) / 2 + b as usize;
             hi[i] = a;
             lo[i] = b;
             b += 1;
@@ -36,14 +47,14 @@ const fn build_halves() -> ([u8; 32], [u8; 32]) {
     (hi, lo)
 }
 
-const HALVES: ([u8; 32], [u8; 32]) = build_halves();
-/// High halves by tile index (padded to 32 so a masked index needs no bounds check).
-const HI: [u8; 32] = HALVES.0;
+const HALVES: ([u8; 128], [u8; 128]) = build_halves();
+/// High halves by tile index (padded to 128 so a masked index needs no bounds check).
+const HI: [u8; 128] = HALVES.0;
 /// Low halves by tile index (padded like `HI`).
-const LO: [u8; 32] = HALVES.1;
+const LO: [u8; 128] = HALVES.1;
 
-const fn build_suits() -> [u32; 8] {
-    let mut suits = [0u32; 8];
+const fn build_suits() -> [u128; 16] {
+    let mut suits = [0u128; 16];
     let mut i = 0;
     while i < TILE_COUNT {
         suits[HI[i] as usize] |= 1 << i;
@@ -53,14 +64,25 @@ const fn build_suits() -> [u32; 8] {
     suits
 }
 
-/// `SUITS[p]`: the bitset of tiles that carry pip `p` on either half (entry 7 is empty, so a
-/// masked index needs no bounds check).
-const SUITS: [u32; 8] = build_suits();
+/// `SUITS[p]`: the bitset of tiles (of the largest set) that carry pip `p` on either half
+/// (entries 13 to 15 are empty, so a pip masked to four bits needs no bounds check).
+const SUITS: [u128; 16] = build_suits();
 
-const fn build_doubles() -> u32 {
-    let mut m = 0u32;
-    let mut p = 0;
-    while p <= MAX_PIP {
+/// `BIT[i]`: the set holding tile `i` alone (a load is cheaper than a 128-bit shift).
+const BIT: [u128; 128] = {
+    let mut b = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        b[i] = 1 << i;
+        i += 1;
+    }
+    b
+};
+
+const fn build_doubles() -> u128 {
+    let mut m = 0u128;
+    let mut p = 0usize;
+    while p <= MAX_PIP as usize {
         m |= 1 << (p * (p + 1) / 2 + p);
         p += 1;
     }
@@ -68,10 +90,18 @@ const fn build_doubles() -> u32 {
 }
 
 impl Tile {
-    /// Every tile, from `0-0` to `6-6`.
-    pub const ALL: TileSet = TileSet((1 << TILE_COUNT) - 1);
+    /// Every tile of the set whose highest double is `top`-`top` (6, 9 or 12).
+    #[must_use]
+    pub const fn all(top: Pip) -> TileSet {
+        let n = set_size(top);
+        TileSet(if n >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        })
+    }
 
-    /// The tile with halves `a` and `b` (in either order). Panics if a pip is above 6.
+    /// The tile with halves `a` and `b` (in either order). Panics if a pip is above 12.
     #[must_use]
     pub const fn new(a: Pip, b: Pip) -> Tile {
         assert!(a <= MAX_PIP && b <= MAX_PIP, "pip out of range");
@@ -79,7 +109,7 @@ impl Tile {
         Tile(h * (h + 1) / 2 + l)
     }
 
-    /// The tile with this index (0..28), if in range.
+    /// The tile with this index (0..91), if in range.
     #[must_use]
     pub const fn from_index(i: u8) -> Option<Tile> {
         if (i as usize) < TILE_COUNT {
@@ -89,7 +119,7 @@ impl Tile {
         }
     }
 
-    /// The index 0..28.
+    /// The index 0..91.
     #[must_use]
     pub const fn index(self) -> u8 {
         self.0
@@ -99,14 +129,14 @@ impl Tile {
     #[must_use]
     #[inline]
     pub const fn hi(self) -> Pip {
-        HI[(self.0 & 31) as usize]
+        HI[(self.0 & 127) as usize]
     }
 
     /// The lower half.
     #[must_use]
     #[inline]
     pub const fn lo(self) -> Pip {
-        LO[(self.0 & 31) as usize]
+        LO[(self.0 & 127) as usize]
     }
 
     /// Total pips on the tile.
@@ -143,20 +173,22 @@ impl Tile {
         Tile::new(p, p)
     }
 
-    /// The set of tiles carrying pip `p`.
+    /// The set of tiles carrying pip `p` (in the largest set: intersect with the set in use
+    /// where that matters).
     #[must_use]
     #[inline]
     pub const fn suit(p: Pip) -> TileSet {
-        TileSet(SUITS[(p & 7) as usize])
+        TileSet(SUITS[(p & 15) as usize])
     }
 
-    /// The seven doubles.
+    /// The doubles of the largest set, `0-0` to `12-12` (a smaller set holds the first seven or
+    /// ten of them).
     pub const DOUBLES: TileSet = TileSet(build_doubles());
 
     /// Weight order used to pick the "heaviest tile": more pips first, then the higher half.
     #[must_use]
     pub const fn weight(self) -> u16 {
-        (self.pips() as u16) * 8 + self.hi() as u16
+        (self.pips() as u16) * 16 + self.hi() as u16
     }
 }
 
@@ -180,7 +212,7 @@ impl fmt::Display for ParseTileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "not a tile: {:?} (expected two pips 0-6 like 6-4)",
+            "not a tile: {:?} (expected two pips 0 to 12 like 6-4 or 12-10)",
             self.0
         )
     }
@@ -190,19 +222,24 @@ impl std::error::Error for ParseTileError {}
 
 impl FromStr for Tile {
     type Err = ParseTileError;
+    /// Reads `a-b` with pips 0 to 12 (`6-4`, `12-10`), or two single digits without the dash
+    /// (`64`). Whether the tile belongs to the set in use is for the caller to check.
     fn from_str(s: &str) -> Result<Tile, ParseTileError> {
-        let b = s.as_bytes();
-        let pip = |c: u8| -> Option<u8> {
-            if (b'0'..=b'6').contains(&c) {
-                Some(c - b'0')
-            } else {
-                None
+        let pip = |w: &str| -> Option<u8> {
+            if w.is_empty() || w.len() > 2 || !w.bytes().all(|c| c.is_ascii_digit()) {
+                return None;
             }
+            if w.len() == 2 && w.starts_with('0') {
+                return None;
+            }
+            w.parse::<u8>().ok().filter(|&p| p <= MAX_PIP)
         };
-        let ok = match b {
-            [x, b'-', y] => pip(*x).zip(pip(*y)),
-            [x, y] => pip(*x).zip(pip(*y)),
-            _ => None,
+        let ok = match s.split_once('-') {
+            Some((x, y)) => pip(x).zip(pip(y)),
+            None => match s.as_bytes() {
+                [x, y] if x.is_ascii_digit() && y.is_ascii_digit() => Some((x - b'0', y - b'0')),
+                _ => None,
+            },
         };
         ok.map(|(x, y)| Tile::new(x, y))
             .ok_or_else(|| ParseTileError(s.to_string()))
@@ -224,7 +261,7 @@ impl<'de> serde::Deserialize<'de> for Tile {
 
 /// A set of tiles as a bitset: bit `i` is the tile with index `i`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct TileSet(pub u32);
+pub struct TileSet(pub u128);
 
 impl TileSet {
     /// The empty set.
@@ -245,23 +282,23 @@ impl TileSet {
     /// Whether `t` is in the set.
     #[must_use]
     pub const fn contains(self, t: Tile) -> bool {
-        self.0 & (1 << t.0) != 0
+        self.0 & BIT[(t.0 & 127) as usize] != 0
     }
 
     /// Add a tile.
     pub fn insert(&mut self, t: Tile) {
-        self.0 |= 1 << t.0;
+        self.0 |= BIT[(t.0 & 127) as usize];
     }
 
     /// Remove a tile.
     pub fn remove(&mut self, t: Tile) {
-        self.0 &= !(1 << t.0);
+        self.0 &= !BIT[(t.0 & 127) as usize];
     }
 
     /// The set with one tile.
     #[must_use]
     pub const fn single(t: Tile) -> TileSet {
-        TileSet(1 << t.0)
+        TileSet(BIT[(t.0 & 127) as usize])
     }
 
     /// Intersection.
@@ -376,7 +413,7 @@ impl IntoIterator for TileSet {
 
 /// Iterator over a [`TileSet`] in index order.
 #[derive(Debug, Clone)]
-pub struct TileSetIter(u32);
+pub struct TileSetIter(u128);
 
 impl Iterator for TileSetIter {
     type Item = Tile;
@@ -423,9 +460,9 @@ impl<'de> serde::Deserialize<'de> for TileSet {
     }
 }
 
-/// A set of pip values 0..=6 as a bitset.
+/// A set of pip values 0..=12 as a bitset.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct PipSet(pub u8);
+pub struct PipSet(pub u16);
 
 impl PipSet {
     /// No pips.
@@ -497,7 +534,7 @@ impl<'de> serde::Deserialize<'de> for PipSet {
     }
 }
 
-/// A seat at the table, 0 to 3, in clockwise order.
+/// A seat at the table, 0 to 7, in clockwise order.
 #[derive(
     Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, serde::Serialize, serde::Deserialize,
 )]
@@ -528,7 +565,8 @@ impl fmt::Display for Seat {
     }
 }
 
-/// A scoring side: a single player, or a partnership (seats 0+2 are side 0, 1+3 side 1).
+/// A scoring side: a single player, or a partnership (partners alternate around the table:
+/// the even seats are side 0, the odd seats side 1).
 #[derive(
     Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, serde::Serialize, serde::Deserialize,
 )]
@@ -548,11 +586,17 @@ impl fmt::Display for Side {
     }
 }
 
-/// A value per seat (up to four), like a fixed array indexed by [`Seat`].
-#[derive(
-    Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize,
-)]
-pub struct BySeat<T>(pub [T; 4]);
+/// Most players at a table.
+pub const MAX_SEATS: usize = 8;
+
+/// A value per seat (up to eight), like a fixed array indexed by [`Seat`].
+///
+/// In JSON it is a list of at least four entries; entries past the fourth are written only up
+/// to the last one that is not the default, so tables of up to four players read and write
+/// exactly as they did when a table had at most four seats, and a shorter list reads with the
+/// missing entries at their default.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct BySeat<T>(pub [T; MAX_SEATS]);
 
 impl<T> std::ops::Index<Seat> for BySeat<T> {
     type Output = T;
@@ -567,11 +611,9 @@ impl<T> std::ops::IndexMut<Seat> for BySeat<T> {
     }
 }
 
-/// A value per side (up to four), indexed by [`Side`].
-#[derive(
-    Clone, Copy, PartialEq, Eq, Hash, Debug, Default, serde::Serialize, serde::Deserialize,
-)]
-pub struct BySide<T>(pub [T; 4]);
+/// A value per side (up to eight), indexed by [`Side`]; in JSON like [`BySeat`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct BySide<T>(pub [T; MAX_SEATS]);
 
 impl<T> std::ops::Index<Side> for BySide<T> {
     type Output = T;
@@ -583,6 +625,63 @@ impl<T> std::ops::Index<Side> for BySide<T> {
 impl<T> std::ops::IndexMut<Side> for BySide<T> {
     fn index_mut(&mut self, s: Side) -> &mut T {
         &mut self.0[s.idx()]
+    }
+}
+
+/// The entries of a per-seat array that its JSON form writes: at least four, then up to the
+/// last that is not the default.
+fn written_len<T: PartialEq + Default>(a: &[T]) -> usize {
+    let d = T::default();
+    let last = a.iter().rposition(|v| *v != d).map_or(0, |i| i + 1);
+    last.max(4)
+}
+
+fn serialize_seats<T, S>(a: &[T], s: S) -> Result<S::Ok, S::Error>
+where
+    T: serde::Serialize + PartialEq + Default,
+    S: serde::Serializer,
+{
+    s.collect_seq(&a[..written_len(a)])
+}
+
+fn deserialize_seats<'de, T, D>(d: D) -> Result<[T; MAX_SEATS], D::Error>
+where
+    T: serde::Deserialize<'de> + Default + Copy,
+    D: serde::Deserializer<'de>,
+{
+    let v = <Vec<T> as serde::Deserialize>::deserialize(d)?;
+    if v.len() > MAX_SEATS {
+        return Err(serde::de::Error::custom(format!(
+            "{} entries given for at most {MAX_SEATS} seats",
+            v.len()
+        )));
+    }
+    let mut a = [T::default(); MAX_SEATS];
+    a[..v.len()].copy_from_slice(&v);
+    Ok(a)
+}
+
+impl<T: serde::Serialize + PartialEq + Default> serde::Serialize for BySeat<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serialize_seats(&self.0, s)
+    }
+}
+
+impl<'de, T: serde::Deserialize<'de> + Default + Copy> serde::Deserialize<'de> for BySeat<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        deserialize_seats(d).map(BySeat)
+    }
+}
+
+impl<T: serde::Serialize + PartialEq + Default> serde::Serialize for BySide<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serialize_seats(&self.0, s)
+    }
+}
+
+impl<'de, T: serde::Deserialize<'de> + Default + Copy> serde::Deserialize<'de> for BySide<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        deserialize_seats(d).map(BySide)
     }
 }
 
@@ -601,19 +700,32 @@ mod tests {
                 seen.insert(t);
             }
         }
-        assert_eq!(seen, Tile::ALL);
+        assert_eq!(seen, Tile::all(6));
         assert_eq!(Tile::new(6, 6).index(), 27);
         assert_eq!(Tile::new(0, 0).index(), 0);
+        // The bigger sets extend the numbering: double-six tiles keep their indices.
+        assert_eq!(Tile::new(9, 9).index(), 54);
+        assert_eq!(Tile::new(12, 12).index(), 90);
+        for (top, n, pips) in [(6u8, 28usize, 168u32), (9, 55, 495), (12, 91, 1092)] {
+            assert_eq!(set_size(top), n);
+            let all = Tile::all(top);
+            assert_eq!(all.len() as usize, n);
+            assert_eq!(all.pips(), pips, "double-{top}");
+            assert_eq!(all.and(Tile::DOUBLES).len(), u32::from(top) + 1);
+            for p in 0..=top {
+                assert_eq!(Tile::suit(p).and(all).len(), u32::from(top) + 1);
+            }
+        }
     }
 
     #[test]
     fn suits_have_seven_tiles() {
         for p in 0..=6 {
-            assert_eq!(Tile::suit(p).len(), 7);
+            assert_eq!(Tile::suit(p).and(Tile::all(6)).len(), 7);
             assert!(Tile::suit(p).contains(Tile::double(p)));
         }
-        assert_eq!(Tile::DOUBLES.len(), 7);
-        assert_eq!(Tile::ALL.pips(), 168);
+        assert_eq!(Tile::DOUBLES.and(Tile::all(6)).len(), 7);
+        assert_eq!(Tile::DOUBLES.len(), 13);
     }
 
     #[test]
@@ -621,7 +733,11 @@ mod tests {
         assert_eq!("3-5".parse::<Tile>().unwrap(), Tile::new(5, 3));
         assert_eq!(Tile::new(3, 5).to_string(), "5-3");
         assert_eq!("64".parse::<Tile>().unwrap(), Tile::new(6, 4));
-        assert!("7-1".parse::<Tile>().is_err());
+        assert_eq!("12-10".parse::<Tile>().unwrap(), Tile::new(12, 10));
+        assert_eq!("9-11".parse::<Tile>().unwrap().to_string(), "11-9");
+        assert!("13-1".parse::<Tile>().is_err());
+        assert!("01-1".parse::<Tile>().is_err());
+        assert!("1210".parse::<Tile>().is_err());
         assert!("6-".parse::<Tile>().is_err());
         assert!("".parse::<Tile>().is_err());
     }

@@ -58,7 +58,7 @@ pub struct LayoutTree {
     /// Every arm, by id.
     pub arms: Vec<ArmLine>,
     /// The count.
-    pub count: u8,
+    pub count: u16,
 }
 
 impl LayoutTree {

@@ -27,13 +27,14 @@ pub struct View {
     pub(crate) leader: Seat,
     pub(crate) lead_kind: LeadKind,
     pub(crate) forced_lead: Option<Tile>,
+    pub(crate) shown: Option<Tile>,
     pub(crate) layout: Layout,
     pub(crate) to_move: Seat,
     pub(crate) phase: Phase,
     pub(crate) drew: bool,
     pub(crate) last_drawn_playable: bool,
-    pub(crate) claimable: u8,
-    pub(crate) muggins: u8,
+    pub(crate) claimable: u16,
+    pub(crate) muggins: u16,
     pub(crate) history: Vec<Entry>,
     pub(crate) result: Option<HandResult>,
     pub(crate) winner: Option<Side>,
@@ -62,7 +63,7 @@ pub struct ViewData {
     /// How the leader was chosen.
     pub lead_kind: LeadKind,
     /// The count of the open ends.
-    pub count: u8,
+    pub count: u16,
     /// Whose turn.
     pub to_move: Seat,
     /// The phase.
@@ -120,6 +121,7 @@ impl State {
             leader: self.leader(),
             lead_kind: self.lead_kind(),
             forced_lead: self.forced_lead(),
+            shown: self.shown_tile(),
             layout: *self.layout(),
             to_move: self.to_move(),
             phase: self.phase(),
@@ -195,6 +197,13 @@ impl View {
         self.lead_kind
     }
 
+    /// The tile that decided who leads, which the whole table saw (see
+    /// [`State::shown_tile`]).
+    #[must_use]
+    pub const fn shown_tile(&self) -> Option<Tile> {
+        self.shown
+    }
+
     /// The layout (public).
     #[must_use]
     pub const fn layout(&self) -> &Layout {
@@ -233,14 +242,17 @@ impl View {
 
     /// Missed points the viewer may take with a Muggins call now (0 when none).
     #[must_use]
-    pub const fn muggins_available(&self) -> u8 {
+    pub const fn muggins_available(&self) -> u16 {
         self.muggins
     }
 
     /// Tiles this seat has not seen: in other hands or the boneyard.
     #[must_use]
     pub fn unseen(&self) -> TileSet {
-        Tile::ALL.minus(self.layout.tiles()).minus(self.hand)
+        self.rules
+            .tiles()
+            .minus(self.layout.tiles())
+            .minus(self.hand)
     }
 
     /// Whether a tile may be drawn now.
@@ -295,7 +307,7 @@ impl View {
     /// The points `a` would score at once if the viewer played it now (0 for anything but a
     /// scoring play). Lets clients show each legal play's points without rules logic.
     #[must_use]
-    pub fn points_of(&self, a: Action) -> u8 {
+    pub fn points_of(&self, a: Action) -> u16 {
         match a {
             Action::Play { tile, arm } if self.check(a).is_ok() => {
                 let mut l = self.layout;

@@ -16,7 +16,7 @@ fn scores(s: &State, n: usize) -> Vec<i32> {
     s.scores().0[..n].to_vec()
 }
 
-fn last_play(s: &State) -> (u8, u8) {
+fn last_play(s: &State) -> (u16, u16) {
     match s
         .log()
         .iter()
@@ -301,7 +301,7 @@ const CHAIN: [&str; 13] = [
 ];
 
 /// Counts along [`CHAIN`] (the spinner keeps counting 12 with one tile against it).
-const CHAIN_COUNTS: [u8; 13] = [12, 12, 13, 15, 14, 12, 16, 13, 17, 14, 16, 15, 12];
+const CHAIN_COUNTS: [u16; 13] = [12, 12, 13, 15, 14, 12, 16, 13, 17, 14, 16, 15, 12];
 
 #[test]
 fn chain_counts_follow_the_rules() {
@@ -720,7 +720,7 @@ fn exact_target_refuses_overshooting_scores() {
         let o = go(&mut s, a);
         assert_eq!(o.points, 0, "{a}");
     }
-    let plays: Vec<u8> = s
+    let plays: Vec<u16> = s
         .log()
         .iter()
         .filter_map(|e| match e {
@@ -1139,8 +1139,8 @@ fn default_hand_sizes_targets_and_partnerships() {
     solo.validate().unwrap();
 }
 
-/// Options: any hand size from 5 to 9 that leaves a non-negative boneyard (2 players may hold
-/// 9; 4 players at most 7); any target from 50 to 1000.
+/// Options: any hand size from 3 up to what the set holds for every player (2 players may hold
+/// 14 of a double-six set; 4 players at most 7); any target from 50 to 1000.
 #[test]
 fn hand_size_and_target_ranges() {
     let size_ok = |players: u8, hand: u8| {
@@ -1151,7 +1151,8 @@ fn hand_size_and_target_ranges() {
         .validate()
         .is_ok()
     };
-    assert!(size_ok(2, 9) && size_ok(2, 5) && !size_ok(2, 4) && !size_ok(2, 10));
+    assert!(size_ok(2, 9) && size_ok(2, 3) && !size_ok(2, 2) && size_ok(2, 14));
+    assert!(!size_ok(2, 15));
     assert!(size_ok(3, 9));
     assert!(size_ok(4, 7) && !size_ok(4, 8));
     let target_ok = |target: u16| {

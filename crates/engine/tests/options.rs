@@ -6,10 +6,10 @@
 //! (W its high half), `N` and `S` the first spinner's sprouts, later arms by number.
 
 use fiveup_engine::{
-    round5, round5_share, Action, ArmId, Award, BySide, Deal, DealError, Entry, GameEnd, HandEnd,
-    HandStart, IllegalAction, Layout, LeadKind, NextLead, NoDouble, Outcome, Phase, PlayScoring,
-    Preset, Rules, RulesError, Seat, SetupError, Side, SpinnerRule, SproutRule, State, Tile,
-    TileSet,
+    round5, round5_share, Action, ArmId, Award, BySide, Deal, DealError, Entry, FirstLead, GameEnd,
+    HandEnd, HandStart, IllegalAction, Layout, LeadKind, NextLead, NoDouble, Outcome, Phase,
+    PlayScoring, Preset, Rules, RulesError, Seat, SetupError, Side, SpinnerRule, SproutRule, State,
+    Tile, TileSet,
 };
 
 // ----- helpers -----
@@ -32,7 +32,7 @@ fn deal(rules: &Rules, hands: &[&str], front: &str) -> Deal {
     let hands: Vec<Vec<Tile>> = hands.iter().map(|h| tiles(h)).collect();
     let mut boneyard = tiles(front);
     let named: TileSet = hands.iter().flatten().chain(&boneyard).copied().collect();
-    boneyard.extend(Tile::ALL.minus(named));
+    boneyard.extend(rules.tiles().minus(named));
     Deal::from_hands(rules, &hands, &boneyard).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -45,9 +45,11 @@ fn first_hand(rules: Rules, hands: &[&str], front: &str) -> State {
 /// A later hand led freely by `leader`, with these scores before it.
 fn free_hand(rules: Rules, hands: &[&str], leader: u8, scores: [i32; 4]) -> State {
     let d = deal(&rules, hands, "");
+    let mut all = [0; 8];
+    all[..4].copy_from_slice(&scores);
     let start = HandStart {
         hand_no: 2,
-        scores: BySide(scores),
+        scores: BySide(all),
         highest_double: false,
         free_leader: Seat(leader),
     };
@@ -474,7 +476,7 @@ fn hand_9_deals_nine_each() {
         tiles("6-6 6-5 6-4 6-3 6-2 6-1 6-0"),
         tiles("5-5 5-4 5-3 5-2 5-1 5-0 4-4"),
     ];
-    let rest: Vec<Tile> = Tile::ALL
+    let rest: Vec<Tile> = Tile::all(6)
         .minus(seven.iter().flatten().copied().collect())
         .iter()
         .collect();
@@ -851,7 +853,7 @@ fn boneyard_keep_1_forbids_drawing_the_last_one() {
 // s0 leads 6-3 (count 9); s1 lays 6-6 on the 6 (count 12 + 3 = 15).
 const SCORING_HANDS: [&str; 2] = ["6-3 5-4 5-3 4-4 4-3 2-2 1-1", "6-6 6-1 6-0 3-3 3-2 0-0 1-0"];
 
-fn scoring_points(opts: &str) -> Vec<u8> {
+fn scoring_points(opts: &str) -> Vec<u16> {
     let mut s = free_hand(rules(opts), &SCORING_HANDS, 0, [0; 4]);
     play(&mut s, "6-3 6-6@W").iter().map(|o| o.points).collect()
 }
@@ -1102,8 +1104,8 @@ fn manual_scoring_muggins_lapses_once_the_next_player_acts() {
 #[test]
 fn invalid_combinations_name_the_problem() {
     let cases: [(&str, RulesError); 10] = [
-        ("players=5", RulesError::Players(5)),
-        ("players=1", RulesError::Players(1)),
+        ("players=9", RulesError::Players { players: 9, set: 6 }),
+        ("players=1", RulesError::Players { players: 1, set: 6 }),
         (
             "players=3 partnerships=true",
             RulesError::PartnershipsNeedFour(3),
@@ -1113,13 +1115,15 @@ fn invalid_combinations_name_the_problem() {
             RulesError::HandSize {
                 hand_size: 8,
                 players: 4,
+                set: 6,
             },
         ),
         (
-            "hand=4",
+            "hand=2",
             RulesError::HandSize {
-                hand_size: 4,
+                hand_size: 2,
                 players: 2,
+                set: 6,
             },
         ),
         ("target=49", RulesError::Target(49)),
@@ -1170,11 +1174,19 @@ fn invalid_combinations_name_the_problem() {
 #[test]
 fn parse_errors_are_clear() {
     let msg = |s: &str| Rules::parse(s).unwrap_err().to_string();
-    assert_eq!(msg("players=5"), "players must be 2, 3 or 4, not 5");
+    assert_eq!(msg("players=9"), "players must be 2 to 8, not 9");
     assert_eq!(
         msg("players=3 partners=yes"),
-        "partnerships need 4 players, not 3"
+        "partnerships need 4 or 6 players (two teams alternating around the table), not 3; \
+         use partnerships=false"
     );
+    assert_eq!(
+        msg("set=7"),
+        "set=7 is not a domino set: use 6 (double-six, 28 tiles), 9 (double-nine, 55) or 12 \
+         (double-twelve, 91)"
+    );
+    assert!(msg("players=8 hand=5").contains("(8 x 5 = 40 of 28 tiles)"));
+    assert!(msg("block cross-first=true").contains("cross-first needs a spinner"));
     assert!(msg("players=4 partnerships=false hand=8").contains("(4 x 8 = 32 of 28 tiles)"));
     assert!(msg("target=20").starts_with("target 20 is out of range: it must be 50 to 1000"));
     assert_eq!(
@@ -1183,10 +1195,10 @@ fn parse_errors_are_clear() {
     );
     assert_eq!(
         msg("bogus"),
-        "unknown rules preset \"bogus\"; presets are: five-up, all-fives, muggins, cross, \
-         fives-and-threes, draw, block, cribbage"
+        "unknown rules preset \"bogus\"; presets are: five-up, all-fives, pagat-five-up, fives, \
+         muggins, cross, fives-and-threes, draw, block, cross-dominoes, cribbage, party-twelve"
     );
-    assert!(msg("colour=red").starts_with("unknown option \"colour\"; options are: players,"));
+    assert!(msg("colour=red").starts_with("unknown option \"colour\"; options are: set, players,"));
     assert_eq!(
         msg("spinner=sideways"),
         "spinner: \"sideways\" is not one of first, none, all"
@@ -1241,7 +1253,34 @@ fn presets_differ_from_five_up_as_documented() {
         for p in Preset::ALL {
             let mut expect = base;
             match p {
-                Preset::FiveUp | Preset::AllFives => {}
+                Preset::FiveUp => {}
+                // pagat: "The first player in the first hand is determined by lot."
+                Preset::AllFives => expect.first_lead = FirstLead::Lot,
+                Preset::PagatFiveUp => {
+                    expect.spinner = SpinnerRule::All;
+                    expect.first_lead = FirstLead::Lot;
+                }
+                // "The player who starts may play any domino they like"; seven tiles apiece.
+                Preset::Fives => {
+                    expect.first_lead = FirstLead::HighestDoubleAny;
+                    expect.hand_size = 7;
+                }
+                Preset::CrossDominoes => {
+                    expect.cross_first = true;
+                    expect.play_scoring = PlayScoring::None;
+                    expect.target = 100;
+                    expect.hand_size = [7, 5, 4][usize::from(n) - 2];
+                }
+                Preset::PartyTwelve => {
+                    expect = Rules::preset_with_set(Preset::FiveUp, n, 12);
+                    expect.spinner = SpinnerRule::None;
+                    expect.first_lead = FirstLead::HighestDoubleAny;
+                    expect.hand_size = 5;
+                    expect.boneyard_keep = 2;
+                    expect.award = Award::Difference;
+                    expect.partnerships = false;
+                    expect.target = 200;
+                }
                 Preset::Muggins => expect.spinner = SpinnerRule::None,
                 Preset::Cross => expect.spinner = SpinnerRule::All,
                 Preset::FivesAndThrees => {
@@ -1249,16 +1288,19 @@ fn presets_differ_from_five_up_as_documented() {
                     expect.play_scoring = PlayScoring::FivesAndThrees;
                     expect.target = 61;
                 }
+                // The Draw game page: 2 players take 7 tiles, 3 take 5, 4 take 4.
                 Preset::Draw => {
                     expect.spinner = SpinnerRule::None;
                     expect.play_scoring = PlayScoring::None;
                     expect.target = 100;
+                    expect.hand_size = [7, 5, 4][usize::from(n) - 2];
                 }
                 Preset::Block => {
                     expect.spinner = SpinnerRule::None;
                     expect.play_scoring = PlayScoring::None;
                     expect.drawing = false;
                     expect.target = 100;
+                    expect.hand_size = [7, 5, 4][usize::from(n) - 2];
                 }
                 Preset::Cribbage => {
                     expect.cribbage_scale = true;

@@ -1,35 +1,45 @@
-//! Properties of random games, for every preset, 2 to 4 players (4 with and without
-//! partnerships), with house options mixed in: tiles are never lost or duplicated, the count
+//! Properties of random games, for every preset and every set (double-six, double-nine and
+//! double-twelve), 2 to 8 players (4 and 6 with and without partnerships), with house options
+//! mixed in: tiles are never lost or duplicated, the count
 //! kept as tiles are laid equals the count recomputed, scores stay in fives, the legal list and
 //! `is_legal` agree on every possible action, illegal actions change nothing, views hide other
 //! hands, and resampled states reproduce the view they came from.
 
 use fiveup_engine::{
-    Action, ArmId, Award, Deal, Entry, FastRng, GameEnd, NextLead, NoDouble, Phase, PlayScoring,
-    Preset, ResampleError, Rules, Seat, Seed, SetupError, Side, SproutRule, State, Tile, TileSet,
-    View, MAX_ARMS,
+    Action, ArmId, Award, Deal, Entry, FastRng, FirstLead, GameEnd, NextLead, NoDouble, Phase,
+    PlayScoring, Preset, ResampleError, Rules, Sampler, Seat, Seed, SetupError, Side, SproutRule,
+    State, Tile, TileSet, View, MAX_ARMS,
 };
 use proptest::prelude::*;
 
-/// Rules: a preset, a player count (4 players with or without partnerships), and, half the
-/// time, a random mix of house options (kept only if the mix is valid).
+/// Rules: a preset, a set, a player count the set allows (4 and 6 players with or without
+/// partnerships), and, half the time, a random mix of house options (kept only if the mix is
+/// valid). Double-six is drawn half the time.
 fn rules_strategy() -> impl Strategy<Value = Rules> {
     (
         0..Preset::ALL.len(),
-        2u8..=4,
+        prop::sample::select(vec![6u8, 6, 6, 9, 12]),
+        2u8..=8,
         any::<bool>(),
         any::<bool>(),
         any::<u32>(),
     )
-        .prop_map(|(p, players, partners, mix, bits)| {
-            let mut r = Rules::preset(Preset::ALL[p], players);
-            if players == 4 {
+        .prop_map(|(p, set, players, partners, mix, bits)| {
+            let preset = Preset::ALL[p];
+            // The party preset is a double-twelve game; every other preset plays on any set.
+            let set = if preset == Preset::PartyTwelve {
+                12
+            } else {
+                set
+            };
+            let mut r = Rules::preset_with_set(preset, players, set);
+            if players == 4 || players == 6 {
                 r.partnerships = partners;
             }
             if mix {
                 let base = r;
                 let pick = |shift: u32, n: u32| (bits >> shift) % n;
-                r.hand_size = [r.hand_size, 5, 6, 7, 9][pick(0, 5) as usize];
+                r.hand_size = [r.hand_size, 3, 5, 7, 9][pick(0, 5) as usize];
                 r.sprouts = [SproutRule::AfterBothSides, SproutRule::AtOnce][pick(3, 2) as usize];
                 r.no_double = [
                     NoDouble::Redeal,
@@ -46,6 +56,13 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
                 r.exact_target = pick(14, 4) == 0;
                 r.manual_scoring = r.play_scoring != PlayScoring::None && pick(16, 2) == 1;
                 r.target = [r.target, 50, 100][pick(17, 3) as usize];
+                r.first_lead = [
+                    FirstLead::HighestDouble,
+                    FirstLead::HighestDoubleAny,
+                    FirstLead::Lot,
+                    FirstLead::TopDouble,
+                ][pick(19, 4) as usize];
+                r.cross_first = r.spinner != fiveup_engine::SpinnerRule::None && pick(21, 3) == 0;
                 if r.validate().is_err() {
                     r = base;
                 }
@@ -54,11 +71,13 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
         })
 }
 
-/// Every action the engine could be asked about: leads, plays on every arm (open or not),
-/// draw, pass, claims of 0 to 40 and 255, and a Muggins call.
-fn universe() -> Vec<Action> {
+/// Every action the engine could be asked about: leads, plays on every arm (open or not) of
+/// every tile of the set and of the next pip up (tiles that are not in the set at all), draw,
+/// pass, claims of 0 to 40 and 255, and a Muggins call.
+fn universe(set: u8) -> Vec<Action> {
     let mut v = Vec::new();
-    for t in Tile::ALL {
+    let outside = Tile::all((set + 1).min(12));
+    for t in outside {
         v.push(Action::lead(t));
         for a in 0..MAX_ARMS as u8 {
             v.push(Action::play(t, ArmId(a)));
@@ -79,7 +98,7 @@ fn universe() -> Vec<Action> {
 fn first_hand(rules: Rules, seed: u64, no_doubles: bool) -> State {
     if no_doubles {
         let mut rng = FastRng::new(seed);
-        let mut order: Vec<Tile> = Tile::ALL.iter().collect();
+        let mut order: Vec<Tile> = rules.tiles().iter().collect();
         fiveup_engine::shuffle(&mut order, |n| rng.below(n));
         order.sort_by_key(|t| t.is_double());
         let deal = Deal::from_order(&rules, &order).expect("28 tiles");
@@ -137,8 +156,8 @@ fn assert_tiles_accounted(s: &State) {
         seen.insert(t);
         n += 1;
     }
-    assert_eq!(seen, Tile::ALL);
-    assert_eq!(n, 28);
+    assert_eq!(seen, s.rules().tiles());
+    assert_eq!(n as usize, s.rules().tile_count());
     assert_eq!(s.boneyard().len(), usize::from(s.boneyard_len()));
 }
 
@@ -146,7 +165,7 @@ fn assert_count_consistent(s: &State) {
     assert_eq!(s.layout().count(), s.layout().recount(), "{s:?}");
 }
 
-fn assert_fives(s: &State, outcome_points: Option<u8>) {
+fn assert_fives(s: &State, outcome_points: Option<u16>) {
     if s.rules().small_scale() {
         return;
     }
@@ -199,7 +218,11 @@ fn assert_view_private(s: &State, seat: Seat, v: &View, check_json: bool) {
             (a, b) => assert_eq!(a, b),
         }
     }
-    let hidden = Tile::ALL.minus(s.hand(seat)).minus(s.layout().tiles());
+    let hidden = s
+        .rules()
+        .tiles()
+        .minus(s.hand(seat))
+        .minus(s.layout().tiles());
     assert_eq!(v.unseen(), hidden);
     if s.to_move() == seat {
         assert_eq!(
@@ -238,7 +261,7 @@ proptest! {
         seed in any::<u64>(),
         no_doubles in prop::bool::weighted(0.15),
     ) {
-        let all = universe();
+        let all = universe(rules.set);
         let mut rng = FastRng::new(seed ^ 0x1117);
         play_games(rules, seed, no_doubles, 2, |s, step| {
             assert_tiles_accounted(s);
@@ -332,15 +355,21 @@ fn check_resampling(
         if points.contains(&i) && supported(s) {
             for p in (0..s.rules().players).map(Seat) {
                 let v = s.view(p);
+                let mut sampler = Sampler::new(&v);
                 for _ in 0..2 {
-                    match v.sample(&mut rng) {
+                    // Exactly uniform where the sampler can count; else (bigger sets, many
+                    // players) a consistent deal all the same.
+                    let got = match sampler.sample(&mut rng) {
+                        Err(ResampleError::TooComplex) => sampler.sample_consistent(&mut rng),
+                        other => other,
+                    };
+                    match got {
                         Ok(sample) => {
                             assert_eq!(sample.view(p), v, "resampled view differs for {p}");
                             assert_eq!(sample.hand(p), s.hand(p));
                             assert_tiles_accounted(&sample);
                             assert_count_consistent(&sample);
                         }
-                        Err(ResampleError::TooComplex) => {}
                         Err(e) => panic!("{p} could not resample: {e}\n{s:?}"),
                     }
                 }
@@ -353,16 +382,17 @@ fn check_resampling(
 /// The universe of actions used above really is every tile on every arm.
 #[test]
 fn universe_covers_every_play() {
-    let u = universe();
+    let u = universe(6);
     let plays: TileSet = u
         .iter()
         .filter_map(|a| match a {
             Action::Play {
                 tile,
-                arm: Some(ArmId(15)),
+                arm: Some(ArmId(27)),
             } => Some(*tile),
             _ => None,
         })
         .collect();
-    assert_eq!(plays, Tile::ALL);
+    assert_eq!(plays, Tile::all(7));
+    assert_eq!(MAX_ARMS, 28);
 }

@@ -18,13 +18,22 @@ enum Deals {
 
 /// A deal for a hand starting with `start`, redealing as the rules require.
 fn random_deal(rules: Rules, start: HandStart, rng: &mut FastRng) -> State {
-    let mut order: [Tile; TILE_COUNT] = std::array::from_fn(|i| Tile::from_index(i as u8).unwrap());
+    let n = rules.tile_count();
+    let mut order: [Tile; TILE_COUNT] =
+        std::array::from_fn(|i| Tile::from_index(if i < n { i as u8 } else { 0 }).unwrap());
     loop {
-        shuffle(&mut order, |n| rng.below(n));
+        shuffle(&mut order[..n], |k| rng.below(k));
         let deal = Deal {
             order,
+            tiles: n as u8,
             players: rules.players,
             hand_size: rules.hand_size,
+            // The lot is part of a deal only under the lot rule (records keep it only then).
+            lot: fiveup_engine::Seat(if rules.first_lead == fiveup_engine::FirstLead::Lot {
+                rng.below(u32::from(rules.players)) as u8
+            } else {
+                0
+            }),
         };
         match State::with_start(rules, deal, start) {
             Ok(s) => return s,

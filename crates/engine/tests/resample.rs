@@ -15,7 +15,7 @@ use fiveup_engine::{
 
 /// A deal seen from one seat, up to the order of the other seat's initial hand (which nothing
 /// can reveal): that seat's initial hand and the whole boneyard in draw order.
-type DealKey = (u32, Vec<Tile>);
+type DealKey = (u128, Vec<Tile>);
 
 fn key(deal: &Deal, other: Seat) -> DealKey {
     (deal.hand(other).0, deal.boneyard().to_vec())
@@ -62,7 +62,7 @@ fn consistent_deals(s: &State, viewer: Seat) -> BTreeSet<DealKey> {
     }
     let undrawn: Vec<usize> = (drawn..bone.len()).collect();
     let known: TileSet = mine.iter().chain(bone.iter().flatten()).copied().collect();
-    let free: Vec<Tile> = Tile::ALL.minus(known).iter().collect();
+    let free: Vec<Tile> = Tile::all(6).minus(known).iter().collect();
     let unseen: Vec<Tile> = view.unseen().iter().collect();
     let actions: Vec<Action> = view.history().iter().filter_map(Entry::action).collect();
     let mut out = BTreeSet::new();

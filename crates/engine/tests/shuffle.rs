@@ -6,13 +6,21 @@ use common::{chi_square_critical, chi_square_uniform};
 use fiveup_engine::{Deal, Preset, Rules, Seed, Tile, SHUFFLE_VERSION};
 
 fn vectors() -> Vec<(Seed, u32, Vec<Tile>)> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/shuffle_v1.txt");
-    let text = std::fs::read_to_string(path).expect("shuffle vectors");
+    vectors_of("shuffle_v1.txt", 28)
+}
+
+fn data(name: &str) -> String {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path).expect("shuffle vectors")
+}
+
+fn vectors_of(name: &str, n: usize) -> Vec<(Seed, u32, Vec<Tile>)> {
+    let text = data(name);
     text.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
             let words: Vec<&str> = l.split_whitespace().collect();
-            assert_eq!(words.len(), 30, "seed, hand and 28 tiles: {l}");
+            assert_eq!(words.len(), n + 2, "seed, hand and {n} tiles: {l}");
             let seed = Seed::parse(words[0]).expect("64 hex digits");
             assert_eq!(seed.to_hex(), words[0]);
             let hand = words[1].parse().expect("hand number");
@@ -36,9 +44,59 @@ fn shuffle_v1_reproduces_the_test_vectors() {
         let rules = Rules::preset(Preset::FiveUp, n);
         for (seed, hand, tiles) in &v {
             let deal = Deal::from_seed(seed, *hand, &rules, false);
-            assert_eq!(deal.order.to_vec(), *tiles, "seed {seed} hand {hand}");
+            assert_eq!(deal.tiles().to_vec(), *tiles, "seed {seed} hand {hand}");
         }
     }
+}
+
+/// The same shuffle over the 55 tiles of a double-nine set and the 91 of a double-twelve set
+/// reproduces its own published vectors.
+#[test]
+fn shuffle_v1_of_the_bigger_sets_reproduces_the_test_vectors() {
+    for (name, set, n) in [
+        ("shuffle_v1_double_nine.txt", 9u8, 55usize),
+        ("shuffle_v1_double_twelve.txt", 12, 91),
+    ] {
+        let v = vectors_of(name, n);
+        assert!(v.len() >= 5);
+        let rules = Rules::parse(&format!("set={set} players=4")).unwrap();
+        for (seed, hand, tiles) in &v {
+            let deal = Deal::from_seed(seed, *hand, &rules, false);
+            assert_eq!(
+                deal.tiles().to_vec(),
+                *tiles,
+                "{name}: seed {seed} hand {hand}"
+            );
+        }
+    }
+}
+
+/// Under `first-lead=lot` the word after the shuffle draws the leader; the deal itself is the
+/// same as without the lot.
+#[test]
+fn the_lot_reproduces_its_test_vectors() {
+    let text = data("shuffle_v1_lot.txt");
+    let mut count = 0;
+    for l in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let seed = Seed::parse(w[0]).unwrap();
+        let hand: u32 = w[1].parse().unwrap();
+        let rules = Rules::parse(&format!("set={} players={} first-lead=lot", w[2], w[3])).unwrap();
+        let deal = Deal::from_seed(&seed, hand, &rules, true);
+        assert_eq!(deal.lot.0.to_string(), w[4], "{l}");
+        let mut plain = rules;
+        plain.first_lead = fiveup_engine::FirstLead::HighestDouble;
+        plain.no_double = fiveup_engine::NoDouble::HeaviestTile;
+        assert_eq!(
+            deal.tiles(),
+            Deal::from_seed(&seed, hand, &plain, true).tiles()
+        );
+        count += 1;
+    }
+    assert!(count >= 20);
 }
 
 /// The vectors include the seeds 0, 1 and 42 given as numbers.

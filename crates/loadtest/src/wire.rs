@@ -170,7 +170,7 @@ mod tests {
     use super::*;
     use fiveup_protocol::{EventView, ServerMsg};
 
-    fn legal(action: &str, points: u8) -> LegalAction {
+    fn legal(action: &str, points: u16) -> LegalAction {
         let action: Action = serde_json::from_str(&format!("\"{action}\"")).unwrap();
         let (tile, arm) = match action {
             Action::Play { tile, arm } => (Some(tile), arm),

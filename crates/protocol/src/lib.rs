@@ -425,7 +425,7 @@ pub struct LegalAction {
     /// The arm, for a play on an arm (`None` for the lead, a draw or a pass).
     pub arm: Option<ArmId>,
     /// Points it scores at once (0 for anything but a scoring play).
-    pub points: u8,
+    pub points: u16,
 }
 
 /// An open end of the layout.
@@ -517,7 +517,7 @@ pub struct TableView {
     /// How many boneyard tiles may still be drawn.
     pub can_draw: bool,
     /// The count of the open ends.
-    pub count: u8,
+    pub count: u16,
     /// The open ends.
     pub open_ends: Vec<OpenEnd>,
     /// The layout as it lies: the lead, each arm's tiles and where it hangs.
@@ -529,7 +529,7 @@ pub struct TableView {
     /// The viewer's legal actions with their points (empty unless it is the viewer's turn).
     pub legal: Vec<LegalAction>,
     /// Manual scoring: points open to a Muggins call by the viewer.
-    pub muggins_available: u8,
+    pub muggins_available: u16,
     /// The current (or next) hand's deal proof.
     pub proof: Option<HandProof>,
     /// Whether the viewer has sent a seed for the hand being dealt.
@@ -598,9 +598,9 @@ pub enum EventView {
         /// What (`"D"` for a draw: the tile is not part of the action).
         action: Action,
         /// Points it scored.
-        points: u8,
+        points: u16,
         /// The count after it.
-        count: u8,
+        count: u16,
         /// The tile drawn: only in the drawer's own copy of the event.
         drawn: Option<Tile>,
     },
@@ -817,11 +817,11 @@ pub struct ReplayStep {
     /// The action.
     pub action: Action,
     /// Points it scored.
-    pub points: u8,
+    pub points: u16,
     /// The tile drawn, for a draw.
     pub drawn: Option<Tile>,
     /// The count after it.
-    pub count: u8,
+    pub count: u16,
     /// The open ends after it.
     pub open_ends: Vec<OpenEnd>,
     /// Scores after it.

@@ -173,9 +173,9 @@ pub enum CoreEvent {
         /// What.
         action: Action,
         /// Points.
-        points: u8,
+        points: u16,
         /// Count after.
-        count: u8,
+        count: u16,
         /// The drawn tile (secret to the drawer).
         drawn: Option<Tile>,
     },

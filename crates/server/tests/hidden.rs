@@ -32,7 +32,7 @@ fn allowed(core: &TableCore, seat: Option<u8>) -> TileSet {
         return TileSet::EMPTY;
     };
     if !matches!(state.phase(), Phase::Play | Phase::Claim) || core.status != TableStatus::Playing {
-        return Tile::ALL; // the hand is over: everything is revealed
+        return state.rules().tiles(); // the hand is over: everything is revealed
     }
     let mut known = TileSet::EMPTY;
     if let Some(s) = seat {

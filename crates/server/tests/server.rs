@@ -680,7 +680,7 @@ async fn bad_input_gets_clear_errors_and_changes_nothing() {
     other.send_text(r#"{"type":"teleport"}"#).await;
     expect(other, ErrorCode::UnknownType).await;
     other
-        .send_text(r#"{"type":"act","id":"x","version":1,"action":"9-9"}"#)
+        .send_text(r#"{"type":"act","id":"x","version":1,"action":"13-1"}"#)
         .await;
     expect(other, ErrorCode::BadJson).await;
     other
@@ -707,7 +707,7 @@ async fn bad_input_gets_clear_errors_and_changes_nothing() {
     expect(other, ErrorCode::NotYourTurn).await;
     // Illegal play: a tile the mover does not hold.
     let mv = mover.view.clone().unwrap();
-    let foreign = fiveup_engine::Tile::ALL
+    let foreign = fiveup_engine::Tile::all(6)
         .iter()
         .find(|t| !mv.my_tiles.contains(t))
         .unwrap();

@@ -984,7 +984,7 @@ impl PlayScreen {
                         typed.pop();
                     }
                     Key::Enter => {
-                        let n = typed.parse::<u8>().unwrap_or(0);
+                        let n = typed.parse::<u16>().unwrap_or(0);
                         typed.clear();
                         self.act(Action::Claim(n));
                     }

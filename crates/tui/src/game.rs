@@ -766,7 +766,7 @@ impl Game {
 }
 
 /// The seat that scored by an entry, and the points (0 when it scored nothing).
-fn scored_by(e: &Entry) -> (Option<Seat>, u8) {
+fn scored_by(e: &Entry) -> (Option<Seat>, u16) {
     match *e {
         Entry::Play { seat, points, .. }
         | Entry::Claim { seat, points, .. }

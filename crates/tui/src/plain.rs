@@ -195,9 +195,16 @@ pub fn parse_play(view: &View, args: &[&str]) -> Result<Action, String> {
         }
         hand[i - 1].tile
     } else {
-        tile_word
+        let t = tile_word
             .parse::<Tile>()
-            .map_err(|e| format!("{e}; write a tile as 6-4"))?
+            .map_err(|e| format!("{e}; write a tile as 6-4"))?;
+        if !view.rules().tiles().contains(t) {
+            return Err(format!(
+                "not a tile: \"{tile_word}\" is not in a double-{} set",
+                view.rules().set
+            ));
+        }
+        t
     };
     let Some(entry) = hand.iter().find(|h| h.tile == tile) else {
         return Err(format!("{tile} is not in your hand"));
@@ -608,7 +615,7 @@ fn command(game: &mut Game, line: &str, out: &mut dyn Write) -> Result<Flow, Str
         "draw" | "d" => act(game, Action::Draw, out)?,
         "pass" | "p" => act(game, Action::Pass, out)?,
         "muggins" | "m" => act(game, Action::Muggins, out)?,
-        "claim" | "c" => match args.first().map(|a| a.parse::<u8>()) {
+        "claim" | "c" => match args.first().map(|a| a.parse::<u16>()) {
             Some(Ok(n)) => act(game, Action::Claim(n), out)?,
             _ => reply(out, "Say how many points: claim 10 (claim 0 for none).")?,
         },

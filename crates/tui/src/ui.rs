@@ -252,8 +252,8 @@ struct TableModel {
     board_title: String,
     tree: LayoutTree,
     /// The count, or `None` when the players count for themselves (manual scoring).
-    count: Option<u8>,
-    count_points: u8,
+    count: Option<u16>,
+    count_points: u16,
     ends: Vec<(ArmId, Pip)>,
     sides: Vec<(String, i32)>,
     target: u16,

@@ -26,7 +26,7 @@ pub fn deal(rules: &Rules, hands: &[&str], boneyard_prefix: &str) -> Deal {
     let hands: Vec<Vec<Tile>> = hands.iter().map(|h| tiles(h)).collect();
     let mut boneyard = tiles(boneyard_prefix);
     let named: TileSet = hands.iter().flatten().chain(&boneyard).copied().collect();
-    boneyard.extend(Tile::ALL.minus(named).iter());
+    boneyard.extend(rules.tiles().minus(named).iter());
     Deal::from_hands(rules, &hands, &boneyard).unwrap_or_else(|e| panic!("bad test deal: {e}"))
 }
 
