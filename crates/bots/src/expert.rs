@@ -220,6 +220,13 @@ fn in_play(s: &State) -> bool {
 
 /// Finish the hand with the rollout policy.
 fn rollout(s: &mut State, policy: Rollout) {
+    // The club player reads a view of the whole history at every ply: on the bigger sets that
+    // took over half a second a decision, so they are finished by the greedy rule.
+    let policy = if s.rules().set == 6 {
+        policy
+    } else {
+        Rollout::Greedy
+    };
     while in_play(s) {
         let a = match policy {
             Rollout::Greedy => greedy_action(s),
@@ -237,7 +244,8 @@ fn rollout(s: &mut State, policy: Rollout) {
 pub enum Rollout {
     /// The greedy rule (fast).
     Greedy,
-    /// The club player, seeing each seat's view of the sampled world (stronger, slower).
+    /// The club player, seeing each seat's view of the sampled world (stronger, slower). On a
+    /// double-six set only: the bigger sets are finished by the greedy rule.
     Club,
 }
 

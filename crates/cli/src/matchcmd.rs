@@ -112,8 +112,11 @@ fn clock(secs: f64) -> String {
 
 /// Run `fiveup match`.
 pub fn run(a: &Args) -> Result<(), String> {
-    if a.partners && a.players != 4 {
-        return Err(format!("--partners needs --players 4, not {}", a.players));
+    if a.partners && a.players != 4 && a.players != 6 {
+        return Err(format!(
+            "--partners needs --players 4 or 6, not {}",
+            a.players
+        ));
     }
     if a.deals == 0 {
         return Err("--deals must be at least 1".into());

@@ -295,7 +295,7 @@ fn match_text_summary_and_bad_input() {
         ),
         (
             vec!["--a", "greedy", "--b", "random", "--partners"],
-            "--partners needs --players 4",
+            "--partners needs --players 4 or 6",
         ),
         (
             vec![

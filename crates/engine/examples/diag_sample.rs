@@ -1,54 +1,41 @@
+//! Times the sampler over the positions of random games on the bigger sets (a diagnostic:
+//! `cargo run --release -p fiveup-engine --example diag_sample`).
 use fiveup_engine::*;
 use std::time::Instant;
 fn main() {
-    sizes();
-    if std::env::args().count() > 1 {
-        return;
-    }
     let mut rng = FastRng::new(1);
-    for set in [9u8, 12] {
-        for players in 2..=8u8 {
-            for preset in [Preset::FiveUp, Preset::Cross, Preset::Muggins] {
-                let rules = Rules::preset_with_set(preset, players, set);
-                if rules.validate().is_err() {
-                    continue;
-                }
-                let mut s = State::from_seed(rules, &Seed::from_u64(rng.next_u64())).unwrap();
-                let mut worst = 0.0f64;
-                let mut worst_desc = String::new();
-                let mut step = 0;
-                while matches!(s.phase(), Phase::Play) {
-                    if step % 3 == 0 {
-                        for p in 0..players {
-                            let v = s.view(Seat(p));
-                            let t = Instant::now();
-                            let mut sm = Sampler::new(&v);
-                            let r = sm.sample_consistent(&mut rng);
-                            let dt = t.elapsed().as_secs_f64();
-                            if dt > worst {
-                                worst = dt;
-                                worst_desc = format!("step {step} seat {p} {:?}", r.as_ref().err());
-                            }
-                        }
+    for (set, players) in [(12u8, 8u8), (12, 6), (9, 8)] {
+        let rules = Rules::preset_with_set(Preset::FiveUp, players, set);
+        for game in 0..3 {
+            let mut s = State::from_seed(rules, &Seed::from_u64(game)).unwrap();
+            let mut worst = (0.0f64, String::new());
+            let mut step = 0;
+            while matches!(s.phase(), Phase::Play) {
+                let p = s.to_move();
+                let v = s.view(p);
+                let t = Instant::now();
+                let mut sm = Sampler::new(&v);
+                let mut errs = 0;
+                for _ in 0..200 {
+                    if sm.sample_consistent(&mut rng).is_err() {
+                        errs += 1;
                     }
-                    let a = s.random_action(&mut rng);
-                    s.apply(a).unwrap();
-                    step += 1;
                 }
-                println!(
-                    "set {set} players {players} {preset}: worst {:.3}s {worst_desc}",
-                    worst
-                );
+                let dt = t.elapsed().as_secs_f64();
+                if dt > worst.0 {
+                    worst = (
+                        dt,
+                        format!("step {step} exact {:?} errs {errs}", sm.count().is_ok()),
+                    );
+                }
+                let a = s.random_action(&mut rng);
+                s.apply(a).unwrap();
+                step += 1;
             }
+            println!(
+                "set {set} players {players} game {game}: worst 200 samples {:.3}s {}",
+                worst.0, worst.1
+            );
         }
     }
-}
-#[allow(dead_code)]
-fn sizes() {
-    println!(
-        "{} {} {}",
-        std::mem::size_of::<Entry>(),
-        std::mem::size_of::<State>(),
-        std::mem::size_of::<Layout>()
-    );
 }

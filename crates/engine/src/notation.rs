@@ -295,7 +295,7 @@ fn check_tag_key(key: &str) -> Result<(), String> {
     if let Some(rest) = key.strip_prefix(['S', 's']) {
         if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) {
             return Err(format!(
-                "{key} looks like a seat name header, which is S and a seat number (S0 to S3)"
+                "{key} looks like a seat name header, which is S and a seat number (S0 to S7)"
             ));
         }
     }
@@ -780,7 +780,7 @@ impl Parser {
             }
             _ => match seat_key(key) {
                 Some(seat) => {
-                    let Some(seat) = seat.filter(|&s| s < 4) else {
+                    let Some(seat) = seat.filter(|&s| s < crate::MAX_SEATS) else {
                         return Err(RecordError::at(n, format!("there is no seat {key}")));
                     };
                     if self.names.contains_key(&seat) {

@@ -155,6 +155,8 @@ struct Built {
     /// Splits examined while counting groups; past [`GROUP_WORK`] counting stops and the view
     /// is reported [`ResampleError::TooComplex`].
     work: u64,
+    /// The weighted splits met while sampling groups (see [`Built::weighted_splits`]).
+    splits: HashMap<(u8, u128), (Vec<u128>, Vec<f64>)>,
     memo: HashMap<(u8, u128), f64>,
     /// Known boneyard draws of the viewer: position -> tile.
     known_bone: Vec<Option<Tile>>,
@@ -448,6 +450,7 @@ impl Sampler {
             field: (1u128 << bits) - 1,
             groups,
             work: 0,
+            splits: HashMap::new(),
             memo: HashMap::new(),
             known_bone,
             viewer_initial,
@@ -815,6 +818,25 @@ impl Built {
         out
     }
 
+    /// The splits of group `g` within `caps`, each with its weight (assignments times
+    /// completions), computed once per state and kept for later samples.
+    fn weighted_splits(&mut self, g: usize, caps: u128) -> (Vec<u128>, Vec<f64>) {
+        if let Some(hit) = self.splits.get(&(g as u8, caps)) {
+            return hit.clone();
+        }
+        let options = self.distributions(g, caps);
+        let weights: Vec<f64> = options
+            .iter()
+            .map(|&(d, ways)| ways * self.count_groups(g + 1, caps - d))
+            .collect();
+        let entry = (
+            options.into_iter().map(|o| o.0).collect::<Vec<u128>>(),
+            weights,
+        );
+        self.splits.insert((g as u8, caps), entry.clone());
+        entry
+    }
+
     /// Place every group: choose each group's split in proportion to its completions, then
     /// deal the group's items over the chosen classes in a uniformly random order.
     fn sample_groups(
@@ -827,11 +849,7 @@ impl Built {
             let take = if g + 1 == self.groups.len() {
                 caps
             } else {
-                let options = self.distributions(g, caps);
-                let weights: Vec<f64> = options
-                    .iter()
-                    .map(|&(d, ways)| ways * self.count_groups(g + 1, caps - d))
-                    .collect();
+                let (options, weights) = self.weighted_splits(g, caps);
                 let total: f64 = weights.iter().sum();
                 if total <= 0.0 {
                     return Err(ResampleError::Impossible);
@@ -842,7 +860,7 @@ impl Built {
                     if *w <= 0.0 {
                         continue;
                     }
-                    pick = Some(o.0);
+                    pick = Some(*o);
                     if r < *w {
                         break;
                     }
@@ -892,7 +910,18 @@ fn group_items(elig: &[u32]) -> Vec<Group> {
 
 /// `ln(n!)`, summed (n is at most 91).
 fn ln_factorial(n: usize) -> f64 {
-    (2..=n).map(|x| (x as f64).ln()).sum()
+    LN_FACTORIAL.with(|t| t[n.min(t.len() - 1)])
+}
+
+thread_local! {
+    /// `ln(n!)` for every `n` up to the largest set's 91 tiles.
+    static LN_FACTORIAL: [f64; 92] = {
+        let mut t = [0.0; 92];
+        for n in 2..92 {
+            t[n] = t[n - 1] + (n as f64).ln();
+        }
+        t
+    };
 }
 
 impl View {

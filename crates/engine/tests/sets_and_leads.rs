@@ -405,3 +405,15 @@ fn impossible_tables_are_named() {
     assert!(Rules::parse("set=12 players=8 hand=11").is_ok());
     let _ = set("6-6");
 }
+
+/// A record of an eight-player game with named seats reads back (seat headers `S0` to `S7`).
+#[test]
+fn named_seats_up_to_eight_read_back() {
+    let r = rules("set=12 players=8");
+    let st = State::from_seed(r, &Seed::from_u64(2)).unwrap();
+    let names: Vec<String> = (0..8).map(|i| format!("Player {i}")).collect();
+    let record = Recorder::new(&st, Some(names), None).unwrap().finish(&st);
+    let text = record.to_text();
+    assert!(text.contains("[S7 \"Player 7\"]"), "{text}");
+    assert_eq!(Record::parse(&text).unwrap(), record);
+}
