@@ -142,7 +142,7 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
     );
     let players = form.players;
     let dummy = Setup {
-        rules: Rules::preset(fiveup_engine::Preset::FiveUp, players),
+        rules: Rules::preset_with_set(fiveup_engine::Preset::FiveUp, players, form.set),
         seats: (0..players)
             .map(|i| {
                 if i == 0 {
@@ -156,17 +156,47 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
     };
     let names = seat_names(&dummy);
     let preset = fiveup_engine::Preset::ALL[form.preset % fiveup_engine::Preset::ALL.len()];
-    let default_target = Rules::preset(preset, players).target;
+    let preset_rules = Rules::preset_with_set(preset, players, form.set);
+    let default_target = preset_rules.target;
     let mut lines: Vec<Line> = Vec::new();
     lines.push(Line::raw(""));
     for (i, field) in form.fields().into_iter().enumerate() {
         let cur = i == form.field.min(form.fields().len() - 1);
         let (label, value, editable) = match field {
+            Field::Set => ("Set".to_string(), crate::app::set_label(form.set), false),
             Field::Players => ("Players".to_string(), players.to_string(), false),
+            Field::FirstLead => (
+                "First lead".to_string(),
+                match form.first_lead {
+                    Some(i) => crate::app::FIRST_LEAD_CHOICES
+                        [i % crate::app::FIRST_LEAD_CHOICES.len()]
+                    .1
+                    .to_string(),
+                    None => format!(
+                        "{} (the preset's)",
+                        first_lead_name(preset_rules.first_lead)
+                    ),
+                },
+                false,
+            ),
             Field::Partners => (
                 "Partnerships".to_string(),
                 if form.partners {
-                    "yes: you and North against West and East".to_string()
+                    let team = |odd: usize| {
+                        let n: Vec<&str> = names
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| i % 2 == odd)
+                            .map(|(i, n)| if i == 0 { "you" } else { n.as_str() })
+                            .collect();
+                        match n.split_last() {
+                            Some((last, rest)) if !rest.is_empty() => {
+                                format!("{} and {last}", rest.join(", "))
+                            }
+                            _ => n.join(""),
+                        }
+                    };
+                    format!("yes: {} against {}", team(0), team(1))
                 } else {
                     "no: each for themselves".to_string()
                 },
@@ -239,6 +269,13 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
     put(f, area.x, area.y + area.height - 1, keys, theme.dim(), area);
 }
 
+fn first_lead_name(f: fiveup_engine::FirstLead) -> &'static str {
+    crate::app::FIRST_LEAD_CHOICES
+        .iter()
+        .find(|(x, _)| *x == f)
+        .map_or("highest-double", |(_, n)| n)
+}
+
 // ---------------------------------------------------------------------------------------------
 // The table, shared by the game and the replay
 
@@ -255,6 +292,8 @@ struct TableModel {
     count: Option<u16>,
     count_points: u16,
     ends: Vec<(ArmId, Pip)>,
+    /// Cross Dominoes: arms waiting until the cross is complete.
+    waiting: Vec<ArmId>,
     sides: Vec<(String, i32)>,
     target: u16,
     seats: Vec<SeatLine>,
@@ -285,7 +324,7 @@ fn draw_board(
         .title(format!(" {title} "));
     let inner = block.inner(board_area);
     f.render_widget(block, board_area);
-    let d = board::draw(&m.tree, inner.width, inner.height);
+    let d = board::draw_waiting(&m.tree, inner.width, inner.height, &m.waiting);
     let mut right = inner.x;
     for g in &d.glyphs {
         let style = match g.role {
@@ -294,7 +333,7 @@ fn draw_board(
                 theme.end().add_modifier(Modifier::UNDERLINED)
             }
             Role::End(_) => theme.end(),
-            Role::Elided { .. } | Role::Shut(_) => theme.dim(),
+            Role::Elided { .. } | Role::Shut(_) | Role::Waiting(_) => theme.dim(),
             Role::Tile { tile, .. } | Role::Lead(tile) if m.last == Some(tile) => theme.last(),
             _ => theme.base(),
         };
@@ -387,6 +426,26 @@ fn table_lines(m: &TableModel, w: usize, theme: Theme) -> Vec<Line<'static>> {
     let mut lines: Vec<Line> = Vec::new();
     for (name, pts) in &m.sides {
         let t = tally(*pts);
+        if name.chars().count() > 12 {
+            // A partnership of three (`You & Northwest & Northeast`): the names whole on their
+            // own lines, then the score.
+            let names: Vec<String> = name.split(" & ").map(str::to_string).collect();
+            for l in join_wrapped("", &names, " & ", w) {
+                lines.push(Line::styled(l, theme.accent()));
+            }
+            let score = format!("{:>17}", pts);
+            if score.len() + 1 + t.len() <= w {
+                lines.push(Line::from(vec![
+                    Span::styled(score, theme.accent()),
+                    Span::raw(" "),
+                    Span::raw(t),
+                ]));
+            } else {
+                lines.push(Line::styled(score, theme.accent()));
+                lines.push(Line::raw(format!("  {t}")));
+            }
+            continue;
+        }
         let head = format!("{name:<12.12} {pts:>4}");
         if head.len() + 1 + t.len() <= w {
             lines.push(Line::from(vec![
@@ -430,6 +489,12 @@ fn table_lines(m: &TableModel, w: usize, theme: Theme) -> Vec<Line<'static>> {
         lines.push(Line::raw("Ends -".to_string()));
     } else {
         for l in join_wrapped("Ends ", &ends, " | ", w) {
+            lines.push(Line::raw(l));
+        }
+    }
+    if !m.waiting.is_empty() {
+        let names: Vec<String> = m.waiting.iter().map(|a| board::waiting_mark(*a)).collect();
+        for l in join_wrapped("Wait for the cross: ", &names, ", ", w) {
             lines.push(Line::raw(l));
         }
     }
@@ -676,13 +741,34 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
             SeatKind::Human => None,
         })
         .collect();
-    let title = format!(
-        " Five Up | hand {} | to {} | seed {} | {} ",
+    let head = format!(
+        " Five Up | hand {} | to {} | seed {} | ",
         v.start().hand_no,
         rules.target,
         g.setup().seed,
-        opponents.join(", ")
     );
+    let mut who = opponents.join(", ");
+    if head.len() + who.len() + 1 > usize::from(area.width) {
+        // A big table: the levels counted (`club x5`) rather than every seat named.
+        let mut levels: Vec<(String, usize)> = Vec::new();
+        for k in &g.setup().seats {
+            if let SeatKind::Computer(l) = k {
+                match levels.iter_mut().find(|(x, _)| x == l) {
+                    Some(e) => e.1 += 1,
+                    None => levels.push((l.clone(), 1)),
+                }
+            }
+        }
+        who = levels
+            .iter()
+            .map(|(l, n)| format!("{l} x{n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if g.human().is_some() {
+            who = format!("you against {who}");
+        }
+    }
+    let title = format!("{head}{who} ");
     f.render_widget(
         Paragraph::new(Line::styled(title, theme.title())).style(theme.title()),
         Rect::new(area.x, area.y, area.width, 1),
@@ -690,7 +776,13 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
     // Bottom: the hand box, the message rows and the keys line.
     let tiles = hand_tiles(&v);
     let hand_w = area.width.saturating_sub(2);
-    let per_row = usize::from(hand_w / 10).max(1);
+    // Each tile takes ten columns (` 1[6|4]* `), twelve with two-digit pips (` 12[12|10]*`).
+    let cell: usize = if tiles.iter().any(|h| h.tile.hi() > 9) {
+        12
+    } else {
+        10
+    };
+    let per_row = (usize::from(hand_w) / cell).max(1);
     let tile_rows = tiles.len().div_ceil(per_row).clamp(1, 2);
     let visible = g.visible_hands();
     let others: Vec<(String, TileSet)> = (0..rules.players)
@@ -743,6 +835,10 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
                 format!("Hand {}: the final layout", v.start().hand_no)
             }
         },
+        waiting: board::waiting_arms(
+            &LayoutTree::from_history(&rules, v.history()),
+            layout.cross_pending(),
+        ),
         tree: LayoutTree::from_history(&rules, v.history()),
         count: (!g.counting_hidden()).then(|| layout.count()),
         count_points: State::count_points(&rules, layout.count()),
@@ -797,7 +893,7 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         if row < first_row || row >= first_row + tile_rows {
             continue;
         }
-        let x = inner.x + ((i % per_row) * 10) as u16;
+        let x = inner.x + ((i % per_row) * cell) as u16;
         let y = inner.y + ((row - first_row) * 2) as u16;
         let label = (i + 1).to_string();
         let sel = match typed {
@@ -1162,6 +1258,10 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
             Phase::HandOver => "Hand over".into(),
             Phase::GameOver => "Game over".into(),
         },
+        waiting: board::waiting_arms(
+            &LayoutTree::from_history(&rules, state.log()),
+            layout.cross_pending(),
+        ),
         tree: LayoutTree::from_history(&rules, state.log()),
         count: Some(layout.count()),
         count_points: State::count_points(&rules, layout.count()),
