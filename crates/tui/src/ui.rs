@@ -136,10 +136,6 @@ fn popup(area: Rect, w: u16, h: u16) -> Rect {
 
 fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
     let title = Line::styled(" Five Up: a new game ", theme.title());
-    f.render_widget(
-        Paragraph::new(title),
-        Rect::new(area.x, area.y, area.width, 1),
-    );
     let players = form.players;
     let dummy = Setup {
         rules: Rules::preset_with_set(fiveup_engine::Preset::FiveUp, players, form.set),
@@ -196,7 +192,12 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
                             _ => n.join(""),
                         }
                     };
-                    format!("yes: {} against {}", team(0), team(1))
+                    if players == 6 {
+                        // The whole line would not fit: name the human's team only.
+                        format!("yes: {} as a team", team(0))
+                    } else {
+                        format!("yes: {} against {}", team(0), team(1))
+                    }
                 } else {
                     "no: each for themselves".to_string()
                 },
@@ -231,7 +232,7 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
         };
         let style = if cur { theme.selected() } else { theme.base() };
         lines.push(Line::from(vec![
-            Span::raw(format!("{marker}{label:<14}")),
+            Span::raw(format!("{marker}{label:<17}")),
             Span::styled(shown, style),
         ]));
     }
@@ -247,12 +248,21 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
     for l in wrap_plain(&summary, text_w) {
         lines.push(Line::styled(format!("  {l}"), style));
     }
+    // A big table at 80x24: the blank lines go first, then the title row, so that the rules
+    // (or the error) are still shown whole.
+    let mut top = 1;
+    if lines.len() + 2 > usize::from(area.height.saturating_sub(2)) {
+        lines.retain(|l| l.width() > 0);
+        if lines.len() + 2 > usize::from(area.height.saturating_sub(2)) {
+            top = 0;
+        }
+    }
     let body = popup(
         Rect::new(
             area.x,
-            area.y + 1,
+            area.y + top,
             area.width,
-            area.height.saturating_sub(2),
+            area.height.saturating_sub(1 + top),
         ),
         box_w,
         lines.len() as u16 + 2,
@@ -265,6 +275,12 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
         ),
         body,
     );
+    if top == 1 {
+        f.render_widget(
+            Paragraph::new(title),
+            Rect::new(area.x, area.y, area.width, 1),
+        );
+    }
     let keys = "Up/Down field  Left/Right change  type to edit  Enter start  Esc quit";
     put(f, area.x, area.y + area.height - 1, keys, theme.dim(), area);
 }
@@ -424,7 +440,21 @@ fn join_wrapped(head: &str, pieces: &[String], sep: &str, width: usize) -> Vec<S
 /// The table panel's lines: scores, the count and how it is made, the open ends, the tiles.
 fn table_lines(m: &TableModel, w: usize, theme: Theme) -> Vec<Line<'static>> {
     let mut lines: Vec<Line> = Vec::new();
-    for (name, pts) in &m.sides {
+    if m.sides.len() > 4 {
+        // Five to eight players each for themselves: the points in two columns, so that the
+        // count, the ends and the tiles stay in view (the tally is in the score sheet).
+        // `>` marks whose turn it is; the tiles in hand follow on one line in the same order.
+        let cells: Vec<String> = m
+            .sides
+            .iter()
+            .zip(&m.seats)
+            .map(|((n, p), st)| format!("{}{:<9.9} {p:>3}", if st.to_move { '>' } else { ' ' }, n))
+            .collect();
+        for pair in cells.chunks(2) {
+            lines.push(Line::styled(pair.concat(), theme.accent()));
+        }
+    }
+    for (name, pts) in m.sides.iter().filter(|_| m.sides.len() <= 4) {
         let t = tally(*pts);
         if name.chars().count() > 12 {
             // A partnership of three (`You & Northwest & Northeast`): the names whole on their
@@ -497,6 +527,14 @@ fn table_lines(m: &TableModel, w: usize, theme: Theme) -> Vec<Line<'static>> {
         for l in join_wrapped("Wait for the cross: ", &names, ", ", w) {
             lines.push(Line::raw(l));
         }
+    }
+    if m.sides.len() > 4 {
+        let mut pieces: Vec<String> = m.seats.iter().map(|st| st.tiles.to_string()).collect();
+        pieces.push(format!("| boneyard {}", m.boneyard));
+        for l in join_wrapped("Tiles, same order: ", &pieces, " ", w) {
+            lines.push(Line::raw(l));
+        }
+        return lines;
     }
     // The boneyard and the tiles in each hand, `>` marking whose turn it is.
     let mut pieces = vec![format!("boneyard {}", m.boneyard)];

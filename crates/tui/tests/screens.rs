@@ -1041,3 +1041,26 @@ fn a_cross_dominoes_game_shows_the_arms_waiting_for_the_cross() {
     }
     panic!("no seed reaches a waiting cross");
 }
+
+#[test]
+fn eight_players_keep_the_whole_table_panel_at_80x24() {
+    let (rules, text) = mid_hand(setup(Preset::FiveUp, 8, 4, "set=12"), 4, (80, 24));
+    assert_eq!((rules.players, rules.set), (8, 12));
+    for name in [
+        "You",
+        "Southwest",
+        "West",
+        "Northwest",
+        "North",
+        "Northeast",
+        "East",
+        "Southeast",
+    ] {
+        assert!(text.contains(name), "{name} missing:\n{text}");
+    }
+    // The count, the ends and the tiles of every hand all stay in the panel.
+    assert!(text.contains("Count "), "{text}");
+    assert!(text.contains("Ends "), "{text}");
+    assert!(text.contains("boneyard"), "{text}");
+    insta::assert_snapshot!("eight_players_80x24", text);
+}
