@@ -807,6 +807,29 @@ mod tests {
         assert!(text.contains("Open ends:"));
     }
 
+    #[test]
+    fn cross_dominoes_says_which_arms_wait_for_the_cross() {
+        let mut s = Setup::new(1);
+        s.rules = fiveup_engine::Rules::parse("cross-dominoes").expect("rules");
+        // Seed 1: North leads 3-3; every tile laid goes on a side of the cross until all four
+        // are covered, and the rest wait.
+        let mut input = String::new();
+        for k in 1..=7 {
+            input.push_str(&format!("play {k} W\nplay {k} E\n"));
+        }
+        input.push_str("board\nends\nquit\n");
+        let text = play(s, &input);
+        assert!(
+            text.contains("Open ends: N 3, S 3; waiting for the cross: "),
+            "{text}"
+        );
+        assert!(
+            text.contains("The cross is not complete: only the sides of its double take tiles."),
+            "{text}"
+        );
+        assert!(text.contains("waiting for the cross."), "{text}");
+    }
+
     /// `South 20, North 35` (or `South +5, North +0`) -> [20, 35]
     fn numbers(t: &str) -> Vec<i32> {
         t.trim_end_matches('.')

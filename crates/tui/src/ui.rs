@@ -1209,7 +1209,7 @@ pub const HELP_KEYS: &str = "\
 Left/Right, Tab   move along your hand
 1-9               play that tile; with ten tiles or more type its number (1 then 2 for tile 12, or 1 then Enter for tile 1); a tile that fits one end is laid at once
 Enter, Space      play the tile under the cursor
-W E N S, 4-15     the end to lay it on, when it fits several (two digits for 10 and up; or arrows and Enter)
+W E N S, 4-27     the end to lay it on, when it fits several (two digits for 10 and up; or arrows and Enter)
 mouse             click a tile to play it, an end marker to lay it there
 d / p             draw / pass (forced draws and passes happen by themselves)
 c, digits, Enter  claim your points (manual scoring); m: Muggins
