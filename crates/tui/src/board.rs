@@ -911,19 +911,24 @@ mod tests {
     #[test]
     #[ignore = "prints how often whole hands are crowded; run by hand"]
     fn crowded_share() {
-        for (preset, players) in [
-            (Preset::FiveUp, 2),
-            (Preset::FiveUp, 4),
-            (Preset::Muggins, 2),
-            (Preset::Cross, 2),
+        for (preset, players, set) in [
+            (Preset::FiveUp, 2, 6),
+            (Preset::FiveUp, 4, 6),
+            (Preset::Muggins, 2, 6),
+            (Preset::Cross, 2, 6),
+            (Preset::FiveUp, 2, 9),
+            (Preset::FiveUp, 6, 12),
+            (Preset::PartyTwelve, 8, 12),
+            (Preset::Cross, 2, 12),
         ] {
             for (w, h) in [(48u16, 15u16), (78, 19), (68, 21), (128, 37)] {
                 let n = 150;
+                let rules = Rules::preset_with_set(preset, players, set);
                 let crowded = (0..n)
-                    .filter(|&seed| draw(&random_tree(seed, preset, players, 40), w, h).crowded > 0)
+                    .filter(|&seed| draw(&random_tree_on(seed, rules, 100), w, h).crowded > 0)
                     .count();
                 println!(
-                    "{} {players}p {w}x{h}: {crowded} of {n} crowded",
+                    "{} set={set} {players}p {w}x{h}: {crowded} of {n} crowded",
                     preset.name()
                 );
             }
