@@ -924,11 +924,13 @@ mod tests {
             for (w, h) in [(48u16, 15u16), (78, 19), (68, 21), (128, 37)] {
                 let n = 150;
                 let rules = Rules::preset_with_set(preset, players, set);
-                let crowded = (0..n)
-                    .filter(|&seed| draw(&random_tree_on(seed, rules, 100), w, h).crowded > 0)
-                    .count();
+                let drawn: Vec<Drawing> = (0..n)
+                    .map(|seed| draw(&random_tree_on(seed, rules, 100), w, h))
+                    .collect();
+                let crowded = drawn.iter().filter(|d| d.crowded > 0).count();
+                let hiding = drawn.iter().filter(|d| d.hidden > 0).count();
                 println!(
-                    "{} set={set} {players}p {w}x{h}: {crowded} of {n} crowded",
+                    "{} set={set} {players}p {w}x{h}: {crowded} of {n} crowded, {hiding} hide tiles",
                     preset.name()
                 );
             }
