@@ -16,13 +16,19 @@ use fiveup_tui::term::{self, RunOptions};
 /// Options of `fiveup play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Players: 2, 3 or 4 (taken from --seats when that is given).
+    /// Players: 2 to 8 (taken from --seats when that is given; else from --rules, else the
+    /// preset's smallest table).
     #[arg(long)]
     pub players: Option<u8>,
-    /// Four players in two partnerships (the default for four players).
+    /// The set: 6 (double-six, the default), 9 (double-nine) or 12 (double-twelve); the same as
+    /// `--option set=N`.
+    #[arg(long)]
+    pub set: Option<u8>,
+    /// Four or six players in two partnerships, even seats against odd (the default for four
+    /// and six players).
     #[arg(long, conflicts_with = "individual")]
     pub partners: bool,
-    /// Four players each for themselves.
+    /// Four or six players each for themselves.
     #[arg(long)]
     pub individual: bool,
     /// Who sits in each seat, seat 0 first, comma-separated: `human` or a computer level
@@ -60,6 +66,19 @@ pub struct Args {
     pub delay: u64,
 }
 
+/// The options given besides the rules string: `--set`, `--option`, `--target`.
+fn extra_options(a: &Args) -> Vec<String> {
+    let mut options = Vec::new();
+    if let Some(s) = a.set {
+        options.push(format!("set={s}"));
+    }
+    options.extend(a.options.iter().cloned());
+    if let Some(t) = a.target {
+        options.push(format!("target={t}"));
+    }
+    options
+}
+
 /// The seats the flags describe.
 fn seats_from(a: &Args) -> Result<Vec<SeatKind>, String> {
     if let Some(list) = &a.seats {
@@ -84,9 +103,22 @@ fn seats_from(a: &Args) -> Result<Vec<SeatKind>, String> {
         }
         return Ok(seats);
     }
-    let n = a.players.unwrap_or(2);
-    if !(2..=4).contains(&n) {
-        return Err(format!("--players must be 2, 3 or 4, got {n}"));
+    let n = match a.players {
+        Some(n) => n,
+        // The table the rules name (`party-twelve players=6`), else the preset's smallest.
+        None => {
+            let mut words = a.rules.clone();
+            for o in extra_options(a) {
+                words.push(' ');
+                words.push_str(&o);
+            }
+            fiveup_engine::Rules::parse(&words)
+                .map_err(|e| e.to_string())?
+                .players
+        }
+    };
+    if !(2..=8).contains(&n) {
+        return Err(format!("--players must be 2 to 8, got {n}"));
     }
     let mut seats = vec![SeatKind::Human];
     for _ in 1..n {
@@ -99,10 +131,7 @@ fn seats_from(a: &Args) -> Result<Vec<SeatKind>, String> {
 fn setup_from(a: &Args) -> Result<(Setup, Preset, String), String> {
     let seats = seats_from(a)?;
     let players = u8::try_from(seats.len()).map_err(|_| "too many seats".to_string())?;
-    let mut options = a.options.clone();
-    if let Some(t) = a.target {
-        options.push(format!("target={t}"));
-    }
+    let options = extra_options(a);
     let rules = crate::selfplay::rules_from(&a.rules, players, a.partners, a.individual, &options)?;
     let mut words = a.rules.split_whitespace();
     let preset = words
@@ -111,6 +140,9 @@ fn setup_from(a: &Args) -> Result<(Setup, Preset, String), String> {
         .unwrap_or(Preset::FiveUp);
     let mut extra: Vec<String> = words.map(str::to_string).collect();
     extra.extend(a.options.iter().cloned());
+    if let Some(s) = a.set {
+        extra.push(format!("set={s}"));
+    }
     let seed = a.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use fiveup_bots::review::{judge, review_decision, MoveReview};
 use fiveup_bots::{ActionEval, ExpertConfig};
 use fiveup_engine::notation::{Record, ReplayedGame};
-use fiveup_engine::{Action, ArmId, Phase, Preset, Rules, State};
+use fiveup_engine::{Action, ArmId, FirstLead, Phase, Preset, Rules, State};
 
 use crate::game::{Game, SeatKind, Setup, CHEATING_LEVEL, LEVELS};
 use crate::plain::hand_tiles;
@@ -63,17 +63,43 @@ pub type HitMap = Vec<(u16, u16, u16, u16, Target)>;
 /// The levels offered on the start screen: the fair ones, then the labelled cheat.
 pub const LEVEL_CHOICES: [&str; 5] = [LEVELS[0], LEVELS[1], LEVELS[2], LEVELS[3], CHEATING_LEVEL];
 
+/// The sets offered on the start screen, by their highest pip.
+pub const SET_CHOICES: [u8; 3] = [6, 9, 12];
+
+/// The first-lead rules offered on the start screen (besides the preset's own).
+pub const FIRST_LEAD_CHOICES: [(FirstLead, &str); 4] = [
+    (FirstLead::HighestDouble, "highest-double"),
+    (FirstLead::HighestDoubleAny, "highest-double-any"),
+    (FirstLead::Lot, "lot"),
+    (FirstLead::TopDouble, "top-double"),
+];
+
+/// The set's name in words: `double-twelve (91 tiles)`.
+#[must_use]
+pub fn set_label(set: u8) -> String {
+    match set {
+        6 => "double-six (28 tiles)".into(),
+        9 => "double-nine (55 tiles)".into(),
+        12 => "double-twelve (91 tiles)".into(),
+        s => format!("double-{s}"),
+    }
+}
+
 /// A field of the start screen.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Field {
+    /// The set of dominoes.
+    Set,
     /// Number of players.
     Players,
-    /// Partnerships (four players).
+    /// Partnerships (four or six players).
     Partners,
     /// The level of the computer in this seat.
     Level(usize),
     /// The rules preset.
     Preset,
+    /// Who leads the first hand.
+    FirstLead,
     /// Further options, `key=value ...`.
     Options,
     /// The target score.
@@ -87,14 +113,18 @@ pub enum Field {
 /// The start screen's choices.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct StartForm {
-    /// Players, 2 to 4.
+    /// The set, by its highest pip: 6, 9 or 12.
+    pub set: u8,
+    /// Players, 2 to 8.
     pub players: u8,
-    /// Partnerships with four players.
+    /// Partnerships with four or six players.
     pub partners: bool,
-    /// Index into [`LEVEL_CHOICES`] for seats 1, 2, 3.
-    pub levels: [usize; 3],
+    /// Index into [`LEVEL_CHOICES`] for seats 1 to 7.
+    pub levels: [usize; 7],
     /// Index into `Preset::ALL`.
     pub preset: usize,
+    /// Index into [`FIRST_LEAD_CHOICES`], or `None` for the preset's rule.
+    pub first_lead: Option<usize>,
     /// Further options.
     pub options: String,
     /// The target (empty: the preset's).
@@ -111,20 +141,45 @@ impl StartForm {
     /// A form showing `setup` (its rules described by `preset` and `options`).
     #[must_use]
     pub fn from_setup(setup: &Setup, preset: Preset, options: &str) -> StartForm {
-        let mut levels = [2usize; 3];
-        for (i, s) in setup.seats.iter().skip(1).enumerate().take(3) {
+        let mut levels = [2usize; 7];
+        for (i, s) in setup.seats.iter().skip(1).enumerate().take(7) {
             if let SeatKind::Computer(l) = s {
                 let name = l.split(':').next().unwrap_or("");
                 levels[i] = LEVEL_CHOICES.iter().position(|c| *c == name).unwrap_or(2);
             }
         }
-        let default_target = Rules::preset(preset, setup.rules.players).target;
+        let r = &setup.rules;
+        let base = Rules::preset_with_set(preset, r.players, r.set);
+        let default_target = base.target;
         StartForm {
-            players: setup.rules.players,
-            partners: setup.rules.partnerships,
+            set: r.set,
+            players: r.players,
+            partners: r.partnerships,
             levels,
             preset: Preset::ALL.iter().position(|p| *p == preset).unwrap_or(0),
-            options: options.to_string(),
+            first_lead: (r.first_lead != base.first_lead)
+                .then(|| {
+                    FIRST_LEAD_CHOICES
+                        .iter()
+                        .position(|(f, _)| *f == r.first_lead)
+                })
+                .flatten(),
+            // The set, the table and the first lead have fields of their own.
+            options: options
+                .split_whitespace()
+                .filter(|w| {
+                    ![
+                        "set=",
+                        "players=",
+                        "partnerships=",
+                        "partners=",
+                        "first-lead=",
+                    ]
+                    .iter()
+                    .any(|k| w.starts_with(k))
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
             target: if setup.rules.target == default_target {
                 String::new()
             } else {
@@ -139,15 +194,15 @@ impl StartForm {
     /// The fields shown, in order.
     #[must_use]
     pub fn fields(&self) -> Vec<Field> {
-        let mut f = vec![Field::Players];
-        if self.players == 4 {
+        let mut f = vec![Field::Preset, Field::Set, Field::Players];
+        if self.players == 4 || self.players == 6 {
             f.push(Field::Partners);
         }
-        for i in 0..usize::from(self.players) - 1 {
+        for i in 0..usize::from(self.players.clamp(2, 8)) - 1 {
             f.push(Field::Level(i));
         }
         f.extend([
-            Field::Preset,
+            Field::FirstLead,
             Field::Options,
             Field::Target,
             Field::Seed,
@@ -166,8 +221,17 @@ impl StartForm {
     /// The setup the form describes, or what is wrong with it.
     pub fn setup(&self) -> Result<Setup, String> {
         let preset = Preset::ALL[self.preset % Preset::ALL.len()];
-        let mut words = format!("{} players={}", preset.name(), self.players);
-        if self.players == 4 {
+        let mut words = format!(
+            "{} set={} players={}",
+            preset.name(),
+            self.set,
+            self.players
+        );
+        if let Some(i) = self.first_lead {
+            words.push_str(" first-lead=");
+            words.push_str(FIRST_LEAD_CHOICES[i % FIRST_LEAD_CHOICES.len()].1);
+        }
+        if self.players == 4 || self.players == 6 {
             words.push_str(if self.partners {
                 " partnerships=true"
             } else {
@@ -211,23 +275,41 @@ impl StartForm {
     fn change(&mut self, up: bool) {
         let step = |v: usize, n: usize| if up { (v + 1) % n } else { (v + n - 1) % n };
         match self.current() {
+            Field::Set => {
+                let i = SET_CHOICES.iter().position(|s| *s == self.set).unwrap_or(0);
+                self.set = SET_CHOICES[step(i, SET_CHOICES.len())];
+                self.players = self.players.min(fiveup_engine::max_players(self.set));
+            }
             Field::Players => {
-                self.players = match (self.players, up) {
-                    (2, true) => 3,
-                    (3, true) => 4,
-                    (4, true) => 2,
-                    (2, false) => 4,
-                    (3, false) => 2,
-                    _ => 3,
-                };
-                self.partners = self.players == 4;
+                // 2 up to what the set seats.
+                let most = usize::from(fiveup_engine::max_players(self.set).max(2));
+                let i = usize::from(self.players.clamp(2, most as u8)) - 2;
+                self.players = step(i, most - 1) as u8 + 2;
+                self.partners = self.players == 4 || self.players == 6;
             }
             Field::Partners => self.partners = !self.partners,
             Field::Level(i) => self.levels[i] = step(self.levels[i], LEVEL_CHOICES.len()),
-            Field::Preset => self.preset = step(self.preset, Preset::ALL.len()),
+            Field::Preset => {
+                self.preset = step(self.preset, Preset::ALL.len());
+                // The preset's own set and table (the party game: double-twelve, 5 to 8).
+                let p = Preset::ALL[self.preset];
+                self.set = p.set();
+                let (lo, hi) = p.players();
+                self.players = self.players.clamp(lo, hi);
+                self.partners = self.players == 4 || self.players == 6;
+            }
+            Field::FirstLead => {
+                // The preset's rule, then each rule in turn.
+                let n = FIRST_LEAD_CHOICES.len() + 1;
+                let i = self.first_lead.map_or(0, |i| i + 1);
+                self.first_lead = step(i, n).checked_sub(1);
+            }
             Field::Target => {
                 let cur: i32 = self.target.trim().parse().unwrap_or_else(|_| {
-                    i32::from(Rules::preset(Preset::ALL[self.preset], self.players).target)
+                    i32::from(
+                        Rules::preset_with_set(Preset::ALL[self.preset], self.players, self.set)
+                            .target,
+                    )
                 });
                 let next = if up { cur + 50 } else { cur - 50 };
                 self.target = next.clamp(50, 1000).to_string();
@@ -655,10 +737,10 @@ impl App {
 /// `key=value` words (players, partnerships and target are separate fields).
 #[must_use]
 pub fn options_beyond_preset(rules: &Rules) -> String {
-    let base = Rules::preset(Preset::FiveUp, rules.players);
+    let base = Rules::preset_with_set(Preset::FiveUp, rules.players, rules.set);
     let mine = rules.to_options_string();
     let theirs = base.to_options_string();
-    let skip = ["players", "partnerships", "target"];
+    let skip = ["set", "players", "partnerships", "target", "first-lead"];
     mine.split_whitespace()
         .filter(|w| !theirs.split_whitespace().any(|t| t == *w))
         .filter(|w| !skip.iter().any(|s| w.starts_with(&format!("{s}="))))

@@ -86,6 +86,9 @@ pub enum Role {
     End(ArmId),
     /// A spinner's sprout that is not open yet: `+` where its first tile will go.
     Shut(ArmId),
+    /// Cross Dominoes: an arm that waits until the cross is complete, marked past its end by
+    /// its name in lower case (`w`, `e`; a numbered arm as `4~`).
+    Waiting(ArmId),
     /// Tiles of an arm not shown for lack of room.
     Elided {
         /// The arm.
@@ -140,6 +143,34 @@ enum Kind {
 struct Piece {
     kind: Kind,
     role: Role,
+    /// Columns of one pip: 1, or 2 when the layout holds a pip of 10 or more (`[12|10]`,
+    /// `[ 5| 3]`, `/12\`, `|--|`). Every tile of one drawing uses the same width.
+    pw: i32,
+}
+
+/// A pip written in `pw` columns (right-aligned: ` 5`, `12`).
+fn pip(p: Pip, pw: i32) -> String {
+    format!("{p:>w$}", w = pw as usize)
+}
+
+/// The middle row of a tile standing upright: `|-|`, or `|--|` with two-column pips.
+fn mid(pw: i32) -> String {
+    format!("|{}|", "-".repeat(pw as usize))
+}
+
+/// Columns of a pip in drawings of `tree`: 2 once any tile in it has a pip of 10 or more.
+fn pip_width(tree: &LayoutTree) -> i32 {
+    let wide = |t: Tile| t.hi() > 9;
+    if tree.root.is_some_and(wide)
+        || tree
+            .arms
+            .iter()
+            .any(|a| a.tiles.iter().any(|p| wide(p.tile)))
+    {
+        2
+    } else {
+        1
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -187,6 +218,7 @@ fn text_of(role: Role) -> String {
     match role {
         Role::End(a) => a.to_string(),
         Role::Shut(_) => "+".to_string(),
+        Role::Waiting(a) => waiting_mark(a),
         Role::Elided { tiles, .. } => format!("(+{tiles})"),
         _ => String::new(),
     }
@@ -195,6 +227,7 @@ fn text_of(role: Role) -> String {
 /// The rows of a piece whose near edge starts at `p` going `d`, and the next cell on the axis.
 fn shape(piece: Piece, p: (i32, i32), d: Dir) -> (Rows, (i32, i32)) {
     let (x, y) = p;
+    let pw = piece.pw;
     match (piece.kind, d.horizontal()) {
         (Kind::Tile { inner, outer }, true) => {
             let (a, b) = if d == Dir::Right {
@@ -202,37 +235,47 @@ fn shape(piece: Piece, p: (i32, i32), d: Dir) -> (Rows, (i32, i32)) {
             } else {
                 (outer, inner)
             };
-            let x0 = if d == Dir::Right { x } else { x - 4 };
-            (vec![(x0, y, format!("[{a}|{b}]"))], (x + 5 * d.dx(), y))
+            let w = 3 + 2 * pw;
+            let x0 = if d == Dir::Right { x } else { x - w + 1 };
+            (
+                vec![(x0, y, format!("[{}|{}]", pip(a, pw), pip(b, pw)))],
+                (x + w * d.dx(), y),
+            )
         }
         (Kind::Tile { inner, outer }, false) => {
+            let (inner, outer) = (pip(inner, pw), pip(outer, pw));
             let rows = if d == Dir::Down {
                 vec![
                     (x - 1, y, format!("/{inner}\\")),
-                    (x - 1, y + 1, "|-|".to_string()),
+                    (x - 1, y + 1, mid(pw)),
                     (x - 1, y + 2, format!("\\{outer}/")),
                 ]
             } else {
                 vec![
                     (x - 1, y - 2, format!("/{outer}\\")),
-                    (x - 1, y - 1, "|-|".to_string()),
+                    (x - 1, y - 1, mid(pw)),
                     (x - 1, y, format!("\\{inner}/")),
                 ]
             };
             (rows, (x, y + 3 * d.dy()))
         }
         (Kind::Double(p), true) => {
-            let x0 = if d == Dir::Right { x } else { x - 2 };
+            let w = 2 + pw;
+            let x0 = if d == Dir::Right { x } else { x - w + 1 };
+            let p = pip(p, pw);
             (
                 vec![
                     (x0, y - 1, format!("/{p}\\")),
-                    (x0, y, "|-|".to_string()),
+                    (x0, y, mid(pw)),
                     (x0, y + 1, format!("\\{p}/")),
                 ],
-                (x + 3 * d.dx(), y),
+                (x + w * d.dx(), y),
             )
         }
-        (Kind::Double(p), false) => (vec![(x - 2, y, format!("[{p}|{p}]"))], (x, y + d.dy())),
+        (Kind::Double(p), false) => {
+            let p = pip(p, pw);
+            (vec![(x - 1 - pw, y, format!("[{p}|{p}]"))], (x, y + d.dy()))
+        }
         (Kind::Text(n), true) => {
             let n = n as i32;
             let x0 = if d == Dir::Right { x } else { x - n + 1 };
@@ -273,7 +316,7 @@ fn place(piece: Piece, cur: &Cursor, d: Dir) -> Option<(Rows, (i32, i32))> {
     if cur.dir.horizontal() {
         // On the last piece's outer half, growing up or down from its edge.
         let cx = if cur.dir == Dir::Right {
-            last.x1 - 1
+            last.x1 - piece.pw
         } else {
             last.x0 + 1
         };
@@ -337,9 +380,9 @@ fn lay_arm(grid: &mut Grid, start: Cursor, pieces: &[Piece], clockwise: bool) ->
     Some(out)
 }
 
-fn piece_len(kind: Kind, horizontal: bool) -> i32 {
+fn piece_len(kind: Kind, horizontal: bool, pw: i32) -> i32 {
     match (kind, horizontal) {
-        (Kind::Tile { .. }, true) => 5,
+        (Kind::Tile { .. }, true) => 3 + 2 * pw,
         (Kind::Tile { .. } | Kind::Double(_), false) => 3,
         (Kind::Double(_), true) => 1,
         (Kind::Text(n), true) => n as i32 + 1,
@@ -347,7 +390,7 @@ fn piece_len(kind: Kind, horizontal: bool) -> i32 {
     }
 }
 
-fn arm_pieces(line: &fiveup_engine::ArmLine) -> Vec<Piece> {
+fn arm_pieces(line: &fiveup_engine::ArmLine, pw: i32) -> Vec<Piece> {
     line.tiles
         .iter()
         .enumerate()
@@ -365,15 +408,44 @@ fn arm_pieces(line: &fiveup_engine::ArmLine) -> Vec<Piece> {
                 arm: line.id,
                 index,
             },
+            pw,
         })
         .collect()
 }
 
-fn end_piece(id: ArmId) -> Piece {
+fn end_piece(id: ArmId, pw: i32) -> Piece {
     Piece {
         kind: Kind::Text(id.to_string().len()),
         role: Role::End(id),
+        pw,
     }
+}
+
+/// The marker of an arm waiting for the cross: its name in lower case, or `4~` for a numbered
+/// arm.
+#[must_use]
+pub fn waiting_mark(a: ArmId) -> String {
+    let name = a.to_string();
+    if name.chars().all(|c| c.is_ascii_alphabetic()) {
+        name.to_ascii_lowercase()
+    } else {
+        format!("{name}~")
+    }
+}
+
+/// Arms of `tree` that wait for a Cross Dominoes cross (`cross_pending`: the layout's
+/// [`fiveup_engine::Layout::cross_pending`]): closed arms that already hold tiles, and a closed
+/// side of the lead. A spinner's sprout that has not opened is shut, not waiting.
+#[must_use]
+pub fn waiting_arms(tree: &LayoutTree, cross_pending: bool) -> Vec<ArmId> {
+    if !cross_pending {
+        return Vec::new();
+    }
+    tree.arms
+        .iter()
+        .filter(|a| !a.open && (a.anchor == Anchor::Root || !a.tiles.is_empty()))
+        .map(|a| a.id)
+        .collect()
 }
 
 /// Draw `tree` in a rectangle of `width` × `height` cells.
@@ -382,24 +454,35 @@ fn end_piece(id: ArmId) -> Piece {
 /// hides the fewest tiles wins (the first one tried, centred, when nothing is hidden).
 #[must_use]
 pub fn draw(tree: &LayoutTree, width: u16, height: u16) -> Drawing {
+    draw_waiting(tree, width, height, &[])
+}
+
+/// [`draw`], marking the ends of the arms in `waiting` (Cross Dominoes, [`waiting_arms`]).
+#[must_use]
+pub fn draw_waiting(tree: &LayoutTree, width: u16, height: u16, waiting: &[ArmId]) -> Drawing {
     let Some(root) = tree.root else {
         return Drawing::default();
     };
+    let pw = pip_width(tree);
     let lens = |id: u8, horizontal: bool| -> i32 {
         tree.arms.get(usize::from(id)).map_or(0, |line| {
-            let mut n: i32 = arm_pieces(line)
+            let mut n: i32 = arm_pieces(line, pw)
                 .iter()
-                .map(|p| piece_len(p.kind, horizontal))
+                .map(|p| piece_len(p.kind, horizontal, pw))
                 .sum();
-            if line.open {
-                n += piece_len(Kind::Text(1), horizontal);
+            if line.open || waiting.contains(&line.id) {
+                n += piece_len(Kind::Text(1), horizontal, pw);
             }
             n
         })
     };
     // Place the lead so that a straight line of W and E (and of the first spinner's sprouts)
     // would fit when it can, else in proportion to the arms' lengths.
-    let (rw, rh) = if root.is_double() { (3, 3) } else { (5, 1) };
+    let (rw, rh) = if root.is_double() {
+        (2 + pw, 3)
+    } else {
+        (3 + 2 * pw, 1)
+    };
     let w = i32::from(width);
     let h = i32::from(height);
     let (lw, le) = (lens(0, true), lens(1, true));
@@ -438,7 +521,7 @@ pub fn draw(tree: &LayoutTree, width: u16, height: u16) -> Drawing {
                 {
                     return best.unwrap_or_default();
                 }
-                let d = draw_at(tree, width, height, x, y, clockwise);
+                let d = draw_at(tree, width, height, (x, y), clockwise, waiting);
                 let key = |d: &Drawing| (d.hidden, d.unmarked_ends, d.crowded);
                 if best.as_ref().is_none_or(|b| key(&d) < key(b)) {
                     best = Some(d);
@@ -454,9 +537,9 @@ fn draw_at(
     tree: &LayoutTree,
     width: u16,
     height: u16,
-    x0: i32,
-    cy: i32,
+    (x0, cy): (i32, i32),
     clockwise: bool,
+    waiting: &[ArmId],
 ) -> Drawing {
     let mut drawing = Drawing::default();
     let total_tiles =
@@ -470,15 +553,17 @@ fn draw_at(
         h: i32::from(height),
         used: vec![false; usize::from(width) * usize::from(height)],
     };
+    let pw = pip_width(tree);
     let double = root.is_double();
+    let (hi, lo) = (pip(root.hi(), pw), pip(root.lo(), pw));
     let root_rows = if double {
         vec![
-            (x0, cy - 1, format!("/{}\\", root.hi())),
-            (x0, cy, "|-|".to_string()),
-            (x0, cy + 1, format!("\\{}/", root.lo())),
+            (x0, cy - 1, format!("/{hi}\\")),
+            (x0, cy, mid(pw)),
+            (x0, cy + 1, format!("\\{lo}/")),
         ]
     } else {
-        vec![(x0, cy, format!("[{}|{}]", root.hi(), root.lo()))]
+        vec![(x0, cy, format!("[{hi}|{lo}]"))]
     };
     if !grid.fits(&root_rows) {
         drawing.hidden = total_tiles;
@@ -494,7 +579,7 @@ fn draw_at(
     // Where each drawn tile lies: (arm, index) -> (bounding box, direction).
     let mut at: Vec<(ArmId, usize, Rect, Dir)> = Vec::new();
     for line in &tree.arms {
-        let pieces = arm_pieces(line);
+        let pieces = arm_pieces(line, pw);
         let n = pieces.len();
         let start = match line.anchor {
             Anchor::Root => {
@@ -560,7 +645,15 @@ fn draw_at(
                 _ => None,
             })
             .collect();
-        let placed = lay_with_elision(&mut grid, start, &pieces, line, &anchors, clockwise);
+        let placed = lay_with_elision(
+            &mut grid,
+            start,
+            &pieces,
+            line,
+            &anchors,
+            (clockwise, pw),
+            waiting.contains(&line.id),
+        );
         if let Some(list) = &placed {
             let mut dir = start.dir;
             let mut turns = 0usize;
@@ -625,19 +718,28 @@ fn lay_with_elision(
     pieces: &[Piece],
     line: &fiveup_engine::ArmLine,
     anchors: &[usize],
-    clockwise: bool,
+    (clockwise, pw): (bool, i32),
+    waiting: bool,
 ) -> Option<Laid> {
     let with_end = |mut v: Vec<Piece>| {
         if line.open {
-            v.push(end_piece(line.id));
+            v.push(end_piece(line.id, pw));
+        } else if waiting {
+            let role = Role::Waiting(line.id);
+            v.push(Piece {
+                kind: Kind::Text(text_of(role).len()),
+                role,
+                pw,
+            });
         }
         v
     };
-    if !line.open && pieces.is_empty() {
+    if !line.open && !waiting && pieces.is_empty() {
         // A sprout not open yet: mark where it will grow, if there is room.
         let shut = Piece {
             kind: Kind::Text(1),
             role: Role::Shut(line.id),
+            pw,
         };
         return Some(lay_arm(grid, start, &[shut], clockwise).unwrap_or_default());
     }
@@ -662,6 +764,7 @@ fn lay_with_elision(
             seq.push(Piece {
                 kind: Kind::Text(text_of(role).len()),
                 role,
+                pw,
             });
             seq.extend_from_slice(&pieces[s + m..]);
             if let Some(l) = lay_arm(grid, start, &with_end(seq), clockwise) {
@@ -808,19 +911,26 @@ mod tests {
     #[test]
     #[ignore = "prints how often whole hands are crowded; run by hand"]
     fn crowded_share() {
-        for (preset, players) in [
-            (Preset::FiveUp, 2),
-            (Preset::FiveUp, 4),
-            (Preset::Muggins, 2),
-            (Preset::Cross, 2),
+        for (preset, players, set) in [
+            (Preset::FiveUp, 2, 6),
+            (Preset::FiveUp, 4, 6),
+            (Preset::Muggins, 2, 6),
+            (Preset::Cross, 2, 6),
+            (Preset::FiveUp, 2, 9),
+            (Preset::FiveUp, 6, 12),
+            (Preset::PartyTwelve, 8, 12),
+            (Preset::Cross, 2, 12),
         ] {
             for (w, h) in [(48u16, 15u16), (78, 19), (68, 21), (128, 37)] {
                 let n = 150;
-                let crowded = (0..n)
-                    .filter(|&seed| draw(&random_tree(seed, preset, players, 40), w, h).crowded > 0)
-                    .count();
+                let rules = Rules::preset_with_set(preset, players, set);
+                let drawn: Vec<Drawing> = (0..n)
+                    .map(|seed| draw(&random_tree_on(seed, rules, 100), w, h))
+                    .collect();
+                let crowded = drawn.iter().filter(|d| d.crowded > 0).count();
+                let hiding = drawn.iter().filter(|d| d.hidden > 0).count();
                 println!(
-                    "{} {players}p {w}x{h}: {crowded} of {n} crowded",
+                    "{} set={set} {players}p {w}x{h}: {crowded} of {n} crowded, {hiding} hide tiles",
                     preset.name()
                 );
             }
@@ -837,7 +947,11 @@ mod tests {
 
     /// A layout from random play: `cut` of the hand's plays, under `preset` and `sprouts`.
     pub(crate) fn random_tree(seed: u64, preset: Preset, players: u8, cut: usize) -> LayoutTree {
-        let rules = Rules::preset(preset, players);
+        random_tree_on(seed, Rules::preset(preset, players), cut)
+    }
+
+    /// A layout from random play under `rules`: `cut` of the hand's plays.
+    pub(crate) fn random_tree_on(seed: u64, rules: Rules, cut: usize) -> LayoutTree {
         let mut state = State::from_seed(rules, &Seed::from_u64(seed)).expect("a valid deal");
         let mut rng = FastRng::new(seed);
         let mut plays = 0;
@@ -1034,18 +1148,81 @@ mod tests {
         assert!(seen > 10);
     }
 
+    #[test]
+    fn two_digit_pips_take_two_columns_in_every_tile() {
+        let mut seen = 0;
+        for seed in 0..40u64 {
+            let rules = Rules::preset_with_set(Preset::FiveUp, 2, 12);
+            let t = random_tree_on(seed, rules, 40);
+            if pip_width(&t) != 2 {
+                continue;
+            }
+            seen += 1;
+            let d = check(&t, 128, 37);
+            for g in d
+                .glyphs
+                .iter()
+                .filter(|g| matches!(g.role, Role::Tile { .. } | Role::Lead(_)))
+            {
+                // `[12|10]`, `[ 5| 3]`, `/12\`, `|--|`, `\ 9/`: every pip in two columns.
+                let n = g.text.len();
+                assert!(n == 4 || n == 7, "{g:?}");
+            }
+            assert!(d
+                .glyphs
+                .iter()
+                .any(|g| g.text.contains("12") || g.text.contains("11") || g.text.contains("10")));
+        }
+        assert!(seen > 20, "{seen}");
+    }
+
+    #[test]
+    fn many_arms_on_double_twelve_fit_without_overlap() {
+        let mut most = 0;
+        for seed in 0..40u64 {
+            for players in [2u8, 8] {
+                let rules = Rules::preset_with_set(Preset::Cross, players, 12);
+                let t = random_tree_on(seed, rules, 91);
+                most = most.max(t.arms.len());
+                for (w, h) in [(48, 15), (68, 21), (128, 37)] {
+                    let d = check(&t, w, h);
+                    // Every open end is marked or counted as not marked.
+                    let marked = d
+                        .glyphs
+                        .iter()
+                        .filter(|g| matches!(g.role, Role::End(_)))
+                        .count();
+                    assert_eq!(
+                        marked + d.unmarked_ends,
+                        t.arms.iter().filter(|a| a.open).count()
+                    );
+                }
+            }
+        }
+        assert!(most > 15, "arms beyond 15 are drawn: at most {most}");
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
         #[test]
         fn never_overlaps_nor_leaves_the_rectangle(
             seed in 0u64..1_000_000,
-            preset in 0usize..8,
-            players in 2u8..=4,
-            cut in 1usize..30,
-            w in 0u16..130,
-            h in 0u16..45,
+            preset in 0usize..Preset::ALL.len(),
+            set in prop::sample::select(vec![6u8, 9, 12]),
+            players in 2u8..=8,
+            spinner_all in prop::bool::ANY,
+            cut in 1usize..60,
+            w in 0u16..170,
+            h in 0u16..50,
         ) {
-            let tree = random_tree(seed, Preset::ALL[preset], players, cut);
+            // Every preset on every set and table it fits, and every double spinning
+            // (up to 28 arms on double-twelve).
+            let mut rules = Rules::preset_with_set(Preset::ALL[preset], players, set);
+            if spinner_all {
+                rules.spinner = fiveup_engine::SpinnerRule::All;
+            }
+            prop_assume!(rules.validate().is_ok());
+            let tree = random_tree_on(seed, rules, cut);
             check(&tree, w, h);
         }
     }

@@ -112,14 +112,50 @@ pub struct SheetRow {
     pub totals: Vec<i32>,
 }
 
+/// The places at a table of `players`, clockwise from South (where the human sits): the four
+/// cardinal points up to four players, then the points between them, spread around the table,
+/// so that every name stays distinct and says where the seat is.
+#[must_use]
+pub fn compass(players: u8) -> &'static [&'static str] {
+    match players {
+        0..=2 => &["South", "North"],
+        3 => &["South", "West", "East"],
+        4 => &["South", "West", "North", "East"],
+        5 => &["South", "West", "Northwest", "Northeast", "East"],
+        6 => &[
+            "South",
+            "Southwest",
+            "Northwest",
+            "North",
+            "Northeast",
+            "Southeast",
+        ],
+        7 => &[
+            "South",
+            "Southwest",
+            "West",
+            "Northwest",
+            "Northeast",
+            "East",
+            "Southeast",
+        ],
+        _ => &[
+            "South",
+            "Southwest",
+            "West",
+            "Northwest",
+            "North",
+            "Northeast",
+            "East",
+            "Southeast",
+        ],
+    }
+}
+
 /// Seat names around the table, the human (or seat 0) sitting South.
 #[must_use]
 pub fn seat_names(setup: &Setup) -> Vec<String> {
-    let compass: &[&str] = match setup.rules.players {
-        2 => &["South", "North"],
-        3 => &["South", "West", "East"],
-        _ => &["South", "West", "North", "East"],
-    };
+    let compass = compass(setup.rules.players);
     let human = setup.seats.iter().position(|s| *s == SeatKind::Human);
     (0..setup.seats.len())
         .map(|i| {
@@ -141,12 +177,11 @@ pub fn seat_names(setup: &Setup) -> Vec<String> {
 pub fn display_names(seats: &[String], players: u8) -> Vec<String> {
     let default: Vec<String> = (0..players).map(|p| format!("S{p}")).collect();
     if seats == default.as_slice() || seats.len() != usize::from(players) {
-        let compass: &[&str] = match players {
-            2 => &["South", "North"],
-            3 => &["South", "West", "East"],
-            _ => &["South", "West", "North", "East"],
-        };
-        compass.iter().map(|s| (*s).to_string()).collect()
+        compass(players)
+            .iter()
+            .take(usize::from(players))
+            .map(|s| (*s).to_string())
+            .collect()
     } else {
         seats.to_vec()
     }

@@ -75,11 +75,23 @@ pub fn ends_text(view: &View) -> String {
         .open_arms()
         .map(|a| format!("{a} {}", l.arm_pip(a)))
         .collect();
-    if v.is_empty() {
-        "none open".into()
+    let mut text = if v.is_empty() {
+        "none open".to_string()
     } else {
         v.join(", ")
+    };
+    if l.cross_pending() {
+        // Cross Dominoes: the arms that wait until the cross is complete.
+        let tree = fiveup_engine::LayoutTree::from_history(view.rules(), view.history());
+        let waiting: Vec<String> = crate::board::waiting_arms(&tree, true)
+            .iter()
+            .map(|a| format!("{a} {}", l.arm_pip(*a)))
+            .collect();
+        if !waiting.is_empty() {
+            text.push_str(&format!("; waiting for the cross: {}", waiting.join(", ")));
+        }
     }
+    text
 }
 
 /// Tiles left per seat and in the boneyard.
@@ -134,7 +146,11 @@ pub fn board_text(game: &Game, view: &View) -> String {
             }
         }
     }
+    let waiting = crate::board::waiting_arms(&tree, view.layout().cross_pending());
     let mut out = format!("Lead {root}.");
+    if !waiting.is_empty() {
+        out.push_str(" The cross is not complete: only the sides of its double take tiles.");
+    }
     if spinners.is_empty() {
         out.push_str(" No double spins.");
     }
@@ -149,6 +165,23 @@ pub fn board_text(game: &Game, view: &View) -> String {
             Anchor::Root => String::new(),
             Anchor::Sprout { double, .. } => format!(" (a sprout of {double})"),
         };
+        if waiting.contains(&a.id) {
+            let tiles: Vec<String> = a
+                .tiles
+                .iter()
+                .map(|p| format!("{}-{}", p.inner, p.outer))
+                .collect();
+            let tiles = if tiles.is_empty() {
+                "no tiles".to_string()
+            } else {
+                tiles.join(" ")
+            };
+            out.push_str(&format!(
+                " {}{from}: {tiles}, end {} waiting for the cross.",
+                a.id, a.end
+            ));
+            continue;
+        }
         if a.tiles.is_empty() && !a.open {
             out.push_str(&format!(
                 " {}{from}: not open yet; it opens once both sides of the spinner are covered.",
@@ -738,6 +771,63 @@ mod tests {
         let text = play(s, "");
         assert!(text.contains("Final score:"), "{text}");
         assert!(text.contains("Game over:"), "{text}");
+    }
+
+    #[test]
+    fn five_players_play_a_whole_double_nine_game_with_the_board_and_ends_commands() {
+        let mut s = Setup::new(11);
+        s.rules = fiveup_engine::Rules::parse("five-up set=9 players=5").expect("rules");
+        s.seats = vec![
+            SeatKind::Human,
+            SeatKind::Computer("club".into()),
+            SeatKind::Computer("greedy".into()),
+            SeatKind::Computer("random".into()),
+            SeatKind::Computer("club".into()),
+        ];
+        // The human asks for the board and the ends, then tries each tile by its number on
+        // each end (refused tries change nothing), else draws or passes, until the game ends.
+        let mut cycle = String::from("board\nends\n");
+        for k in 1..=30 {
+            cycle.push_str(&format!("play {k}\n"));
+            for end in ["W", "E", "N", "S"] {
+                cycle.push_str(&format!("play {k} {end}\n"));
+            }
+        }
+        cycle.push_str("draw\npass\nnext\n");
+        let input = cycle.repeat(400);
+        let text = play(s, &input);
+        assert!(text.contains("Final score:"), "{text}");
+        for name in ["You", "West", "Northwest", "Northeast", "East"] {
+            assert!(text.contains(name), "{name}");
+        }
+        assert!(
+            text.contains("Lead 9-9") || text.contains("9-"),
+            "double-nine tiles"
+        );
+        assert!(text.contains("Open ends:"));
+    }
+
+    #[test]
+    fn cross_dominoes_says_which_arms_wait_for_the_cross() {
+        let mut s = Setup::new(1);
+        s.rules = fiveup_engine::Rules::parse("cross-dominoes").expect("rules");
+        // Seed 1: North leads 3-3; every tile laid goes on a side of the cross until all four
+        // are covered, and the rest wait.
+        let mut input = String::new();
+        for k in 1..=7 {
+            input.push_str(&format!("play {k} W\nplay {k} E\n"));
+        }
+        input.push_str("board\nends\nquit\n");
+        let text = play(s, &input);
+        assert!(
+            text.contains("Open ends: N 3, S 3; waiting for the cross: "),
+            "{text}"
+        );
+        assert!(
+            text.contains("The cross is not complete: only the sides of its double take tiles."),
+            "{text}"
+        );
+        assert!(text.contains("waiting for the cross."), "{text}");
     }
 
     /// `South 20, North 35` (or `South +5, North +0`) -> [20, 35]

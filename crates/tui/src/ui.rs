@@ -136,13 +136,9 @@ fn popup(area: Rect, w: u16, h: u16) -> Rect {
 
 fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
     let title = Line::styled(" Five Up: a new game ", theme.title());
-    f.render_widget(
-        Paragraph::new(title),
-        Rect::new(area.x, area.y, area.width, 1),
-    );
     let players = form.players;
     let dummy = Setup {
-        rules: Rules::preset(fiveup_engine::Preset::FiveUp, players),
+        rules: Rules::preset_with_set(fiveup_engine::Preset::FiveUp, players, form.set),
         seats: (0..players)
             .map(|i| {
                 if i == 0 {
@@ -156,17 +152,52 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
     };
     let names = seat_names(&dummy);
     let preset = fiveup_engine::Preset::ALL[form.preset % fiveup_engine::Preset::ALL.len()];
-    let default_target = Rules::preset(preset, players).target;
+    let preset_rules = Rules::preset_with_set(preset, players, form.set);
+    let default_target = preset_rules.target;
     let mut lines: Vec<Line> = Vec::new();
     lines.push(Line::raw(""));
     for (i, field) in form.fields().into_iter().enumerate() {
         let cur = i == form.field.min(form.fields().len() - 1);
         let (label, value, editable) = match field {
+            Field::Set => ("Set".to_string(), crate::app::set_label(form.set), false),
             Field::Players => ("Players".to_string(), players.to_string(), false),
+            Field::FirstLead => (
+                "First lead".to_string(),
+                match form.first_lead {
+                    Some(i) => crate::app::FIRST_LEAD_CHOICES
+                        [i % crate::app::FIRST_LEAD_CHOICES.len()]
+                    .1
+                    .to_string(),
+                    None => format!(
+                        "{} (the preset's)",
+                        first_lead_name(preset_rules.first_lead)
+                    ),
+                },
+                false,
+            ),
             Field::Partners => (
                 "Partnerships".to_string(),
                 if form.partners {
-                    "yes: you and North against West and East".to_string()
+                    let team = |odd: usize| {
+                        let n: Vec<&str> = names
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| i % 2 == odd)
+                            .map(|(i, n)| if i == 0 { "you" } else { n.as_str() })
+                            .collect();
+                        match n.split_last() {
+                            Some((last, rest)) if !rest.is_empty() => {
+                                format!("{} and {last}", rest.join(", "))
+                            }
+                            _ => n.join(""),
+                        }
+                    };
+                    if players == 6 {
+                        // The whole line would not fit: name the human's team only.
+                        format!("yes: {} as a team", team(0))
+                    } else {
+                        format!("yes: {} against {}", team(0), team(1))
+                    }
                 } else {
                     "no: each for themselves".to_string()
                 },
@@ -201,7 +232,7 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
         };
         let style = if cur { theme.selected() } else { theme.base() };
         lines.push(Line::from(vec![
-            Span::raw(format!("{marker}{label:<14}")),
+            Span::raw(format!("{marker}{label:<17}")),
             Span::styled(shown, style),
         ]));
     }
@@ -217,12 +248,21 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
     for l in wrap_plain(&summary, text_w) {
         lines.push(Line::styled(format!("  {l}"), style));
     }
+    // A big table at 80x24: the blank lines go first, then the title row, so that the rules
+    // (or the error) are still shown whole.
+    let mut top = 1;
+    if lines.len() + 2 > usize::from(area.height.saturating_sub(2)) {
+        lines.retain(|l| l.width() > 0);
+        if lines.len() + 2 > usize::from(area.height.saturating_sub(2)) {
+            top = 0;
+        }
+    }
     let body = popup(
         Rect::new(
             area.x,
-            area.y + 1,
+            area.y + top,
             area.width,
-            area.height.saturating_sub(2),
+            area.height.saturating_sub(1 + top),
         ),
         box_w,
         lines.len() as u16 + 2,
@@ -235,8 +275,21 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
         ),
         body,
     );
+    if top == 1 {
+        f.render_widget(
+            Paragraph::new(title),
+            Rect::new(area.x, area.y, area.width, 1),
+        );
+    }
     let keys = "Up/Down field  Left/Right change  type to edit  Enter start  Esc quit";
     put(f, area.x, area.y + area.height - 1, keys, theme.dim(), area);
+}
+
+fn first_lead_name(f: fiveup_engine::FirstLead) -> &'static str {
+    crate::app::FIRST_LEAD_CHOICES
+        .iter()
+        .find(|(x, _)| *x == f)
+        .map_or("highest-double", |(_, n)| n)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -255,6 +308,8 @@ struct TableModel {
     count: Option<u16>,
     count_points: u16,
     ends: Vec<(ArmId, Pip)>,
+    /// Cross Dominoes: arms waiting until the cross is complete.
+    waiting: Vec<ArmId>,
     sides: Vec<(String, i32)>,
     target: u16,
     seats: Vec<SeatLine>,
@@ -285,7 +340,7 @@ fn draw_board(
         .title(format!(" {title} "));
     let inner = block.inner(board_area);
     f.render_widget(block, board_area);
-    let d = board::draw(&m.tree, inner.width, inner.height);
+    let d = board::draw_waiting(&m.tree, inner.width, inner.height, &m.waiting);
     let mut right = inner.x;
     for g in &d.glyphs {
         let style = match g.role {
@@ -294,7 +349,7 @@ fn draw_board(
                 theme.end().add_modifier(Modifier::UNDERLINED)
             }
             Role::End(_) => theme.end(),
-            Role::Elided { .. } | Role::Shut(_) => theme.dim(),
+            Role::Elided { .. } | Role::Shut(_) | Role::Waiting(_) => theme.dim(),
             Role::Tile { tile, .. } | Role::Lead(tile) if m.last == Some(tile) => theme.last(),
             _ => theme.base(),
         };
@@ -385,8 +440,42 @@ fn join_wrapped(head: &str, pieces: &[String], sep: &str, width: usize) -> Vec<S
 /// The table panel's lines: scores, the count and how it is made, the open ends, the tiles.
 fn table_lines(m: &TableModel, w: usize, theme: Theme) -> Vec<Line<'static>> {
     let mut lines: Vec<Line> = Vec::new();
-    for (name, pts) in &m.sides {
+    if m.sides.len() > 4 {
+        // Five to eight players each for themselves: the points in two columns, so that the
+        // count, the ends and the tiles stay in view (the tally is in the score sheet).
+        // `>` marks whose turn it is; the tiles in hand follow on one line in the same order.
+        let cells: Vec<String> = m
+            .sides
+            .iter()
+            .zip(&m.seats)
+            .map(|((n, p), st)| format!("{}{:<9.9} {p:>3}", if st.to_move { '>' } else { ' ' }, n))
+            .collect();
+        for pair in cells.chunks(2) {
+            lines.push(Line::styled(pair.concat(), theme.accent()));
+        }
+    }
+    for (name, pts) in m.sides.iter().filter(|_| m.sides.len() <= 4) {
         let t = tally(*pts);
+        if name.chars().count() > 12 {
+            // A partnership of three (`You & Northwest & Northeast`): the names whole on their
+            // own lines, then the score.
+            let names: Vec<String> = name.split(" & ").map(str::to_string).collect();
+            for l in join_wrapped("", &names, " & ", w) {
+                lines.push(Line::styled(l, theme.accent()));
+            }
+            let score = format!("{:>17}", pts);
+            if score.len() + 1 + t.len() <= w {
+                lines.push(Line::from(vec![
+                    Span::styled(score, theme.accent()),
+                    Span::raw(" "),
+                    Span::raw(t),
+                ]));
+            } else {
+                lines.push(Line::styled(score, theme.accent()));
+                lines.push(Line::raw(format!("  {t}")));
+            }
+            continue;
+        }
         let head = format!("{name:<12.12} {pts:>4}");
         if head.len() + 1 + t.len() <= w {
             lines.push(Line::from(vec![
@@ -432,6 +521,20 @@ fn table_lines(m: &TableModel, w: usize, theme: Theme) -> Vec<Line<'static>> {
         for l in join_wrapped("Ends ", &ends, " | ", w) {
             lines.push(Line::raw(l));
         }
+    }
+    if !m.waiting.is_empty() {
+        let names: Vec<String> = m.waiting.iter().map(|a| board::waiting_mark(*a)).collect();
+        for l in join_wrapped("Wait for the cross: ", &names, ", ", w) {
+            lines.push(Line::raw(l));
+        }
+    }
+    if m.sides.len() > 4 {
+        let mut pieces: Vec<String> = m.seats.iter().map(|st| st.tiles.to_string()).collect();
+        pieces.push(format!("| boneyard {}", m.boneyard));
+        for l in join_wrapped("Tiles, same order: ", &pieces, " ", w) {
+            lines.push(Line::raw(l));
+        }
+        return lines;
     }
     // The boneyard and the tiles in each hand, `>` marking whose turn it is.
     let mut pieces = vec![format!("boneyard {}", m.boneyard)];
@@ -676,13 +779,34 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
             SeatKind::Human => None,
         })
         .collect();
-    let title = format!(
-        " Five Up | hand {} | to {} | seed {} | {} ",
+    let head = format!(
+        " Five Up | hand {} | to {} | seed {} | ",
         v.start().hand_no,
         rules.target,
         g.setup().seed,
-        opponents.join(", ")
     );
+    let mut who = opponents.join(", ");
+    if head.len() + who.len() + 1 > usize::from(area.width) {
+        // A big table: the levels counted (`club x5`) rather than every seat named.
+        let mut levels: Vec<(String, usize)> = Vec::new();
+        for k in &g.setup().seats {
+            if let SeatKind::Computer(l) = k {
+                match levels.iter_mut().find(|(x, _)| x == l) {
+                    Some(e) => e.1 += 1,
+                    None => levels.push((l.clone(), 1)),
+                }
+            }
+        }
+        who = levels
+            .iter()
+            .map(|(l, n)| format!("{l} x{n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if g.human().is_some() {
+            who = format!("you against {who}");
+        }
+    }
+    let title = format!("{head}{who} ");
     f.render_widget(
         Paragraph::new(Line::styled(title, theme.title())).style(theme.title()),
         Rect::new(area.x, area.y, area.width, 1),
@@ -690,7 +814,13 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
     // Bottom: the hand box, the message rows and the keys line.
     let tiles = hand_tiles(&v);
     let hand_w = area.width.saturating_sub(2);
-    let per_row = usize::from(hand_w / 10).max(1);
+    // Each tile takes ten columns (` 1[6|4]* `), twelve with two-digit pips (` 12[12|10]*`).
+    let cell: usize = if tiles.iter().any(|h| h.tile.hi() > 9) {
+        12
+    } else {
+        10
+    };
+    let per_row = (usize::from(hand_w) / cell).max(1);
     let tile_rows = tiles.len().div_ceil(per_row).clamp(1, 2);
     let visible = g.visible_hands();
     let others: Vec<(String, TileSet)> = (0..rules.players)
@@ -743,6 +873,10 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
                 format!("Hand {}: the final layout", v.start().hand_no)
             }
         },
+        waiting: board::waiting_arms(
+            &LayoutTree::from_history(&rules, v.history()),
+            layout.cross_pending(),
+        ),
         tree: LayoutTree::from_history(&rules, v.history()),
         count: (!g.counting_hidden()).then(|| layout.count()),
         count_points: State::count_points(&rules, layout.count()),
@@ -797,7 +931,7 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         if row < first_row || row >= first_row + tile_rows {
             continue;
         }
-        let x = inner.x + ((i % per_row) * 10) as u16;
+        let x = inner.x + ((i % per_row) * cell) as u16;
         let y = inner.y + ((row - first_row) * 2) as u16;
         let label = (i + 1).to_string();
         let sel = match typed {
@@ -1075,7 +1209,7 @@ pub const HELP_KEYS: &str = "\
 Left/Right, Tab   move along your hand
 1-9               play that tile; with ten tiles or more type its number (1 then 2 for tile 12, or 1 then Enter for tile 1); a tile that fits one end is laid at once
 Enter, Space      play the tile under the cursor
-W E N S, 4-15     the end to lay it on, when it fits several (two digits for 10 and up; or arrows and Enter)
+W E N S, 4-27     the end to lay it on, when it fits several (two digits for 10 and up; or arrows and Enter)
 mouse             click a tile to play it, an end marker to lay it there
 d / p             draw / pass (forced draws and passes happen by themselves)
 c, digits, Enter  claim your points (manual scoring); m: Muggins
@@ -1162,6 +1296,10 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
             Phase::HandOver => "Hand over".into(),
             Phase::GameOver => "Game over".into(),
         },
+        waiting: board::waiting_arms(
+            &LayoutTree::from_history(&rules, state.log()),
+            layout.cross_pending(),
+        ),
         tree: LayoutTree::from_history(&rules, state.log()),
         count: Some(layout.count()),
         count_points: State::count_points(&rules, layout.count()),

@@ -95,7 +95,12 @@ fn start_screen() {
 fn start_screen_for_four_players_with_an_error() {
     let setup = Setup::new(7);
     let mut app = App::start(StartForm::from_setup(&setup, Preset::FiveUp, ""), (80, 24));
-    app.key(Key::Left); // 4 players
+    // Preset, Set, Players: 2 -> 4.
+    app.key(Key::Down);
+    app.key(Key::Down);
+    app.key(Key::Right);
+    app.key(Key::Right);
+    // Partnerships, three levels, first lead, then the options.
     for _ in 0..6 {
         app.key(Key::Down);
     }
@@ -414,6 +419,24 @@ fn random_keys_clicks_and_sizes_never_panic() {
         Box::new(move || App::playing(Game::new(manual.clone()).expect("a game"), (80, 24))),
         Box::new(replay_app),
         Box::new(move || App::playing(Game::new(nine.clone()).expect("a game"), (80, 24))),
+        // Double-twelve, eight players, every double a spinner: two-digit pips, many arms.
+        Box::new(|| {
+            App::playing(
+                Game::new(setup(Preset::Cross, 8, 9, "set=12")).expect("a game"),
+                (100, 32),
+            )
+        }),
+        // The party game as a human would meet it: the start screen, then eight players.
+        Box::new(|| {
+            App::start(
+                StartForm::from_setup(
+                    &setup(Preset::PartyTwelve, 8, 3, ""),
+                    Preset::PartyTwelve,
+                    "",
+                ),
+                (80, 24),
+            )
+        }),
     ];
     for make in &starts {
         let mut app = make();
@@ -949,4 +972,95 @@ fn every_keys_line_fits_the_smallest_screen_and_manual_scoring_offers_muggins() 
     let keys = text.lines().last().expect("a keys line");
     assert!(keys.contains("m Muggins"), "{keys}");
     assert!(keys.chars().count() <= 80);
+}
+
+/// Play on until the human is to act with at least `tiles` tiles on the table (or the hand
+/// ends), then draw at `size`.
+fn mid_hand(s: Setup, tiles: usize, size: (u16, u16)) -> (Rules, String) {
+    let mut g = Game::new(s).expect("a game");
+    advance(&mut g, |g| {
+        g.phase() != Phase::Play
+            || (g.human_to_act() && {
+                let t = LayoutTree::from_history(g.rules(), g.view().history());
+                t.arms.iter().map(|a| a.tiles.len()).sum::<usize>() + 1 >= tiles
+            })
+    });
+    assert_eq!(g.phase(), Phase::Play, "the hand reaches {tiles} tiles");
+    let rules = *g.rules();
+    let mut app = App::playing(g, size);
+    let text = draw(&mut app);
+    (rules, text)
+}
+
+#[test]
+fn a_six_player_double_twelve_game_at_100x32() {
+    let (g, text) = mid_hand(setup(Preset::FiveUp, 6, 4, "set=12"), 14, (100, 32));
+    assert_eq!(g.set, 12);
+    // Six seats, two partnerships of three, every seat named on the table panel.
+    for name in [
+        "You",
+        "Southwest",
+        "Northwest",
+        "North",
+        "Northeast",
+        "Southeast",
+    ] {
+        assert!(text.contains(name), "{name} missing:\n{text}");
+    }
+    insta::assert_snapshot!("double_twelve_six_players", text);
+}
+
+#[test]
+fn a_double_nine_game_at_100x32() {
+    let (g, text) = mid_hand(setup(Preset::Cross, 3, 2, "set=9"), 12, (100, 32));
+    assert_eq!(g.set, 9);
+    insta::assert_snapshot!("double_nine", text);
+}
+
+#[test]
+fn a_cross_dominoes_game_shows_the_arms_waiting_for_the_cross() {
+    // The first seed whose first hand has a cross waiting on the human's turn, with an arm
+    // that holds tiles or the lead's far side closed.
+    for seed in 1..200 {
+        let mut g = Game::new(setup(Preset::CrossDominoes, 2, seed, "")).expect("a game");
+        advance(&mut g, |g| {
+            g.phase() != Phase::Play
+                || (g.human_to_act() && g.view().layout().cross_pending() && {
+                    let t = LayoutTree::from_history(g.rules(), g.view().history());
+                    !fiveup_tui::board::waiting_arms(&t, true).is_empty()
+                })
+        });
+        if g.phase() != Phase::Play {
+            continue;
+        }
+        let mut app = App::playing(g, (100, 32));
+        let text = draw(&mut app);
+        assert!(text.contains("Wait for the cross:"), "{text}");
+        insta::assert_snapshot!("cross_dominoes", text);
+        return;
+    }
+    panic!("no seed reaches a waiting cross");
+}
+
+#[test]
+fn eight_players_keep_the_whole_table_panel_at_80x24() {
+    let (rules, text) = mid_hand(setup(Preset::FiveUp, 8, 4, "set=12"), 4, (80, 24));
+    assert_eq!((rules.players, rules.set), (8, 12));
+    for name in [
+        "You",
+        "Southwest",
+        "West",
+        "Northwest",
+        "North",
+        "Northeast",
+        "East",
+        "Southeast",
+    ] {
+        assert!(text.contains(name), "{name} missing:\n{text}");
+    }
+    // The count, the ends and the tiles of every hand all stay in the panel.
+    assert!(text.contains("Count "), "{text}");
+    assert!(text.contains("Ends "), "{text}");
+    assert!(text.contains("boneyard"), "{text}");
+    insta::assert_snapshot!("eight_players_80x24", text);
 }
