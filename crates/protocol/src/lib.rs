@@ -1042,7 +1042,7 @@ mod tests {
         assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"cheat"}"#).is_err());
         assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"act","id":"a"}"#).is_err());
         assert!(serde_json::from_str::<ClientMsg>(
-            r#"{"type":"act","id":"a","version":1,"action":"9-9"}"#
+            r#"{"type":"act","id":"a","version":1,"action":"13-9"}"#
         )
         .is_err());
     }

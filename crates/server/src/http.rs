@@ -327,6 +327,15 @@ fn rules_of(spec: &RulesSpec) -> ApiResult<Rules> {
     rules
         .validate()
         .map_err(|e| ApiError::new(ErrorCode::BadRules, e.to_string()))?;
+    // The browser table, its deal checks and the seats around it are made for double-six
+    // tables of up to four so far; bigger sets and tables are played in the terminal.
+    if rules.set != 6 || rules.players > 4 {
+        return Err(ApiError::new(
+            ErrorCode::BadRules,
+            "online tables use a double-six set and 2 to 4 players for now; double-nine, \
+             double-twelve and larger tables play in the terminal (fiveup play)",
+        ));
+    }
     Ok(rules)
 }
 

@@ -565,6 +565,16 @@ async fn bad_input_gets_clear_errors_and_changes_nothing() {
         addr,
         "/api/tables",
         Some(&ann),
+        &json!({"rules": "five-up set=12", "seats": [{"kind":"me"},{"kind":"open"}]}),
+    )
+    .await;
+    let body = e.json::<fiveup_protocol::ErrorBody>();
+    assert_eq!(body.error, ErrorCode::BadRules);
+    assert!(body.message.contains("double-six"), "{}", body.message);
+    let e = post(
+        addr,
+        "/api/tables",
+        Some(&ann),
         &json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"bot","level":"oracle"}]}),
     )
     .await;
