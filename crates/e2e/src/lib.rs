@@ -147,11 +147,28 @@ impl ChromeDriver {
         let Value::Object(caps) = caps else {
             unreachable!("an object")
         };
-        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{}", self.port))
-            .await
-            .map_err(|e| format!("cannot open a browser session: {e}"))?;
+        // On a loaded machine chromedriver has been seen to drop the first session request
+        // while Chromium starts; a session is asked for up to three times.
+        let mut last = String::new();
+        let mut opened = None;
+        for attempt in 0..3u64 {
+            match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+                .capabilities(caps.clone())
+                .connect(&format!("http://127.0.0.1:{}", self.port))
+                .await
+            {
+                Ok(c) => {
+                    opened = Some(c);
+                    break;
+                }
+                Err(e) => {
+                    last = e.to_string();
+                    tokio::time::sleep(std::time::Duration::from_secs(1 + attempt)).await;
+                }
+            }
+        }
+        let client =
+            opened.ok_or_else(|| format!("cannot open a browser session (3 tries): {last}"))?;
         if let Ok(Some(id)) = client.session_id().await {
             self.sessions.lock().expect("not poisoned").push(id);
         }
