@@ -314,15 +314,31 @@ impl Server {
     }
 }
 
+/// The listening socket, with a long accept queue: under a flood of connections a short one
+/// (the usual 1,024) fills while the accept loop catches up, and a real client's connection is
+/// then dropped and retried by its kernel a second later. The kernel caps the length at its
+/// `somaxconn`.
+fn listen_socket(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = socket2::Socket::new(
+        socket2::Domain::for_address(addr),
+        socket2::Type::STREAM,
+        Some(socket2::Protocol::TCP),
+    )?;
+    socket.set_reuse_address(true)?;
+    socket.set_nonblocking(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(8192)?;
+    tokio::net::TcpListener::from_std(socket.into())
+}
+
 /// Connect the database (migrating it), load every unfinished table, and start listening.
 pub async fn start(cfg: Config) -> Result<Server, String> {
     let db = db::Db::connect(&cfg.database).await?;
     accounts::backfill_skeletons(&db).await?;
     let (writer, writer_task) = db::Writer::start(db.clone());
     let (stop, shutdown) = watch::channel(false);
-    let listener = tokio::net::TcpListener::bind(cfg.bind)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", cfg.bind))?;
+    let listener =
+        listen_socket(cfg.bind).map_err(|e| format!("cannot listen on {}: {e}", cfg.bind))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let http_limiter = limiter::KeyedLimiter::new(cfg.http_rate.0, cfg.http_rate.1);
     let files = listen::raise_file_limit().unwrap_or(1024);
