@@ -627,6 +627,23 @@ impl Game {
         &self.sheet
     }
 
+    /// The score sheet's line for `hand` as the scores stand now: each side's points since the
+    /// hand began, the award given, and the totals.
+    fn sheet_row(&self, hand: u16, sides: usize, award: Vec<i32>) -> SheetRow {
+        let start = self.state.start().scores;
+        let totals: Vec<i32> = (0..sides)
+            .map(|s| self.state.scores()[Side(s as u8)])
+            .collect();
+        SheetRow {
+            hand,
+            gained: (0..sides)
+                .map(|s| totals[s] - start[Side(s as u8)])
+                .collect(),
+            award,
+            totals,
+        }
+    }
+
     /// Whether the player counts for themselves (manual scoring): the screens then never show
     /// the count of the table during play.
     #[must_use]
@@ -747,35 +764,16 @@ impl Game {
                     self.draws = None;
                 }
                 if self.sheet.last().map(|r| r.hand) != Some(hand) {
-                    let start = self.state.start().scores;
-                    let totals: Vec<i32> = (0..sides)
-                        .map(|s| self.state.scores()[Side(s as u8)])
-                        .collect();
-                    self.sheet.push(SheetRow {
-                        hand,
-                        gained: (0..sides)
-                            .map(|s| totals[s] - start[Side(s as u8)])
-                            .collect(),
-                        award: (0..sides).map(|s| r.scored[Side(s as u8)]).collect(),
-                        totals,
-                    });
+                    let award = (0..sides).map(|s| r.scored[Side(s as u8)]).collect();
+                    let row = self.sheet_row(hand, sides, award);
+                    self.sheet.push(row);
                 }
             }
         }
         if self.state.winner().is_some() && self.sheet.last().map(|r| r.hand) != Some(hand) {
             // The game ended in the middle of a hand: its points, and no award.
-            let start = self.state.start().scores;
-            let totals: Vec<i32> = (0..sides)
-                .map(|s| self.state.scores()[Side(s as u8)])
-                .collect();
-            self.sheet.push(SheetRow {
-                hand,
-                gained: (0..sides)
-                    .map(|s| totals[s] - start[Side(s as u8)])
-                    .collect(),
-                award: vec![0; sides],
-                totals,
-            });
+            let row = self.sheet_row(hand, sides, vec![0; sides]);
+            self.sheet.push(row);
         }
         if let Some(w) = self.state.winner() {
             let text = format!(
