@@ -882,6 +882,12 @@ fn add_suits_low(counts: &mut [u8; 16], t: Tile, up: bool) {
     counts[..8].copy_from_slice(&if up { v + d } else { v - d }.to_le_bytes());
 }
 
+/// Put `t` into a double-six hand (every bit in the low word).
+#[inline]
+fn insert_low(hand: &mut TileSet, t: Tile) {
+    hand.0 = u128::from(hand.0 as u64 | 1u64 << (t.index() & 63));
+}
+
 /// Take `t` out of a double-six hand (every bit in the low word).
 #[inline]
 fn remove_low(hand: &mut TileSet, t: Tile) {
@@ -1953,8 +1959,7 @@ impl State {
         self.muggins = 0;
         if STD {
             let i = seat.idx() & 1;
-            let h = &mut self.hands.0[i];
-            h.0 = u128::from(h.0 as u64 | 1u64 << (t.index() & 63));
+            insert_low(&mut self.hands.0[i], t);
             add_suits_low(&mut self.suit_counts.0[i], t, true);
             self.plays.0[i] = self.plays.0[i].wrapping_add(u16::from(self.layout.fits_count(t)));
         } else {
