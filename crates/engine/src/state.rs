@@ -888,12 +888,6 @@ fn insert_low(hand: &mut TileSet, t: Tile) {
     hand.0 = u128::from(hand.0 as u64 | 1u64 << (t.index() & 63));
 }
 
-/// Take `t` out of a double-six hand (every bit in the low word).
-#[inline]
-fn remove_low(hand: &mut TileSet, t: Tile) {
-    hand.0 = u128::from(hand.0 as u64 & !(1u64 << (t.index() & 63)));
-}
-
 /// `FIVES_POINTS[c]`: what a count of `c` scores under fives scoring (the count itself when it is
 /// a positive multiple of 5). A count stays below 1024: at most 28 arm ends of at most 24 each.
 const FIVES_POINTS: [u16; 1024] = {
@@ -1034,27 +1028,47 @@ impl State {
         let rules = self.rules;
         let h = rules.hand_size as usize;
         let dealt = self.deal.dealt();
-        if start.highest_double {
-            if let Some(need) = rules.opening_needs() {
+        let needs = if start.highest_double {
+            rules.opening_needs()
+        } else {
+            None
+        };
+        if rules.set == 6 {
+            // A double-six set: the tiles fit a 64-bit word and the pips 0 to 6 the low eight
+            // bytes of the per-pip counts. At most 28 tiles are dealt. The hands are made
+            // first and checked against the opening rule before anything is stored.
+            let order = &self.deal.order[..28];
+            let players = usize::from(rules.players).min(MAX_SEATS);
+            let (mut bits, mut counts) = ([0u64; MAX_SEATS], [0u64; MAX_SEATS]);
+            let mut all = 0u64;
+            for seat in 0..players {
+                let (mut b, mut c) = (0u64, 0u64);
+                for t in &order[seat * h..(seat + 1) * h] {
+                    b |= 1u64 << (t.0 & 63);
+                    c += SUIT_WORDS_LOW[usize::from(t.0) & 31];
+                }
+                (bits[seat], counts[seat], all) = (b, c, all | b);
+            }
+            if let Some(need) = needs {
+                if u128::from(all) & need.0 == 0 {
+                    return Err(SetupError::NoDouble);
+                }
+            }
+            self.hands = BySeat::default();
+            self.suit_counts = BySeat::default();
+            for seat in 0..players {
+                self.hands.0[seat] = TileSet(u128::from(bits[seat]));
+                self.suit_counts.0[seat][..8].copy_from_slice(&counts[seat].to_le_bytes());
+            }
+        } else {
+            if let Some(need) = needs {
                 if !self.deal.order[..dealt].iter().any(|&t| need.contains(t)) {
                     return Err(SetupError::NoDouble);
                 }
             }
-        }
-        self.hands = BySeat::default();
-        self.suit_counts = BySeat::default();
-        for (seat, chunk) in self.deal.order[..dealt].chunks_exact(h).enumerate() {
-            if rules.set == 6 {
-                // A double-six set: the tiles fit a 64-bit word and the pips 0 to 6 the low
-                // eight bytes of the per-pip counts.
-                let (mut bits, mut c) = (0u64, 0u64);
-                for t in chunk {
-                    bits |= 1u64 << (t.0 & 63);
-                    c += SUIT_WORDS_LOW[usize::from(t.0) & 31];
-                }
-                self.hands.0[seat & 7] = TileSet(u128::from(bits));
-                self.suit_counts.0[seat & 7][..8].copy_from_slice(&c.to_le_bytes());
-            } else {
+            self.hands = BySeat::default();
+            self.suit_counts = BySeat::default();
+            for (seat, chunk) in self.deal.order[..dealt].chunks_exact(h).enumerate() {
                 for t in chunk {
                     self.hands.0[seat & 7].insert(*t);
                     add_suits(&mut self.suit_counts.0[seat & 7], *t, true);
@@ -1757,14 +1771,19 @@ impl State {
     #[inline(always)]
     fn do_play<const STD: bool>(&mut self, tile: Tile, arm: Option<ArmId>) -> Outcome {
         let seat = self.to_move;
-        if STD {
+        // Whether the player has just laid their last tile, read off the hand while it is at
+        // hand (the standard profile's hand is one word).
+        let out_of_tiles = if STD {
             let i = seat.idx() & 1;
-            remove_low(&mut self.hands.0[i], tile);
+            let left = self.hands.0[i].0 as u64 & !(1u64 << (tile.index() & 63));
+            self.hands.0[i] = TileSet(u128::from(left));
             add_suits_low(&mut self.suit_counts.0[i], tile, false);
+            left == 0
         } else {
             self.hands[seat].remove(tile);
             add_suits(&mut self.suit_counts[seat], tile, false);
-        }
+            self.hands[seat].is_empty()
+        };
         match arm {
             None => {
                 self.layout.lay_lead(tile, &self.rules);
@@ -1845,7 +1864,7 @@ impl State {
             out.game_over = true;
             return out;
         }
-        self.after_lay_in::<STD>(&mut out);
+        self.after_lay_in::<STD>(&mut out, out_of_tiles);
         out
     }
 
@@ -1883,17 +1902,13 @@ impl State {
     /// After a tile is laid (and claimed): domino, block, or the next turn.
     #[inline(always)]
     fn after_lay(&mut self, out: &mut Outcome) {
-        self.after_lay_in::<false>(out);
+        let out_of_tiles = self.hands[self.to_move].is_empty();
+        self.after_lay_in::<false>(out, out_of_tiles);
     }
 
     #[inline(always)]
-    fn after_lay_in<const STD: bool>(&mut self, out: &mut Outcome) {
+    fn after_lay_in<const STD: bool>(&mut self, out: &mut Outcome, out_of_tiles: bool) {
         let seat = self.to_move;
-        let out_of_tiles = if STD {
-            self.hands.0[seat.idx() & 1].0 as u64 == 0
-        } else {
-            self.hands[seat].is_empty()
-        };
         if out_of_tiles {
             self.end_hand::<STD>(HandEnd::Domino { seat }, out);
             return;
