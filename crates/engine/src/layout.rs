@@ -399,7 +399,7 @@ impl Layout {
         debug_assert!(self.is_open(arm) && tile.has(p));
         debug_assert!(!STD || (rules.set == 6 && !rules.cross_first));
         if STD {
-            self.tiles.0 = u128::from(self.tiles.0 as u64 | 1u64 << (tile.index() & 63));
+            self.tiles.0 |= u128::from(1u64 << (tile.index() & 63));
         } else {
             self.tiles.insert(tile);
         }

@@ -885,7 +885,7 @@ fn add_suits_low(counts: &mut [u8; 16], t: Tile, up: bool) {
 /// Put `t` into a double-six hand (every bit in the low word).
 #[inline]
 fn insert_low(hand: &mut TileSet, t: Tile) {
-    hand.0 = u128::from(hand.0 as u64 | 1u64 << (t.index() & 63));
+    hand.0 |= u128::from(1u64 << (t.index() & 63));
 }
 
 /// `FIVES_POINTS[c]`: what a count of `c` scores under fives scoring (the count itself when it is
@@ -1775,8 +1775,10 @@ impl State {
         // hand (the standard profile's hand is one word).
         let out_of_tiles = if STD {
             let i = seat.idx() & 1;
-            let left = self.hands.0[i].0 as u64 & !(1u64 << (tile.index() & 63));
-            self.hands.0[i] = TileSet(u128::from(left));
+            let bit = 1u64 << (tile.index() & 63);
+            let left = self.hands.0[i].0 as u64 & !bit;
+            // Only the low word changes (the high word of a double-six hand stays empty).
+            self.hands.0[i].0 &= !u128::from(bit);
             add_suits_low(&mut self.suit_counts.0[i], tile, false);
             left == 0
         } else {
