@@ -79,7 +79,7 @@ export async function replayPage(main, { params: [id] }) {
       h('span', { class: 'who' }, seatName(seats, i)), t.length ? tileRow(t, `${seatName(seats, i)}'s tiles`) : h('span', {}, 'no tiles')))));
     if (pane.dataset.hand !== String(hand.hand)) {
       pane.dataset.hand = String(hand.hand);
-      mount(pane, hand.proof ? proofBlock(hand.proof, replay.rules, hand.lead_kind, { dealt: hand.dealt, boneyard: hand.boneyard }, { id: 'verify-replay' }) : h('p', {}, 'This hand has no deal proof.'));
+      mount(pane, hand.proof ? proofBlock(hand.proof, replay.rules, hand.lead_kind, { dealt: hand.dealt, boneyard: hand.boneyard, lot: hand.lot }, { id: 'verify-replay' }) : h('p', {}, 'This hand has no deal proof.'));
     }
   }
   const goTo = (i) => { at = Math.max(0, Math.min(pos.length - 1, i)); draw(); };

@@ -340,7 +340,7 @@ export async function tablePage(main, { params: [id], query, app }) {
           proofs.map((p) => {
             const current = v.last_hand && v.last_hand.hand === p.hand;
             // A hand seen to its end on this page is checked in full even later on.
-            const seen = current ? { leadKind: v.lead_kind, known: { history: v.history, remaining: v.last_hand.hands } } : handsSeen.get(p.hand);
+            const seen = current ? { leadKind: v.lead_kind, known: { history: v.history, remaining: v.last_hand.hands, lot: v.lot } } : handsSeen.get(p.hand);
             return actions.keptProof(`${current ? 'now' : 'old'}-${p.hand}`, () => proofBlock(p, v.table.rules, seen ? seen.leadKind : null, seen ? seen.known : null));
           })) : null));
     logList.scrollTop = logList.scrollHeight;
@@ -571,7 +571,7 @@ export async function tablePage(main, { params: [id], query, app }) {
             st.readyNext = false; st.hideSummary = null; announce('The hand is over');
             st.dealAt = Date.now() + seedWaitSecs * 1000;
             st.kept = m.view; st.showKept = false;
-            handsSeen.set(e.outcome.hand, { leadKind: m.view.lead_kind, known: { history: m.view.history, remaining: e.outcome.hands } });
+            handsSeen.set(e.outcome.hand, { leadKind: m.view.lead_kind, known: { history: m.view.history, remaining: e.outcome.hands, lot: m.view.lot } });
           }
           if (e.kind === 'dealt') { st.drawnTile = null; st.note = ''; st.dealAt = null; announce(`Hand ${e.hand} dealt`); }
           if (e.kind === 'seat' || e.kind === 'started') api.table(id).then((i) => { st.info = i; render(); }).catch(() => {});

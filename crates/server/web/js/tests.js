@@ -43,7 +43,16 @@ export function geometryReport(items) {
   return out;
 }
 
-export async function runTests(vectorsText) {
+/** The vector lines of a test-vector file (comments and blank lines left out), split in words. */
+function vectorLines(text) {
+  return (text || '').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map((l) => l.split(/\s+/));
+}
+
+/**
+ * `vectorsText`: the engine's double-six shuffle vectors; `more`: the other vector files,
+ * `{ nine, twelve, lot }` (shuffle v1 over 55 and 91 tiles, and the lot).
+ */
+export async function runTests(vectorsText, more = {}) {
   const lines = [];
   let failed = 0;
   let passed = 0;
@@ -71,6 +80,31 @@ export async function runTests(vectorsText) {
     vectors += 1;
   }
   check(vectors >= 6, 'the test vectors were given', `${vectors} vectors`);
+  // Shuffle v1 over the double-nine and double-twelve sets, and the lot.
+  for (const [set, text] of [[9, more.nine], [12, more.twelve]]) {
+    const lines = vectorLines(text);
+    check(lines.length >= 6, `the double-${set} vectors were given`, `${lines.length} vectors`);
+    for (const [seed, hand, ...tiles] of lines) {
+      check(tiles.length === deal.setSize(set), `double-${set} vector has the whole set`, `${tiles.length} tiles`);
+      eq(deal.shuffledOrder(seed, Number(hand), set), tiles, `shuffle v1 double-${set} vector ${seed.slice(0, 8)} hand ${hand}`);
+    }
+  }
+  const lots = vectorLines(more.lot);
+  check(lots.length >= 12, 'the lot vectors were given', `${lots.length} vectors`);
+  for (const [seed, hand, set, players, seat] of lots) {
+    eq(deal.lotOf(seed, Number(hand), Number(set), Number(players)), Number(seat), `lot vector ${seed.slice(0, 8)} set ${set} players ${players}`);
+    // The deal of a hand opened by lot draws the same lot after the same shuffle.
+    const d = deal.deal(seed, Number(hand), Number(players), 3, null, { set: Number(set), lot: true });
+    check(d.lot === Number(seat) && [...d.hands.flat(), ...d.boneyard].join(' ') === deal.shuffledOrder(seed, Number(hand), Number(set)).join(' '),
+      `lot vector ${seed.slice(0, 8)} set ${set}: the deal's lot`, JSON.stringify(d.lot));
+  }
+  // The set's top double: reshuffled until it is dealt; a free lead needs nothing.
+  const topRules = { set: 12, players: 6, hand_size: 6, first_lead: 'top-double', no_double: 'redeal' };
+  const top = deal.deal('2a'.padEnd(64, '0'), 1, 6, 6, deal.openingNeeds(topRules, 'highest-double'), { set: 12 });
+  check(top.hands.flat().includes('12-12'), 'top double: the deal holds 12-12', JSON.stringify(top.hands));
+  eq([deal.openingNeeds(topRules, 'free'), deal.openingNeeds({ ...topRules, first_lead: 'lot' }, 'lot')], [null, null], 'no reshuffle for a free lead or a lot');
+  check(deal.openingNeeds({ ...topRules, first_lead: 'highest-double-any' }, 'highest-double')('9-9') === true
+    && deal.openingNeeds({ ...topRules, no_double: 'heaviest-tile', first_lead: 'highest-double' }, 'highest-double') === null, 'highest double: a double is needed only under the redeal rule');
 
   // The worked example of docs/protocol.md.
   const server = Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join('');
