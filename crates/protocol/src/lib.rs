@@ -404,13 +404,17 @@ const fn two_to_four() -> [u8; 2] {
     [2, 4]
 }
 
-/// `GET /api/rules?spec=...`: a rules string read and checked as a new table would be.
+/// `GET /api/rules?spec=...`: a rules string read and checked as a new table's would be. The
+/// answer is always 200: either the rules, or why a table could not have them (so a form
+/// checking as the player chooses logs no failed request).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct RulesCheck {
-    /// The rules it makes.
-    pub rules: Rules,
-    /// The canonical options string.
-    pub options: String,
+    /// The rules it makes, when they are valid.
+    pub rules: Option<Rules>,
+    /// Their canonical options string, when they are valid.
+    pub options: Option<String>,
+    /// Why they are not valid: the message a table creation would answer.
+    pub error: Option<String>,
 }
 
 /// One option of the rules, for building a form.

@@ -362,18 +362,27 @@ struct RulesQuery {
 /// the engine's reason for refusing it (for the new-table form, before anything is created).
 async fn check_rules(
     axum::extract::Query(q): axum::extract::Query<RulesQuery>,
-) -> ApiResult<Json<RulesCheck>> {
-    if q.spec.len() > 1000 {
-        return Err(ApiError::new(
+) -> Json<RulesCheck> {
+    let checked = if q.spec.len() > 1000 {
+        Err(ApiError::new(
             ErrorCode::BadRules,
             "a rules string has at most 1000 characters",
-        ));
-    }
-    let rules = rules_of(&RulesSpec::Options(q.spec))?;
-    Ok(Json(RulesCheck {
-        rules,
-        options: rules.to_options_string(),
-    }))
+        ))
+    } else {
+        rules_of(&RulesSpec::Options(q.spec))
+    };
+    Json(match checked {
+        Ok(rules) => RulesCheck {
+            rules: Some(rules),
+            options: Some(rules.to_options_string()),
+            error: None,
+        },
+        Err(e) => RulesCheck {
+            rules: None,
+            options: None,
+            error: Some(e.message),
+        },
+    })
 }
 
 type Reply = oneshot::Sender<Result<TableInfo, crate::table::Refusal>>;

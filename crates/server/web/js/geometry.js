@@ -31,7 +31,8 @@ const anticlockwise = ([x, y]) => [y, -x];
  * Returns `{tiles, ends, bbox}`:
  * - tiles: `{tile, arm, index, x, y, horizontal, a, b, dir, gap?}` (centre; `a` is the left or
  *   top half; `dir` the arm's direction there; `gap: {from, to}` the points a leap joins);
- * - ends: `{arm, pip, x, y, dir}` for every open end (where the next tile would touch);
+ * - ends: `{arm, pip, x, y, dir, waiting}` for every open end (where the next tile would touch),
+ *   and for every end waiting for a Cross Dominoes cross (`opts.waiting`, marked `waiting`);
  * - bbox: `{minX, minY, maxX, maxY}` of everything drawn.
  */
 export function layoutGeometry(tree, opts = {}) {
@@ -168,15 +169,16 @@ export function layoutGeometry(tree, opts = {}) {
   for (const id of opts.order || []) lay(String(id));
   for (const arm of tree.arms) while ((next.get(arm.id) ?? 0) < arm.tiles.length) lay(arm.id);
 
+  const waiting = new Set((opts.waiting || []).map(String));
   for (const arm of tree.arms) {
-    if (!arm.open) continue;
+    if (!arm.open && !waiting.has(String(arm.id))) continue;
     if (!pens.has(arm.id)) {
       const pen = startPen(arm);
       if (!pen) continue;
       pens.set(arm.id, pen);
     }
     const { cursor, dir } = pens.get(arm.id);
-    ends.push({ arm: arm.id, pip: arm.end, x: cursor[0] + 0.75 * dir[0], y: cursor[1] + 0.75 * dir[1], dir });
+    ends.push({ arm: arm.id, pip: arm.end, x: cursor[0] + 0.75 * dir[0], y: cursor[1] + 0.75 * dir[1], dir, waiting: !arm.open });
   }
   return { tiles, ends, bbox: boundingBox(tiles, ends) };
 }
