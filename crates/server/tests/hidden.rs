@@ -29,8 +29,8 @@ fn tiles_in(text: &str) -> TileSet {
         let ok = end > begin && end - begin <= 2 && (end == b.len() || !b[end].is_ascii_digit());
         ok.then(|| text[begin..end].parse().ok()).flatten()
     };
-    for i in 1..b.len().saturating_sub(1) {
-        if b[i] != b'-' {
+    for (i, _) in text.match_indices('-') {
+        if i == 0 || i + 1 >= b.len() {
             continue;
         }
         if let (Some(x), Some(y)) = (before(i), after(i + 1)) {
