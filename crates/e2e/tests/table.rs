@@ -1306,10 +1306,15 @@ return { opponents: opp.length, inside, boardPips: pips('#board use.pips'), hand
 /// laptop's: the form names the game, the set and the player counts in words and says at once
 /// when a choice is impossible; every opponent sits inside the window, nothing scrolls sideways,
 /// the hand stays in view at every turn, tiles with up to twelve pips are drawn, and the hand's
-/// deal (91 tiles) verifies in the browser. Screenshots are saved for a look.
+/// deal (91 tiles) verifies in the browser, and axe-core finds no serious or critical
+/// violation mid-hand. Screenshots are saved for a look.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_six_player_double_twelve_table_on_a_phone_and_a_laptop() {
     let Some(browsers) = browsers() else { return };
+    let axe = match axe_source() {
+        Ok(a) => a,
+        Err(msg) => panic!("{msg}"),
+    };
     let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(10), |_| {}).await;
     for (k, size) in [(390, 844), (1366, 900)].into_iter().enumerate() {
         let what = format!("six at double-twelve, {}x{}", size.0, size.1);
@@ -1421,6 +1426,12 @@ async fn a_six_player_double_twelve_table_on_a_phone_and_a_laptop() {
         fits(&c, &format!("{what}, mid-hand")).await;
         let s = c.execute(BIG_TABLE_JS, vec![]).await.unwrap();
         eprintln!("{what}: mid-hand {s}");
+        let v = axe_violations(&c, &axe).await;
+        assert!(
+            v.is_empty(),
+            "{what}: accessibility violations:\n{}",
+            v.join("\n")
+        );
         assert!(
             s["boardHeight"].as_f64().unwrap() >= 150.0,
             "{what}: the board keeps room: {s}"

@@ -8,7 +8,9 @@ mod common;
 
 use common::*;
 use fiveup_engine::{LeadKind, Preset, Rules};
-use fiveup_protocol::{Replay, RulesCheck, ServerConfig, ServerMsg, TableInfo, TableStatus};
+use fiveup_protocol::{
+    ClientMsg, EventView, Replay, RulesCheck, ServerConfig, ServerMsg, TableInfo, TableStatus,
+};
 use serde_json::json;
 
 /// The tables played: a preset with options, covering every preset, each set, 2 to 8 seats and
@@ -64,6 +66,35 @@ async fn every_preset_is_played_to_the_end_online() {
         assert_eq!(v.sides.len(), rules.players as usize, "{spec}");
         assert_eq!(v.scores.len(), rules.sides() as usize, "{spec}");
         let mut clients = vec![me];
+        // On the first turn with a choice, the expert's hint covers every legal action.
+        play_until(&mut clients, 20_000, |cs| {
+            cs[0].over() || cs[0].view.as_ref().is_some_and(|v| v.legal.len() >= 2)
+        })
+        .await;
+        if !clients[0].over() {
+            let c = &mut clients[0];
+            let legal: Vec<_> = c
+                .view
+                .as_ref()
+                .unwrap()
+                .legal
+                .iter()
+                .map(|l| l.action)
+                .collect();
+            let id = c.id();
+            c.send(&ClientMsg::Hint { id: id.clone() }).await;
+            match c
+                .until(|m| matches!(m, ServerMsg::Hint { .. } | ServerMsg::Error { .. }))
+                .await
+            {
+                ServerMsg::Hint { id: i, evals, .. } => {
+                    assert_eq!(i, id);
+                    assert_eq!(evals.len(), legal.len(), "{spec}");
+                    assert!(evals.iter().all(|e| legal.contains(&e.action)), "{spec}");
+                }
+                m => panic!("{spec}: {m:?}"),
+            }
+        }
         play_out(&mut clients, 20_000).await;
         let me = &clients[0];
         let end = me.view.clone().unwrap();
@@ -233,5 +264,52 @@ async fn the_config_and_the_rules_check_offer_every_set_and_table_size() {
         let e = c.error.expect("the reason");
         assert!(e.contains(words), "{spec}: {e}");
     }
+    server.shutdown().await;
+}
+
+/// A person who goes away at an eight-seat double-twelve table has a computer player take their
+/// seat over, and gets it back on returning.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_is_taken_over_and_handed_back_at_an_eight_seat_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("takeover.db").display().to_string();
+    let mut cfg = config(&db);
+    cfg.takeover = Some(std::time::Duration::from_millis(300));
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let (ann, _) = guest(addr, "Ann").await;
+    let mut seats = vec![json!({"kind": "me"})];
+    seats.extend((1..8).map(|_| json!({"kind": "bot", "level": "greedy"})));
+    let a = post(
+        addr,
+        "/api/tables",
+        Some(&ann),
+        &json!({"rules": "party-twelve players=8", "seats": seats}),
+    )
+    .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let t: TableInfo = a.json();
+    let mut me = connect(addr, Some(&ann)).await;
+    me.open(&t.id, None).await;
+    let mut clients = vec![me];
+    play_until(&mut clients, 20_000, |cs| {
+        cs[0].over() || cs[0].view.as_ref().is_some_and(|v| !v.legal.is_empty())
+    })
+    .await;
+    let me = clients.pop().unwrap();
+    assert!(!me.over(), "the game ended before Ann's first turn");
+    let version = me.view.as_ref().unwrap().table.version;
+    drop(me);
+    let mut w = connect(addr, None).await;
+    w.open(&t.id, None).await;
+    w.until(|m| matches!(m, ServerMsg::Event { event: EventView::Seat { seat }, .. } if seat.taken_over))
+        .await;
+    // The computer player plays Ann's turn.
+    w.until(|m| matches!(m, ServerMsg::Event { version: v, .. } if *v > version + 1))
+        .await;
+    let mut me = connect(addr, Some(&ann)).await;
+    assert_eq!(me.open(&t.id, None).await.you, Some(0));
+    me.until(|m| matches!(m, ServerMsg::Event { event: EventView::Seat { seat }, .. } if !seat.taken_over && seat.seat == 0))
+        .await;
     server.shutdown().await;
 }

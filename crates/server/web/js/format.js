@@ -254,3 +254,22 @@ export function playingToWin(rules, scores) {
 export function valueUnit(rules, scores) {
   return playingToWin(rules, scores) ? `on the game scale (near the target a won game counts ${WIN_VALUE}, a lost one −${WIN_VALUE})` : 'in points';
 }
+
+/**
+ * The preset's rules for `players` on `set`: its rules for that many players, with the set and
+ * the hand size the engine gives the preset on that set (`hands` of the server's config).
+ */
+export function presetRulesFor(p, players, set) {
+  const r = p.rules[players - 2] || p.rules[0];
+  if ((p.set ?? 6) === set) return r;
+  const hands = (p.hands || []).find((x) => x.set === set);
+  return { ...r, set, hand_size: hands ? hands.hand_size[players - 2] : r.hand_size };
+}
+
+/** The options string of the form's choices: the preset, the players, the set if not its own. */
+export function formOptions(p, players, set, options, chosen) {
+  const base = optionsString(p.name, players, presetRulesFor(p, players, set), options.filter((o) => o.key !== 'set'), chosen);
+  if (set === (p.set ?? 6)) return base;
+  const [name, n, ...rest] = base.split(' ');
+  return [name, n, `set=${set}`, ...rest].join(' ');
+}

@@ -2,7 +2,7 @@
 import { h, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { Conn } from './conn.js';
-import { seatName, shortRules, optionsString, valueWords, levelWords, rulesLines, presetWords, setWords, maxPlayers, maxHand, formProblems, plainRulesWords } from './format.js';
+import { seatName, shortRules, optionsString, valueWords, levelWords, rulesLines, presetWords, setWords, maxPlayers, maxHand, formProblems, plainRulesWords, presetRulesFor, formOptions } from './format.js';
 import { go } from './app.js';
 import { ratingOf } from './ratings.js';
 
@@ -91,25 +91,6 @@ function optionControl(o, value, limits = {}) {
     input = h('select', { id, 'data-key': o.key }, o.values.map((v) => h('option', { value: v, selected: String(v) === String(value) }, valueWords(o.key, v))));
   }
   return h('div', { class: 'field' }, h('label', { for: id }, OPTION_LABELS[o.key] || o.key), input);
-}
-
-/**
- * The preset's rules for `players` on `set`: its rules for that many players, with the set and
- * the hand size the engine gives the preset on that set (`hands` of the server's config).
- */
-export function presetRulesFor(p, players, set) {
-  const r = p.rules[players - 2] || p.rules[0];
-  if ((p.set ?? 6) === set) return r;
-  const hands = (p.hands || []).find((x) => x.set === set);
-  return { ...r, set, hand_size: hands ? hands.hand_size[players - 2] : r.hand_size };
-}
-
-/** The options string of the form's choices: the preset, the players, the set if not its own. */
-export function formOptions(p, players, set, options, chosen) {
-  const base = optionsString(p.name, players, presetRulesFor(p, players, set), options.filter((o) => o.key !== 'set'), chosen);
-  if (set === (p.set ?? 6)) return base;
-  const [name, n, ...rest] = base.split(' ');
-  return [name, n, `set=${set}`, ...rest].join(' ');
 }
 
 function createForm(cfg, app) {

@@ -3,7 +3,7 @@
 import * as deal from './deal.js';
 import { layoutGeometry, overlaps, fitViewBox } from './geometry.js';
 import { tallyParts, tallySegments } from './tally.js';
-import { actionWords, entryWords, optionsString, seatName, playingToWin, rulesLines, optionsWords, valueWords } from './format.js';
+import { actionWords, entryWords, optionsString, seatName, playingToWin, rulesLines, optionsWords, valueWords, formProblems, leadWords, plainRulesWords, presetRulesFor, formOptions, maxPlayers, maxHand } from './format.js';
 import { learnArms } from './board.js';
 import { pipSpots, tileWords, tileSvg } from './tiles.js';
 import { seatPlaces, endWords, playPoints, clockText } from './panels.js';
@@ -272,6 +272,49 @@ export async function runTests(vectorsText, more = {}) {
   eq(endWords(view, { end: { kind: 'blocked' } }), 'The hand is blocked', 'summary: a blocked hand');
   eq(playPoints(view, [{ kind: 'play', seat: 0, points: 10 }, { kind: 'play', seat: 1, points: 5 }, { kind: 'draw', seat: 2 }, { kind: 'play', seat: 0, points: 15 }]), [25, 5, 0], 'summary: points scored during play per side');
   eq([clockText(0, 0, 65000), clockText(0, 30, 12000), clockText(0, 30, 40000)], ['1:05', '18 s', '0 s'], 'clock: time on a turn and a countdown');
+
+  // The new-table form: impossible choices in words, the preset on another set, the options
+  // string sent.
+  const six = { set: 6, players: 6, partnerships: false, hand_size: 5, spinner: 'none', target: 200, drawing: true, voluntary_draw: false, manual_scoring: false, play_scoring: 'fives', award: 'difference', cross_first: false };
+  check(formProblems(six).startsWith('5 tiles each for 6 players cannot be dealt from the double-six (28 tiles): choose 3 to 4'), 'form: a hand too big for the set', formProblems(six));
+  eq(formProblems({ ...six, set: 12 }), '', 'form: the party game on double-twelve is fine');
+  check(formProblems({ ...six, set: 12, players: 5, partnerships: true }).startsWith('Partners need 4 or 6 players'), 'form: partners at five');
+  check(formProblems({ ...six, set: 12, partnerships: true }) === '', 'form: partners at six');
+  check(formProblems({ ...six, set: 12, cross_first: true }).startsWith('Cross first needs a spinner'), 'form: cross first without a spinner');
+  check(formProblems({ ...six, set: 12, play_scoring: 'none', award: 'subtract-own' }).includes('no score could ever rise'), 'form: a game that never ends');
+  const problems = [six, { ...six, set: 12, players: 5, partnerships: true }, { ...six, set: 12, cross_first: true }, { ...six, set: 12, voluntary_draw: true, drawing: false }].map(formProblems).join(' ');
+  check(!/=|\btrue\b|\bfalse\b|_/.test(problems), 'form: problems in plain words', problems);
+  eq([maxPlayers(6), maxPlayers(9), maxPlayers(12), maxHand(12, 8), maxHand(6, 4)], [8, 8, 8, 11, 7], 'form: players and hands a set allows');
+  eq(plainRulesWords('partnerships need 4 or 6 players, not 5; use partnerships=false'), 'partnerships need 4 or 6 players, not 5; use “every player for themselves”', 'form: a server message in words');
+  const party = { name: 'party-twelve', set: 12, players: [5, 8], rules: [2, 3, 4, 5, 6, 7, 8].map((n) => ({ players: n, set: 12, hand_size: 5, target: 200, spinner: 'none' })), hands: [{ set: 6, hand_size: [5, 5, 5, 5, 5, 5, 5] }, { set: 9, hand_size: [5, 5, 5, 5, 5, 5, 5] }, { set: 12, hand_size: [5, 5, 5, 5, 5, 5, 5] }] };
+  const fiveUp = { name: 'five-up', set: 6, players: [2, 4], rules: [2, 3, 4, 5, 6, 7, 8].map((n) => ({ players: n, set: 6, hand_size: n === 2 ? 7 : n <= 4 ? 5 : 3, target: 250, spinner: 'first' })), hands: [{ set: 6, hand_size: [7, 5, 5, 3, 3, 3, 3] }, { set: 9, hand_size: [9, 7, 7, 6, 5, 5, 4] }, { set: 12, hand_size: [12, 10, 9, 7, 6, 5, 5] }] };
+  eq([presetRulesFor(fiveUp, 6, 12).hand_size, presetRulesFor(fiveUp, 6, 12).set, presetRulesFor(fiveUp, 2, 6).hand_size], [6, 12, 7], 'form: a preset on another set takes that set\'s hand');
+  const opts2 = [{ key: 'set', field: 'set' }, { key: 'players', field: 'players' }, { key: 'target', field: 'target' }, { key: 'hand', field: 'hand_size' }];
+  eq(formOptions(fiveUp, 6, 12, opts2, { set: '12', target: '250', hand: '6' }), 'five-up players=6 set=12', 'form: the set is sent when it is not the game\'s own');
+  eq(formOptions(party, 6, 12, opts2, { set: '12', target: '100', hand: '5' }), 'party-twelve players=6 target=100', 'form: the game\'s own set is not sent');
+  // Who leads and why.
+  const leadSeats = [{ occupant: { kind: 'human', user: { name: 'Ann' } } }, { occupant: { kind: 'bot', level: 'club' } }];
+  eq([
+    leadWords(leadSeats, 1, 'lot', null, { first_lead: 'lot' }),
+    leadWords(leadSeats, 0, 'highest-double', '12-12', { first_lead: 'highest-double-any' }),
+    leadWords(leadSeats, 0, 'highest-double', '9-9', { first_lead: 'top-double' }),
+    leadWords(leadSeats, 1, 'highest-double', '5-5', {}),
+  ], [
+    'Blaise (computer) was chosen by lot to lead, with any tile',
+    'Ann holds 12-12, the highest double dealt, and leads with any tile',
+    'Ann holds 9-9, the set\'s top double, and must lead it',
+    'Blaise (computer) holds 5-5, the highest double dealt, and must lead it',
+  ], 'lead: who leads and why, in words');
+  // Cross Dominoes: an arm waiting for the cross has its end marked as waiting.
+  const crossTree = { root: '4-4', count: 0, arms: [
+    { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['4-2'], 4), open: false, end: 2 },
+    { id: 'E', anchor: { kind: 'root' }, tiles: [], open: true, end: 4 },
+    { id: 'N', anchor: { kind: 'sprout', double: '4-4', arm: null, index: 0 }, tiles: [], open: true, end: 4 },
+    { id: 'S', anchor: { kind: 'sprout', double: '4-4', arm: null, index: 0 }, tiles: [], open: true, end: 4 },
+  ] };
+  const gx = layoutGeometry(crossTree, { waiting: ['W'] });
+  eq(gx.ends.map((e) => [e.arm, e.waiting]), [['W', true], ['E', false], ['N', false], ['S', false]], 'geometry: the waiting arm\'s end is marked');
+  eq(layoutGeometry(crossTree).ends.map((e) => e.arm), ['E', 'N', 'S'], 'geometry: without the cross, closed arms have no end');
 
   // Replay positions: the deal, then every action, hand after hand.
   const rp = positions({ hands: [{ steps: [{}, {}] }, { steps: [{}] }] });
