@@ -1478,3 +1478,65 @@ async fn a_six_player_double_twelve_table_on_a_phone_and_a_laptop() {
     }
     rig.server.shutdown().await;
 }
+
+/// Cross Dominoes in the browser: while the first double's four sides are not all covered, the
+/// ends that wait for the cross are marked on the board and a line explains the rule; before
+/// the lead, a line says who leads and why, with the tile shown for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cross_dominoes_marks_the_ends_waiting_for_the_cross() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(250),
+        Duration::from_secs(10),
+        |_| {},
+    )
+    .await;
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    create(
+        &c,
+        4,
+        50,
+        "cross-dominoes",
+        &["bot:greedy", "bot:greedy", "bot:greedy"],
+    )
+    .await;
+    let lead = play_until(
+        &c,
+        "const n = document.querySelector('#lead-note'); return n ? n.textContent : (document.querySelectorAll('#board g.tile').length > 0 ? 'laid' : '');",
+        true,
+        Duration::from_secs(30),
+        "the lead",
+    )
+    .await;
+    let lead = lead.as_str().unwrap();
+    assert!(
+        lead == "laid" || lead.contains("the highest double dealt, and must lead it"),
+        "{lead}"
+    );
+    let seen = play_until(
+        &c,
+        "const w = document.querySelectorAll('#board g.end.waiting'); const n = document.querySelector('#cross-note');
+         return w.length && n ? [w.length, w[0].getAttribute('aria-label'), n.textContent] : null;",
+        true,
+        Duration::from_secs(90),
+        "an end waiting for the cross",
+    )
+    .await;
+    assert!(
+        seen[1]
+            .as_str()
+            .unwrap()
+            .ends_with("waiting until the cross is complete"),
+        "{seen}"
+    );
+    assert!(
+        seen[2].as_str().unwrap().starts_with("Cross first"),
+        "{seen}"
+    );
+    screenshot(&c, "cross-dominoes-waiting-1366x900", (1366, 900)).await;
+    no_console_errors(&rig.driver, &c, "cross dominoes").await;
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
