@@ -181,13 +181,18 @@ async fn layout_geometry_keeps_real_layouts_apart() {
     let page = TestPage::open(&browsers).await;
     let c = &page.c;
     // One spinner (the first double), no spinner, the sprouts opening at once, and every
-    // double spinning (`cross`, where arms crowd each other most); two to four players.
+    // double spinning (`cross`, where arms crowd each other most); two to six players, on
+    // double-six, double-nine and double-twelve sets.
     for rules in [
         "five-up",
         "five-up players=4",
         "five-up players=3 sprouts=at-once",
         "muggins players=2 hand=9",
         "cross players=4",
+        // The bigger sets: long arms that never spin (drawn winding), and a crowd of spinners.
+        "party-twelve players=6",
+        "block players=2 set=12",
+        "cross players=5 set=9",
     ] {
         let trees = real_layouts(rules, 300);
         let report = c

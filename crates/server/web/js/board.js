@@ -26,13 +26,14 @@ export const armName = (a) => ARM_NAMES[a] || sproutNames.get(String(a)) || 'a s
  * Draw `tree` into the <svg> `svg`. `openEnds`: the view's open ends (arm, pip, counts);
  * `targets`: a Map from arm to the action a click on that end sends; `onEnd(arm)`.
  * `lastTile`: a tile to highlight (the last one laid); `order`: the arms in play order
- * (geometry.js `playOrder`).
+ * (geometry.js `playOrder`); `waiting`: ends waiting for a Cross Dominoes cross; `turns`: how
+ * often an arm from the lead turns (2 when the rules never spin a double, geometry.js).
  */
-export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, order, fly, waiting = [] } = {}) {
+export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, order, fly, waiting = [], turns = 1 } = {}) {
   learnArms(tree);
   const rect = svg.getBoundingClientRect();
   const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
-  const geo = layoutGeometry(tree, { ...turnLimits(aspect), order, waiting });
+  const geo = layoutGeometry(tree, { ...turnLimits(aspect), order, waiting, turns });
   const vb = fitViewBox(geo.bbox, { aspect, minW: aspect >= 1 ? 12 : 8, minH: aspect >= 1 ? 7 : 9 });
   svg.setAttribute('viewBox', vb.map((v) => v.toFixed(3)).join(' '));
   svg.replaceChildren();

@@ -253,7 +253,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     const leadTarget = st.selected && legalFor(st.selected).some((l) => l.arm == null);
     const last = [...(v.history || [])].reverse().find((e) => e.kind === 'play');
     const fly = st.fly && st.fly.version === st.version ? st.fly : null;
-    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly, waiting: v.waiting || [] });
+    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly, waiting: v.waiting || [], turns: v.table.rules.spinner === 'none' ? 2 : 1 });
     el.count.replaceChildren(h('span', { class: 'label' }, 'Count'), h('span', { class: 'value', 'aria-label': `count ${v.count}` }, String(v.count)));
     const mustDraw = v.to_move === v.you && legal.length > 0 && legal.every((l) => l.action === 'D');
     const prompt = promptText(v);

@@ -5,7 +5,7 @@ import { layoutGeometry, overlaps, fitViewBox } from './geometry.js';
 import { tallyParts, tallySegments } from './tally.js';
 import { actionWords, entryWords, optionsString, seatName, playingToWin, rulesLines, optionsWords, valueWords, formProblems, leadWords, plainRulesWords, presetRulesFor, formOptions, maxPlayers, maxHand } from './format.js';
 import { learnArms } from './board.js';
-import { pipSpots, tileWords, tileSvg } from './tiles.js';
+import { pipSpots, tileWords, tileSvg, PIP_COLOURS } from './tiles.js';
 import { seatPlaces, endWords, playPoints, clockText } from './panels.js';
 import { positions } from './replay.js';
 
@@ -30,7 +30,11 @@ function placedLine(tiles, startPip) {
 export function geometryReport(items) {
   const out = [];
   items.forEach(({ tree, order }, i) => {
-    for (const limits of [{ turnX: 9, turnY: 5 }, { turnX: 4, turnY: 8 }, { turnX: 6, turnY: 6 }]) {
+    // A layout that never spun (every arm from the lead) is also drawn winding, as the table
+    // draws it when the rules spin no double.
+    const winding = tree.arms.every((arm) => !arm.anchor || arm.anchor.kind === 'root');
+    const shapes = [{ turnX: 9, turnY: 5 }, { turnX: 4, turnY: 8 }, { turnX: 6, turnY: 6 }];
+    for (const limits of winding ? [...shapes, ...shapes.map((x) => ({ ...x, turns: 2 }))] : shapes) {
       const g = layoutGeometry(tree, { ...limits, order });
       let n = 0;
       for (let a = 0; a < g.tiles.length; a += 1) {
@@ -160,6 +164,21 @@ export async function runTests(vectorsText, more = {}) {
   eq(g.ends.map((e) => e.arm), ['W', 'E', 'N', 'S'], 'geometry: four open ends marked');
   const vb = fitViewBox(g.bbox, { aspect: 2 });
   check(vb[0] <= g.bbox.minX && vb[1] <= g.bbox.minY && vb[0] + vb[2] >= g.bbox.maxX && vb[1] + vb[3] >= g.bbox.maxY && Math.abs(vb[2] / vb[3] - 2) < 1e-9, 'geometry: the view box fits everything at the aspect ratio');
+  // Two turns: a long arm winds round the lead (left, up, then right above it).
+  const longW = { root: '6-5', count: 0, arms: [
+    { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['6-0', '0-0', '0-1', '1-1', '1-2', '2-2', '2-3', '3-3', '3-4', '4-4', '4-5', '5-5', '5-6', '6-6', '6-1', '1-3', '3-5', '5-0', '0-2', '2-4', '4-6', '6-2'].map((t) => (t[0] < t[2] ? `${t[2]}-${t[0]}` : t)), 6), open: true, end: 2 },
+    { id: 'E', anchor: { kind: 'root' }, tiles: [], open: true, end: 5 },
+  ] };
+  const w1g = layoutGeometry(longW, { turnX: 6, turnY: 4, turns: 1 });
+  const w2g = layoutGeometry(longW, { turnX: 6, turnY: 4, turns: 2 });
+  const span = (gg) => { const b = gg.bbox; return Math.max(b.maxX - b.minX, b.maxY - b.minY); };
+  const legs = (gg) => new Set(gg.tiles.filter((x) => x.arm === 'W').map((x) => x.dir.join())).size;
+  eq([legs(w1g), legs(w2g)], [2, 3], 'geometry: two turns make a third leg');
+  check(span(w2g) < span(w1g) && w2g.tiles.filter((x) => x.arm === 'W' && x.dir[0] === 1).every((x) => x.y < -1), 'geometry: the winding arm is more compact and comes back above the lead', `${span(w1g)} ${span(w2g)}`);
+  let windClash = '';
+  for (let i = 0; i < w2g.tiles.length; i += 1) for (let j = i + 1; j < w2g.tiles.length; j += 1) if (overlaps(w2g.tiles[i], w2g.tiles[j])) windClash = `${w2g.tiles[i].tile} ${w2g.tiles[j].tile}`;
+  check(windClash === '', 'geometry: the winding arm crosses nothing', windClash);
+
   // A spinner later in an arm (Cross): its sprouts leave it perpendicular.
   const cross = { root: '5-3', count: 0, arms: [
     { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['5-5', '5-1'], 5), open: true, end: 1 },
@@ -257,6 +276,17 @@ export async function runTests(vectorsText, more = {}) {
   eq([tileWords('12-10'), tileWords('9-9'), tileWords('6-4')], ['twelve-ten', 'double nine', 'six-four'], 'tiles: words up to twelve');
   const svg = tileSvg('12-11');
   check([...svg.querySelectorAll('use')].every((u) => u.getAttribute('href').startsWith('#fiveup-p')) && document.querySelectorAll('#fiveup-p12 circle').length === 12, 'tiles: faces come from symbols inside the page, nothing fetched');
+  // Faces of 7 to 12 pips each in their own colour, legible on the tile (contrast 4.5:1 at
+  // least against the face); 0 to 6 stay black.
+  const lum = (hex) => {
+    const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const faceFill = (n) => document.querySelector(`#fiveup-p${n} circle`)?.getAttribute('fill') ?? null;
+  const fills = [7, 8, 9, 10, 11, 12].map(faceFill);
+  check(new Set(fills).size === 6 && fills.every((f) => f && (lum('#fffdf5') + 0.05) / (lum(f) + 0.05) >= 4.5), 'tiles: 7 to 12 pips in six distinct legible colours', JSON.stringify(fills));
+  eq([1, 2, 3, 4, 5, 6].map(faceFill), [null, null, null, null, null, null], 'tiles: 1 to 6 pips stay black');
+  check(Object.keys(PIP_COLOURS).length === 6, 'tiles: a colour per face above six');
   // Seats around the table, 2 to 8: every other seat placed once, clockwise from your left.
   for (let n = 2; n <= 8; n += 1) {
     for (let me = 0; me < n; me += 1) {
