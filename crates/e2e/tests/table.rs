@@ -4,8 +4,9 @@
 //! scoring, the invitation and the lobby form), the pages at three window sizes (no sideways
 //! scrolling, the hand in view, no console errors, axe-core with no serious or critical
 //! violation, screenshots), and the features of the commercial rooms (play now, quick match,
-//! how to play, leaderboard, history filters, the manifest, compression, motion and sound).
-//! Skipped, with a message, when Chromium or chromedriver is not installed.
+//! how to play, leaderboard, history filters, the manifest, compression, motion and sound), and
+//! the bigger sets and tables (a six-seat double-twelve table on a phone and a laptop, Cross
+//! Dominoes). Skipped, with a message, when Chromium or chromedriver is not installed.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -1538,5 +1539,49 @@ async fn cross_dominoes_marks_the_ends_waiting_for_the_cross() {
     screenshot(&c, "cross-dominoes-waiting-1366x900", (1366, 900)).await;
     no_console_errors(&rig.driver, &c, "cross dominoes").await;
     c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// Eight seats on a phone, as a player and as a spectator: the seven (or eight) other cards lie
+/// inside the window in rows above the board, the board keeps room, the hand stays in view.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eight_seats_fit_a_phone() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(200),
+        Duration::from_secs(10),
+        |_| {},
+    )
+    .await;
+    let c = rig.driver.session(390, 844).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    let seats = ["bot:greedy"; 7];
+    let id = create(&c, 8, 50, "party-twelve", &seats).await;
+    wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
+    let s = c.execute(BIG_TABLE_JS, vec![]).await.unwrap();
+    assert_eq!(s["opponents"], 7, "{s}");
+    assert_eq!(s["inside"], true, "{s}");
+    assert!(s["boardHeight"].as_f64().unwrap() >= 150.0, "{s}");
+    hand_in_view(&c, "eight seats on a phone").await;
+    fits(&c, "eight seats on a phone").await;
+    screenshot(&c, "eight-seats-390x844", (390, 844)).await;
+    // A spectator sees all eight seats.
+    let w = rig.driver.session(390, 844).await.unwrap();
+    w.goto(&format!("{}/table/{id}", rig.base)).await.unwrap();
+    wait_js(
+        &w,
+        "return document.querySelectorAll('.ring .opp').length === 8;",
+        Duration::from_secs(10),
+        "the spectator's seats",
+    )
+    .await;
+    let s = w.execute(BIG_TABLE_JS, vec![]).await.unwrap();
+    assert_eq!(s["inside"], true, "the spectator: {s}");
+    fits(&w, "eight seats watched on a phone").await;
+    screenshot(&w, "eight-seats-watching-390x844", (390, 844)).await;
+    no_console_errors(&rig.driver, &c, "eight seats").await;
+    c.close().await.unwrap();
+    w.close().await.unwrap();
     rig.server.shutdown().await;
 }
