@@ -322,3 +322,17 @@ fn the_checker_notices_a_leak() {
     assert!(seen.minus(allowed(&core, Some(0))).is_empty());
     assert!(!secrets(&core).is_empty());
 }
+
+#[test]
+fn tiles_of_every_set_are_found_in_a_message() {
+    let found = tiles_in(
+        r#"{"my_tiles":["12-11","9-0"],"legal":[{"action":"10-10@7"}],"at":"2026-11-21"}"#,
+    );
+    let want: TileSet = [Tile::new(12, 11), Tile::new(9, 0), Tile::new(10, 10)]
+        .into_iter()
+        .fold(TileSet::EMPTY, |mut s, t| {
+            s.insert(t);
+            s
+        });
+    assert_eq!(found, want);
+}
