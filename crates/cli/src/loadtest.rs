@@ -7,7 +7,7 @@ use fiveup_loadtest::{Length, Options};
 /// Options of `fiveup loadtest`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Concurrent tables (two players each, every player a websocket client).
+    /// Concurrent tables (one player per seat of the rules, every player a websocket client).
     #[arg(long, default_value_t = 100)]
     tables: usize,
     /// Seconds to measure once every table is up (the default is 30).
@@ -23,7 +23,8 @@ pub struct Args {
     /// The process id of the `--server`, to report its memory and CPU time.
     #[arg(long, requires = "server")]
     server_pid: Option<u32>,
-    /// Rules of every table, as an options string.
+    /// Rules of every table, as an options string (`"party-twelve players=6"`: six clients
+    /// per table).
     #[arg(long, default_value = "five-up")]
     rules: String,
     /// Mean milliseconds a player waits before each action (each wait is drawn from half to

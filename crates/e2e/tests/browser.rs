@@ -89,16 +89,24 @@ async fn javascript_unit_tests_pass_in_chromium() {
     let Some(browsers) = browsers() else { return };
     let page = TestPage::open(&browsers).await;
     let c = &page.c;
-    let vectors = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../engine/tests/data/shuffle_v1.txt"
-    ))
-    .unwrap();
+    let data = |name: &str| {
+        std::fs::read_to_string(format!(
+            "{}/../engine/tests/data/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    };
+    let vectors = data("shuffle_v1.txt");
+    let more = serde_json::json!({
+        "nine": data("shuffle_v1_double_nine.txt"),
+        "twelve": data("shuffle_v1_double_twelve.txt"),
+        "lot": data("shuffle_v1_lot.txt"),
+    });
     let r = c
         .execute_async(
             "const done = arguments[arguments.length - 1];
-             window.runTests(arguments[0]).then(done, (e) => done({failed: 1, passed: 0, lines: [String(e)]}));",
-            vec![Value::String(vectors)],
+             window.runTests(arguments[0], arguments[1]).then(done, (e) => done({failed: 1, passed: 0, lines: [String(e)]}));",
+            vec![Value::String(vectors), more],
         )
         .await
         .unwrap();
@@ -117,14 +125,24 @@ async fn javascript_unit_tests_pass_in_chromium() {
         lines.join("\n")
     );
     eprintln!("{passed} JavaScript checks passed in Chromium");
-    // Every vector line of the engine's file was checked.
+    // Every vector line of the engine's files was checked.
+    let count = |what: &str| lines.iter().filter(|l| l.contains(what)).count();
+    assert_eq!(count("shuffle v1 vector"), 6);
+    let lines_of = |name: &str| {
+        data(name)
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .count()
+    };
     assert_eq!(
-        lines
-            .iter()
-            .filter(|l| l.contains("shuffle v1 vector"))
-            .count(),
-        6
+        count("shuffle v1 double-9 vector"),
+        lines_of("shuffle_v1_double_nine.txt")
     );
+    assert_eq!(
+        count("shuffle v1 double-12 vector"),
+        lines_of("shuffle_v1_double_twelve.txt")
+    );
+    assert_eq!(count("the deal's lot"), lines_of("shuffle_v1_lot.txt"));
     page.finish().await;
 }
 
@@ -163,13 +181,18 @@ async fn layout_geometry_keeps_real_layouts_apart() {
     let page = TestPage::open(&browsers).await;
     let c = &page.c;
     // One spinner (the first double), no spinner, the sprouts opening at once, and every
-    // double spinning (`cross`, where arms crowd each other most); two to four players.
+    // double spinning (`cross`, where arms crowd each other most); two to six players, on
+    // double-six, double-nine and double-twelve sets.
     for rules in [
         "five-up",
         "five-up players=4",
         "five-up players=3 sprouts=at-once",
         "muggins players=2 hand=9",
         "cross players=4",
+        // The bigger sets: long arms that never spin (drawn winding), and a crowd of spinners.
+        "party-twelve players=6",
+        "block players=2 set=12",
+        "cross players=5 set=9",
     ] {
         let trees = real_layouts(rules, 300);
         let report = c

@@ -4,8 +4,9 @@
 //! scoring, the invitation and the lobby form), the pages at three window sizes (no sideways
 //! scrolling, the hand in view, no console errors, axe-core with no serious or critical
 //! violation, screenshots), and the features of the commercial rooms (play now, quick match,
-//! how to play, leaderboard, history filters, the manifest, compression, motion and sound).
-//! Skipped, with a message, when Chromium or chromedriver is not installed.
+//! how to play, leaderboard, history filters, the manifest, compression, motion and sound), and
+//! the bigger sets and tables (a six-seat double-twelve table on a phone and a laptop, Cross
+//! Dominoes). Skipped, with a message, when Chromium or chromedriver is not installed.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -1280,5 +1281,307 @@ async fn the_dark_theme_follows_the_system() {
     .await;
     check_page(&rig.driver, &c, Some(&axe), "table-dark", (1366, 900)).await;
     c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bigger sets and tables
+// ---------------------------------------------------------------------------------------------
+
+/// What the table shows of a double-twelve table with six seats: the opponents' cards inside
+/// the window, the largest pip count drawn on the board and in the hand, and the tiles' pips
+/// drawn from the page's symbols.
+const BIG_TABLE_JS: &str = r#"
+const opp = [...document.querySelectorAll('.ring .opp')];
+const inside = opp.every((o) => { const b = o.getBoundingClientRect(); return b.left >= -0.5 && b.right <= window.innerWidth + 0.5 && b.width > 20; });
+const pips = (sel) => Math.max(-1, ...[...document.querySelectorAll(sel)].map((u) => Number((u.getAttribute('href') || '').replace('#fiveup-p', ''))));
+const hand = [...document.querySelectorAll('#hand .hand-tile')].map((t) => t.dataset.tile);
+const board = document.querySelector('#board').getBoundingClientRect();
+const tiles = document.querySelectorAll('#board g.tile').length;
+return { opponents: opp.length, inside, boardPips: pips('#board use.pips'), handPips: pips('#hand use.pips'), hand,
+         boardHeight: board.height, boardWidth: board.width, tiles,
+         seats: opp.map((o) => Number(o.dataset.seat)) };"#;
+
+/// A six-player double-twelve table (the party game) from the lobby's form, five computer
+/// players around you, played by clicking to the end of a hand at a phone's size and at a
+/// laptop's: the form names the game, the set and the player counts in words and says at once
+/// when a choice is impossible; every opponent sits inside the window, nothing scrolls sideways,
+/// the hand stays in view at every turn, tiles with up to twelve pips are drawn, and the hand's
+/// deal (91 tiles) verifies in the browser, and axe-core finds no serious or critical
+/// violation mid-hand. Screenshots are saved for a look.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_six_player_double_twelve_table_on_a_phone_and_a_laptop() {
+    let Some(browsers) = browsers() else { return };
+    let axe = match axe_source() {
+        Ok(a) => a,
+        Err(msg) => panic!("{msg}"),
+    };
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(10), |_| {}).await;
+    for (k, size) in [(390, 844), (1366, 900)].into_iter().enumerate() {
+        let what = format!("six at double-twelve, {}x{}", size.0, size.1);
+        let c = rig.driver.session(size.0, size.1).await.unwrap();
+        guest(&c, &rig.base, &format!("Ann{k}")).await;
+        // The form: the party game brings its set and a table size it is made for.
+        select(&c, "#preset", "party-twelve").await;
+        let form: Value = c
+            .execute(
+                "return [document.querySelector('#set').value, document.querySelector('#players').value,
+                         [...document.querySelectorAll('#players option')].map((o) => o.value),
+                         document.querySelector('#preset option:checked').textContent,
+                         document.querySelector('#set option:checked').textContent];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(form[0], "12", "{what}: the party game's set");
+        assert_eq!(form[1], "5", "{what}: the party game's smallest table");
+        assert_eq!(
+            form[2],
+            serde_json::json!(["2", "3", "4", "5", "6", "7", "8"]),
+            "{what}"
+        );
+        assert_eq!(form[3], "Party game, double-twelve (5 to 8 players)");
+        assert_eq!(form[4], "double-twelve (91 tiles)");
+        select(&c, "#players", "6").await;
+        let said = wait_js(
+            &c,
+            "const p = document.querySelector('#rules-check'); return p && p.textContent.includes('6 players') ? p.textContent : '';",
+            Duration::from_secs(10),
+            "the rules check",
+        )
+        .await;
+        assert_eq!(
+            said,
+            "6 players, 5 tiles each from the double-twelve (91 tiles): 61 left in the boneyard."
+        );
+        // Impossible on a double-six set: said in words, and nothing is created.
+        select(&c, "#set", "6").await;
+        let said = wait_js(
+            &c,
+            "const p = document.querySelector('#rules-check.error'); return p ? p.textContent : '';",
+            Duration::from_secs(10),
+            "the impossible combination",
+        )
+        .await;
+        let said = said.as_str().unwrap().to_string();
+        assert!(
+            said.contains("5 tiles each for 6 players cannot be dealt from the double-six"),
+            "{said}"
+        );
+        assert!(
+            !said.contains('=') && !said.contains("true") && !said.contains("false"),
+            "{said}"
+        );
+        click(&c, "#create-go").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let url = c.current_url().await.unwrap();
+        assert!(!url.path().starts_with("/table/"), "{what}: created anyway");
+        // Partners at five: named too.
+        select(&c, "#set", "12").await;
+        select(&c, "#players", "5").await;
+        click(&c, "details.more > summary").await;
+        select(&c, "#opt-partnerships", "true").await;
+        let said = wait_js(
+            &c,
+            "const p = document.querySelector('#rules-check.error'); return p && p.textContent.includes('Partners') ? p.textContent : '';",
+            Duration::from_secs(10),
+            "partners at five",
+        )
+        .await;
+        assert!(
+            said.as_str()
+                .unwrap()
+                .contains("Partners need 4 or 6 players"),
+            "{said}"
+        );
+        select(&c, "#opt-partnerships", "false").await;
+        let seats = [
+            "bot:greedy",
+            "bot:random",
+            "bot:greedy",
+            "bot:random",
+            "bot:greedy",
+        ];
+        let id = create(&c, 6, 50, "party-twelve", &seats).await;
+        let made = c
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 fetch('/api/tables/' + arguments[0]).then((r) => r.json()).then((t) => done([t.rules.set, t.rules.players, t.rules.hand_size]));",
+                vec![Value::String(id.clone())],
+            )
+            .await
+            .unwrap();
+        assert_eq!(made, serde_json::json!([12, 6, 5]), "{what}");
+        wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
+        let s = c.execute(BIG_TABLE_JS, vec![]).await.unwrap();
+        screenshot(&c, &format!("six-twelve-start-{}x{}", size.0, size.1), size).await;
+        assert_eq!(s["opponents"], 5, "{what}: five opponents around you: {s}");
+        assert_eq!(
+            s["inside"], true,
+            "{what}: every opponent inside the window: {s}"
+        );
+        hand_in_view(&c, &what).await;
+        fits(&c, &what).await;
+        play_until(&c, "return document.querySelectorAll('#board g.tile').length >= 14 || !!document.querySelector('#summary');", true, Duration::from_secs(120), "many tiles laid").await;
+        hand_in_view(&c, &format!("{what}, mid-hand")).await;
+        fits(&c, &format!("{what}, mid-hand")).await;
+        let s = c.execute(BIG_TABLE_JS, vec![]).await.unwrap();
+        eprintln!("{what}: mid-hand {s}");
+        let v = axe_violations(&c, &axe).await;
+        assert!(
+            v.is_empty(),
+            "{what}: accessibility violations:\n{}",
+            v.join("\n")
+        );
+        assert!(
+            s["boardHeight"].as_f64().unwrap() >= 150.0,
+            "{what}: the board keeps room: {s}"
+        );
+        screenshot(&c, &format!("six-twelve-mid-{}x{}", size.0, size.1), size).await;
+        play_until(
+            &c,
+            "return !!document.querySelector('#summary');",
+            true,
+            Duration::from_secs(180),
+            "the end of the hand",
+        )
+        .await;
+        fits(&c, &format!("{what}, the hand's summary")).await;
+        screenshot(
+            &c,
+            &format!("six-twelve-summary-{}x{}", size.0, size.1),
+            size,
+        )
+        .await;
+        // The hand's deal, 91 tiles to six players, verifies in this browser.
+        click(&c, "#verify-last").await;
+        let ok = wait_js(
+            &c,
+            "const v = document.querySelector('#summary .verify-result .verdict'); return v ? v.dataset.ok : '';",
+            Duration::from_secs(20),
+            "the deal check",
+        )
+        .await;
+        let steps = c
+            .execute(
+                "return document.querySelector('#summary .verify-result .steps').textContent;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(ok, "true", "{what}: {steps}");
+        assert!(
+            steps.as_str().unwrap().contains("of the 91 tiles"),
+            "{steps}"
+        );
+        no_console_errors(&rig.driver, &c, &what).await;
+        c.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}
+
+/// Cross Dominoes in the browser: while the first double's four sides are not all covered, the
+/// ends that wait for the cross are marked on the board and a line explains the rule; before
+/// the lead, a line says who leads and why, with the tile shown for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cross_dominoes_marks_the_ends_waiting_for_the_cross() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(250),
+        Duration::from_secs(10),
+        |_| {},
+    )
+    .await;
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    create(
+        &c,
+        4,
+        50,
+        "cross-dominoes",
+        &["bot:greedy", "bot:greedy", "bot:greedy"],
+    )
+    .await;
+    let lead = play_until(
+        &c,
+        "const n = document.querySelector('#lead-note'); return n ? n.textContent : (document.querySelectorAll('#board g.tile').length > 0 ? 'laid' : '');",
+        true,
+        Duration::from_secs(30),
+        "the lead",
+    )
+    .await;
+    let lead = lead.as_str().unwrap();
+    assert!(
+        lead == "laid" || lead.contains("the highest double dealt, and must lead it"),
+        "{lead}"
+    );
+    let seen = play_until(
+        &c,
+        "const w = document.querySelectorAll('#board g.end.waiting'); const n = document.querySelector('#cross-note');
+         return w.length && n ? [w.length, w[0].getAttribute('aria-label'), n.textContent] : null;",
+        true,
+        Duration::from_secs(90),
+        "an end waiting for the cross",
+    )
+    .await;
+    assert!(
+        seen[1]
+            .as_str()
+            .unwrap()
+            .ends_with("waiting until the cross is complete"),
+        "{seen}"
+    );
+    assert!(
+        seen[2].as_str().unwrap().starts_with("Cross first"),
+        "{seen}"
+    );
+    screenshot(&c, "cross-dominoes-waiting-1366x900", (1366, 900)).await;
+    no_console_errors(&rig.driver, &c, "cross dominoes").await;
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// Eight seats on a phone, as a player and as a spectator: the seven (or eight) other cards lie
+/// inside the window in rows above the board, the board keeps room, the hand stays in view.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eight_seats_fit_a_phone() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(200),
+        Duration::from_secs(10),
+        |_| {},
+    )
+    .await;
+    let c = rig.driver.session(390, 844).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    let seats = ["bot:greedy"; 7];
+    let id = create(&c, 8, 50, "party-twelve", &seats).await;
+    wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
+    let s = c.execute(BIG_TABLE_JS, vec![]).await.unwrap();
+    assert_eq!(s["opponents"], 7, "{s}");
+    assert_eq!(s["inside"], true, "{s}");
+    assert!(s["boardHeight"].as_f64().unwrap() >= 150.0, "{s}");
+    hand_in_view(&c, "eight seats on a phone").await;
+    fits(&c, "eight seats on a phone").await;
+    screenshot(&c, "eight-seats-390x844", (390, 844)).await;
+    // A spectator sees all eight seats.
+    let w = rig.driver.session(390, 844).await.unwrap();
+    w.goto(&format!("{}/table/{id}", rig.base)).await.unwrap();
+    wait_js(
+        &w,
+        "return document.querySelectorAll('.ring .opp').length === 8;",
+        Duration::from_secs(10),
+        "the spectator's seats",
+    )
+    .await;
+    let s = w.execute(BIG_TABLE_JS, vec![]).await.unwrap();
+    assert_eq!(s["inside"], true, "the spectator: {s}");
+    fits(&w, "eight seats watched on a phone").await;
+    screenshot(&w, "eight-seats-watching-390x844", (390, 844)).await;
+    no_console_errors(&rig.driver, &c, "eight seats").await;
+    c.close().await.unwrap();
+    w.close().await.unwrap();
     rig.server.shutdown().await;
 }

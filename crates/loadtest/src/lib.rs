@@ -11,7 +11,7 @@
 //!
 //! - [`http`]: a small HTTP/1.1 client for the JSON API;
 //! - [`wire`]: the few fields of the server's messages the players read, and their choice;
-//! - [`table`]: one table's two players;
+//! - [`table`]: one table's players, one per seat;
 //! - [`stats`], [`procinfo`]: latency summaries, memory and CPU time.
 
 use std::collections::BTreeMap;
@@ -47,7 +47,7 @@ pub enum Length {
 /// The settings of a run.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Concurrent tables (two players each).
+    /// Concurrent tables (one player per seat: two for the default rules).
     pub tables: usize,
     /// How long the run lasts.
     pub length: Length,
@@ -320,8 +320,17 @@ pub fn run(opts: &Options) -> Result<Report, String> {
     if let Length::Games(0) = opts.length {
         return Err("--games-per-table must be at least 1".to_string());
     }
+    // The rules are checked here, as the server would, so a bad string fails before any
+    // table is made; their player count is the number of clients per table.
+    let rules = fiveup_engine::Rules::parse(&opts.rules)
+        .map_err(|e| format!("--rules {:?}: {e}", opts.rules))?;
+    let seats = u64::from(rules.players);
     let load_start = procinfo::load_average();
-    let per_table = if opts.server.is_some() { 2 } else { 4 };
+    let per_table = if opts.server.is_some() {
+        seats
+    } else {
+        2 * seats
+    };
     let nofile = ensure_open_files(opts.tables as u64 * per_table + 256)?;
     let server = match &opts.server {
         Some(_) => None,
@@ -365,6 +374,7 @@ async fn drive(opts: &Options, url: &str, in_process: bool) -> Result<Report, St
     let sh = Arc::new(Shared {
         target,
         rules: opts.rules.clone(),
+        players: fiveup_engine::Rules::parse(&opts.rules).map_or(2, |r| usize::from(r.players)),
         think: opts.think,
         timeout: opts.timeout.max(opts.think * 3),
         games: match opts.length {

@@ -1,6 +1,7 @@
-//! One table of the load test: two guest players, each with its own websocket, who create a
-//! table through the HTTP API, sit down, send their deal seeds and play game after game from
-//! the legal actions the server sends, timing every command from send to acknowledgement.
+//! One table of the load test: one guest player per seat (two for the default rules, up to
+//! eight), each with its own websocket; the first creates the table through the HTTP API, the
+//! others sit down, and all send their deal seeds and play game after game from the legal
+//! actions the server sends, timing every command from send to acknowledgement.
 
 use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
@@ -10,7 +11,7 @@ use fiveup_engine::Action;
 use fiveup_protocol::{
     ClientMsg, CreateTableRequest, GuestRequest, JoinRequest, RulesSpec, SeatConfig, TableInfo,
 };
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -29,6 +30,8 @@ pub struct Shared {
     pub target: Target,
     /// Rules of each table, as an options string.
     pub rules: String,
+    /// Seats of each table (the rules' player count): one client each.
+    pub players: usize,
     /// The mean pause before a player acts (each pause is drawn uniformly from half to one
     /// and a half times it); zero: act as soon as the view arrives.
     pub think: Duration,
@@ -372,7 +375,12 @@ async fn wait_welcome(p: &mut Player, timeout: Duration) -> Result<(), String> {
 async fn create_table(sh: &Shared, creator: &Player) -> Result<String, String> {
     let req = CreateTableRequest {
         rules: RulesSpec::Options(sh.rules.clone()),
-        seats: vec![SeatConfig::Me, SeatConfig::Open],
+        seats: std::iter::once(SeatConfig::Me)
+            .chain(std::iter::repeat_n(
+                SeatConfig::Open,
+                sh.players.saturating_sub(1),
+            ))
+            .collect(),
         unlisted: false,
         request_id: None,
     };
@@ -396,9 +404,9 @@ async fn create_table(sh: &Shared, creator: &Player) -> Result<String, String> {
     Ok(info.id)
 }
 
-async fn join_table(sh: &Shared, p: &Player, table: &str) -> Result<(), String> {
+async fn join_table(sh: &Shared, p: &Player, table: &str, seat: u8) -> Result<(), String> {
     let body = serde_json::to_string(&JoinRequest {
-        seat: Some(1),
+        seat: Some(seat),
         invite: None,
     })
     .map_err(|e| e.to_string())?;
@@ -410,12 +418,12 @@ async fn join_table(sh: &Shared, p: &Player, table: &str) -> Result<(), String> 
     Ok(())
 }
 
-/// Set up and play one game: create the table, open it on both websockets, take the second
-/// seat, then play until the game ends or the run stops.
+/// Set up and play one game: create the table, open it on every player's websocket, take the
+/// other seats, then play until the game ends or the run stops.
 #[allow(clippy::too_many_lines)]
 async fn play_game(
     sh: &Shared,
-    players: &mut [Player; 2],
+    players: &mut [Player],
     rng: &mut Rng,
     stop: &mut watch::Receiver<bool>,
     ready: &mut Option<tokio::sync::oneshot::Sender<()>>,
@@ -425,40 +433,43 @@ async fn play_game(
     for p in players.iter_mut() {
         p.open(&id).await?;
     }
-    join_table(sh, &players[1], &id).await?;
+    for (seat, p) in players.iter().enumerate().skip(1) {
+        join_table(sh, p, &id, seat as u8).await?;
+    }
     if let Some(r) = ready.take() {
         let _ = r.send(());
     }
-    let [a, b] = players;
     let far = Instant::now() + Duration::from_secs(86_400 * 365);
     let mut stopping = *stop.borrow();
     let mut last_message = Instant::now();
     loop {
-        if stopping && a.pending.is_empty() && b.pending.is_empty() {
+        let quiet = players.iter().all(|p| p.pending.is_empty());
+        if stopping && quiet {
             return Ok(false);
         }
-        if a.finished && b.finished && a.pending.is_empty() && b.pending.is_empty() {
+        if quiet && players.iter().all(|p| p.finished) {
             return Ok(true);
         }
-        let due_a = a.due.map_or(far, |d| d.0);
-        let due_b = b.due.map_or(far, |d| d.0);
+        let due = players
+            .iter()
+            .filter_map(|p| p.due.map(|d| d.0))
+            .min()
+            .unwrap_or(far);
         let idle = last_message + sh.timeout;
+        // The next message of any player (the other reads are dropped unread: a read that is
+        // not finished loses nothing).
+        let next = futures_util::future::select_all(players.iter_mut().map(|p| p.ws.next()))
+            .map(|(m, i, _rest)| (m, i));
         tokio::select! {
-            m = a.ws.next() => {
+            (m, i) = next => {
                 last_message = Instant::now();
-                if let Step::Closed(why) = on_message(a, m, sh, rng, stopping, out).await? {
+                if let Step::Closed(why) = on_message(&mut players[i], m, sh, rng, stopping, out).await? {
                     return Err(why);
                 }
             }
-            m = b.ws.next() => {
-                last_message = Instant::now();
-                if let Step::Closed(why) = on_message(b, m, sh, rng, stopping, out).await? {
-                    return Err(why);
-                }
-            }
-            () = tokio::time::sleep_until(due_a.min(due_b).into()) => {
+            () = tokio::time::sleep_until(due.into()) => {
                 let now = Instant::now();
-                for p in [&mut *a, &mut *b] {
+                for p in players.iter_mut() {
                     if let Some((when, action, version)) = p.due {
                         if when <= now {
                             p.due = None;
@@ -472,12 +483,13 @@ async fn play_game(
             r = stop.changed(), if !stopping => {
                 if r.is_err() || *stop.borrow() {
                     stopping = true;
-                    a.due = None;
-                    b.due = None;
+                    for p in players.iter_mut() {
+                        p.due = None;
+                    }
                 }
             }
             () = tokio::time::sleep_until(idle.into()) => {
-                let waiting = a.pending.len() + b.pending.len();
+                let waiting: usize = players.iter().map(|p| p.pending.len()).sum();
                 return Err(format!(
                     "timeout: no message for {:?} ({waiting} commands unanswered)",
                     sh.timeout
@@ -499,11 +511,14 @@ pub async fn run_table(
     let mut out = TableResult::default();
     let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
     let mut ready = Some(ready);
-    let src = |k: usize| sh.spread.then(|| spread_addr(2 * index + k));
+    let n = sh.players.max(2);
+    let src = |k: usize| sh.spread.then(|| spread_addr(n * index + k));
     let setup = async {
-        let a = Player::new(&sh, src(0), &format!("load{index}a")).await?;
-        let b = Player::new(&sh, src(1), &format!("load{index}b")).await?;
-        let mut players = [a, b];
+        let mut players = Vec::with_capacity(n);
+        for k in 0..n {
+            let name = format!("load{index}{}", char::from(b'a' + k as u8));
+            players.push(Player::new(&sh, src(k), &name).await?);
+        }
         for p in &mut players {
             wait_welcome(p, sh.timeout).await?;
         }

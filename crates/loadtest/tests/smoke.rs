@@ -59,6 +59,31 @@ fn whole_games_are_played_to_their_end() {
 }
 
 #[test]
+fn bigger_tables_play_whole_games_with_a_client_per_seat() {
+    for rules in [
+        "party-twelve players=6 target=50",
+        "cross-dominoes players=4 set=9 target=50",
+    ] {
+        let opts = Options {
+            tables: 2,
+            length: Length::Games(1),
+            rules: rules.to_string(),
+            think: Duration::ZERO,
+            timeout: Duration::from_secs(20),
+            server_threads: 1,
+            client_threads: 1,
+            ..Options::default()
+        };
+        let r = fiveup_loadtest::run(&opts).expect("the run completes");
+        assert_eq!(r.errors, 0, "{rules}: errors: {:?}", r.error_kinds);
+        assert_eq!(r.games, 2, "{rules}");
+        assert!(r.moves.count > 0, "{rules}");
+        // A game only ends when every seat played its turns and sent its seeds (a missing
+        // seed would hold each deal for the server's whole seed wait, longer than the timeout).
+    }
+}
+
+#[test]
 fn bad_settings_are_refused() {
     let zero = Options {
         tables: 0,
@@ -75,4 +100,10 @@ fn bad_settings_are_refused() {
         ..Options::default()
     };
     assert!(fiveup_loadtest::run(&bad_url).is_err());
+    let bad_rules = Options {
+        rules: "party-twelve players=9".to_string(),
+        ..Options::default()
+    };
+    let e = fiveup_loadtest::run(&bad_rules).unwrap_err();
+    assert!(e.contains("players must be 2 to 8"), "{e}");
 }

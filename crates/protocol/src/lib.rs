@@ -372,8 +372,49 @@ pub struct Lobby {
 pub struct PresetInfo {
     /// The preset's name (`five-up`, `cross`, ...).
     pub name: String,
-    /// Its rules for 2, 3 and 4 players, in that order.
+    /// Its rules for 2 to 8 players on its own set, in that order (`rules[players - 2]`).
     pub rules: Vec<Rules>,
+    /// The set it is played with (its highest pip: 6, 9 or 12).
+    #[serde(default = "double_six")]
+    pub set: u8,
+    /// The player counts it is meant for, `[fewest, most]` (every count from 2 to 8 is
+    /// allowed).
+    #[serde(default = "two_to_four")]
+    pub players: [u8; 2],
+    /// The tiles dealt to each player when it is played with another set: only the hand size
+    /// and the set change with the set.
+    #[serde(default)]
+    pub hands: Vec<SetHands>,
+}
+
+/// The default hand sizes of a preset on one set.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SetHands {
+    /// The set (its highest pip).
+    pub set: u8,
+    /// Tiles each for 2 to 8 players, in that order.
+    pub hand_size: Vec<u8>,
+}
+
+const fn double_six() -> u8 {
+    6
+}
+
+const fn two_to_four() -> [u8; 2] {
+    [2, 4]
+}
+
+/// `GET /api/rules?spec=...`: a rules string read and checked as a new table's would be. The
+/// answer is always 200: either the rules, or why a table could not have them (so a form
+/// checking as the player chooses logs no failed request).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct RulesCheck {
+    /// The rules it makes, when they are valid.
+    pub rules: Option<Rules>,
+    /// Their canonical options string, when they are valid.
+    pub options: Option<String>,
+    /// Why they are not valid: the message a table creation would answer.
+    pub error: Option<String>,
 }
 
 /// One option of the rules, for building a form.
@@ -506,6 +547,24 @@ pub struct TableView {
     pub leader: Option<u8>,
     /// How the leader was chosen.
     pub lead_kind: Option<LeadKind>,
+    /// The tile that decided who leads, which everyone has seen: the highest double (or the
+    /// set's top double, or the heaviest tile) that its holder must lead or that made them the
+    /// leader. `None` for a free lead, a lead by lot, or a double drawn for the lead (it is in
+    /// the history).
+    #[serde(default)]
+    pub shown_tile: Option<Tile>,
+    /// For a hand opened by lot (`first-lead=lot`): the seat the lot chose (the deal's `lot`
+    /// line).
+    #[serde(default)]
+    pub lot: Option<u8>,
+    /// Cross Dominoes (`cross-first`): the first double's four sides are not all covered yet,
+    /// so only they are open.
+    #[serde(default)]
+    pub cross_pending: bool,
+    /// Cross Dominoes: the arms that wait for the cross to be complete (closed now, open once
+    /// it is).
+    #[serde(default)]
+    pub waiting: Vec<ArmId>,
     /// Scores per side.
     pub scores: Vec<i32>,
     /// The side of each seat.
@@ -832,6 +891,9 @@ pub struct ReplayStep {
     pub boneyard: u8,
     /// The layout after it.
     pub layout: LayoutTree,
+    /// Cross Dominoes: the arms waiting for the cross after it (see [`TableView::waiting`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waiting: Vec<ArmId>,
 }
 
 /// One hand of a replay.
@@ -847,6 +909,12 @@ pub struct ReplayHand {
     pub leader: u8,
     /// How the leader was chosen.
     pub lead_kind: LeadKind,
+    /// The tile shown to decide the lead (see [`TableView::shown_tile`]).
+    #[serde(default)]
+    pub shown_tile: Option<Tile>,
+    /// The seat the lot chose, for a hand opened by lot.
+    #[serde(default)]
+    pub lot: Option<u8>,
     /// Tiles drawn before the lead to find a double.
     pub lead_draws: Vec<(u8, Tile)>,
     /// Scores before the hand.

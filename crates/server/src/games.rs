@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use fiveup_engine::notation::Record;
-use fiveup_engine::{LayoutTree, Seat, Side, State, Tile};
+use fiveup_engine::{LayoutTree, LeadKind, Seat, Side, State, Tile};
 use fiveup_protocol::{
     ErrorCode, HandCheck, HandProof, HistoryEntry, MoveVerdict, Occupant, Profile, Rating, Replay,
     ReplayHand, ReplayStep, Review, SeatInfo, Stats, UserRef, VerifyReport, DEAL_SCHEME,
@@ -374,6 +374,7 @@ pub fn build_replay(
     for (i, h) in game.hands.iter().enumerate() {
         let deal = record.hands[i].deal;
         let mut state = State::with_start(rules, deal, h.start).map_err(|e| e.to_string())?;
+        let shown = state.shown_tile();
         let mut steps = Vec::new();
         for (k, step) in h.steps.iter().enumerate() {
             state.apply(step.action).map_err(|e| e.to_string())?;
@@ -390,6 +391,7 @@ pub fn build_replay(
                 scores: step.scores.clone(),
                 hands: (0..n).map(|p| tiles(state.hand(Seat(p as u8)))).collect(),
                 boneyard: state.boneyard_len(),
+                waiting: crate::project::waiting_arms(&tree, layout.cross_pending()),
                 layout: tree,
             });
         }
@@ -404,6 +406,8 @@ pub fn build_replay(
             boneyard: deal.boneyard().to_vec(),
             leader: h.leader.0,
             lead_kind: h.lead_kind,
+            shown_tile: shown,
+            lot: (h.lead_kind == LeadKind::Lot).then_some(h.leader.0),
             lead_draws: h.lead_draws.iter().map(|(s, t)| (s.0, *t)).collect(),
             scores_before: h.start.scores.0[..sides].to_vec(),
             steps,

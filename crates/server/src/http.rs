@@ -12,8 +12,8 @@ use axum::{Json, Router};
 use fiveup_engine::{Preset, Rules};
 use fiveup_protocol::{
     CreateTableRequest, Credentials, ErrorCode, GuestRequest, JoinRequest, Lobby, Me, OptionInfo,
-    PresetInfo, RulesSpec, SeatConfig, ServerConfig, TableInfo, UserRef, VerifyRequest,
-    MAX_FRAME_BYTES, PROTOCOL_VERSION,
+    PresetInfo, RulesCheck, RulesSpec, SeatConfig, ServerConfig, SetHands, TableInfo, UserRef,
+    VerifyRequest, MAX_FRAME_BYTES, PROTOCOL_VERSION,
 };
 use serde::de::DeserializeOwned;
 use tokio::sync::oneshot;
@@ -46,6 +46,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/me", get(me))
         .route("/api/session", get(session))
         .route("/api/lobby", get(lobby))
+        .route("/api/rules", get(check_rules))
         .route("/api/tables", post(create_table))
         .route("/api/tables/{id}", get(table_info))
         .route("/api/tables/{id}/join", post(join))
@@ -163,9 +164,23 @@ fn with_session(app: &App, headers: &HeaderMap, token: &str, user: UserRef) -> R
 async fn config(State(app): State<Arc<App>>) -> Json<ServerConfig> {
     let presets = Preset::ALL
         .iter()
-        .map(|p| PresetInfo {
-            name: p.name().to_string(),
-            rules: (2..=4).map(|n| Rules::preset(*p, n)).collect(),
+        .map(|p| {
+            let (lo, hi) = p.players();
+            PresetInfo {
+                name: p.name().to_string(),
+                rules: (2..=8).map(|n| Rules::preset(*p, n)).collect(),
+                set: p.set(),
+                players: [lo, hi],
+                hands: [6, 9, 12]
+                    .into_iter()
+                    .map(|set| SetHands {
+                        set,
+                        hand_size: (2..=8)
+                            .map(|n| Rules::preset_with_set(*p, n, set).hand_size)
+                            .collect(),
+                    })
+                    .collect(),
+            }
         })
         .collect();
     let opt = |key: &str, field: &str, values: &[&str]| OptionInfo {
@@ -174,9 +189,10 @@ async fn config(State(app): State<Arc<App>>) -> Json<ServerConfig> {
         values: values.iter().map(ToString::to_string).collect(),
     };
     let options = vec![
-        opt("players", "players", &["2", "3", "4"]),
+        opt("set", "set", &["6", "9", "12"]),
+        opt("players", "players", &["2", "3", "4", "5", "6", "7", "8"]),
         opt("partnerships", "partnerships", &["false", "true"]),
-        opt("hand", "hand_size", &["5..=9"]),
+        opt("hand", "hand_size", &["3..=45"]),
         opt("target", "target", &["50..=1000", "61"]),
         opt("spinner", "spinner", &["first", "none", "all"]),
         opt("sprouts", "sprouts", &["after-both-sides", "at-once"]),
@@ -185,6 +201,12 @@ async fn config(State(app): State<Arc<App>>) -> Json<ServerConfig> {
             "no_double",
             &["redeal", "heaviest-tile", "draw-until-double"],
         ),
+        opt(
+            "first-lead",
+            "first_lead",
+            &["highest-double", "highest-double-any", "lot", "top-double"],
+        ),
+        opt("cross-first", "cross_first", &["false", "true"]),
         opt("next-lead", "next_lead", &["winner", "rotate"]),
         opt("drawing", "drawing", &["true", "false"]),
         opt("voluntary-draw", "voluntary_draw", &["false", "true"]),
@@ -327,16 +349,40 @@ fn rules_of(spec: &RulesSpec) -> ApiResult<Rules> {
     rules
         .validate()
         .map_err(|e| ApiError::new(ErrorCode::BadRules, e.to_string()))?;
-    // The browser table, its deal checks and the seats around it are made for double-six
-    // tables of up to four so far; bigger sets and tables are played in the terminal.
-    if rules.set != 6 || rules.players > 4 {
-        return Err(ApiError::new(
-            ErrorCode::BadRules,
-            "online tables use a double-six set and 2 to 4 players for now; double-nine, \
-             double-twelve and larger tables play in the terminal (fiveup play)",
-        ));
-    }
     Ok(rules)
+}
+
+/// `GET /api/rules?spec=...`.
+#[derive(serde::Deserialize)]
+struct RulesQuery {
+    spec: String,
+}
+
+/// Read and check a rules string exactly as a new table's would be: the rules it makes, or
+/// the engine's reason for refusing it (for the new-table form, before anything is created).
+async fn check_rules(
+    axum::extract::Query(q): axum::extract::Query<RulesQuery>,
+) -> Json<RulesCheck> {
+    let checked = if q.spec.len() > 1000 {
+        Err(ApiError::new(
+            ErrorCode::BadRules,
+            "a rules string has at most 1000 characters",
+        ))
+    } else {
+        rules_of(&RulesSpec::Options(q.spec))
+    };
+    Json(match checked {
+        Ok(rules) => RulesCheck {
+            rules: Some(rules),
+            options: Some(rules.to_options_string()),
+            error: None,
+        },
+        Err(e) => RulesCheck {
+            rules: None,
+            options: None,
+            error: Some(e.message),
+        },
+    })
 }
 
 type Reply = oneshot::Sender<Result<TableInfo, crate::table::Refusal>>;

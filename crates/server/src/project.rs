@@ -100,6 +100,21 @@ pub fn open_ends(layout: &fiveup_engine::Layout, tree: &LayoutTree) -> Vec<OpenE
         .collect()
 }
 
+/// Cross Dominoes: the arms of `tree` that wait for the cross (`cross_pending`: the layout's
+/// [`fiveup_engine::Layout::cross_pending`]): closed arms that already hold tiles, and a closed
+/// side of the lead. A spinner's sprout that has not opened is shut, not waiting.
+#[must_use]
+pub fn waiting_arms(tree: &LayoutTree, cross_pending: bool) -> Vec<fiveup_engine::ArmId> {
+    if !cross_pending {
+        return Vec::new();
+    }
+    tree.arms
+        .iter()
+        .filter(|a| !a.open && (a.anchor == fiveup_engine::Anchor::Root || !a.tiles.is_empty()))
+        .map(|a| a.id)
+        .collect()
+}
+
 fn entry_for(e: &Entry, seat: Option<u8>) -> Entry {
     match *e {
         Entry::Draw {
@@ -147,6 +162,10 @@ pub fn table_view(core: &TableCore, viewer: Viewer) -> TableView {
         to_move: None,
         leader: None,
         lead_kind: None,
+        shown_tile: None,
+        lot: None,
+        cross_pending: false,
+        waiting: Vec::new(),
         scores: core.scores(),
         sides,
         hand_sizes: vec![0; n],
@@ -178,6 +197,9 @@ pub fn table_view(core: &TableCore, viewer: Viewer) -> TableView {
     v.to_move = Some(state.to_move().0);
     v.leader = Some(state.leader().0);
     v.lead_kind = Some(state.lead_kind());
+    v.shown_tile = state.shown_tile();
+    v.lot = (state.lead_kind() == fiveup_engine::LeadKind::Lot).then_some(state.leader().0);
+    v.cross_pending = layout.cross_pending();
     v.hand_sizes = (0..n)
         .map(|p| state.hand(Seat(p as u8)).len() as u8)
         .collect();
@@ -186,6 +208,7 @@ pub fn table_view(core: &TableCore, viewer: Viewer) -> TableView {
     v.count = layout.count();
     v.layout = LayoutTree::from_history(&rules, state.log());
     v.open_ends = open_ends(layout, &v.layout);
+    v.waiting = waiting_arms(&v.layout, v.cross_pending);
     v.history = state.log().iter().map(|e| entry_for(e, seat)).collect();
     if let Some(s) = seat {
         let view = state.view(Seat(s));

@@ -8,19 +8,35 @@ use fiveup_protocol::{ServerMsg, TableStatus, UserRef};
 use fiveup_server::project::{event_view, table_view, Viewer};
 use fiveup_server::table::{SeatSetup, Stored, TableConfig, TableCore};
 
-/// Every tile written in a message (`6-4`, also inside `6-4@W`).
+/// Every tile written in a message (`6-4`, `12-10`, also inside `6-4@W`).
 fn tiles_in(text: &str) -> TileSet {
     let b = text.as_bytes();
     let mut out = TileSet::EMPTY;
-    for i in 0..b.len().saturating_sub(2) {
-        let pip = |c: u8| (b'0'..=b'6').contains(&c);
-        if pip(b[i])
-            && b[i + 1] == b'-'
-            && pip(b[i + 2])
-            && (i == 0 || !b[i - 1].is_ascii_digit())
-            && (i + 3 == b.len() || !b[i + 3].is_ascii_digit())
-        {
-            out.insert(Tile::new(b[i] - b'0', b[i + 2] - b'0'));
+    // A number of one or two digits ending just before `end` (exclusive), or starting at it.
+    let before = |end: usize| -> Option<u8> {
+        let mut start = end;
+        while start > 0 && end - start < 3 && b[start - 1].is_ascii_digit() {
+            start -= 1;
+        }
+        let ok = start < end && end - start <= 2 && (start == 0 || !b[start - 1].is_ascii_digit());
+        ok.then(|| text[start..end].parse().ok()).flatten()
+    };
+    let after = |begin: usize| -> Option<u8> {
+        let mut end = begin;
+        while end < b.len() && end - begin < 3 && b[end].is_ascii_digit() {
+            end += 1;
+        }
+        let ok = end > begin && end - begin <= 2 && (end == b.len() || !b[end].is_ascii_digit());
+        ok.then(|| text[begin..end].parse().ok()).flatten()
+    };
+    for (i, _) in text.match_indices('-') {
+        if i == 0 || i + 1 >= b.len() {
+            continue;
+        }
+        if let (Some(x), Some(y)) = (before(i), after(i + 1)) {
+            if x <= 12 && y <= 12 {
+                out.insert(Tile::new(x, y));
+            }
         }
     }
     out
@@ -35,6 +51,10 @@ fn allowed(core: &TableCore, seat: Option<u8>) -> TileSet {
         return state.rules().tiles(); // the hand is over: everything is revealed
     }
     let mut known = TileSet::EMPTY;
+    // The tile that decided the lead has been shown to the table.
+    if let Some(t) = state.shown_tile() {
+        known.insert(t);
+    }
     if let Some(s) = seat {
         known = known.or(state.deal().hand(Seat(s)));
     }
@@ -113,9 +133,24 @@ fn apply(core: &mut TableCore, change: &Stored, viewers: &[Option<u8>], check: &
 
 fn rules_for(g: u64) -> Rules {
     let preset = Preset::ALL[(g % Preset::ALL.len() as u64) as usize];
-    let players = 2 + (g % 3) as u8;
-    let mut r = Rules::preset(preset, players);
-    r.partnerships = players == 4 && g % 2 == 0;
+    // One game in four on any set with 2 to 8 players (partnerships of 4 or 6 in half of
+    // those that can), the others on the preset's set with 2 to 4.
+    let big = g % 4 == 3;
+    let players = if big {
+        2 + (g / 4 % 7) as u8
+    } else {
+        2 + (g % 3) as u8
+    };
+    let set = if big {
+        [6, 9, 12][(g / 4 % 3) as usize]
+    } else {
+        preset.set()
+    };
+    let mut r = Rules::preset_with_set(preset, players, set);
+    r.partnerships = matches!(players, 4 | 6) && g % 2 == 0;
+    if big && g % 3 == 0 {
+        r.first_lead = fiveup_engine::FirstLead::Lot;
+    }
     if !r.cribbage_scale {
         r.target = 50;
     }
@@ -286,4 +321,18 @@ fn the_checker_notices_a_leak() {
     assert!(!seen.minus(allowed(&core, Some(1))).is_empty());
     assert!(seen.minus(allowed(&core, Some(0))).is_empty());
     assert!(!secrets(&core).is_empty());
+}
+
+#[test]
+fn tiles_of_every_set_are_found_in_a_message() {
+    let found = tiles_in(
+        r#"{"my_tiles":["12-11","9-0"],"legal":[{"action":"10-10@7"}],"at":"2026-11-21"}"#,
+    );
+    let want: TileSet = [Tile::new(12, 11), Tile::new(9, 0), Tile::new(10, 10)]
+        .into_iter()
+        .fold(TileSet::EMPTY, |mut s, t| {
+            s.insert(t);
+            s
+        });
+    assert_eq!(found, want);
 }

@@ -565,12 +565,17 @@ async fn bad_input_gets_clear_errors_and_changes_nothing() {
         addr,
         "/api/tables",
         Some(&ann),
-        &json!({"rules": "five-up set=12", "seats": [{"kind":"me"},{"kind":"open"}]}),
+        &json!({"rules": "five-up set=12 players=8 hand=12", "seats": [{"kind":"me"},{"kind":"open"}]}),
     )
     .await;
     let body = e.json::<fiveup_protocol::ErrorBody>();
     assert_eq!(body.error, ErrorCode::BadRules);
-    assert!(body.message.contains("double-six"), "{}", body.message);
+    // The engine's own reason, in full.
+    assert!(
+        body.message.contains("hand size 12") && body.message.contains("double-12"),
+        "{}",
+        body.message
+    );
     let e = post(
         addr,
         "/api/tables",

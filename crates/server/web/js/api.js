@@ -34,6 +34,7 @@ export const api = {
   login: (username, password) => call('POST', '/api/login', { username, password }),
   logout: () => call('POST', '/api/logout'),
   lobby: () => call('GET', '/api/lobby'),
+  checkRules: (spec) => call('GET', `/api/rules?spec=${encodeURIComponent(spec)}`),
   // A request id makes a repeated create (after a lost answer) answer the same table.
   createTable: (req) => call('POST', '/api/tables', { request_id: crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`, ...req }),
   table: (id) => call('GET', `/api/tables/${encodeURIComponent(id)}`),

@@ -26,13 +26,14 @@ export const armName = (a) => ARM_NAMES[a] || sproutNames.get(String(a)) || 'a s
  * Draw `tree` into the <svg> `svg`. `openEnds`: the view's open ends (arm, pip, counts);
  * `targets`: a Map from arm to the action a click on that end sends; `onEnd(arm)`.
  * `lastTile`: a tile to highlight (the last one laid); `order`: the arms in play order
- * (geometry.js `playOrder`).
+ * (geometry.js `playOrder`); `waiting`: ends waiting for a Cross Dominoes cross; `turns`: how
+ * often an arm from the lead turns (2 when the rules never spin a double, geometry.js).
  */
-export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, order, fly } = {}) {
+export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, order, fly, waiting = [], turns = 1 } = {}) {
   learnArms(tree);
   const rect = svg.getBoundingClientRect();
   const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
-  const geo = layoutGeometry(tree, { ...turnLimits(aspect), order });
+  const geo = layoutGeometry(tree, { ...turnLimits(aspect), order, waiting, turns });
   const vb = fitViewBox(geo.bbox, { aspect, minW: aspect >= 1 ? 12 : 8, minH: aspect >= 1 ? 7 : 9 });
   svg.setAttribute('viewBox', vb.map((v) => v.toFixed(3)).join(' '));
   svg.replaceChildren();
@@ -64,9 +65,11 @@ export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onE
   for (const e of geo.ends) {
     const target = targets.get(e.arm);
     const oe = counts.get(e.arm);
-    const label = `${armName(e.arm)} end showing ${e.pip}${oe ? `, counts ${oe.counts}` : ''}${target ? ', play here' : ''}`;
+    const label = e.waiting
+      ? `${armName(e.arm)} end showing ${e.pip}, waiting until the cross is complete`
+      : `${armName(e.arm)} end showing ${e.pip}${oe ? `, counts ${oe.counts}` : ''}${target ? ', play here' : ''}`;
     const g = s('g', {
-      class: ['end', target ? 'target' : ''],
+      class: ['end', target ? 'target' : '', e.waiting ? 'waiting' : ''],
       transform: `translate(${e.x} ${e.y})`,
       'data-arm': e.arm,
       role: target ? 'button' : 'img',
@@ -74,7 +77,7 @@ export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onE
       'aria-label': label,
     },
     s('circle', { r: 0.42 }),
-    s('text', { y: 0.16, 'text-anchor': 'middle' }, String(e.pip)));
+    s('text', { y: 0.16, 'text-anchor': 'middle', class: String(e.pip).length > 1 ? 'small' : null }, String(e.pip)));
     if (target && onEnd) {
       g.addEventListener('click', () => onEnd(e.arm));
       g.addEventListener('keydown', (ev) => {

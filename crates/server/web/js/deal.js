@@ -13,11 +13,22 @@ export function tileName(index) {
   return `${a}-${index - (a * (a + 1)) / 2}`;
 }
 
-/** The 28 tile names in index order: 0-0 1-0 1-1 2-0 ... 6-6. */
-export const TILES_IN_ORDER = Array.from({ length: 28 }, (_, i) => tileName(i));
+/** Tiles in the set whose highest pip is `set`: 28, 55 or 91. */
+export function setSize(set = 6) {
+  return ((set + 1) * (set + 2)) / 2;
+}
+
+/** The set's tile names in index order: 0-0 1-0 1-1 2-0 ... 6-6 (... 12-12). */
+export function tilesInOrder(set = 6) {
+  return Array.from({ length: setSize(set) }, (_, i) => tileName(i));
+}
+
+/** The 28 double-six tile names in index order. */
+export const TILES_IN_ORDER = tilesInOrder(6);
 
 export function isDouble(name) {
-  return name[0] === name[2];
+  const [a, b] = String(name).split('-');
+  return a === b;
 }
 
 export function hexToBytes(hex) {
@@ -131,9 +142,12 @@ export class ChaCha20 {
   }
 }
 
-/** One shuffle v1 pass: the tiles in index order, Fisher-Yates from position 27 down. */
-export function shuffleOnce(rng) {
-  const order = TILES_IN_ORDER.slice();
+/**
+ * One shuffle v1 pass: the set's tiles in index order, Fisher-Yates from the last position
+ * (27, 54 or 90) down.
+ */
+export function shuffleOnce(rng, set = 6) {
+  const order = set === 6 ? TILES_IN_ORDER.slice() : tilesInOrder(set);
   for (let i = order.length - 1; i >= 1; i -= 1) {
     const j = rng.below(i + 1);
     const t = order[i]; order[i] = order[j]; order[j] = t;
@@ -142,31 +156,62 @@ export function shuffleOnce(rng) {
 }
 
 /** The shuffled order of hand `handNo` (no redeal), as in the engine's test vectors. */
-export function shuffledOrder(seedHex, handNo) {
-  return shuffleOnce(new ChaCha20(hexToBytes(seedHex), [handNo, 0, 0], 0));
+export function shuffledOrder(seedHex, handNo, set = 6) {
+  return shuffleOnce(new ChaCha20(hexToBytes(seedHex), [handNo, 0, 0], 0), set);
 }
 
 /**
- * The deal of hand `handNo` from a deal seed: `{hands, boneyard}`. With `needsDouble` (a hand
- * led by the highest double under `no-double=redeal`) the shuffle repeats on the same
- * keystream until some hand holds a double.
+ * The lot of hand `handNo` (first-lead=lot), as in the engine's test vectors: after the
+ * shuffle, the next keystream number chooses the leader among `players` seats.
  */
-export function deal(seedHex, handNo, players, handSize, needsDouble) {
+export function lotOf(seedHex, handNo, set, players) {
+  const rng = new ChaCha20(hexToBytes(seedHex), [handNo, 0, 0], 0);
+  shuffleOnce(rng, set);
+  return rng.below(players);
+}
+
+/**
+ * The deal of hand `handNo` from a deal seed: `{hands, boneyard, lot}`. `needs`: for a hand
+ * that opens by a rule needing a tile dealt (see `openingNeeds`), a test of a tile; the
+ * shuffle then repeats on the same keystream until some hand holds such a tile (`true` means
+ * any double, as before). `opts.set`: the set (6, 9 or 12); `opts.lot`: the hand opens by lot,
+ * so the next keystream number after the shuffle chooses the leader (`lot` is null otherwise).
+ */
+export function deal(seedHex, handNo, players, handSize, needs, opts = {}) {
+  const set = opts.set ?? 6;
+  const test = needs === true ? isDouble : needs || null;
   const rng = new ChaCha20(hexToBytes(seedHex), [handNo, 0, 0], 0);
   for (;;) {
-    const order = shuffleOnce(rng);
+    const order = shuffleOnce(rng, set);
     const dealt = order.slice(0, players * handSize);
-    if (!needsDouble || dealt.some(isDouble)) {
+    if (!test || dealt.some(test)) {
       const hands = [];
       for (let s = 0; s < players; s += 1) hands.push(order.slice(s * handSize, (s + 1) * handSize));
-      return { hands, boneyard: order.slice(players * handSize) };
+      const lot = opts.lot ? rng.below(players) : null;
+      return { hands, boneyard: order.slice(players * handSize), lot };
     }
   }
 }
 
+/**
+ * For a hand that opens by the first-lead rule (any lead kind but a free lead), the tile one of
+ * which must be dealt or the tiles are shuffled again, as a test of a tile; `null` when any
+ * deal stands (as the engine's `Rules::opening_needs`).
+ */
+export function openingNeeds(rules, leadKind) {
+  if (!leadKind || leadKind === 'free') return null;
+  const first = rules.first_lead || 'highest-double';
+  if (first === 'lot') return null;
+  if (first === 'top-double') {
+    const top = `${rules.set ?? 6}-${rules.set ?? 6}`;
+    return (t) => t === top;
+  }
+  return rules.no_double === 'redeal' ? isDouble : null;
+}
+
 /** Whether a hand's deal used the redeal rule. */
 export function needsDouble(rules, leadKind) {
-  return rules.no_double === 'redeal' && leadKind === 'highest-double';
+  return openingNeeds(rules, leadKind) !== null;
 }
 
 function sameList(a, b) {
@@ -214,9 +259,19 @@ export async function verifyHand(proof, rules, leadKind, known) {
     step(true, 'the whole deal is compared with the game in the replay, once the game is over');
     return { ok: true, steps, deal: null };
   }
-  const redeal = needsDouble(rules, leadKind);
-  const d = deal(ds, proof.hand, rules.players, rules.hand_size, redeal);
-  step(true, `shuffle v1 for hand ${proof.hand}${redeal ? ' (redealt until a double is dealt)' : ''}: ${d.hands.map((h, s) => `seat ${s}: ${h.join(' ')}`).join('; ')}`);
+  const needs = openingNeeds(rules, leadKind);
+  const set = rules.set ?? 6;
+  const byLot = leadKind === 'lot';
+  const d = deal(ds, proof.hand, rules.players, rules.hand_size, needs, { set, lot: byLot });
+  const redealt = !needs ? '' : (rules.first_lead === 'top-double' ? ` (redealt until ${set}-${set} is dealt)` : ' (redealt until a double is dealt)');
+  step(true, `shuffle v1 of the ${setSize(set)} tiles for hand ${proof.hand}${redealt}: ${d.hands.map((h, s) => `seat ${s + 1}: ${h.join(' ')}`).join('; ')}`);
+  if (byLot && known.lot != null) {
+    if (!step(d.lot === known.lot, d.lot === known.lot
+      ? `the lot (the next number drawn after the shuffle) chose seat ${d.lot + 1} to lead, as played`
+      : `the lot chose seat ${d.lot + 1} to lead, but seat ${known.lot + 1} led`)) {
+      return { ok: false, steps, deal: d };
+    }
+  }
   if (known.dealt) {
     const ok = d.hands.every((h, s) => sameSet(h, known.dealt[s] || []))
       && (!known.boneyard || sameList(d.boneyard, known.boneyard));
@@ -232,16 +287,16 @@ export async function verifyHand(proof, rules, leadKind, known) {
       if (e.kind === 'draw' || e.kind === 'lead-draw') {
         const t = d.boneyard[next];
         next += 1;
-        if (t === undefined || (e.tile && e.tile !== t)) { ok = false; why = `seat ${e.seat} drew ${e.tile}, the deal gives ${t}`; break; }
+        if (t === undefined || (e.tile && e.tile !== t)) { ok = false; why = `seat ${e.seat + 1} drew ${e.tile}, the deal gives ${t}`; break; }
         held[e.seat].add(t);
       } else if (e.kind === 'play') {
-        if (!held[e.seat].has(e.tile)) { ok = false; why = `seat ${e.seat} played ${e.tile}, which the deal did not give them`; break; }
+        if (!held[e.seat].has(e.tile)) { ok = false; why = `seat ${e.seat + 1} played ${e.tile}, which the deal did not give them`; break; }
         held[e.seat].delete(e.tile);
       }
     }
     if (ok && known.remaining) {
       for (let s = 0; s < held.length; s += 1) {
-        if (!sameSet([...held[s]], known.remaining[s] || [])) { ok = false; why = `seat ${s}'s tiles left differ from the deal`; break; }
+        if (!sameSet([...held[s]], known.remaining[s] || [])) { ok = false; why = `seat ${s + 1}'s tiles left differ from the deal`; break; }
       }
     }
     step(ok, ok ? 'every draw, every play and every hand left agree with the re-derived deal' : why);

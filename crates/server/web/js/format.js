@@ -68,7 +68,7 @@ export { tileWords };
 
 /** Each option's values in plain words, for the forms and the rules lists. */
 export const VALUE_WORDS = {
-  partnerships: { false: 'every player for themselves', true: 'partners sit opposite' },
+  partnerships: { false: 'every player for themselves', true: 'two teams, partners alternating around the table' },
   spinner: { first: 'the first double', none: 'none', all: 'every double' },
   sprouts: { 'after-both-sides': 'after both sides of the spinner are played', 'at-once': 'at once' },
   'no-double': { redeal: 'deal again', 'heaviest-tile': 'the heaviest tile leads', 'draw-until-double': 'draw until someone has a double' },
@@ -83,7 +83,100 @@ export const VALUE_WORDS = {
   'exact-target': { false: 'no', true: 'yes (a score past the target does not count)' },
   cribbage: { false: 'no', true: 'yes (points counted in fives)' },
   manual: { false: 'no (the table counts)', true: 'yes: claim your points, or the others may call Muggins' },
+  set: { 6: 'double-six (28 tiles)', 9: 'double-nine (55 tiles)', 12: 'double-twelve (91 tiles)' },
+  'first-lead': {
+    'highest-double': 'the highest double, which must be led',
+    'highest-double-any': 'the holder of the highest double, with any tile',
+    lot: 'a player drawn by lot, with any tile',
+    'top-double': 'the holder of the set\'s top double, which must be led',
+  },
+  'cross-first': { false: 'no', true: 'yes: the first double\'s four sides are filled before any line grows' },
 };
+
+/** The presets by their games' names (the keys stay the presets' names). */
+export const PRESET_WORDS = {
+  'five-up': 'Five Up',
+  'all-fives': 'All Fives (first lead by lot)',
+  'pagat-five-up': 'Five Up, every double spinning, lead by lot',
+  fives: 'Tournament Fives',
+  muggins: 'Muggins (no spinner)',
+  cross: 'Cross (every double spins)',
+  'fives-and-threes': 'Fives and Threes',
+  draw: 'Draw game',
+  block: 'Block game',
+  'cross-dominoes': 'Cross Dominoes',
+  cribbage: 'Five Up on a cribbage board',
+  'party-twelve': 'Party game, double-twelve (5 to 8 players)',
+};
+
+export function presetWords(name) {
+  return PRESET_WORDS[name] || name;
+}
+
+/** A set in words: "double-nine (55 tiles)". */
+export function setWords(set) {
+  return valueWords('set', set ?? 6);
+}
+
+/** Tiles in the set whose highest pip is `set`. */
+export function setSize(set) {
+  return ((set + 1) * (set + 2)) / 2;
+}
+
+/** The most players a set deals three tiles each to (at most eight), as the engine. */
+export function maxPlayers(set) {
+  return Math.min(8, Math.floor(setSize(set) / 3));
+}
+
+/** The largest hand a set allows for `players`. */
+export function maxHand(set, players) {
+  return Math.floor(setSize(set) / Math.max(1, players));
+}
+
+/**
+ * What makes a table's rules impossible, in plain words (the engine's checks, for the choices
+ * the new-table form offers), or '' when nothing does.
+ */
+export function formProblems(r) {
+  const set = r.set ?? 6;
+  const size = setSize(set);
+  if (r.players > maxPlayers(set)) return `The ${setWords(set)} deals three tiles each to at most ${maxPlayers(set)} players.`;
+  if (r.partnerships && r.players !== 4 && r.players !== 6) return `Partners need 4 or 6 players (two teams, partners sitting opposite): choose 4 or 6 players, or every player for themselves.`;
+  const most = maxHand(set, r.players);
+  if (!(r.hand_size >= 3 && r.hand_size <= most)) return `${r.hand_size} tiles each for ${r.players} players cannot be dealt from the ${setWords(set)}: choose 3 to ${most} tiles each${set < 12 ? ', or a bigger set' : ''}.`;
+  if (r.cross_first && r.spinner === 'none') return 'Cross first needs a spinner (the first double is the cross): choose the first double or every double as the spinner.';
+  if (!(r.target >= 50 && r.target <= 1000) && !(r.target === 61)) return `A target of ${r.target} is out of range: choose 50 to 1000 points (or 61 on the cribbage scale).`;
+  if (r.voluntary_draw && !r.drawing) return 'Drawing when a tile fits needs drawing from the boneyard: allow drawing, or draw only when no tile fits.';
+  if (r.manual_scoring && r.play_scoring === 'none') return 'Scoring by hand needs points during play: choose multiples of five (or of five and three).';
+  if (r.award === 'subtract-own' && r.play_scoring === 'none') return 'With no points during play and each side losing its own pips, no score could ever rise: choose another award or points during play.';
+  if (size - r.players * r.hand_size < 0) return 'Not enough tiles for these hands.';
+  return '';
+}
+
+/**
+ * Who leads the hand and why, in words: the lot, the tile shown for the lead (`shown`, the
+ * view's `shown_tile`), a double drawn, or a free lead.
+ */
+export function leadWords(seats, leader, leadKind, shown, rules) {
+  const who = seatName(seats, leader);
+  const first = (rules && rules.first_lead) || 'highest-double';
+  switch (leadKind) {
+    case 'lot': return `${who} was chosen by lot to lead, with any tile`;
+    case 'highest-double':
+      if (!shown) return `${who} leads`;
+      if (first === 'highest-double-any') return `${who} holds ${shown}, the highest double dealt, and leads with any tile`;
+      if (first === 'top-double') return `${who} holds ${shown}, the set's top double, and must lead it`;
+      return `${who} holds ${shown}, the highest double dealt, and must lead it`;
+    case 'heaviest-tile': return `Nobody holds a double: ${who} holds the heaviest tile${shown ? `, ${shown},` : ''} and must lead it`;
+    case 'draw-until-double': return `${who} drew a double and leads it`;
+    default: return `${who} leads, with any tile`;
+  }
+}
+
+/** A message of the server about rules, with any `key=value` it names said in words. */
+export function plainRulesWords(message) {
+  return String(message || '').replace(/\b([a-z][a-z-]*)=([a-z0-9-]+)/g, (_, k, v) => `“${valueWords(k, v)}”`);
+}
 
 /** An option's value in words. */
 export function valueWords(key, value) {
@@ -95,14 +188,17 @@ export function valueWords(key, value) {
 export function rulesLines(r) {
   const yes = (b) => (b ? 'yes' : 'no');
   return [
-    `${r.players} players${r.partnerships ? ', in two partnerships (partners sit opposite)' : ', each for themselves'}`,
+    `${r.players} players${r.partnerships ? `, in two teams of ${r.players / 2}, partners alternating around the table` : ', each for themselves'}`,
+    `Dominoes: ${setWords(r.set ?? 6)}`,
     `First to ${r.target} points wins${r.game_end === 'finish-hand' ? ' (the hand is finished first)' : ''}${r.exact_target ? ', exactly' : ''}`,
     `${r.hand_size} tiles each`,
     `Spinner: ${valueWords('spinner', r.spinner)}${r.spinner !== 'none' ? `; its sprouts open ${valueWords('sprouts', r.sprouts)}` : ''}`,
     `Points during play: ${valueWords('play-scoring', r.play_scoring)}`,
     `After the hand the winner scores ${valueWords('award', r.award)}${r.doubles_count_one_half ? ', doubles counting one half' : ''}`,
     `Drawing: ${r.drawing ? `from the boneyard, ${valueWords('voluntary-draw', r.voluntary_draw)}${r.boneyard_keep ? `, ${valueWords('boneyard-keep', r.boneyard_keep)} left in it` : ''}` : 'none (block game)'}`,
+    `The first hand is led by ${valueWords('first-lead', r.first_lead || 'highest-double')}`,
     `If nobody holds a double: ${valueWords('no-double', r.no_double)}; the next hand is led by ${valueWords('next-lead', r.next_lead)}`,
+    r.cross_first ? 'Cross first: the first double\'s four sides are filled before any line grows' : null,
     r.cribbage_scale ? 'Scores on the cribbage scale (in fives)' : null,
     `Scoring by hand (Muggins): ${yes(r.manual_scoring)}${r.manual_scoring ? ': claim your points; a missed or wrong claim can be called' : ''}`,
   ].filter(Boolean);
@@ -115,7 +211,7 @@ export function rulesLines(r) {
 export function optionsWords(options) {
   const kv = Object.fromEntries(String(options || '').split(/\s+/).filter((x) => x.includes('=')).map((x) => x.split('=')));
   const r = {
-    players: Number(kv.players || 0), partnerships: kv.partnerships === 'true', target: kv.target, spinner: kv.spinner,
+    players: Number(kv.players || 0), partnerships: kv.partnerships === 'true', target: kv.target, spinner: kv.spinner, set: Number(kv.set || 6),
     play_scoring: kv['play-scoring'], manual_scoring: kv.manual === 'true',
   };
   return r.players ? shortRules(r) : String(options || '');
@@ -123,7 +219,7 @@ export function optionsWords(options) {
 
 /** The rules in a few words: players, partnerships, target. */
 export function shortRules(r) {
-  return `${r.players} players${r.partnerships ? ' in partnerships' : ''} · to ${r.target}${r.spinner === 'none' ? ' · no spinner' : r.spinner === 'all' ? ' · every double spins' : ''}${r.play_scoring === 'none' ? ' · no play scoring' : r.play_scoring === 'fives-and-threes' ? ' · fives and threes' : ''}${r.manual_scoring ? ' · scored by hand (Muggins)' : ''}`;
+  return `${r.players} players${r.partnerships ? ' in partnerships' : ''}${r.set && r.set !== 6 ? ` · ${setWords(r.set).replace(/ \(.*/, '')}` : ''} · to ${r.target}${r.spinner === 'none' ? ' · no spinner' : r.spinner === 'all' ? ' · every double spins' : ''}${r.play_scoring === 'none' ? ' · no play scoring' : r.play_scoring === 'fives-and-threes' ? ' · fives and threes' : ''}${r.manual_scoring ? ' · scored by hand (Muggins)' : ''}`;
 }
 
 /**
@@ -157,4 +253,23 @@ export function playingToWin(rules, scores) {
 /** The unit of the expert's values at these scores, in words. */
 export function valueUnit(rules, scores) {
   return playingToWin(rules, scores) ? `on the game scale (near the target a won game counts ${WIN_VALUE}, a lost one −${WIN_VALUE})` : 'in points';
+}
+
+/**
+ * The preset's rules for `players` on `set`: its rules for that many players, with the set and
+ * the hand size the engine gives the preset on that set (`hands` of the server's config).
+ */
+export function presetRulesFor(p, players, set) {
+  const r = p.rules[players - 2] || p.rules[0];
+  if ((p.set ?? 6) === set) return r;
+  const hands = (p.hands || []).find((x) => x.set === set);
+  return { ...r, set, hand_size: hands ? hands.hand_size[players - 2] : r.hand_size };
+}
+
+/** The options string of the form's choices: the preset, the players, the set if not its own. */
+export function formOptions(p, players, set, options, chosen) {
+  const base = optionsString(p.name, players, presetRulesFor(p, players, set), options.filter((o) => o.key !== 'set'), chosen);
+  if (set === (p.set ?? 6)) return base;
+  const [name, n, ...rest] = base.split(' ');
+  return [name, n, `set=${set}`, ...rest].join(' ');
 }

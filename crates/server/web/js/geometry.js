@@ -28,15 +28,20 @@ const anticlockwise = ([x, y]) => [y, -x];
  * turns a corner instead (clockwise, else anticlockwise) when it can, even where a tile would
  * not normally turn (a sprout's first tile, the tile after a spinner); a double, or a tile
  * with every way blocked, leaps to the nearest free place straight on or to either side.
+ * `opts.turns`: how many times an arm from the lead turns at the limits (1 by default; 2 for
+ * layouts that never spin, so that the two long arms of a big set wind round the lead instead
+ * of running off: left, up and back right above it; right, down and back left below it).
  * Returns `{tiles, ends, bbox}`:
  * - tiles: `{tile, arm, index, x, y, horizontal, a, b, dir, gap?}` (centre; `a` is the left or
  *   top half; `dir` the arm's direction there; `gap: {from, to}` the points a leap joins);
- * - ends: `{arm, pip, x, y, dir}` for every open end (where the next tile would touch);
+ * - ends: `{arm, pip, x, y, dir, waiting}` for every open end (where the next tile would touch),
+ *   and for every end waiting for a Cross Dominoes cross (`opts.waiting`, marked `waiting`);
  * - bbox: `{minX, minY, maxX, maxY}` of everything drawn.
  */
 export function layoutGeometry(tree, opts = {}) {
   const turnX = opts.turnX ?? 9;
   const turnY = opts.turnY ?? 6;
+  const turns = opts.turns ?? 1;
   const tiles = [];
   const ends = [];
   if (!tree || !tree.root) return { tiles, ends, bbox: { minX: -2, minY: -1, maxX: 2, maxY: 1 } };
@@ -57,13 +62,13 @@ export function layoutGeometry(tree, opts = {}) {
     if (a.kind === 'root') {
       const dir = arm.id === 'W' ? DIRS.W : DIRS.E;
       const half = rootDouble ? 0.5 : 1;
-      return { cursor: [dir[0] * half, 0], dir, limitTurn: true, sprout: false, placed: [] };
+      return { cursor: [dir[0] * half, 0], dir, turnsLeft: turns, sprout: false, placed: [] };
     }
     if (a.arm === null || a.arm === undefined) {
       // A sprout of the spinning lead: N and S leave its ends.
       const first = tree.arms.find((x) => x.anchor && x.anchor.kind === 'sprout' && (x.anchor.arm ?? null) === null);
       const dir = first && first.id === arm.id ? DIRS.N : DIRS.S;
-      return { cursor: [0, dir[1]], dir, limitTurn: true, sprout: false, placed: [] };
+      return { cursor: [0, dir[1]], dir, turnsLeft: turns, sprout: false, placed: [] };
     }
     // A sprout of a double lying in another arm: perpendicular to that arm there.
     const hostPen = pens.get(a.arm);
@@ -76,7 +81,7 @@ export function layoutGeometry(tree, opts = {}) {
     const firstDir = p1[0] + p1[1] < 0 ? p1 : p2; // up, or left
     const secondDir = firstDir === p1 ? p2 : p1;
     const dir = sibs.length && sibs[0].id === arm.id ? firstDir : secondDir;
-    return { cursor: [host.x + dir[0], host.y + dir[1]], dir, limitTurn: false, sprout: true, placed: [] };
+    return { cursor: [host.x + dir[0], host.y + dir[1]], dir, turnsLeft: 0, sprout: true, placed: [] };
   }
 
   // Where a tile goes from `cursor` in `dir` (turning from `from` first, if given).
@@ -133,7 +138,7 @@ export function layoutGeometry(tree, opts = {}) {
       const cw = candidate(pen.cursor, clockwise(pen.dir), dbl, pen.dir);
       const ccw = candidate(pen.cursor, anticlockwise(pen.dir), dbl, pen.dir);
       const far = straight.next;
-      const over = pen.limitTurn && (pen.dir[1] === 0 ? Math.abs(far[0]) > turnX : Math.abs(far[1]) > turnY);
+      const over = pen.turnsLeft > 0 && (pen.dir[1] === 0 ? Math.abs(far[0]) > turnX : Math.abs(far[1]) > turnY);
       options = over ? [cw, straight, ccw] : [straight, cw, ccw];
     }
     let pick = options.find(clear);
@@ -144,7 +149,7 @@ export function layoutGeometry(tree, opts = {}) {
         .map((d) => candidate(pen.cursor, d, dbl, pen.dir)).find(clear);
     }
     if (!pick) pick = leap(pen, dbl);
-    if (pick.turned) pen.limitTurn = false;
+    if (pick.turned) pen.turnsLeft = Math.max(0, pen.turnsLeft - 1);
     pen.dir = pick.dir;
     pen.cursor = pick.next;
     const forward = pick.dir[0] + pick.dir[1] > 0; // E or S: the inner half is left/top
@@ -168,15 +173,16 @@ export function layoutGeometry(tree, opts = {}) {
   for (const id of opts.order || []) lay(String(id));
   for (const arm of tree.arms) while ((next.get(arm.id) ?? 0) < arm.tiles.length) lay(arm.id);
 
+  const waiting = new Set((opts.waiting || []).map(String));
   for (const arm of tree.arms) {
-    if (!arm.open) continue;
+    if (!arm.open && !waiting.has(String(arm.id))) continue;
     if (!pens.has(arm.id)) {
       const pen = startPen(arm);
       if (!pen) continue;
       pens.set(arm.id, pen);
     }
     const { cursor, dir } = pens.get(arm.id);
-    ends.push({ arm: arm.id, pip: arm.end, x: cursor[0] + 0.75 * dir[0], y: cursor[1] + 0.75 * dir[1], dir });
+    ends.push({ arm: arm.id, pip: arm.end, x: cursor[0] + 0.75 * dir[0], y: cursor[1] + 0.75 * dir[1], dir, waiting: !arm.open });
   }
   return { tiles, ends, bbox: boundingBox(tiles, ends) };
 }

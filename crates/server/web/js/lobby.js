@@ -2,7 +2,7 @@
 import { h, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { Conn } from './conn.js';
-import { seatName, shortRules, optionsString, valueWords, levelWords, rulesLines } from './format.js';
+import { seatName, shortRules, optionsString, valueWords, levelWords, rulesLines, presetWords, setWords, maxPlayers, maxHand, formProblems, plainRulesWords, presetRulesFor, formOptions } from './format.js';
 import { go } from './app.js';
 import { ratingOf } from './ratings.js';
 
@@ -76,14 +76,16 @@ const OPTION_LABELS = {
   drawing: 'Drawing', 'voluntary-draw': 'Voluntary drawing', 'boneyard-keep': 'Tiles kept in the boneyard',
   'play-scoring': 'Scoring during play', award: 'End-of-hand award', 'doubles-one-half': 'Doubles count one half',
   'game-end': 'Game ends', 'exact-target': 'Exact target', cribbage: 'Cribbage scale', manual: 'Manual scoring (Muggins)',
+  'first-lead': 'First hand led by', 'cross-first': 'Cross first (Cross Dominoes)',
 };
 
-function optionControl(o, value) {
+function optionControl(o, value, limits = {}) {
   const id = `opt-${o.key}`;
   const range = o.values.find((v) => /^-?\d+\.\.=-?\d+$/.test(v));
   let input;
   if (range) {
-    const [lo, hi] = range.split('..=').map(Number);
+    let [lo, hi] = range.split('..=').map(Number);
+    if (limits[o.key]) [lo, hi] = limits[o.key];
     input = h('input', { id, type: 'number', min: lo, max: hi, value, 'data-key': o.key });
   } else {
     input = h('select', { id, 'data-key': o.key }, o.values.map((v) => h('option', { value: v, selected: String(v) === String(value) }, valueWords(o.key, v))));
@@ -92,20 +94,72 @@ function optionControl(o, value) {
 }
 
 function createForm(cfg, app) {
-  const form = h('form', { id: 'create', class: 'card', 'aria-labelledby': 'create-h' });
+  // The form's own check names impossible choices in words (the browser's would stop silently
+  // on a field inside the closed "More options").
+  const form = h('form', { id: 'create', class: 'card', 'aria-labelledby': 'create-h', novalidate: true });
   const err = errorLine();
+  // What the server says of the rules chosen so far: impossible combinations are named as
+  // soon as they are chosen, in the engine's words.
+  const check = h('p', { id: 'rules-check', class: 'rules-check', 'aria-live': 'polite' });
   // The seats chosen are kept when the rules or the number of players change; a new seat
   // defaults to a computer player, so a game against the computer needs no extra step.
-  const state = { preset: cfg.presets[0].name, players: 2, seats: ['me'] };
+  const first = cfg.presets[0];
+  const state = { preset: first.name, set: first.set ?? 6, players: 2, seats: ['me'] };
   const seatChoice = (i) => state.seats[i] || (i === 0 ? 'me' : 'bot:club');
-  const presetRules = () => {
-    const p = cfg.presets.find((x) => x.name === state.preset) || cfg.presets[0];
-    return p.rules[state.players - 2] || p.rules[0];
-  };
+  const preset = () => cfg.presets.find((x) => x.name === state.preset) || cfg.presets[0];
+  const presetRules = () => presetRulesFor(preset(), state.players, state.set);
   const seatKinds = ['me', 'open', 'invite', ...cfg.bot_levels.map((l) => `bot:${l}`)];
   const seatLabel = (k) => ({ me: 'me', open: 'open to anyone', invite: 'a friend (invitation link)' }[k] || `computer: ${levelWords(k.slice(4))}`);
+  const chosenOptions = () => {
+    const chosen = {};
+    for (const el of form.querySelectorAll('[data-key]')) chosen[el.dataset.key] = el.value;
+    return formOptions(preset(), state.players, state.set, cfg.options, chosen);
+  };
+  // The rules the form's choices make, typed as the server's `Rules` object.
+  const formRules = () => {
+    const r = { ...presetRules(), players: state.players, set: state.set };
+    for (const el of form.querySelectorAll('[data-key]')) {
+      const o = cfg.options.find((x) => x.key === el.dataset.key);
+      if (!o) continue;
+      const v = el.value;
+      r[o.field] = v === 'true' ? true : v === 'false' ? false : /^-?\d+$/.test(v) ? Number(v) : v;
+    }
+    return r;
+  };
+  const showCheck = (text, bad) => {
+    check.classList.toggle('error', bad);
+    check.setAttribute('role', bad ? 'alert' : 'status');
+    check.textContent = text;
+  };
+  let checkTimer = null;
+  let checked = '';
+  const checkRules = () => {
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(async () => {
+      const problem = formProblems(formRules());
+      if (problem) { checked = ''; showCheck(problem, true); return; }
+      const spec = chosenOptions();
+      if (spec === checked) return;
+      checked = spec;
+      try {
+        const c = await api.checkRules(spec);
+        if (spec !== checked) return;
+        if (c.error) {
+          showCheck(`These rules cannot be played: ${plainRulesWords(c.error)}.`, true);
+        } else {
+          const r = c.rules;
+          const left = ((r.set + 1) * (r.set + 2)) / 2 - r.players * r.hand_size;
+          showCheck(`${r.players} players, ${r.hand_size} tiles each from the ${setWords(r.set)}: ${left} left in the boneyard.`, false);
+        }
+      } catch (_) { /* the server will say on creation */ }
+    }, 200);
+  };
+  form.addEventListener('change', checkRules);
+  form.addEventListener('input', checkRules);
   const render = () => {
     const r = presetRules();
+    const most = maxPlayers(state.set);
+    if (state.players > most) state.players = most;
     const seats = h('fieldset', { class: 'seats-config' }, h('legend', {}, 'Seats'),
       Array.from({ length: state.players }, (_, i) => {
         const id = `seat-${i}`;
@@ -114,38 +168,52 @@ function createForm(cfg, app) {
           h('select', { id, 'data-seat': i, onChange: (ev) => { state.seats[i] = ev.target.value; } }, seatKinds.map((k) => h('option', { value: k, selected: k === def }, seatLabel(k)))));
       }));
     const targetOpt = cfg.options.find((o) => o.key === 'target');
-    const more = cfg.options.filter((o) => !['players', 'target'].includes(o.key));
+    const more = cfg.options.filter((o) => !['players', 'target', 'set'].includes(o.key));
+    const limits = { hand: [3, maxHand(state.set, state.players)] };
+    const sets = (cfg.options.find((o) => o.key === 'set')?.values || ['6']).map(Number);
     mount(form,
       h('h2', { id: 'create-h' }, 'New table'),
       h('div', { class: 'row' },
-        h('div', { class: 'field' }, h('label', { for: 'preset' }, 'Rules'),
-          h('select', { id: 'preset', onChange: (ev) => { state.preset = ev.target.value; render(); } },
-            cfg.presets.map((p) => h('option', { value: p.name, selected: p.name === state.preset }, p.name)))),
+        h('div', { class: 'field' }, h('label', { for: 'preset' }, 'Game'),
+          h('select', { id: 'preset', onChange: (ev) => {
+            state.preset = ev.target.value;
+            // A game brings its own set and the table sizes it is made for.
+            const p = preset();
+            state.set = p.set ?? 6;
+            const [lo, hi] = p.players || [2, 4];
+            state.players = Math.min(Math.max(state.players, lo), hi);
+            render();
+          } }, cfg.presets.map((p) => h('option', { value: p.name, selected: p.name === state.preset }, presetWords(p.name))))),
+        h('div', { class: 'field' }, h('label', { for: 'set' }, 'Dominoes'),
+          h('select', { id: 'set', onChange: (ev) => { state.set = Number(ev.target.value); render(); } },
+            sets.map((n) => h('option', { value: n, selected: n === state.set }, setWords(n))))),
         h('div', { class: 'field' }, h('label', { for: 'players' }, 'Players'),
           h('select', { id: 'players', onChange: (ev) => { state.players = Number(ev.target.value); render(); } },
-            [2, 3, 4].map((n) => h('option', { value: n, selected: n === state.players }, n)))),
+            Array.from({ length: most - 1 }, (_, i) => i + 2).map((n) => h('option', { value: n, selected: n === state.players }, n)))),
         targetOpt ? optionControl(targetOpt, r.target) : null),
       seats,
       h('details', { class: 'more' }, h('summary', {}, 'More options'),
-        h('div', { class: 'grid' }, more.map((o) => optionControl(o, r[o.field])))),
+        h('div', { class: 'grid' }, more.map((o) => optionControl(o, r[o.field], limits)))),
+      check,
       h('div', { class: 'row' },
         h('label', {}, h('input', { type: 'checkbox', id: 'unlisted' }), ' Unlisted (reached by link only)'),
         h('button', { type: 'submit', id: 'create-go' }, 'Create the table')),
       err);
+    checkRules();
   };
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     if (!app.user) { err.textContent = 'Choose a nickname or log in first.'; return; }
-    const chosen = {};
-    for (const el of form.querySelectorAll('[data-key]')) chosen[el.dataset.key] = el.value;
-    const rules = optionsString(state.preset, state.players, presetRules(), cfg.options, chosen);
+    const problem = formProblems(formRules());
+    if (problem) { err.textContent = problem; showCheck(problem, true); return; }
+    const rules = chosenOptions();
     const seats = [...form.querySelectorAll('[data-seat]')].map((el) => (el.value.startsWith('bot:')
       ? { kind: 'bot', level: el.value.slice(4) } : { kind: el.value }));
     try {
       const t = await api.createTable({ rules, seats, unlisted: form.querySelector('#unlisted').checked });
       announce('Table created');
       go(`/table/${t.id}`);
-    } catch (e) { err.textContent = e.message; }
+    } catch (e) { err.textContent = `The table was not created: ${plainRulesWords(e.message)}.`; }
   });
   render();
   return form;
@@ -159,8 +227,8 @@ function createForm(cfg, app) {
 function playNow(cfg, app, tables) {
   const err = errorLine();
   const level = h('select', { id: 'pn-level' }, cfg.bot_levels.map((l) => h('option', { value: l, selected: l === 'club' }, levelWords(l))));
-  const preset = h('select', { id: 'qm-preset' }, cfg.presets.map((p) => h('option', { value: p.name }, p.name)));
-  const players = h('select', { id: 'qm-players' }, [2, 3, 4].map((n) => h('option', { value: n }, `${n} players`)));
+  const preset = h('select', { id: 'qm-preset' }, cfg.presets.map((p) => h('option', { value: p.name }, presetWords(p.name))));
+  const players = h('select', { id: 'qm-players' }, [2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n }, `${n} players`)));
   const ready = () => {
     if (app.user) return true;
     err.textContent = 'Choose a nickname (or log in) first, just above.';

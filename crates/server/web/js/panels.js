@@ -126,7 +126,7 @@ export function summary(view, st, actions, { kept = false } = {}) {
       !over && !kept && view.you != null && st.dealAt ? h('p', { class: 'deal-countdown', id: 'deal-countdown', 'data-deadline': st.dealAt, role: 'timer' },
         'The next hand is dealt in ', h('span', { class: 'clock-t' }, `${Math.max(0, Math.ceil((st.dealAt - Date.now()) / 1000))} s`),
         ' (your seed is sent for you if you have not pressed Next hand by then).') : null,
-      proof ? actions.keptProof(`last-${proof.hand}`, () => proofBlock(proof, view.table.rules, view.lead_kind, { history: view.history, remaining: o.hands }, { id: 'verify-last' })) : null,
+      proof ? actions.keptProof(`last-${proof.hand}`, () => proofBlock(proof, view.table.rules, view.lead_kind, { history: view.history, remaining: o.hands, lot: view.lot }, { id: 'verify-last' })) : null,
       kept ? h('div', { class: 'row buttons' }, h('button', { type: 'button', id: 'close-kept', onClick: actions.closeKept }, 'Close')) : h('div', { class: 'row buttons' },
         over && view.you != null
           ? [

@@ -4,7 +4,7 @@ import { h, s, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { renderBoard } from './board.js';
 import { tileRow } from './tiles.js';
-import { seatName, sideName, actionWords, playingToWin, valueUnit } from './format.js';
+import { seatName, sideName, actionWords, playingToWin, valueUnit, leadWords } from './format.js';
 import { proofBlock } from './verifyview.js';
 import { tallySvg } from './panels.js';
 
@@ -55,7 +55,7 @@ export async function replayPage(main, { params: [id] }) {
     const tiles = step ? step.hands : hand.dealt;
     const scores = step ? step.scores : hand.scores_before;
     const order = hand.steps.slice(0, p.index).map((x) => x.action).filter((a) => a.includes('@')).map((a) => a.split('@')[1]);
-    renderBoard(board, layout, { openEnds: step ? step.open_ends : [], order, lastTile: step && step.action.includes('-') ? step.action.split('@')[0] : null });
+    renderBoard(board, layout, { openEnds: step ? step.open_ends : [], order, lastTile: step && step.action.includes('-') ? step.action.split('@')[0] : null, waiting: step ? step.waiting || [] : [], turns: replay.rules.spinner === 'none' ? 2 : 1 });
     counter.textContent = `Hand ${hand.hand}, ${step ? `action ${p.index} of ${hand.steps.length}` : 'the deal'} (${at + 1} / ${pos.length})`;
     const v = step ? verdictFor(hand.hand, step.index) : null;
     // The scores when the decision was made: after the previous action.
@@ -67,7 +67,7 @@ export async function replayPage(main, { params: [id] }) {
         ? h('p', { class: 'what', id: 'replay-action', 'data-index': step.index },
           h('strong', {}, seatName(seats, step.seat)), ` ${actionWords(step.action)}`, step.drawn ? ` (${step.drawn})` : '',
           ` · count ${step.count}`, step.points ? ` · scores ${step.points}` : ' · no points')
-        : h('p', { class: 'what', id: 'replay-action', 'data-index': 0 }, `Hand ${hand.hand} dealt; ${seatName(seats, hand.leader)} leads (${hand.lead_kind.replace(/-/g, ' ')})`),
+        : h('p', { class: 'what', id: 'replay-action', 'data-index': 0 }, `Hand ${hand.hand} dealt. ${leadWords(seats, hand.leader, hand.lead_kind, hand.shown_tile, replay.rules)}.`),
       step ? h('p', { class: 'verdict-line' }, v
         ? (v.loss < 0.05 ? `Verdict: the best play (${v.options} choices)`
           : `Verdict: ${v.loss.toFixed(1)} ${game ? 'lost' : 'points lost'} against the best, ${actionWords(v.best)} (${v.options} choices)${game ? `, ${valueUnit(replay.rules, before)}` : ''}`)
@@ -79,7 +79,7 @@ export async function replayPage(main, { params: [id] }) {
       h('span', { class: 'who' }, seatName(seats, i)), t.length ? tileRow(t, `${seatName(seats, i)}'s tiles`) : h('span', {}, 'no tiles')))));
     if (pane.dataset.hand !== String(hand.hand)) {
       pane.dataset.hand = String(hand.hand);
-      mount(pane, hand.proof ? proofBlock(hand.proof, replay.rules, hand.lead_kind, { dealt: hand.dealt, boneyard: hand.boneyard }, { id: 'verify-replay' }) : h('p', {}, 'This hand has no deal proof.'));
+      mount(pane, hand.proof ? proofBlock(hand.proof, replay.rules, hand.lead_kind, { dealt: hand.dealt, boneyard: hand.boneyard, lot: hand.lot }, { id: 'verify-replay' }) : h('p', {}, 'This hand has no deal proof.'));
     }
   }
   const goTo = (i) => { at = Math.max(0, Math.min(pos.length - 1, i)); draw(); };

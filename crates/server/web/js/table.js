@@ -6,7 +6,7 @@ import { Conn, randomSeedHex } from './conn.js';
 import { renderBoard, armName } from './board.js';
 import { playOrder } from './geometry.js';
 import { tileSvg, tileWords } from './tiles.js';
-import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rulesLines } from './format.js';
+import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rulesLines, leadWords } from './format.js';
 import { proofBlock, hex } from './verifyview.js';
 import { scoresPanel, seatsPanel, seatPlaces, summary, clockText } from './panels.js';
 import { go } from './app.js';
@@ -253,7 +253,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     const leadTarget = st.selected && legalFor(st.selected).some((l) => l.arm == null);
     const last = [...(v.history || [])].reverse().find((e) => e.kind === 'play');
     const fly = st.fly && st.fly.version === st.version ? st.fly : null;
-    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly });
+    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly, waiting: v.waiting || [], turns: v.table.rules.spinner === 'none' ? 2 : 1 });
     el.count.replaceChildren(h('span', { class: 'label' }, 'Count'), h('span', { class: 'value', 'aria-label': `count ${v.count}` }, String(v.count)));
     const mustDraw = v.to_move === v.you && legal.length > 0 && legal.every((l) => l.action === 'D');
     const prompt = promptText(v);
@@ -266,6 +266,12 @@ export async function tablePage(main, { params: [id], query, app }) {
     mount(playArea,
       h('p', { id: 'prompt', class: ['prompt', mustDraw ? 'must-draw' : '', v.to_move === v.you && legal.length ? 'yours' : ''], role: 'status', 'aria-live': 'polite' }, prompt),
       v.you != null && v.to_move === v.you && legal.length ? h('p', { class: 'clock my-clock', id: 'my-clock', 'data-since': clock.since }, 'Your time on this turn: ', h('span', { class: 'clock-t' }, clockText(clock.since, 0))) : null,
+      // Before the lead: who leads and why (the lot, or the tile shown for the lead).
+      (v.phase === 'play' || v.phase === 'claim') && v.layout && !v.layout.root && v.leader != null
+        ? h('p', { class: 'lead-note', id: 'lead-note' }, v.shown_tile ? tileSvg(v.shown_tile) : null, ` ${leadWords(v.table.seats, v.leader, v.lead_kind, v.shown_tile, v.table.rules)}.`) : null,
+      // Cross Dominoes: only the cross's sides are open until it is complete.
+      v.cross_pending && v.layout && v.layout.root
+        ? h('p', { class: 'note', id: 'cross-note' }, 'Cross first: the sides of the first double are filled before any line grows; the marked ends wait.') : null,
       st.error ? h('p', { class: 'error', role: 'alert' }, st.error) : null,
       st.note ? h('p', { class: 'note', id: 'note' }, st.note) : null,
       st.drawn ? h('div', { class: 'drawn', id: 'drawn', role: 'status' }, h('span', {}, 'You drew'), tileSvg(st.drawn), h('span', {}, tileWords(st.drawn))) : null,
@@ -340,7 +346,7 @@ export async function tablePage(main, { params: [id], query, app }) {
           proofs.map((p) => {
             const current = v.last_hand && v.last_hand.hand === p.hand;
             // A hand seen to its end on this page is checked in full even later on.
-            const seen = current ? { leadKind: v.lead_kind, known: { history: v.history, remaining: v.last_hand.hands } } : handsSeen.get(p.hand);
+            const seen = current ? { leadKind: v.lead_kind, known: { history: v.history, remaining: v.last_hand.hands, lot: v.lot } } : handsSeen.get(p.hand);
             return actions.keptProof(`${current ? 'now' : 'old'}-${p.hand}`, () => proofBlock(p, v.table.rules, seen ? seen.leadKind : null, seen ? seen.known : null));
           })) : null));
     logList.scrollTop = logList.scrollHeight;
@@ -492,6 +498,10 @@ export async function tablePage(main, { params: [id], query, app }) {
     ringLeft.replaceWith(ring.left); ringLeft = ring.left;
     ringTop.replaceWith(ring.top); ringTop = ring.top;
     ringRight.replaceWith(ring.right); ringRight = ring.right;
+    // Four or more others: on a narrow window they sit in rows above the board, in play order.
+    const others = v.table.seats.length - (v.you == null ? 0 : 1);
+    ringEl.classList.toggle('many', others >= 4);
+    ringEl.style.setProperty('--card-rows', String(Math.ceil(others / 3)));
     renderPlayArea();
     renderSide();
     placeTable();
@@ -508,13 +518,14 @@ export async function tablePage(main, { params: [id], query, app }) {
   let ringLeft = h('ul', { class: 'ring-left' });
   let ringTop = h('ul', { class: 'ring-top' });
   let ringRight = h('ul', { class: 'ring-right' });
+  const ringEl = h('div', { class: 'ring' }, ringLeft, ringTop, ringRight, h('div', { class: 'board-wrap' }, el.board, el.count));
   mount(main, el.root);
   mount(el.root,
     top,
     overlay,
     h('div', { class: 'table-grid' },
       h('div', { class: 'centre' },
-        h('div', { class: 'ring' }, ringLeft, ringTop, ringRight, h('div', { class: 'board-wrap' }, el.board, el.count)),
+        ringEl,
         playArea,
         handArea),
       side));
@@ -571,7 +582,7 @@ export async function tablePage(main, { params: [id], query, app }) {
             st.readyNext = false; st.hideSummary = null; announce('The hand is over');
             st.dealAt = Date.now() + seedWaitSecs * 1000;
             st.kept = m.view; st.showKept = false;
-            handsSeen.set(e.outcome.hand, { leadKind: m.view.lead_kind, known: { history: m.view.history, remaining: e.outcome.hands } });
+            handsSeen.set(e.outcome.hand, { leadKind: m.view.lead_kind, known: { history: m.view.history, remaining: e.outcome.hands, lot: m.view.lot } });
           }
           if (e.kind === 'dealt') { st.drawnTile = null; st.note = ''; st.dealAt = null; announce(`Hand ${e.hand} dealt`); }
           if (e.kind === 'seat' || e.kind === 'started') api.table(id).then((i) => { st.info = i; render(); }).catch(() => {});

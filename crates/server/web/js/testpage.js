@@ -2,8 +2,8 @@
 import { runTests, geometryReport } from './tests.js';
 
 window.geometryReport = geometryReport;
-window.runTests = async (vectors) => {
-  const r = await runTests(vectors);
+window.runTests = async (vectors, more) => {
+  const r = await runTests(vectors, more);
   document.getElementById('out').textContent = r.lines.join('\n');
   return r;
 };

@@ -3,9 +3,9 @@
 import * as deal from './deal.js';
 import { layoutGeometry, overlaps, fitViewBox } from './geometry.js';
 import { tallyParts, tallySegments } from './tally.js';
-import { actionWords, entryWords, optionsString, seatName, playingToWin, rulesLines, optionsWords, valueWords } from './format.js';
+import { actionWords, entryWords, optionsString, seatName, playingToWin, rulesLines, optionsWords, valueWords, formProblems, leadWords, plainRulesWords, presetRulesFor, formOptions, maxPlayers, maxHand } from './format.js';
 import { learnArms } from './board.js';
-import { pipSpots, tileWords, tileSvg } from './tiles.js';
+import { pipSpots, tileWords, tileSvg, PIP_COLOURS } from './tiles.js';
 import { seatPlaces, endWords, playPoints, clockText } from './panels.js';
 import { positions } from './replay.js';
 
@@ -30,7 +30,11 @@ function placedLine(tiles, startPip) {
 export function geometryReport(items) {
   const out = [];
   items.forEach(({ tree, order }, i) => {
-    for (const limits of [{ turnX: 9, turnY: 5 }, { turnX: 4, turnY: 8 }, { turnX: 6, turnY: 6 }]) {
+    // A layout that never spun (every arm from the lead) is also drawn winding, as the table
+    // draws it when the rules spin no double.
+    const winding = tree.arms.every((arm) => !arm.anchor || arm.anchor.kind === 'root');
+    const shapes = [{ turnX: 9, turnY: 5 }, { turnX: 4, turnY: 8 }, { turnX: 6, turnY: 6 }];
+    for (const limits of winding ? [...shapes, ...shapes.map((x) => ({ ...x, turns: 2 }))] : shapes) {
       const g = layoutGeometry(tree, { ...limits, order });
       let n = 0;
       for (let a = 0; a < g.tiles.length; a += 1) {
@@ -43,7 +47,16 @@ export function geometryReport(items) {
   return out;
 }
 
-export async function runTests(vectorsText) {
+/** The vector lines of a test-vector file (comments and blank lines left out), split in words. */
+function vectorLines(text) {
+  return (text || '').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')).map((l) => l.split(/\s+/));
+}
+
+/**
+ * `vectorsText`: the engine's double-six shuffle vectors; `more`: the other vector files,
+ * `{ nine, twelve, lot }` (shuffle v1 over 55 and 91 tiles, and the lot).
+ */
+export async function runTests(vectorsText, more = {}) {
   const lines = [];
   let failed = 0;
   let passed = 0;
@@ -71,6 +84,31 @@ export async function runTests(vectorsText) {
     vectors += 1;
   }
   check(vectors >= 6, 'the test vectors were given', `${vectors} vectors`);
+  // Shuffle v1 over the double-nine and double-twelve sets, and the lot.
+  for (const [set, text] of [[9, more.nine], [12, more.twelve]]) {
+    const lines = vectorLines(text);
+    check(lines.length >= 6, `the double-${set} vectors were given`, `${lines.length} vectors`);
+    for (const [seed, hand, ...tiles] of lines) {
+      check(tiles.length === deal.setSize(set), `double-${set} vector has the whole set`, `${tiles.length} tiles`);
+      eq(deal.shuffledOrder(seed, Number(hand), set), tiles, `shuffle v1 double-${set} vector ${seed.slice(0, 8)} hand ${hand}`);
+    }
+  }
+  const lots = vectorLines(more.lot);
+  check(lots.length >= 12, 'the lot vectors were given', `${lots.length} vectors`);
+  for (const [seed, hand, set, players, seat] of lots) {
+    eq(deal.lotOf(seed, Number(hand), Number(set), Number(players)), Number(seat), `lot vector ${seed.slice(0, 8)} set ${set} players ${players}`);
+    // The deal of a hand opened by lot draws the same lot after the same shuffle.
+    const d = deal.deal(seed, Number(hand), Number(players), 3, null, { set: Number(set), lot: true });
+    check(d.lot === Number(seat) && [...d.hands.flat(), ...d.boneyard].join(' ') === deal.shuffledOrder(seed, Number(hand), Number(set)).join(' '),
+      `lot vector ${seed.slice(0, 8)} set ${set}: the deal's lot`, JSON.stringify(d.lot));
+  }
+  // The set's top double: reshuffled until it is dealt; a free lead needs nothing.
+  const topRules = { set: 12, players: 6, hand_size: 6, first_lead: 'top-double', no_double: 'redeal' };
+  const top = deal.deal('2a'.padEnd(64, '0'), 1, 6, 6, deal.openingNeeds(topRules, 'highest-double'), { set: 12 });
+  check(top.hands.flat().includes('12-12'), 'top double: the deal holds 12-12', JSON.stringify(top.hands));
+  eq([deal.openingNeeds(topRules, 'free'), deal.openingNeeds({ ...topRules, first_lead: 'lot' }, 'lot')], [null, null], 'no reshuffle for a free lead or a lot');
+  check(deal.openingNeeds({ ...topRules, first_lead: 'highest-double-any' }, 'highest-double')('9-9') === true
+    && deal.openingNeeds({ ...topRules, no_double: 'heaviest-tile', first_lead: 'highest-double' }, 'highest-double') === null, 'highest double: a double is needed only under the redeal rule');
 
   // The worked example of docs/protocol.md.
   const server = Array.from({ length: 32 }, (_, i) => i.toString(16).padStart(2, '0')).join('');
@@ -126,6 +164,21 @@ export async function runTests(vectorsText) {
   eq(g.ends.map((e) => e.arm), ['W', 'E', 'N', 'S'], 'geometry: four open ends marked');
   const vb = fitViewBox(g.bbox, { aspect: 2 });
   check(vb[0] <= g.bbox.minX && vb[1] <= g.bbox.minY && vb[0] + vb[2] >= g.bbox.maxX && vb[1] + vb[3] >= g.bbox.maxY && Math.abs(vb[2] / vb[3] - 2) < 1e-9, 'geometry: the view box fits everything at the aspect ratio');
+  // Two turns: a long arm winds round the lead (left, up, then right above it).
+  const longW = { root: '6-5', count: 0, arms: [
+    { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['6-0', '0-0', '0-1', '1-1', '1-2', '2-2', '2-3', '3-3', '3-4', '4-4', '4-5', '5-5', '5-6', '6-6', '6-1', '1-3', '3-5', '5-0', '0-2', '2-4', '4-6', '6-2'].map((t) => (t[0] < t[2] ? `${t[2]}-${t[0]}` : t)), 6), open: true, end: 2 },
+    { id: 'E', anchor: { kind: 'root' }, tiles: [], open: true, end: 5 },
+  ] };
+  const w1g = layoutGeometry(longW, { turnX: 6, turnY: 4, turns: 1 });
+  const w2g = layoutGeometry(longW, { turnX: 6, turnY: 4, turns: 2 });
+  const span = (gg) => { const b = gg.bbox; return Math.max(b.maxX - b.minX, b.maxY - b.minY); };
+  const legs = (gg) => new Set(gg.tiles.filter((x) => x.arm === 'W').map((x) => x.dir.join())).size;
+  eq([legs(w1g), legs(w2g)], [2, 3], 'geometry: two turns make a third leg');
+  check(span(w2g) < span(w1g) && w2g.tiles.filter((x) => x.arm === 'W' && x.dir[0] === 1).every((x) => x.y < -1), 'geometry: the winding arm is more compact and comes back above the lead', `${span(w1g)} ${span(w2g)}`);
+  let windClash = '';
+  for (let i = 0; i < w2g.tiles.length; i += 1) for (let j = i + 1; j < w2g.tiles.length; j += 1) if (overlaps(w2g.tiles[i], w2g.tiles[j])) windClash = `${w2g.tiles[i].tile} ${w2g.tiles[j].tile}`;
+  check(windClash === '', 'geometry: the winding arm crosses nothing', windClash);
+
   // A spinner later in an arm (Cross): its sprouts leave it perpendicular.
   const cross = { root: '5-3', count: 0, arms: [
     { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['5-5', '5-1'], 5), open: true, end: 1 },
@@ -223,6 +276,17 @@ export async function runTests(vectorsText) {
   eq([tileWords('12-10'), tileWords('9-9'), tileWords('6-4')], ['twelve-ten', 'double nine', 'six-four'], 'tiles: words up to twelve');
   const svg = tileSvg('12-11');
   check([...svg.querySelectorAll('use')].every((u) => u.getAttribute('href').startsWith('#fiveup-p')) && document.querySelectorAll('#fiveup-p12 circle').length === 12, 'tiles: faces come from symbols inside the page, nothing fetched');
+  // Faces of 7 to 12 pips each in their own colour, legible on the tile (contrast 4.5:1 at
+  // least against the face); 0 to 6 stay black.
+  const lum = (hex) => {
+    const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const faceFill = (n) => document.querySelector(`#fiveup-p${n} circle`)?.getAttribute('fill') ?? null;
+  const fills = [7, 8, 9, 10, 11, 12].map(faceFill);
+  check(new Set(fills).size === 6 && fills.every((f) => f && (lum('#fffdf5') + 0.05) / (lum(f) + 0.05) >= 4.5), 'tiles: 7 to 12 pips in six distinct legible colours', JSON.stringify(fills));
+  eq([1, 2, 3, 4, 5, 6].map(faceFill), [null, null, null, null, null, null], 'tiles: 1 to 6 pips stay black');
+  check(Object.keys(PIP_COLOURS).length === 6, 'tiles: a colour per face above six');
   // Seats around the table, 2 to 8: every other seat placed once, clockwise from your left.
   for (let n = 2; n <= 8; n += 1) {
     for (let me = 0; me < n; me += 1) {
@@ -238,6 +302,49 @@ export async function runTests(vectorsText) {
   eq(endWords(view, { end: { kind: 'blocked' } }), 'The hand is blocked', 'summary: a blocked hand');
   eq(playPoints(view, [{ kind: 'play', seat: 0, points: 10 }, { kind: 'play', seat: 1, points: 5 }, { kind: 'draw', seat: 2 }, { kind: 'play', seat: 0, points: 15 }]), [25, 5, 0], 'summary: points scored during play per side');
   eq([clockText(0, 0, 65000), clockText(0, 30, 12000), clockText(0, 30, 40000)], ['1:05', '18 s', '0 s'], 'clock: time on a turn and a countdown');
+
+  // The new-table form: impossible choices in words, the preset on another set, the options
+  // string sent.
+  const six = { set: 6, players: 6, partnerships: false, hand_size: 5, spinner: 'none', target: 200, drawing: true, voluntary_draw: false, manual_scoring: false, play_scoring: 'fives', award: 'difference', cross_first: false };
+  check(formProblems(six).startsWith('5 tiles each for 6 players cannot be dealt from the double-six (28 tiles): choose 3 to 4'), 'form: a hand too big for the set', formProblems(six));
+  eq(formProblems({ ...six, set: 12 }), '', 'form: the party game on double-twelve is fine');
+  check(formProblems({ ...six, set: 12, players: 5, partnerships: true }).startsWith('Partners need 4 or 6 players'), 'form: partners at five');
+  check(formProblems({ ...six, set: 12, partnerships: true }) === '', 'form: partners at six');
+  check(formProblems({ ...six, set: 12, cross_first: true }).startsWith('Cross first needs a spinner'), 'form: cross first without a spinner');
+  check(formProblems({ ...six, set: 12, play_scoring: 'none', award: 'subtract-own' }).includes('no score could ever rise'), 'form: a game that never ends');
+  const problems = [six, { ...six, set: 12, players: 5, partnerships: true }, { ...six, set: 12, cross_first: true }, { ...six, set: 12, voluntary_draw: true, drawing: false }].map(formProblems).join(' ');
+  check(!/=|\btrue\b|\bfalse\b|_/.test(problems), 'form: problems in plain words', problems);
+  eq([maxPlayers(6), maxPlayers(9), maxPlayers(12), maxHand(12, 8), maxHand(6, 4)], [8, 8, 8, 11, 7], 'form: players and hands a set allows');
+  eq(plainRulesWords('partnerships need 4 or 6 players, not 5; use partnerships=false'), 'partnerships need 4 or 6 players, not 5; use “every player for themselves”', 'form: a server message in words');
+  const party = { name: 'party-twelve', set: 12, players: [5, 8], rules: [2, 3, 4, 5, 6, 7, 8].map((n) => ({ players: n, set: 12, hand_size: 5, target: 200, spinner: 'none' })), hands: [{ set: 6, hand_size: [5, 5, 5, 5, 5, 5, 5] }, { set: 9, hand_size: [5, 5, 5, 5, 5, 5, 5] }, { set: 12, hand_size: [5, 5, 5, 5, 5, 5, 5] }] };
+  const fiveUp = { name: 'five-up', set: 6, players: [2, 4], rules: [2, 3, 4, 5, 6, 7, 8].map((n) => ({ players: n, set: 6, hand_size: n === 2 ? 7 : n <= 4 ? 5 : 3, target: 250, spinner: 'first' })), hands: [{ set: 6, hand_size: [7, 5, 5, 3, 3, 3, 3] }, { set: 9, hand_size: [9, 7, 7, 6, 5, 5, 4] }, { set: 12, hand_size: [12, 10, 9, 7, 6, 5, 5] }] };
+  eq([presetRulesFor(fiveUp, 6, 12).hand_size, presetRulesFor(fiveUp, 6, 12).set, presetRulesFor(fiveUp, 2, 6).hand_size], [6, 12, 7], 'form: a preset on another set takes that set\'s hand');
+  const opts2 = [{ key: 'set', field: 'set' }, { key: 'players', field: 'players' }, { key: 'target', field: 'target' }, { key: 'hand', field: 'hand_size' }];
+  eq(formOptions(fiveUp, 6, 12, opts2, { set: '12', target: '250', hand: '6' }), 'five-up players=6 set=12', 'form: the set is sent when it is not the game\'s own');
+  eq(formOptions(party, 6, 12, opts2, { set: '12', target: '100', hand: '5' }), 'party-twelve players=6 target=100', 'form: the game\'s own set is not sent');
+  // Who leads and why.
+  const leadSeats = [{ occupant: { kind: 'human', user: { name: 'Ann' } } }, { occupant: { kind: 'bot', level: 'club' } }];
+  eq([
+    leadWords(leadSeats, 1, 'lot', null, { first_lead: 'lot' }),
+    leadWords(leadSeats, 0, 'highest-double', '12-12', { first_lead: 'highest-double-any' }),
+    leadWords(leadSeats, 0, 'highest-double', '9-9', { first_lead: 'top-double' }),
+    leadWords(leadSeats, 1, 'highest-double', '5-5', {}),
+  ], [
+    'Blaise (computer) was chosen by lot to lead, with any tile',
+    'Ann holds 12-12, the highest double dealt, and leads with any tile',
+    'Ann holds 9-9, the set\'s top double, and must lead it',
+    'Blaise (computer) holds 5-5, the highest double dealt, and must lead it',
+  ], 'lead: who leads and why, in words');
+  // Cross Dominoes: an arm waiting for the cross has its end marked as waiting.
+  const crossTree = { root: '4-4', count: 0, arms: [
+    { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['4-2'], 4), open: false, end: 2 },
+    { id: 'E', anchor: { kind: 'root' }, tiles: [], open: true, end: 4 },
+    { id: 'N', anchor: { kind: 'sprout', double: '4-4', arm: null, index: 0 }, tiles: [], open: true, end: 4 },
+    { id: 'S', anchor: { kind: 'sprout', double: '4-4', arm: null, index: 0 }, tiles: [], open: true, end: 4 },
+  ] };
+  const gx = layoutGeometry(crossTree, { waiting: ['W'] });
+  eq(gx.ends.map((e) => [e.arm, e.waiting]), [['W', true], ['E', false], ['N', false], ['S', false]], 'geometry: the waiting arm\'s end is marked');
+  eq(layoutGeometry(crossTree).ends.map((e) => e.arm), ['E', 'N', 'S'], 'geometry: without the cross, closed arms have no end');
 
   // Replay positions: the deal, then every action, hand after hand.
   const rp = positions({ hands: [{ steps: [{}, {}] }, { steps: [{}] }] });

@@ -22,13 +22,20 @@ export function pipSpots(n) {
   return { spots: grid[n] || [], r: n > 9 ? 0.82 : n > 6 ? 0.98 : 1.15 };
 }
 
+/**
+ * Faces of 7 to 12 pips each have their own colour, as on many double-twelve sets, so that a
+ * small tile on a crowded board is told apart at a glance (faces of 0 to 6 stay black, as on
+ * a double-six set). Every colour keeps at least 4.5:1 contrast against the tile's face.
+ */
+export const PIP_COLOURS = { 7: '#1d4f9c', 8: '#116632', 9: '#7a2f9e', 10: '#a3231b', 11: '#6e4a00', 12: '#005f68' };
+
 const BACK_ID = 'fiveup-back';
 function ensureSymbols() {
   if (typeof document === 'undefined' || document.getElementById('fiveup-pips')) return;
   const defs = s('svg', { id: 'fiveup-pips', width: 0, height: 0, 'aria-hidden': 'true', focusable: 'false', style: 'position:absolute;width:0;height:0;overflow:hidden' });
   for (let n = 0; n <= 12; n += 1) {
     const { spots, r } = pipSpots(n);
-    defs.append(s('symbol', { id: `fiveup-p${n}`, viewBox: '0 0 10 10' }, spots.map(([cx, cy]) => s('circle', { cx, cy, r }))));
+    defs.append(s('symbol', { id: `fiveup-p${n}`, viewBox: '0 0 10 10' }, spots.map(([cx, cy]) => s('circle', { cx, cy, r, fill: PIP_COLOURS[n] || null }))));
   }
   defs.append(s('symbol', { id: BACK_ID, viewBox: '0 0 10 20' },
     s('rect', { x: 0.5, y: 0.5, width: 9, height: 19, rx: 1.5, fill: '#2f4f6f', stroke: '#1c3147' }),
