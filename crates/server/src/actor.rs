@@ -316,7 +316,10 @@ impl Hub {
     pub fn lobby_remote(&self, info: TableInfo) {
         {
             let l = self.lobby.lock().expect("lobby lock");
-            if l.tables.get(&info.id).is_some_and(|t| t.version > info.version) {
+            if l.tables
+                .get(&info.id)
+                .is_some_and(|t| t.version > info.version)
+            {
                 return;
             }
         }
@@ -325,7 +328,13 @@ impl Hub {
 
     /// A table another instance ran is gone from the lobby.
     pub fn lobby_gone(&self, id: &str) {
-        let info = self.lobby.lock().expect("lobby lock").tables.get(id).cloned();
+        let info = self
+            .lobby
+            .lock()
+            .expect("lobby lock")
+            .tables
+            .get(id)
+            .cloned();
         if let Some(info) = info {
             self.forget(info);
         }
@@ -574,13 +583,12 @@ pub async fn load(app: &Arc<App>, id: &str) -> Result<TableCore, Refusal> {
 
 /// The last chat lines of a table, oldest first.
 async fn load_chat(app: &App, id: &str) -> VecDeque<ChatLine> {
-    let rows = sqlx::query(
-        "SELECT line FROM table_chat WHERE table_id = $1 ORDER BY id DESC LIMIT $2",
-    )
-    .bind(id)
-    .bind(CHAT_KEEP as i64)
-    .fetch_all(&app.db.pool)
-    .await;
+    let rows =
+        sqlx::query("SELECT line FROM table_chat WHERE table_id = $1 ORDER BY id DESC LIMIT $2")
+            .bind(id)
+            .bind(CHAT_KEEP as i64)
+            .fetch_all(&app.db.pool)
+            .await;
     let mut chat: VecDeque<ChatLine> = match rows {
         Ok(rows) => rows
             .iter()

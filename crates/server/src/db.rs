@@ -100,18 +100,36 @@ impl Db {
     }
 
     async fn migrate(&self) -> DbResult<()> {
-        self.pool
-            .execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations \
+        // Several instances may start at once on one PostgreSQL database: they migrate one at
+        // a time, under an advisory lock held by this connection.
+        let mut conn = self.pool.acquire().await.map_err(err)?;
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_advisory_lock(5550001)")
+                .execute(&mut *conn)
+                .await
+                .map_err(err)?;
+        }
+        let r = self.migrate_on(&mut conn).await;
+        if self.backend == Backend::Postgres {
+            let _ = sqlx::query("SELECT pg_advisory_unlock(5550001)")
+                .execute(&mut *conn)
+                .await;
+        }
+        r
+    }
+
+    async fn migrate_on(&self, conn: &mut sqlx::pool::PoolConnection<sqlx::Any>) -> DbResult<()> {
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations \
                  (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
-            )
-            .await
-            .map_err(err)?;
+        )
+        .await
+        .map_err(err)?;
         for &(version, lite, pg) in MIGRATIONS {
             let done: Option<AnyRow> =
                 sqlx::query("SELECT version FROM schema_migrations WHERE version = $1")
                     .bind(version)
-                    .fetch_optional(&self.pool)
+                    .fetch_optional(&mut **conn)
                     .await
                     .map_err(err)?;
             if done.is_some() {
@@ -122,7 +140,7 @@ impl Db {
             } else {
                 pg
             };
-            let mut tx = self.pool.begin().await.map_err(err)?;
+            let mut tx = sqlx::Connection::begin(&mut **conn).await.map_err(err)?;
             for stmt in text.split(';') {
                 let body: String = stmt
                     .lines()
@@ -340,11 +358,7 @@ async fn fenced_out(
         .collect())
 }
 
-async fn commit_batch(
-    db: &Db,
-    batch: &[WriteReqInner],
-    fence: Option<&Fence>,
-) -> DbResult<()> {
+async fn commit_batch(db: &Db, batch: &[WriteReqInner], fence: Option<&Fence>) -> DbResult<()> {
     let mut tx = db.pool.begin().await.map_err(err)?;
     if let Some(fence) = fence {
         if !fenced_out(&mut tx, batch, fence).await?.is_empty() {

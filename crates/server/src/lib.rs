@@ -26,11 +26,11 @@ use tokio::sync::watch;
 pub mod accounts;
 pub mod actor;
 pub mod assets;
+pub mod cluster;
 pub mod db;
 pub mod fairness;
 pub mod games;
 pub mod glicko;
-pub mod cluster;
 pub mod http;
 pub mod janitor;
 pub mod limiter;
@@ -356,7 +356,6 @@ impl Server {
         let _ = self.task.await;
         self.app.db.close().await;
     }
-
 }
 
 /// The listening socket, with a long accept queue: under a flood of connections a short one
@@ -433,7 +432,11 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         cluster,
     });
     if let Some(c) = &app.cluster {
-        let advertise = app.cfg.advertise.clone().unwrap_or_else(|| addr.to_string());
+        let advertise = app
+            .cfg
+            .advertise
+            .clone()
+            .unwrap_or_else(|| addr.to_string());
         advertise.clone_into(&mut c.addr.lock().expect("addr lock"));
         // The tables nobody runs are taken by the orphan scan, started here.
         cluster::start(&app).await?;

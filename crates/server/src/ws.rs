@@ -155,8 +155,9 @@ async fn subscribe(
     // lease has run out and another instance (maybe this one) has taken it.
     let deadline = tokio::time::Instant::now()
         + app.cfg.lease
-        + std::time::Duration::from_secs(if app.cluster.is_some() { 5 } else { 0 });
+        + std::time::Duration::from_secs(if app.cluster.is_some() { 10 } else { 0 });
     let mut closed = 0;
+    let mut told = false;
     // A finished table's task may just have left memory: then it is loaded again.
     while closed < 2 {
         let handle = match actor::find(app, id).await? {
@@ -169,8 +170,7 @@ async fn subscribe(
                     ));
                 }
                 if let Some(addr) = addr {
-                    match crate::relay::open(app, &addr, hand_on.cookie.as_ref(), id, since).await
-                    {
+                    match crate::relay::open(app, &addr, hand_on.cookie.as_ref(), id, since).await {
                         Ok(r) => {
                             return Ok(Following {
                                 id: id.to_string(),
@@ -181,8 +181,12 @@ async fn subscribe(
                             })
                         }
                         Err(e) => {
-                            if tokio::time::Instant::now() >= deadline {
-                                crate::log(&format!("table {id}: cannot reach {owner}: {e}"));
+                            if !told {
+                                told = true;
+                                crate::log(&format!(
+                                    "table {id}: cannot reach {owner} ({e}); waiting for it or \
+                                     for its lease to run out"
+                                ));
                             }
                         }
                     }
@@ -367,6 +371,13 @@ async fn connection(
                         Ok(f) => { table = Some(f); None }
                         // A relay whose table moved on: the relaying instance finds it again.
                         Err(_) if hand_on.relayed => break End::Close(1012, "table moved"),
+                        // The table is changing hands and could not be found in time: the
+                        // client reconnects (through the proxy) and opens it again.
+                        Err(e) if e.code == ErrorCode::ShuttingDown => {
+                            let e = error(None, e.code, e.message);
+                            let _ = write(&mut sink, Message::Text(Utf8Bytes::from(&*e)), wt).await;
+                            break End::Close(1012, "table moving");
+                        }
                         Err(e) => Some(error(None, e.code, e.message)),
                     }
                 }
@@ -544,15 +555,15 @@ async fn handle_text(
         ));
     }
     let sent = match &f.target {
-        Target::Local(h) => h
-            .tx
-            .send(TableCmd::Client {
+        Target::Local(h) => {
+            h.tx.send(TableCmd::Client {
                 conn,
                 user: user.cloned(),
                 msg: cmd,
             })
             .await
-            .is_ok(),
+            .is_ok()
+        }
         // The owner checks the message again, as it came.
         Target::Remote(tx) => tx.send(Arc::from(text)).await.is_ok(),
     };

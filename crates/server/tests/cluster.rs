@@ -86,11 +86,18 @@ async fn two_instances_racing_for_the_same_tables_exactly_one_runs_each() {
         }
         let here_b = b.app.hub.handle(id).is_some();
         let here_c = c.app.hub.handle(id).is_some();
-        assert!(here_b != here_c, "table {id} runs on b: {here_b}, on c: {here_c}");
+        assert!(
+            here_b != here_c,
+            "table {id} runs on b: {here_b}, on c: {here_c}"
+        );
     }
     assert_eq!(b.app.hub.loaded() + c.app.hub.loaded(), ids.len());
     let m = get(b.local_addr(), "/metrics", None).await;
-    assert!(m.body.contains("fiveup_lease_acquisitions_total"), "{}", m.body);
+    assert!(
+        m.body.contains("fiveup_lease_acquisitions_total"),
+        "{}",
+        m.body
+    );
     b.shutdown().await;
     c.shutdown().await;
 }
@@ -143,7 +150,11 @@ async fn a_stale_owner_stores_nothing_once_another_instance_took_the_table() {
     let r = rx.await.expect("an answer");
     let e = r.expect_err("a stale owner seated someone");
     assert_eq!(e.code, fiveup_protocol::ErrorCode::ShuttingDown, "{e:?}");
-    assert_eq!(count(&c, &t.id).await, before, "the stale owner stored a change");
+    assert_eq!(
+        count(&c, &t.id).await,
+        before,
+        "the stale owner stored a change"
+    );
     // b gave the table up; through b, the table is handed on to c.
     eventually(5, || async { b.app.hub.handle(&t.id).is_none() }).await;
     let mut cl = connect(b.local_addr(), Some(&ann)).await;
@@ -212,7 +223,12 @@ async fn the_lobby_and_chat_are_shared_and_a_game_is_played_through_another_inst
     y.until(|m| matches!(m, ServerMsg::Chat { line } if line.text == "good luck"))
         .await;
     let m = get(b.local_addr(), "/metrics", None).await;
-    assert!(m.body.contains("fiveup_relayed_connections{instance=\"b\"} 2"), "{}", m.body);
+    assert!(
+        m.body
+            .contains("fiveup_relayed_connections{instance=\"b\"} 2"),
+        "{}",
+        m.body
+    );
     let mut cs = vec![x, y];
     play_out(&mut cs, 10_000).await;
     // The lobby drops the finished table everywhere.
@@ -270,7 +286,12 @@ async fn health_metrics_and_stored_chat_on_a_single_instance() {
         c.until(|m| matches!(m, ServerMsg::Chat { .. })).await;
         let mut cs = vec![c];
         let acts = play_until(&mut cs, 10_000, |cs| {
-            cs[0].events.iter().filter(|(_, e)| matches!(e, fiveup_protocol::EventView::Action { .. })).count() >= 6
+            cs[0]
+                .events
+                .iter()
+                .filter(|(_, e)| matches!(e, fiveup_protocol::EventView::Action { .. }))
+                .count()
+                >= 6
         })
         .await;
         assert!(acts > 0);
