@@ -854,6 +854,11 @@ impl Actor {
                 .execute(&mut *tx)
                 .await
                 .is_ok()
+            && sqlx::query("DELETE FROM table_leases WHERE table_id = $1")
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await
+                .is_ok()
             && sqlx::query("DELETE FROM game_tables WHERE id = $1 AND status = 'waiting'")
                 .bind(id.as_str())
                 .execute(&mut *tx)
