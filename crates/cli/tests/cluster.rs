@@ -263,27 +263,27 @@ async fn person(proxy: SocketAddr, cookie: String, table: String, shared: Arc<Sh
                     }
                 }
                 ServerMsg::Event { view: v, .. } => view = Some(*v),
-                ServerMsg::Ack { id, version } => {
-                    if pending.as_ref().is_some_and(|(p, _)| *p == id) {
-                        let t = pending.take().unwrap().1;
-                        if t.contains("\"act\"") {
-                            shared.moves.fetch_add(1, Ordering::Relaxed);
-                        }
-                        shared
-                            .last_ack
-                            .lock()
-                            .unwrap()
-                            .insert(table.clone(), Instant::now());
-                        let prev = shared
-                            .acked
-                            .lock()
-                            .unwrap()
-                            .insert((table.clone(), id.clone()), version);
-                        assert!(
-                            prev.is_none_or(|p| p == version),
-                            "command {id} acknowledged at {prev:?} and {version}"
-                        );
+                ServerMsg::Ack { id, version }
+                    if pending.as_ref().is_some_and(|(p, _)| *p == id) =>
+                {
+                    let t = pending.take().unwrap().1;
+                    if t.contains("\"act\"") {
+                        shared.moves.fetch_add(1, Ordering::Relaxed);
                     }
+                    shared
+                        .last_ack
+                        .lock()
+                        .unwrap()
+                        .insert(table.clone(), Instant::now());
+                    let prev = shared
+                        .acked
+                        .lock()
+                        .unwrap()
+                        .insert((table.clone(), id.clone()), version);
+                    assert!(
+                        prev.is_none_or(|p| p == version),
+                        "command {id} acknowledged at {prev:?} and {version}"
+                    );
                 }
                 ServerMsg::Error {
                     id, code, message, ..

@@ -511,12 +511,10 @@ async fn listen(app: Arc<App>, mut listener: sqlx::postgres::PgListener) {
                                 .fetch_optional(&app.db.pool)
                                 .await;
                             if let Ok(Some(r)) = row {
-                                if let Ok(info) = db::text(&r, "info")
+                                if let Ok(Ok(info)) = db::text(&r, "info")
                                     .map(|t| serde_json::from_str::<TableInfo>(&t))
                                 {
-                                    if let Ok(info) = info {
-                                        app.hub.lobby_remote(info);
-                                    }
+                                    app.hub.lobby_remote(info);
                                 }
                             } else if let Ok(None) = row {
                                 app.hub.lobby_gone(&note.id);

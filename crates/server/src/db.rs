@@ -353,7 +353,7 @@ async fn fenced_out(
     }
     Ok(ids
         .into_iter()
-        .filter(|id| held.get(*id).is_none() || stored.get(*id) != held.get(*id))
+        .filter(|id| !held.contains_key(*id) || stored.get(*id) != held.get(*id))
         .map(str::to_string)
         .collect())
 }
