@@ -181,6 +181,8 @@ struct Shared {
     last_ack: Mutex<HashMap<String, Instant>>,
     /// Reconnections made.
     reconnects: AtomicUsize,
+    /// The tables whose game is over.
+    finished: Mutex<std::collections::HashSet<String>>,
 }
 
 type Ws =
@@ -251,14 +253,14 @@ async fn person(proxy: SocketAddr, cookie: String, table: String, shared: Arc<Sh
             match msg {
                 ServerMsg::Snapshot { view: v, .. } => {
                     view = Some(*v);
-                    if !snapshot {
-                        snapshot = true;
-                        // The command sent before the connection broke, again: stored
-                        // already, it gets its first acknowledgement; if not, it applies now.
-                        if let Some((_, t)) = &pending {
-                            if ws.send(Message::text(t.clone())).await.is_err() {
-                                continue 'conn;
-                            }
+                    snapshot = true;
+                    // A snapshot follows a reconnection, or the table changing hands under
+                    // this connection (its instance relaying to the new owner): the command
+                    // not yet answered goes again. Stored already, it gets its first
+                    // acknowledgement; if not, it applies now.
+                    if let Some((_, t)) = &pending {
+                        if ws.send(Message::text(t.clone())).await.is_err() {
+                            continue 'conn;
                         }
                     }
                 }
@@ -309,6 +311,7 @@ async fn person(proxy: SocketAddr, cookie: String, table: String, shared: Arc<Sh
             if v.table.status == TableStatus::Finished {
                 // The last move's acknowledgement follows its event.
                 if pending.is_none() {
+                    shared.finished.lock().unwrap().insert(table.clone());
                     return;
                 }
                 continue;
@@ -524,8 +527,8 @@ async fn three_instances_behind_haproxy_survive_a_kill_and_a_rolling_restart() {
     );
     let killed_at = Instant::now();
     let moves_at_kill = shared.moves.load(Ordering::Relaxed);
-    // Its tables go on elsewhere once their leases run out.
-    let end = Instant::now() + Duration::from_secs(30);
+    // Its tables go on elsewhere once their leases run out: within a few seconds.
+    let end = Instant::now() + Duration::from_secs(LEASE_SECS + 8);
     'wait: loop {
         let acks = shared.last_ack.lock().unwrap().clone();
         if lost_tables
@@ -550,10 +553,55 @@ async fn three_instances_behind_haproxy_survive_a_kill_and_a_rolling_restart() {
 
     // A rolling restart: SIGTERM another instance mid-game; its tables are handed over.
     wait_moves(&shared, moves_at_kill + 30, "before the rolling restart").await;
-    let other = (0..3).find(|i| *i != victim).unwrap();
+    let own = owners(&db).await;
+    let games_of = |i: usize| -> Vec<String> {
+        own.get(&inst[i].name)
+            .map(|v| v.iter().filter(|t| tables.contains(t)).cloned().collect())
+            .unwrap_or_default()
+    };
+    let other = (0..3)
+        .filter(|i| *i != victim)
+        .max_by_key(|i| games_of(*i).len())
+        .unwrap();
+    let handed = games_of(other);
+    assert!(
+        !handed.is_empty(),
+        "no game runs on the instance to restart"
+    );
+    let stop_at = Instant::now();
     sigterm(&mut inst[other]);
+    // From its exit (its tables' last changes stored, their leases given up) to their next
+    // acknowledged commands on other instances.
+    let gone_at = Instant::now();
+    eprintln!(
+        "cluster: {} stopped (SIGTERM) in {:.1} s, handing over {} games",
+        inst[other].name,
+        stop_at.elapsed().as_secs_f64(),
+        handed.len()
+    );
     let name = inst[other].name.clone();
     inst[other] = serve(&db, &name, inst[other].addr.port(), 30);
+    // Handed over at once: no lease to wait for.
+    let end = Instant::now() + Duration::from_secs(5);
+    loop {
+        let acks = shared.last_ack.lock().unwrap().clone();
+        let over = shared.finished.lock().unwrap().clone();
+        let done = handed
+            .iter()
+            .all(|t| over.contains(t) || acks.get(t).is_some_and(|a| *a > gone_at));
+        if done {
+            break;
+        }
+        assert!(
+            Instant::now() < end,
+            "the stopped instance's games did not go on: {handed:?}, over {over:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    eprintln!(
+        "cluster: every game of the stopped instance had a move within {:.2} s of its exit",
+        gone_at.elapsed().as_secs_f64()
+    );
 
     // Every game ends.
     for t in tasks {
