@@ -277,6 +277,22 @@ pub async fn start(app: &Arc<App>) -> Result<(), String> {
         .map_err(|e| format!("cannot listen on the database: {e}"))?;
     tokio::spawn(listen(app.clone(), listener));
     tokio::spawn(renewer(app.clone()));
+    // Restarted under its name (after a crash), the instance takes its tables back at once
+    // instead of waiting for their leases to run out.
+    let mine = sqlx::query(
+        "SELECT l.table_id FROM table_leases l JOIN game_tables g ON g.id = l.table_id \
+         WHERE l.owner = $1 AND g.status <> 'finished'",
+    )
+    .bind(c.name.as_str())
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    for r in mine {
+        let id = db::text(&r, "table_id")?;
+        if let Err(e) = crate::actor::find(app, &id).await {
+            crate::log(&format!("table {id}: cannot take it back: {}", e.message));
+        }
+    }
     tokio::spawn(orphans(app.clone()));
     Ok(())
 }
