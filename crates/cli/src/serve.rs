@@ -66,6 +66,23 @@ pub struct Args {
     /// many); 0 for no limit.
     #[arg(long, default_value_t = 5.0)]
     pub user_rate: f64,
+    /// This instance's name, unique among instances sharing one PostgreSQL database: with it,
+    /// tables are run under leases in the database, the lobby is shared, and a client landing
+    /// on an instance that does not run its table is handed on (see docs/deploy.md).
+    #[arg(long)]
+    pub instance: Option<String>,
+    /// Where the other instances reach this one (`host:port`; default: the listening
+    /// address).
+    #[arg(long)]
+    pub advertise: Option<String>,
+    /// Seconds a table lease lasts without renewal: how long a dead instance's tables wait
+    /// before another takes them (renewed every third of it).
+    #[arg(long, default_value_t = 5)]
+    pub lease_secs: u64,
+    /// On SIGTERM, seconds `/healthz` answers "draining" before the tables are handed over
+    /// (several instances only).
+    #[arg(long, default_value_t = 2)]
+    pub drain_secs: u64,
 }
 
 /// Run `fiveup serve` until SIGTERM or Ctrl-C.
@@ -103,6 +120,16 @@ pub fn run(a: &Args) -> Result<(), String> {
     cfg.waiting_expiry = Duration::from_secs(a.waiting_expiry_mins.max(1) * 60);
     cfg.user_rate = (a.user_rate, a.user_rate * 10.0);
     cfg.ws_rate = (a.ws_rate, a.ws_rate * 2.0);
+    if a.instance.is_none() && a.advertise.is_some() {
+        return Err("--advertise goes with --instance".to_string());
+    }
+    if a.lease_secs == 0 {
+        return Err("--lease-secs must be more than 0".to_string());
+    }
+    cfg.instance.clone_from(&a.instance);
+    cfg.advertise.clone_from(&a.advertise);
+    cfg.lease = Duration::from_secs(a.lease_secs);
+    cfg.drain_wait = Duration::from_secs(a.drain_secs);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

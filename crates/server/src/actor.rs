@@ -19,6 +19,7 @@ use fiveup_protocol::{
 };
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use crate::cluster::Lease;
 use crate::db::WriteOp;
 use crate::project::{event_view, table_info, table_view, Viewer};
 use crate::table::{CoreEvent, Refusal, SeatSetup, Stored, TableConfig, TableCore};
@@ -288,24 +289,61 @@ impl Hub {
         (page, sorted.len())
     }
 
-    fn lobby_update(&self, info: TableInfo) {
+    /// A table's lobby entry changed; returns whether the lobby changed.
+    fn lobby_update(&self, info: TableInfo) -> bool {
         self.track(&info);
         let listed = !info.unlisted && info.status != TableStatus::Finished;
         let mut l = self.lobby.lock().expect("lobby lock");
         let msg = if listed {
             if l.tables.get(&info.id) == Some(&info) {
-                return;
+                return false;
             }
             l.tables.insert(info.id.clone(), info.clone());
             ServerMsg::LobbyTable { table: info }
         } else if l.tables.remove(&info.id).is_some() {
             ServerMsg::LobbyGone { id: info.id }
         } else {
-            return;
+            return false;
         };
         l.sorted = None;
         drop(l);
         let _ = self.lobby_tx.send(crate::to_json(&msg));
+        true
+    }
+
+    /// A lobby change of a table another instance runs (an older version than the one listed
+    /// is ignored).
+    pub fn lobby_remote(&self, info: TableInfo) {
+        {
+            let l = self.lobby.lock().expect("lobby lock");
+            if l.tables
+                .get(&info.id)
+                .is_some_and(|t| t.version > info.version)
+            {
+                return;
+            }
+        }
+        self.lobby_update(info);
+    }
+
+    /// A table another instance ran is gone from the lobby.
+    pub fn lobby_gone(&self, id: &str) {
+        let info = self
+            .lobby
+            .lock()
+            .expect("lobby lock")
+            .tables
+            .get(id)
+            .cloned();
+        if let Some(info) = info {
+            self.forget(info);
+        }
+    }
+
+    /// A loaded table's handle.
+    #[must_use]
+    pub fn handle(&self, id: &str) -> Option<TableHandle> {
+        self.tables.lock().expect("tables lock").get(id).cloned()
     }
 
     /// Keep the count of each creator's unfinished tables.
@@ -337,10 +375,10 @@ impl Hub {
     }
 
     /// A table gone for good (expired): out of the lobby and the quotas.
-    fn forget(&self, info: TableInfo) {
+    fn forget(&self, info: TableInfo) -> Option<TableInfo> {
         let mut info = info;
         info.status = TableStatus::Finished;
-        self.lobby_update(info);
+        self.lobby_update(info.clone()).then_some(info)
     }
 
     /// Take a place in `user`'s quotas for a new table (with computer players: `bots`).
@@ -424,10 +462,36 @@ impl Hub {
     }
 }
 
-/// Find a table, loading it from the database if it is not in memory.
+/// Where a table runs.
+#[derive(Clone, Debug)]
+pub enum Found {
+    /// Here.
+    Local(TableHandle),
+    /// On another instance (which holds its lease).
+    Remote {
+        /// That instance's name.
+        owner: String,
+        /// Where it is reached, if known.
+        addr: Option<String>,
+    },
+}
+
+/// Find a table running here, loading it from the database if it is not in memory (and, with
+/// several instances, if no other instance holds its lease).
 pub async fn table(app: &Arc<App>, id: &str) -> Result<TableHandle, Refusal> {
+    match find(app, id).await? {
+        Found::Local(h) => Ok(h),
+        Found::Remote { owner, .. } => Err(Refusal::new(
+            ErrorCode::ShuttingDown,
+            format!("table {id} runs on instance {owner}; try again"),
+        )),
+    }
+}
+
+/// Find a table: here (loaded now if need be, taking its lease), or the instance running it.
+pub async fn find(app: &Arc<App>, id: &str) -> Result<Found, Refusal> {
     if let Some(h) = app.hub.tables.lock().expect("tables lock").get(id) {
-        return Ok(h.clone());
+        return Ok(Found::Local(h.clone()));
     }
     if !valid_table_id(id) {
         return Err(no_table(id));
@@ -443,9 +507,23 @@ pub async fn table(app: &Arc<App>, id: &str) -> Result<TableHandle, Refusal> {
     let result = {
         let _guard = lock.lock().await;
         let loaded = app.hub.tables.lock().expect("tables lock").get(id).cloned();
-        match loaded {
-            Some(h) => Ok(h),
-            None => load(app, id).await.map(|core| spawn(app, core)),
+        match (loaded, app.cluster.as_ref()) {
+            (Some(h), _) => Ok(Found::Local(h)),
+            (None, None) => load(app, id)
+                .await
+                .map(|core| Found::Local(spawn(app, core))),
+            (None, Some(c)) => match c.acquire(app, id).await {
+                Err(e) => Err(Refusal::new(ErrorCode::Internal, e)),
+                Ok(Lease::NoTable) => Err(no_table(id)),
+                Ok(Lease::Elsewhere { owner, addr }) => Ok(Found::Remote { owner, addr }),
+                Ok(Lease::Mine(_)) => match load(app, id).await {
+                    Ok(core) => Ok(Found::Local(spawn(app, core))),
+                    Err(e) => {
+                        c.release(&app.db, id).await;
+                        Err(e)
+                    }
+                },
+            },
         }
     };
     let mut loading = app.hub.loading.lock().expect("loading lock");
@@ -503,6 +581,29 @@ pub async fn load(app: &Arc<App>, id: &str) -> Result<TableCore, Refusal> {
     Ok(core)
 }
 
+/// The last chat lines of a table, oldest first.
+async fn load_chat(app: &App, id: &str) -> VecDeque<ChatLine> {
+    let rows =
+        sqlx::query("SELECT line FROM table_chat WHERE table_id = $1 ORDER BY id DESC LIMIT $2")
+            .bind(id)
+            .bind(CHAT_KEEP as i64)
+            .fetch_all(&app.db.pool)
+            .await;
+    let mut chat: VecDeque<ChatLine> = match rows {
+        Ok(rows) => rows
+            .iter()
+            .filter_map(|r| crate::db::text(r, "line").ok())
+            .filter_map(|t| serde_json::from_str(&t).ok())
+            .collect(),
+        Err(e) => {
+            crate::log(&format!("table {id}: cannot read its chat: {e}"));
+            VecDeque::new()
+        }
+    };
+    chat.make_contiguous().reverse();
+    chat
+}
+
 /// Start the task of a table.
 pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
     let (tx, rx) = mpsc::channel(1024);
@@ -536,6 +637,7 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
         hints: HashMap::new(),
         finalized: false,
         active: Instant::now(),
+        lost: false,
     };
     tokio::spawn(actor.run(rx));
     handle
@@ -563,10 +665,18 @@ pub async fn create(
             body: serde_json::to_string(&ch).expect("change serialises"),
         });
     }
-    app.writer
-        .write(ops)
-        .await
-        .map_err(|e| Refusal::new(ErrorCode::Internal, e))?;
+    if let Some(c) = &app.cluster {
+        c.claim_new(&app.db, &cfg.id)
+            .await
+            .map_err(|e| Refusal::new(ErrorCode::Internal, e))?;
+        app.metrics.leases.with_label_values(&["new"]).inc();
+    }
+    if let Err(e) = app.writer.write(ops).await {
+        if let Some(c) = &app.cluster {
+            c.forget(&cfg.id);
+        }
+        return Err(Refusal::new(ErrorCode::Internal, e));
+    }
     let creator = cfg.creator.as_ref().map(|u| u.id);
     let h = spawn(app, core);
     // The task starts the game at once if every seat is taken; the answer is the table then.
@@ -663,14 +773,17 @@ struct Actor {
     finalized: bool,
     /// The last change or subscription (for the expiry of abandoned waiting tables).
     active: Instant,
+    /// Another instance holds the table's lease now: the task stops.
+    lost: bool,
 }
 
 impl Actor {
     async fn run(mut self, mut rx: mpsc::Receiver<TableCmd>) {
+        self.chat = load_chat(&self.app, &self.core.cfg.id).await;
         self.after_change().await;
         self.publish_lobby();
         while let Some(cmd) = rx.recv().await {
-            if matches!(cmd, TableCmd::Stop) {
+            if matches!(cmd, TableCmd::Stop) || self.lost {
                 break;
             }
             if let TableCmd::Expire { idle } = cmd {
@@ -683,6 +796,9 @@ impl Actor {
                 self.active = Instant::now();
             }
             self.handle(cmd).await;
+            if self.lost {
+                break;
+            }
             if self.core.status == TableStatus::Finished && self.finalized && self.subs.is_empty() {
                 // A finished table nobody follows leaves memory; it is loaded again from the
                 // database if anyone asks for it.
@@ -695,6 +811,19 @@ impl Actor {
                 }
                 break;
             }
+        }
+        {
+            let mut tables = self.app.hub.tables.lock().expect("tables lock");
+            if tables
+                .get(&self.core.cfg.id)
+                .is_some_and(|h| h.tx.same_channel(&self.tx))
+            {
+                tables.remove(&self.core.cfg.id);
+            }
+        }
+        // Everything is stored: another instance may take the table at once.
+        if let Some(c) = &self.app.cluster {
+            c.release(&self.app.db, &self.core.cfg.id).await;
         }
     }
 
@@ -720,6 +849,16 @@ impl Actor {
             .execute(&mut *tx)
             .await
             .is_ok()
+            && sqlx::query("DELETE FROM table_chat WHERE table_id = $1")
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await
+                .is_ok()
+            && sqlx::query("DELETE FROM table_leases WHERE table_id = $1")
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await
+                .is_ok()
             && sqlx::query("DELETE FROM game_tables WHERE id = $1 AND status = 'waiting'")
                 .bind(id.as_str())
                 .execute(&mut *tx)
@@ -736,9 +875,13 @@ impl Actor {
                 tables.remove(&id);
             }
         }
-        self.app
+        let gone = self
+            .app
             .hub
             .forget(table_info(&self.core, Viewer::ANONYMOUS));
+        if let (Some(c), Some(info)) = (&self.app.cluster, gone) {
+            c.publish(info);
+        }
         true
     }
 
@@ -772,9 +915,15 @@ impl Actor {
     }
 
     fn publish_lobby(&self) {
-        self.app
-            .hub
-            .lobby_update(table_info(&self.core, Viewer::ANONYMOUS));
+        let info = table_info(&self.core, Viewer::ANONYMOUS);
+        let changed = self.app.hub.lobby_update(info.clone());
+        if let Some(c) = &self.app.cluster {
+            // Every change goes out, unlisted tables included (the others count them in their
+            // creators' quotas).
+            if changed || info.unlisted || info.status == TableStatus::Finished {
+                c.publish(info);
+            }
+        }
     }
 
     /// Apply changes, write them, and broadcast their events. On failure nothing changed.
@@ -809,12 +958,34 @@ impl Actor {
             });
         }
         if let Err(e) = self.app.writer.write(ops).await {
+            if e == crate::db::LEASE_LOST {
+                // Another instance runs the table now: this task stops, its clients follow
+                // the table there.
+                self.lost = true;
+                if let Some(c) = &self.app.cluster {
+                    c.forget(&self.core.cfg.id);
+                }
+                self.app.metrics.leases_lost.inc();
+                crate::log(&format!(
+                    "table {}: lease lost, stopping it here",
+                    self.core.cfg.id
+                ));
+                return Err(Refusal::new(
+                    ErrorCode::ShuttingDown,
+                    "the table moved to another instance; send the command again",
+                ));
+            }
             self.reload().await;
             return Err(Refusal::new(
                 ErrorCode::Internal,
                 format!("the change could not be stored: {e}"),
             ));
         }
+        let moves = changes
+            .iter()
+            .filter(|c| matches!(c, Stored::Act { .. }))
+            .count();
+        self.app.metrics.moves.inc_by(moves as u64);
         // The game's record is stored before anyone hears that the game is over.
         self.finalize().await;
         Ok(self.broadcast(events))
@@ -1277,6 +1448,23 @@ impl Actor {
                     text,
                     at: crate::now(),
                 };
+                // Chat is stored, so that it survives restarts and a change of instance.
+                let stored = sqlx::query("INSERT INTO table_chat (table_id, line) VALUES ($1, $2)")
+                    .bind(self.core.cfg.id.as_str())
+                    .bind(serde_json::to_string(&line).expect("chat serialises"))
+                    .execute(&self.app.db.pool)
+                    .await;
+                if let Err(e) = stored {
+                    self.error_to(
+                        conn,
+                        None,
+                        &Refusal::new(
+                            ErrorCode::Internal,
+                            format!("the chat line could not be stored: {e}"),
+                        ),
+                    );
+                    return;
+                }
                 self.chat.push_back(line.clone());
                 if self.chat.len() > CHAT_KEEP {
                     self.chat.pop_front();

@@ -20,6 +20,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/sqlite/0002_hardening.sql"),
         include_str!("../migrations/postgres/0002_hardening.sql"),
     ),
+    (
+        3,
+        include_str!("../migrations/sqlite/0003_cluster.sql"),
+        include_str!("../migrations/postgres/0003_cluster.sql"),
+    ),
 ];
 
 /// Which database.
@@ -95,18 +100,36 @@ impl Db {
     }
 
     async fn migrate(&self) -> DbResult<()> {
-        self.pool
-            .execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations \
+        // Several instances may start at once on one PostgreSQL database: they migrate one at
+        // a time, under an advisory lock held by this connection.
+        let mut conn = self.pool.acquire().await.map_err(err)?;
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_advisory_lock(5550001)")
+                .execute(&mut *conn)
+                .await
+                .map_err(err)?;
+        }
+        let r = self.migrate_on(&mut conn).await;
+        if self.backend == Backend::Postgres {
+            let _ = sqlx::query("SELECT pg_advisory_unlock(5550001)")
+                .execute(&mut *conn)
+                .await;
+        }
+        r
+    }
+
+    async fn migrate_on(&self, conn: &mut sqlx::pool::PoolConnection<sqlx::Any>) -> DbResult<()> {
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations \
                  (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
-            )
-            .await
-            .map_err(err)?;
+        )
+        .await
+        .map_err(err)?;
         for &(version, lite, pg) in MIGRATIONS {
             let done: Option<AnyRow> =
                 sqlx::query("SELECT version FROM schema_migrations WHERE version = $1")
                     .bind(version)
-                    .fetch_optional(&self.pool)
+                    .fetch_optional(&mut **conn)
                     .await
                     .map_err(err)?;
             if done.is_some() {
@@ -117,7 +140,7 @@ impl Db {
             } else {
                 pg
             };
-            let mut tx = self.pool.begin().await.map_err(err)?;
+            let mut tx = sqlx::Connection::begin(&mut **conn).await.map_err(err)?;
             for stmt in text.split(';') {
                 let body: String = stmt
                     .lines()
@@ -197,18 +220,40 @@ struct WriteReqInner {
     done: oneshot::Sender<DbResult<()>>,
 }
 
+impl WriteOp {
+    fn table(&self) -> &str {
+        match self {
+            WriteOp::NewTable { id, .. } => id,
+            WriteOp::Event { table, .. } | WriteOp::Status { table, .. } => table,
+        }
+    }
+}
+
+/// The error of a write refused because this instance no longer holds the table's lease.
+pub const LEASE_LOST: &str = "lease lost: another instance runs this table now";
+
+/// The fencing tokens of the table leases this instance holds (table id -> token), when it is
+/// one of several instances: a write for a table whose lease row no longer carries the token
+/// is refused, inside the transaction that would store it.
+pub type Fence = std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, i64>>>;
+
 /// The most requests committed in one transaction.
 const BATCH: usize = 1024;
 
 impl Writer {
-    /// Start the writer task.
+    /// Start the writer task; each commit's time goes to `latency`; with a `fence`, writes are
+    /// checked against the table leases (see [`Fence`]).
     #[must_use]
-    pub fn start(db: Db) -> (Writer, tokio::task::JoinHandle<()>) {
+    pub fn start(
+        db: Db,
+        latency: prometheus::Histogram,
+        fence: Option<Fence>,
+    ) -> (Writer, tokio::task::JoinHandle<()>) {
         let (tx, rx) = mpsc::channel::<WriteReqBox>(8192);
         if db.backend == Backend::Sqlite {
             tokio::spawn(checkpointer(db.clone()));
         }
-        let h = tokio::spawn(writer_loop(db, rx));
+        let h = tokio::spawn(writer_loop(db, rx, latency, fence));
         (Writer { tx }, h)
     }
 
@@ -271,8 +316,55 @@ async fn apply_ops(tx: &mut sqlx::Transaction<'_, sqlx::Any>, ops: &[WriteOp]) -
 /// Table changes inserted by one statement.
 const ROWS_PER_INSERT: usize = 200;
 
-async fn commit_batch(db: &Db, batch: &[WriteReqInner]) -> DbResult<()> {
+/// The tables of `batch` whose lease this instance no longer holds. The lease rows are read
+/// `FOR SHARE` inside the transaction `tx`: a takeover (which updates the row) waits until this
+/// transaction ends, so nothing is stored for a table once another instance has taken it.
+async fn fenced_out(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    batch: &[WriteReqInner],
+    fence: &Fence,
+) -> DbResult<std::collections::HashSet<String>> {
+    let mut ids: Vec<&str> = batch
+        .iter()
+        .flat_map(|r| r.ops.iter().map(WriteOp::table))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let held: std::collections::HashMap<String, i64> = {
+        let f = fence.lock().expect("fence lock");
+        ids.iter()
+            .filter_map(|id| f.get(*id).map(|t| ((*id).to_string(), *t)))
+            .collect()
+    };
+    let mut stored = std::collections::HashMap::new();
+    for chunk in ids.chunks(500) {
+        let list: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT table_id, token FROM table_leases WHERE table_id IN ({}) FOR SHARE",
+            list.join(",")
+        );
+        let mut q = sqlx::query(&sql);
+        for id in chunk {
+            q = q.bind(*id);
+        }
+        for row in q.fetch_all(&mut **tx).await.map_err(err)? {
+            stored.insert(text(&row, "table_id")?, int(&row, "token")?);
+        }
+    }
+    Ok(ids
+        .into_iter()
+        .filter(|id| !held.contains_key(*id) || stored.get(*id) != held.get(*id))
+        .map(str::to_string)
+        .collect())
+}
+
+async fn commit_batch(db: &Db, batch: &[WriteReqInner], fence: Option<&Fence>) -> DbResult<()> {
     let mut tx = db.pool.begin().await.map_err(err)?;
+    if let Some(fence) = fence {
+        if !fenced_out(&mut tx, batch, fence).await?.is_empty() {
+            return Err(LEASE_LOST.to_string());
+        }
+    }
     // New tables first, then every change in a few multi-row inserts, then status updates.
     let mut events: Vec<(&str, u64, &str)> = Vec::new();
     let mut others: Vec<WriteOp> = Vec::new();
@@ -324,7 +416,12 @@ async fn checkpointer(db: Db) {
     }
 }
 
-async fn writer_loop(db: Db, mut rx: mpsc::Receiver<WriteReqBox>) {
+async fn writer_loop(
+    db: Db,
+    mut rx: mpsc::Receiver<WriteReqBox>,
+    latency: prometheus::Histogram,
+    fence: Option<Fence>,
+) {
     let mut batch: Vec<WriteReqInner> = Vec::with_capacity(BATCH);
     while let Some(WriteReqBox(first)) = rx.recv().await {
         batch.push(first);
@@ -334,7 +431,10 @@ async fn writer_loop(db: Db, mut rx: mpsc::Receiver<WriteReqBox>) {
                 Err(_) => break,
             }
         }
-        match commit_batch(&db, &batch).await {
+        let timer = latency.start_timer();
+        let res = commit_batch(&db, &batch, fence.as_ref()).await;
+        timer.observe_duration();
+        match res {
             Ok(()) => {
                 for r in batch.drain(..) {
                     let _ = r.done.send(Ok(()));
@@ -343,7 +443,7 @@ async fn writer_loop(db: Db, mut rx: mpsc::Receiver<WriteReqBox>) {
             Err(_) => {
                 // One bad request must not fail the others: commit each on its own.
                 for r in batch.drain(..) {
-                    let res = commit_batch(&db, std::slice::from_ref(&r)).await;
+                    let res = commit_batch(&db, std::slice::from_ref(&r), fence.as_ref()).await;
                     let _ = r.done.send(res);
                 }
             }

@@ -58,6 +58,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/verify", post(verify))
         .route("/ws", get(crate::ws::upgrade))
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
@@ -121,7 +123,60 @@ async fn guard(
             }
         }
     }
+    if app.cluster.is_some() {
+        let peer = req
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| client_ip(c.0.ip(), req.headers(), &app.cfg.trusted_proxies));
+        return match crate::relay::forward_if_elsewhere(&app, req, peer).await {
+            Ok(r) => r,
+            Err(req) => next.run(req).await,
+        };
+    }
     next.run(req).await
+}
+
+/// `GET /healthz`: 200 `ready` when this instance takes clients, 503 with the reason when
+/// not (stopping, the database unreachable, or its table leases not renewed): what the proxy's
+/// health check asks.
+async fn healthz(State(app): State<Arc<App>>) -> Response {
+    let not_ready = |why: &str| {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(header::CONTENT_TYPE, "text/plain")],
+            format!("not ready: {why}\n"),
+        )
+            .into_response()
+    };
+    if app.draining.load(std::sync::atomic::Ordering::Relaxed) {
+        return not_ready("draining");
+    }
+    if app.cluster.as_ref().is_some_and(|c| !c.fresh()) {
+        return not_ready("table leases not renewed");
+    }
+    let ping = sqlx::query("SELECT 1").execute(&app.db.pool);
+    match tokio::time::timeout(std::time::Duration::from_secs(2), ping).await {
+        Ok(Ok(_)) => (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "text/plain")],
+            "ready\n",
+        )
+            .into_response(),
+        _ => not_ready("database unreachable"),
+    }
+}
+
+/// `GET /metrics`: Prometheus's text format.
+async fn metrics(State(app): State<Arc<App>>) -> Response {
+    app.metrics
+        .tables_owned
+        .set(i64::try_from(app.hub.loaded()).unwrap_or(i64::MAX));
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        app.metrics.render(),
+    )
+        .into_response()
 }
 
 fn rate_limited() -> ApiError {
@@ -257,7 +312,11 @@ async fn guest(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> Api
 async fn end_old_session(app: &App, headers: &HeaderMap) -> ApiResult<()> {
     if let Some(t) = accounts::token_of(headers) {
         accounts::end_session(&app.db, &t).await?;
-        let _ = app.revoked.send(Arc::from(accounts::token_hash(&t)));
+        let hash = accounts::token_hash(&t);
+        if let Some(c) = &app.cluster {
+            c.revoked(&app.db, &hash).await;
+        }
+        let _ = app.revoked.send(Arc::from(hash));
     }
     Ok(())
 }

@@ -26,6 +26,7 @@ use tokio::sync::watch;
 pub mod accounts;
 pub mod actor;
 pub mod assets;
+pub mod cluster;
 pub mod db;
 pub mod fairness;
 pub mod games;
@@ -34,8 +35,10 @@ pub mod http;
 pub mod janitor;
 pub mod limiter;
 pub mod listen;
+pub mod metrics;
 pub mod outcome;
 pub mod project;
+pub mod relay;
 pub mod table;
 pub mod ws;
 
@@ -114,6 +117,16 @@ pub struct Config {
     pub ws_write_timeout: Duration,
     /// Guests unused for this long (no session, no game, no seat) are deleted.
     pub guest_expiry: Duration,
+    /// This instance's name. With a PostgreSQL database it makes the server one of several
+    /// sharing it: tables are owned through leases, the lobby is shared (see `cluster`).
+    pub instance: Option<String>,
+    /// Where the other instances reach this one (default: the address it listens on).
+    pub advertise: Option<String>,
+    /// How long a table lease lasts without renewal (renewed every third of it).
+    pub lease: Duration,
+    /// On SIGTERM, how long `/healthz` says "draining" before the tables are handed over, so
+    /// that the proxy stops sending new clients first.
+    pub drain_wait: Duration,
 }
 
 impl Config {
@@ -154,6 +167,10 @@ impl Config {
             ws_ping: Duration::from_secs(30),
             ws_write_timeout: Duration::from_secs(10),
             guest_expiry: Duration::from_secs(30 * 24 * 3600),
+            instance: None,
+            advertise: None,
+            lease: Duration::from_secs(5),
+            drain_wait: Duration::from_secs(2),
         }
     }
 
@@ -206,6 +223,12 @@ pub struct App {
     pub review_slots: tokio::sync::Semaphore,
     /// Connection ids.
     pub next_conn: std::sync::atomic::AtomicU64,
+    /// What `/metrics` reports.
+    pub metrics: metrics::Metrics,
+    /// True once a graceful stop began: `/healthz` answers 503 so the proxy sends no one here.
+    pub draining: std::sync::atomic::AtomicBool,
+    /// The shared-database mode (leases, shared lobby), when this is one of several instances.
+    pub cluster: Option<cluster::Cluster>,
 }
 
 /// An HTTP error: a code and a message, answered as an [`ErrorBody`].
@@ -281,6 +304,16 @@ pub fn new_id() -> String {
         .collect()
 }
 
+/// Whether an instance name is acceptable: 1 to 64 ASCII letters, digits, `-` or `_`.
+#[must_use]
+pub fn valid_instance_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 /// A line on standard error.
 pub fn log(msg: &str) {
     eprintln!("fiveup serve: {msg}");
@@ -304,13 +337,24 @@ impl Server {
     }
 
     /// Stop: refuse new connections, tell clients, finish the writes in flight, close the
-    /// database. Every acknowledged change is already stored; tables resume on the next start.
+    /// database. Every acknowledged change is already stored; tables resume on the next start
+    /// (with several instances, another instance takes them at once: each table's lease is
+    /// given up as its task stops).
     pub async fn shutdown(self) {
+        self.app
+            .draining
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let _ = self.stop.send(true);
-        for h in self.app.hub.handles() {
+        let handles = self.app.hub.handles();
+        for h in &handles {
             let _ = h.tx.send(actor::TableCmd::Stop).await;
         }
+        // Each task ends once its last write is stored (and its lease given up).
+        for h in handles {
+            let _ = tokio::time::timeout(Duration::from_secs(10), h.tx.closed()).await;
+        }
         let _ = self.task.await;
+        self.app.db.close().await;
     }
 }
 
@@ -333,9 +377,33 @@ fn listen_socket(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
 
 /// Connect the database (migrating it), load every unfinished table, and start listening.
 pub async fn start(cfg: Config) -> Result<Server, String> {
+    let cluster = match &cfg.instance {
+        None => None,
+        Some(name) => {
+            if !valid_instance_name(name) {
+                return Err(format!(
+                    "bad instance name {name:?}: 1 to 64 letters, digits, '-' or '_'"
+                ));
+            }
+            if db::normalize_url(&cfg.database).starts_with("sqlite:") {
+                return Err(
+                    "--instance needs a PostgreSQL database shared by the instances".to_string(),
+                );
+            }
+            if cfg.lease < Duration::from_secs(1) {
+                return Err("the lease lasts at least a second".to_string());
+            }
+            Some(cluster::Cluster::new(name, &cfg.database, cfg.lease))
+        }
+    };
     let db = db::Db::connect(&cfg.database).await?;
     accounts::backfill_skeletons(&db).await?;
-    let (writer, writer_task) = db::Writer::start(db.clone());
+    let metrics = metrics::Metrics::new(cfg.instance.as_deref().unwrap_or("single"));
+    let (writer, writer_task) = db::Writer::start(
+        db.clone(),
+        metrics.commit_seconds.clone(),
+        cluster.as_ref().map(|c| c.fence.clone()),
+    );
     let (stop, shutdown) = watch::channel(false);
     let listener =
         listen_socket(cfg.bind).map_err(|e| format!("cannot listen on {}: {e}", cfg.bind))?;
@@ -359,12 +427,30 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         http_limiter,
         review_slots: tokio::sync::Semaphore::new(1),
         next_conn: std::sync::atomic::AtomicU64::new(1),
+        metrics,
+        draining: std::sync::atomic::AtomicBool::new(false),
+        cluster,
     });
-    // Bring back every table that was not finished.
-    let rows = sqlx::query("SELECT id FROM game_tables WHERE status <> 'finished'")
-        .fetch_all(&db.pool)
-        .await
-        .map_err(db::db_err)?;
+    if let Some(c) = &app.cluster {
+        let advertise = app
+            .cfg
+            .advertise
+            .clone()
+            .unwrap_or_else(|| addr.to_string());
+        advertise.clone_into(&mut c.addr.lock().expect("addr lock"));
+        // The tables nobody runs are taken by the orphan scan, started here.
+        cluster::start(&app).await?;
+    }
+    // Bring back every table that was not finished (with several instances, the orphan scan
+    // does this).
+    let rows = if app.cluster.is_some() {
+        Vec::new()
+    } else {
+        sqlx::query("SELECT id FROM game_tables WHERE status <> 'finished'")
+            .fetch_all(&db.pool)
+            .await
+            .map_err(db::db_err)?
+    };
     for r in rows {
         let id = db::text(&r, "id")?;
         match actor::load(&app, &id).await {
@@ -382,7 +468,6 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let task = tokio::spawn(async move {
         listen::serve(listener, router, conns, trusted, header_timeout, stop_rx).await;
         drop(writer_task);
-        db.close().await;
     });
     Ok(Server {
         addr,
@@ -395,13 +480,30 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
 /// Run until SIGTERM or Ctrl-C, then shut down gracefully.
 pub async fn run(cfg: Config) -> Result<(), String> {
     let server = start(cfg).await?;
-    log(&format!(
-        "listening on http://{} ({} tables restored)",
-        server.local_addr(),
-        server.app.hub.loaded()
-    ));
+    match &server.app.cluster {
+        None => log(&format!(
+            "listening on http://{} ({} tables restored)",
+            server.local_addr(),
+            server.app.hub.loaded()
+        )),
+        Some(c) => log(&format!(
+            "listening on http://{} (instance {}, {} tables taken so far)",
+            server.local_addr(),
+            c.name,
+            server.app.hub.loaded()
+        )),
+    }
     wait_for_signal().await;
     log("stopping");
+    if server.app.cluster.is_some() {
+        // `/healthz` says "draining" first, so that the proxy sends nobody new here; then the
+        // tables are handed over.
+        server
+            .app
+            .draining
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        tokio::time::sleep(server.app.cfg.drain_wait).await;
+    }
     server.shutdown().await;
     log("stopped");
     Ok(())

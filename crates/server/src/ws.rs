@@ -71,6 +71,12 @@ pub async fn upgrade(
         .map(|t| accounts::token_hash(&t));
     // The socket keeps its place in the per-address connection cap while it is open.
     let guard = guard.map(|g| g.0);
+    // What a relay to another instance needs: the session cookie; and whether this socket is
+    // itself a relay (never relayed again).
+    let hand_on = HandOn {
+        cookie: headers.get(header::COOKIE).cloned(),
+        relayed: headers.contains_key(crate::relay::RELAYED),
+    };
     ws.max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
         // Client messages are small: a small read buffer keeps each read cheap.
@@ -79,14 +85,29 @@ pub async fn upgrade(
         // bounded in bytes (see `Outbox`).
         .max_write_buffer_size(HARD_FRAME_LIMIT.max(MAX_FRAME_BYTES) * 64)
         .on_upgrade(move |socket| async move {
-            connection(socket, app, user, token).await;
+            connection(socket, app, user, token, hand_on).await;
             drop(guard);
         })
 }
 
+/// How a websocket is handed on to the instance running its table.
+#[derive(Clone, Debug)]
+struct HandOn {
+    cookie: Option<axum::http::HeaderValue>,
+    relayed: bool,
+}
+
+/// Where a followed table runs.
+enum Target {
+    /// Here.
+    Local(TableHandle),
+    /// On another instance, through a relay taking the client's messages as they came.
+    Remote(mpsc::Sender<Arc<str>>),
+}
+
 struct Following {
     id: String,
-    handle: TableHandle,
+    target: Target,
     rx: mpsc::Receiver<Out>,
     bytes: Arc<AtomicUsize>,
     last: u64,
@@ -126,12 +147,57 @@ async fn subscribe(
     app: &Arc<App>,
     conn: u64,
     user: Option<&UserRef>,
+    hand_on: &HandOn,
     id: &str,
     since: Option<u64>,
 ) -> Result<Following, ApiError> {
+    // While a table changes hands (its owner stopped or died), it is looked for until its
+    // lease has run out and another instance (maybe this one) has taken it.
+    let deadline = tokio::time::Instant::now()
+        + app.cfg.lease
+        + std::time::Duration::from_secs(if app.cluster.is_some() { 10 } else { 0 });
+    let mut closed = 0;
+    let mut told = false;
     // A finished table's task may just have left memory: then it is loaded again.
-    for _ in 0..2 {
-        let handle = actor::table(app, id).await?;
+    while closed < 2 {
+        let handle = match actor::find(app, id).await? {
+            actor::Found::Local(h) => h,
+            actor::Found::Remote { owner, addr } => {
+                if hand_on.relayed {
+                    return Err(ApiError::new(
+                        ErrorCode::ShuttingDown,
+                        format!("table {id} runs on instance {owner}"),
+                    ));
+                }
+                if let Some(addr) = addr {
+                    match crate::relay::open(app, &addr, hand_on.cookie.as_ref(), id, since).await {
+                        Ok(r) => {
+                            return Ok(Following {
+                                id: id.to_string(),
+                                target: Target::Remote(r.tx),
+                                rx: r.rx,
+                                bytes: Arc::new(AtomicUsize::new(0)),
+                                last: since.unwrap_or(0),
+                            })
+                        }
+                        Err(e) => {
+                            if !told {
+                                told = true;
+                                crate::log(&format!(
+                                    "table {id}: cannot reach {owner} ({e}); waiting for it or \
+                                     for its lease to run out"
+                                ));
+                            }
+                        }
+                    }
+                }
+                if tokio::time::Instant::now() >= deadline {
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                continue;
+            }
+        };
         let (tx, rx, bytes) = Outbox::new(app.cfg.ws_queue_bytes);
         let cmd = TableCmd::Subscribe {
             conn,
@@ -142,12 +208,13 @@ async fn subscribe(
         if handle.tx.send(cmd).await.is_ok() {
             return Ok(Following {
                 id: id.to_string(),
-                handle,
+                target: Target::Local(handle),
                 rx,
                 bytes,
                 last: since.unwrap_or(0),
             });
         }
+        closed += 1;
     }
     Err(ApiError::new(
         ErrorCode::ShuttingDown,
@@ -157,7 +224,19 @@ async fn subscribe(
 
 async fn unsubscribe(t: &mut Option<Following>, conn: u64) {
     if let Some(f) = t.take() {
-        let _ = f.handle.tx.send(TableCmd::Unsubscribe { conn }).await;
+        // A relay ends when its sender is dropped.
+        if let Target::Local(h) = f.target {
+            let _ = h.tx.send(TableCmd::Unsubscribe { conn }).await;
+        }
+    }
+}
+
+/// Counts an open websocket in the metrics while it lives.
+struct Counted(prometheus::IntGauge);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.dec();
     }
 }
 
@@ -205,8 +284,11 @@ async fn connection(
     app: Arc<App>,
     user: Option<UserRef>,
     token: Option<String>,
+    hand_on: HandOn,
 ) {
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
+    app.metrics.connections.inc();
+    let _counted = Counted(app.metrics.connections.clone());
     let (mut sink, mut stream) = socket.split();
     let wt = app.cfg.ws_write_timeout;
     let welcome = crate::to_json(&ServerMsg::Welcome {
@@ -250,7 +332,7 @@ async fn connection(
                         break End::Close(code, reason);
                     }
                 };
-                handle_text(&app, conn, user.as_ref(), &mut bucket, &mut table, &mut lobby, text.as_str()).await
+                handle_text(&app, conn, user.as_ref(), &hand_on, &mut bucket, &mut table, &mut lobby, text.as_str()).await
             }
             out = next_out(&mut table) => match out {
                 Some((v, text)) => {
@@ -285,8 +367,17 @@ async fn connection(
                     // the last version we passed on.
                     let (id, last) = table.as_ref().map(|f| (f.id.clone(), f.last)).unwrap_or_default();
                     table = None;
-                    match subscribe(&app, conn, user.as_ref(), &id, Some(last)).await {
+                    match subscribe(&app, conn, user.as_ref(), &hand_on, &id, Some(last)).await {
                         Ok(f) => { table = Some(f); None }
+                        // A relay whose table moved on: the relaying instance finds it again.
+                        Err(_) if hand_on.relayed => break End::Close(1012, "table moved"),
+                        // The table is changing hands and could not be found in time: the
+                        // client reconnects (through the proxy) and opens it again.
+                        Err(e) if e.code == ErrorCode::ShuttingDown => {
+                            let e = error(None, e.code, e.message);
+                            let _ = write(&mut sink, Message::Text(Utf8Bytes::from(&*e)), wt).await;
+                            break End::Close(1012, "table moving");
+                        }
                         Err(e) => Some(error(None, e.code, e.message)),
                     }
                 }
@@ -351,6 +442,7 @@ async fn handle_text(
     app: &Arc<App>,
     conn: u64,
     user: Option<&UserRef>,
+    hand_on: &HandOn,
     bucket: &mut Bucket,
     table: &mut Option<Following>,
     lobby: &mut Option<broadcast::Receiver<Arc<str>>>,
@@ -426,7 +518,7 @@ async fn handle_text(
         ClientMsg::Open { table: tid, since } => {
             *lobby = None;
             unsubscribe(table, conn).await;
-            return match subscribe(app, conn, user, &tid, since).await {
+            return match subscribe(app, conn, user, hand_on, &tid, since).await {
                 Ok(f) => {
                     *table = Some(f);
                     None
@@ -462,16 +554,20 @@ async fn handle_text(
             "log in or play as a guest to take part",
         ));
     }
-    if f.handle
-        .tx
-        .send(TableCmd::Client {
-            conn,
-            user: user.cloned(),
-            msg: cmd,
-        })
-        .await
-        .is_err()
-    {
+    let sent = match &f.target {
+        Target::Local(h) => {
+            h.tx.send(TableCmd::Client {
+                conn,
+                user: user.cloned(),
+                msg: cmd,
+            })
+            .await
+            .is_ok()
+        }
+        // The owner checks the message again, as it came.
+        Target::Remote(tx) => tx.send(Arc::from(text)).await.is_ok(),
+    };
+    if !sent {
         return Some(error(id, ErrorCode::ShuttingDown, "the table is closing"));
     }
     None

@@ -1,0 +1,220 @@
+//! Handing clients on to the instance that runs their table (several instances only).
+//!
+//! The proxy may send a client to any instance. An instance that does not run the table a
+//! client asks for relays: a table's websocket traffic goes over a websocket of its own to the
+//! owner (the client's session cookie with it), and table requests (`/api/tables/ID`, `join`,
+//! `leave`) are forwarded over HTTP. The owner sees the relay as one more client. When the
+//! owner stops or dies, the relay's connection ends and the client's instance finds the table
+//! again (taking it itself once its lease has run out), so a client of a surviving instance
+//! does not even reconnect.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{HeaderValue, Request, Uri};
+use axum::response::{IntoResponse, Response};
+use fiveup_protocol::ErrorCode;
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::actor::{Found, Out, SUB_QUEUE};
+use crate::{ApiError, App};
+
+/// The header marking a request or websocket relayed by another instance (never relayed
+/// again: a relay loop is impossible).
+pub const RELAYED: &str = "x-fiveup-relayed";
+
+/// The few fields of a server message the relay reads.
+#[derive(Deserialize)]
+struct Peek {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    version: Option<u64>,
+    #[serde(default)]
+    code: Option<ErrorCode>,
+    #[serde(default)]
+    id: Option<String>,
+}
+
+/// A table followed on another instance: commands go to `tx` (raw client messages), the
+/// owner's messages come on `rx`.
+#[derive(Debug)]
+pub struct Remote {
+    /// Client messages for the owner.
+    pub tx: mpsc::Sender<Arc<str>>,
+    /// The owner's messages.
+    pub rx: mpsc::Receiver<Out>,
+}
+
+/// Follow table `id` on the instance at `addr`: open a websocket there with the client's
+/// cookie, send `open`, and wait for its snapshot. An error (the owner no longer runs the
+/// table, or cannot be reached) means: find the table again.
+pub async fn open(
+    app: &Arc<App>,
+    addr: &str,
+    cookie: Option<&HeaderValue>,
+    id: &str,
+    since: Option<u64>,
+) -> Result<Remote, String> {
+    let mut req = format!("ws://{addr}/ws")
+        .into_client_request()
+        .map_err(|e| e.to_string())?;
+    if let Some(c) = cookie {
+        req.headers_mut().insert("cookie", c.clone());
+    }
+    let me = app.cluster.as_ref().map_or("", |c| c.name.as_str());
+    req.headers_mut().insert(
+        RELAYED,
+        HeaderValue::from_str(me).unwrap_or(HeaderValue::from_static("1")),
+    );
+    let connect = tokio_tungstenite::connect_async(req);
+    let (mut ws, _) = tokio::time::timeout(std::time::Duration::from_secs(3), connect)
+        .await
+        .map_err(|_| format!("{addr} does not answer"))?
+        .map_err(|e| e.to_string())?;
+    let open = serde_json::json!({"type": "open", "table": id, "since": since}).to_string();
+    ws.send(Message::text(open))
+        .await
+        .map_err(|e| e.to_string())?;
+    // Up to the snapshot: the welcome is the relay's own, an error means the owner moved.
+    let first = loop {
+        let m = tokio::time::timeout(std::time::Duration::from_secs(10), ws.next())
+            .await
+            .map_err(|_| format!("{addr} does not answer"))?;
+        let Some(Ok(Message::Text(t))) = m else {
+            if matches!(m, Some(Ok(Message::Ping(_) | Message::Pong(_)))) {
+                continue;
+            }
+            return Err(format!("{addr} closed the relay"));
+        };
+        let peek: Peek = serde_json::from_str(&t).map_err(|e| e.to_string())?;
+        match peek.kind.as_str() {
+            "welcome" => {}
+            "snapshot" => break (peek.version.unwrap_or(0), Arc::<str>::from(t.as_str())),
+            _ => return Err(format!("{addr} answered {t}")),
+        }
+    };
+    let (out_tx, out_rx) = mpsc::channel::<Out>(SUB_QUEUE);
+    let (cmd_tx, mut cmd_rx) = mpsc::channel::<Arc<str>>(64);
+    let _ = out_tx.send(first).await;
+    let relayed = app.metrics.relayed.clone();
+    relayed.inc();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                m = ws.next() => {
+                    let Some(Ok(m)) = m else { break };
+                    let Message::Text(t) = m else { continue };
+                    let Ok(peek) = serde_json::from_str::<Peek>(&t) else { continue };
+                    // The owner stopping is the relay's business, not the client's: the
+                    // client's instance finds the table again.
+                    if peek.kind == "error" && peek.code == Some(ErrorCode::ShuttingDown)
+                        && peek.id.is_none()
+                    {
+                        break;
+                    }
+                    let v = peek.version.unwrap_or(0);
+                    if out_tx.send((v, Arc::from(t.as_str()))).await.is_err() {
+                        break;
+                    }
+                }
+                c = cmd_rx.recv() => {
+                    let Some(c) = c else { break };
+                    if ws.send(Message::text(c.to_string())).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        let _ = ws.close(None).await;
+        relayed.dec();
+    });
+    Ok(Remote {
+        tx: cmd_tx,
+        rx: out_rx,
+    })
+}
+
+/// The table a request is about, for the requests answered by the table's task.
+fn table_of(uri: &Uri) -> Option<&str> {
+    let rest = uri.path().strip_prefix("/api/tables/")?;
+    let (id, tail) = rest.split_once('/').unwrap_or((rest, ""));
+    (matches!(tail, "" | "join" | "leave") && !id.is_empty()).then_some(id)
+}
+
+/// Forward a table request to the instance running the table, if that is not this one; the
+/// request back otherwise (to be answered here).
+pub async fn forward_if_elsewhere(
+    app: &Arc<App>,
+    req: Request<Body>,
+    client: Option<std::net::IpAddr>,
+) -> Result<Response, Request<Body>> {
+    if app.cluster.is_none() {
+        return Err(req);
+    }
+    let Some(id) = table_of(req.uri()).map(str::to_string) else {
+        return Err(req);
+    };
+    let relayed = req.headers().contains_key(RELAYED);
+    let addr = match crate::actor::find(app, &id).await {
+        Ok(Found::Remote { addr: Some(a), .. }) if !relayed => a,
+        Ok(Found::Remote { .. }) => {
+            return Ok(ApiError::new(
+                ErrorCode::ShuttingDown,
+                "the table is moving to another instance; try again in a moment",
+            )
+            .into_response())
+        }
+        // Here, or an error the handler gives.
+        _ => return Err(req),
+    };
+    let (mut parts, body) = req.into_parts();
+    let pq = parts
+        .uri
+        .path_and_query()
+        .map_or_else(|| parts.uri.path().to_string(), ToString::to_string);
+    let Ok(uri) = format!("http://{addr}{pq}").parse::<Uri>() else {
+        return Ok(ApiError::internal(format!("bad instance address {addr}")).into_response());
+    };
+    parts.uri = uri;
+    let me = app.cluster.as_ref().map_or("", |c| c.name.as_str());
+    if let Ok(v) = HeaderValue::from_str(me) {
+        parts.headers.insert(RELAYED, v);
+    }
+    if let Some(ip) = client {
+        if let Ok(v) = HeaderValue::from_str(&ip.to_string()) {
+            parts.headers.insert("x-forwarded-for", v);
+        }
+    }
+    let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+        .build_http::<Body>();
+    let req = Request::from_parts(parts, body);
+    match tokio::time::timeout(std::time::Duration::from_secs(30), client.request(req)).await {
+        Ok(Ok(r)) => Ok(r.map(Body::new)),
+        _ => Ok(ApiError::new(
+            ErrorCode::ShuttingDown,
+            "the instance running the table does not answer; try again in a moment",
+        )
+        .into_response()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_requests() {
+        let t = |s: &str| table_of(&s.parse::<Uri>().unwrap()).map(str::to_string);
+        assert_eq!(t("/api/tables/abc"), Some("abc".to_string()));
+        assert_eq!(t("/api/tables/abc/join"), Some("abc".to_string()));
+        assert_eq!(t("/api/tables/abc/leave"), Some("abc".to_string()));
+        assert_eq!(t("/api/tables/abc/other"), None);
+        assert_eq!(t("/api/tables"), None);
+        assert_eq!(t("/api/lobby"), None);
+    }
+}
