@@ -33,7 +33,7 @@ export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onE
   learnArms(tree);
   const rect = svg.getBoundingClientRect();
   const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
-  const geo = layoutGeometry(tree, { ...turnLimits(aspect), order, waiting, turns });
+  const geo = layoutGeometry(tree, { ...turnLimits(aspect, rect.width, rect.height), order, waiting, turns });
   const vb = fitViewBox(geo.bbox, { aspect, minW: aspect >= 1 ? 12 : 8, minH: aspect >= 1 ? 7 : 9 });
   svg.setAttribute('viewBox', vb.map((v) => v.toFixed(3)).join(' '));
   svg.replaceChildren();

@@ -223,8 +223,23 @@ export function fitViewBox(bbox, { aspect = 1.6, margin = 0.6, minW = 12, minH =
   return [cx - w / 2, cy - h / 2, w, h];
 }
 
-/** Turn limits suited to a container: wide screens run arms across, phones up and down. */
-export function turnLimits(aspect) {
+/**
+ * Turn limits for a board of `width` x `height` pixels: an arm runs straight for as long as
+ * the layout, zoomed to fit, keeps its tiles at a comfortable size, and turns a corner only
+ * when going on would make every tile smaller. The comfortable size of half a tile is a
+ * fourteenth of the board's shorter side, kept between 18 and 30 pixels (large on a laptop,
+ * still legible on a phone). Without a measured size, limits by the aspect ratio alone.
+ */
+export function turnLimits(aspect, width = 0, height = 0) {
+  if (width > 0 && height > 0) {
+    const unit = Math.max(18, Math.min(30, Math.min(width, height) / 14));
+    const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+    // Half the board in tile units at that size, less the lead's half and an end marker.
+    return {
+      turnX: clamp(Math.floor(width / unit / 2 - 1.5), 4, 14),
+      turnY: clamp(Math.floor(height / unit / 2 - 1.5), 3, 10),
+    };
+  }
   if (aspect >= 1.2) return { turnX: 9, turnY: 5 };
   if (aspect >= 0.8) return { turnX: 6, turnY: 6 };
   return { turnX: 4, turnY: 8 };

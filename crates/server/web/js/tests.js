@@ -1,7 +1,7 @@
 // Unit tests of the pure modules, run in the browser (test.html), driven by the Rust browser
 // tests, which pass in the engine's shuffle test vectors (crates/engine/tests/data/shuffle_v1.txt).
 import * as deal from './deal.js';
-import { layoutGeometry, overlaps, fitViewBox } from './geometry.js';
+import { layoutGeometry, overlaps, fitViewBox, turnLimits } from './geometry.js';
 import { tallyParts, tallySegments } from './tally.js';
 import { actionWords, entryWords, optionsString, seatName, playingToWin, rulesLines, optionsWords, valueWords, formProblems, leadWords, plainRulesWords, presetRulesFor, formOptions, maxPlayers, maxHand } from './format.js';
 import { learnArms } from './board.js';
@@ -33,7 +33,11 @@ export function geometryReport(items) {
     // A layout that never spun (every arm from the lead) is also drawn winding, as the table
     // draws it when the rules spin no double.
     const winding = tree.arms.every((arm) => !arm.anchor || arm.anchor.kind === 'root');
-    const shapes = [{ turnX: 9, turnY: 5 }, { turnX: 4, turnY: 8 }, { turnX: 6, turnY: 6 }];
+    // The aspect-ratio limits, and the limits the table derives from its size on a phone,
+    // a laptop and a wide screen (turnLimits), and the extremes of their range.
+    const shapes = [{ turnX: 9, turnY: 5 }, { turnX: 4, turnY: 8 }, { turnX: 6, turnY: 6 },
+      turnLimits(1.36, 378, 278), turnLimits(1.34, 615, 458), turnLimits(1.6, 1100, 690),
+      { turnX: 14, turnY: 3 }, { turnX: 4, turnY: 10 }, { turnX: 14, turnY: 10 }];
     for (const limits of winding ? [...shapes, ...shapes.map((x) => ({ ...x, turns: 2 }))] : shapes) {
       const g = layoutGeometry(tree, { ...limits, order });
       let n = 0;
@@ -164,6 +168,16 @@ export async function runTests(vectorsText, more = {}) {
   eq(g.ends.map((e) => e.arm), ['W', 'E', 'N', 'S'], 'geometry: four open ends marked');
   const vb = fitViewBox(g.bbox, { aspect: 2 });
   check(vb[0] <= g.bbox.minX && vb[1] <= g.bbox.minY && vb[0] + vb[2] >= g.bbox.maxX && vb[1] + vb[3] >= g.bbox.maxY && Math.abs(vb[2] / vb[3] - 2) < 1e-9, 'geometry: the view box fits everything at the aspect ratio');
+  // Turn limits from the board's size: a bigger board lets arms run further before turning,
+  // a phone keeps them within its width, and the limits stay within their range.
+  const phone = turnLimits(378 / 278, 378, 278);
+  const laptop = turnLimits(615 / 458, 615, 458);
+  const wide = turnLimits(1100 / 690, 1100, 690);
+  check(phone.turnX <= laptop.turnX && laptop.turnX < wide.turnX && phone.turnY <= laptop.turnY && laptop.turnY < wide.turnY, 'geometry: a bigger board turns arms later', JSON.stringify([phone, laptop, wide]));
+  check([phone, laptop, wide, turnLimits(1, 100, 100), turnLimits(4, 4000, 1000)].every((l) => l.turnX >= 4 && l.turnX <= 14 && l.turnY >= 3 && l.turnY <= 10), 'geometry: turn limits stay in range');
+  // A phone's arms, run to their limits, still fit its board with half-tiles of 18 px or more.
+  check((378 / (2 * phone.turnX + 3)) >= 18 && (278 / (2 * phone.turnY + 3)) >= 18, 'geometry: a phone board keeps tiles legible at the turn limits', JSON.stringify(phone));
+  eq(turnLimits(1.6), { turnX: 9, turnY: 5 }, 'geometry: without a size, limits by the aspect ratio');
   // Two turns: a long arm winds round the lead (left, up, then right above it).
   const longW = { root: '6-5', count: 0, arms: [
     { id: 'W', anchor: { kind: 'root' }, tiles: placedLine(['6-0', '0-0', '0-1', '1-1', '1-2', '2-2', '2-3', '3-3', '3-4', '4-4', '4-5', '5-5', '5-6', '6-6', '6-1', '1-3', '3-5', '5-0', '0-2', '2-4', '4-6', '6-2'].map((t) => (t[0] < t[2] ? `${t[2]}-${t[0]}` : t)), 6), open: true, end: 2 },
