@@ -313,9 +313,11 @@ async fn play_until(c: &Client, done: &str, next: bool, limit: Duration, what: &
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn typing_in_the_chat_never_plays_moves() {
     let Some(browsers) = browsers() else { return };
+    // Computer players pause long enough (three of them, 0.8 s each) that they are still
+    // moving when the typing starts, even on a loaded machine.
     let rig = Rig::new(
         &browsers,
-        Duration::from_millis(250),
+        Duration::from_millis(800),
         Duration::from_secs(10),
         |_| {},
     )
