@@ -1038,7 +1038,7 @@ async fn play_now_quick_match_how_to_play_and_motion() {
     .await;
     let a = rig.driver.session(1366, 900).await.unwrap();
     guest(&a, &rig.base, "Ann").await;
-    select(&a, "#pn-level", "greedy").await;
+    select(&a, "#pn-level", "casual").await;
     click(&a, "#play-now").await;
     wait_js(&a, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' && document.querySelector('.table-head h1').textContent.includes('(computer)');", Duration::from_secs(20), "a game against the computer in one click").await;
     // Motion: a tile laid by the computer slides in; the title says when it is Ann's turn.

@@ -68,7 +68,7 @@ pub struct Config {
     pub hint_interval: Duration,
     /// The expert's settings for reviews.
     pub review_config: ExpertConfig,
-    /// The expert's settings when an `expert` sits at a table.
+    /// The expert's settings when a `master` sits at a table.
     pub expert_spec: String,
     /// Origins allowed to open websockets besides the server's own.
     pub allow_origins: Vec<String>,
@@ -160,7 +160,7 @@ impl Config {
     /// The player spec for a seat level.
     #[must_use]
     pub fn bot_spec(&self, level: &str) -> String {
-        if level == "expert" {
+        if level == "master" || level == "expert" {
             self.expert_spec.clone()
         } else {
             level.to_string()
@@ -174,8 +174,12 @@ impl Default for Config {
     }
 }
 
-/// The computer players a seat may hold, weakest first.
-pub const BOT_LEVELS: [&str; 4] = ["random", "greedy", "club", "expert"];
+/// The computer players a seat may hold, weakest first: the levels of
+/// [`fiveup_bots::LEVELS`].
+pub const BOT_LEVELS: [&str; 5] = ["beginner", "casual", "club", "strong", "master"];
+
+/// Players a seat may also name directly, as before the levels (not offered in the lists).
+pub const BOT_PLAYERS: [&str; 5] = ["random", "greedy", "club", "pimc", "expert"];
 
 /// Everything the handlers and table tasks share.
 #[derive(Debug)]
