@@ -23,10 +23,10 @@ use crate::pimc::{choose_by_search, ExpertConfig};
 use crate::{Player, SpecError};
 
 /// Worlds sampled per decision by default.
-pub const EXPERT_SAMPLES: u32 = 200;
+pub const EXPERT_SAMPLES: u32 = 400;
 
 /// The default temperature of the inference, in points.
-pub const DEFAULT_INFER: u32 = 10;
+pub const DEFAULT_INFER: u32 = 3;
 
 /// The share of a play's chance that is uniform over the legal plays, whatever the scores.
 pub const FLOOR: f64 = 0.05;
@@ -117,5 +117,81 @@ impl Player for Expert {
 
     fn choose(&mut self, view: &View) -> Action {
         choose_by_search(&self.cfg, &mut self.rng, view)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::greedy::greedy_action;
+    use crate::pimc::analyze;
+    use fiveup_engine::{Phase, Rules, Sampler, Seed};
+
+    /// A two-player hand played by club for `plies` actions.
+    fn club_hand(seed: u64, plies: usize) -> State {
+        let mut s = State::from_seed(Rules::default(), &Seed::from_u64(seed)).unwrap();
+        for _ in 0..plies {
+            if !matches!(s.phase(), Phase::Play | Phase::Claim) {
+                break;
+            }
+            let a = crate::club::Club.choose(&s.view(s.to_move()));
+            s.apply(a).unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn weights_are_chances() {
+        let s = club_hand(3, 8);
+        let seat = s.to_move();
+        let mut sm = Sampler::new(&s.view(seat));
+        let mut rng = FastRng::new(1);
+        for _ in 0..20 {
+            let w = sm.sample_consistent(&mut rng).unwrap();
+            let p = world_weight(&w, seat, 3.0);
+            assert!(p > 0.0 && p <= 1.0, "{p}");
+        }
+        // Before anybody else has played, every world weighs 1.
+        let fresh = State::from_seed(Rules::default(), &Seed::from_u64(5)).unwrap();
+        let first = fresh.to_move();
+        assert_eq!(world_weight(&fresh, first, 3.0), 1.0);
+    }
+
+    #[test]
+    fn the_true_world_of_a_club_opponent_outweighs_the_average_world() {
+        // Club's own plays are likelier in the world that made them than in a uniform sample
+        // of the worlds the view allows, in most positions.
+        let mut above = 0;
+        let cases = 12;
+        for seed in 0..cases {
+            let s = club_hand(100 + seed, 9);
+            let seat = s.to_move();
+            let truth = world_weight(&s, seat, 3.0);
+            let mut sm = Sampler::new(&s.view(seat));
+            let mut rng = FastRng::new(seed);
+            let mean = (0..100)
+                .map(|_| world_weight(&sm.sample_consistent(&mut rng).unwrap(), seat, 3.0))
+                .sum::<f64>()
+                / 100.0;
+            if truth > mean {
+                above += 1;
+            }
+        }
+        assert!(above >= 9, "{above} of {cases}");
+    }
+
+    #[test]
+    fn the_expert_is_deterministic_given_its_seed() {
+        let mut s = State::from_seed(Rules::default(), &Seed::from_u64(8)).unwrap();
+        for _ in 0..5 {
+            let a = greedy_action(&s);
+            s.apply(a).unwrap();
+        }
+        let view = s.view(s.to_move());
+        let cfg = ExpertConfig::parse_expert("samples=30,threads=2,nest=3").unwrap();
+        assert_eq!(analyze(&view, &cfg, 4), analyze(&view, &cfg, 4));
+        let mut e1 = Expert::new(cfg, 11);
+        let mut e2 = Expert::new(cfg, 11);
+        assert_eq!(e1.choose(&view), e2.choose(&view));
     }
 }

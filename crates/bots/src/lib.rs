@@ -224,6 +224,7 @@ mod tests {
         plays_legally("pimc:samples=8,threads=2");
         plays_legally("expert:samples=8,threads=2");
         plays_legally("expert:samples=6,threads=1,infer=3");
+        plays_legally("expert:samples=4,threads=1,nest=2,rollout=seeing");
         plays_legally("oracle:samples=4,threads=1");
     }
 

@@ -62,6 +62,10 @@ pub struct ExpertConfig {
     /// were in it under the club player's scores, softened by this temperature in points
     /// (0: every world weighs the same, as pimc does). See [`crate::expert`].
     pub infer: u32,
+    /// Nested search: in each world, the searcher's next decision after the one searched is
+    /// made by a search of this many worlds sampled from its own view in that world, instead
+    /// of by the rollout policy (0: off, as pimc). See [`crate::expert`].
+    pub nest: u32,
 }
 
 impl Default for ExpertConfig {
@@ -73,6 +77,7 @@ impl Default for ExpertConfig {
             endgame: 8,
             rollout: Rollout::Club,
             infer: 0,
+            nest: 0,
         }
     }
 }
@@ -121,12 +126,15 @@ impl ExpertConfig {
                 "threads" if (1..=64).contains(&n) => c.threads = n as usize,
                 "endgame" if n <= 28 => c.endgame = n as u32,
                 "infer" if extended && n <= 1000 => c.infer = n as u32,
+                "nest" if extended && n <= 1000 => c.nest = n as u32,
                 "samples" | "time" | "threads" | "endgame" => {
                     return Err(SpecError(format!("{k}={v} is out of range")))
                 }
-                "infer" if extended => return Err(SpecError(format!("{k}={v} is out of range"))),
+                "infer" | "nest" if extended => {
+                    return Err(SpecError(format!("{k}={v} is out of range")))
+                }
                 _ => {
-                    let more = if extended { ", infer" } else { "" };
+                    let more = if extended { ", infer, nest" } else { "" };
                     return Err(SpecError(format!(
                         "unknown setting {k:?}; settings are samples, time, threads, endgame, \
                          rollout{more}"
@@ -147,11 +155,13 @@ impl ExpertConfig {
             Rollout::Club => "club",
             Rollout::Seeing => "seeing",
         };
-        let infer = if self.infer > 0 {
-            format!(",infer={}", self.infer)
-        } else {
-            String::new()
-        };
+        let mut infer = String::new();
+        if self.infer > 0 {
+            infer += &format!(",infer={}", self.infer);
+        }
+        if self.nest > 0 {
+            infer += &format!(",nest={}", self.nest);
+        }
         format!(
             "{name}:{budget},threads={},endgame={},rollout={rollout}{infer}",
             self.threads, self.endgame
@@ -361,6 +371,70 @@ fn evaluate(w: &State, a: Action, side: Side, cfg: &ExpertConfig, to_win: bool) 
     value(&s, side, &before, to_win)
 }
 
+/// [`evaluate`] with a nested search (`cfg.nest` worlds, seeded by `seed`) for the
+/// searcher's next decision in the world, the rest finished as [`evaluate`] does.
+fn evaluate_nested(
+    w: &State,
+    a: Action,
+    side: Side,
+    cfg: &ExpertConfig,
+    to_win: bool,
+    seed: u64,
+) -> f64 {
+    let me = w.to_move();
+    let before = *w.scores();
+    let mut s = w.clone();
+    s.apply_unchecked(a);
+    settle(&mut s);
+    let exact = |s: &State| {
+        in_play(s) && s.rules().sides() == 2 && !s.can_draw() && tiles_in_hands(s) <= cfg.endgame
+    };
+    if exact(&s) {
+        return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
+    }
+    if s.rules().set == 6 {
+        // The others play on as the rollout would, up to the searcher's next turn.
+        while in_play(&s) && s.to_move() != me {
+            let seat = s.to_move();
+            let b = match cfg.rollout {
+                Rollout::Greedy => greedy_action(&s),
+                Rollout::Club => crate::Player::choose(&mut crate::club::Club, &s.view(seat)),
+                Rollout::Seeing => {
+                    let next = seat.next(s.rules().players);
+                    crate::club::choose_seeing(
+                        &s.view(seat),
+                        &crate::club::Weights::CLUB,
+                        s.hand(next),
+                    )
+                }
+            };
+            s.apply_unchecked(b);
+            settle(&mut s);
+        }
+        if in_play(&s) {
+            if exact(&s) {
+                return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
+            }
+            let inner = ExpertConfig {
+                samples: cfg.nest,
+                time: None,
+                threads: 1,
+                nest: 0,
+                ..*cfg
+            };
+            let mut rng = FastRng::new(seed);
+            let b = choose_by_search(&inner, &mut rng, &s.view(me));
+            s.apply_unchecked(b);
+            settle(&mut s);
+            if exact(&s) {
+                return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
+            }
+        }
+    }
+    rollout(&mut s, cfg.rollout);
+    value(&s, side, &before, to_win)
+}
+
 /// Where the worlds come from: samples of a view, or reshuffled boneyards of a known state.
 enum Worlds<'a> {
     View(&'a View),
@@ -408,10 +482,19 @@ fn run_thread(job: &Job<'_>, seed: u64, quota: u32, deadline: Option<Instant>) -
             (Worlds::View(_), None) => break,
         };
         match (job.cfg.infer, &job.worlds) {
-            (t, Worlds::View(v)) if t > 0 => {
-                let w = crate::expert::world_weight(&world, v.seat(), f64::from(t));
+            (t, Worlds::View(v)) if t > 0 || job.cfg.nest > 0 => {
+                let w = if t > 0 {
+                    crate::expert::world_weight(&world, v.seat(), f64::from(t))
+                } else {
+                    1.0
+                };
+                let nest_seed = if job.cfg.nest > 0 { rng.next_u64() } else { 0 };
                 for (i, &a) in job.actions.iter().enumerate() {
-                    let v = evaluate(&world, a, job.side, job.cfg, job.to_win);
+                    let v = if job.cfg.nest > 0 {
+                        evaluate_nested(&world, a, job.side, job.cfg, job.to_win, nest_seed)
+                    } else {
+                        evaluate(&world, a, job.side, job.cfg, job.to_win)
+                    };
                     tally.sum[i] += w * v;
                     tally.sq[i] += w * v * v;
                 }
@@ -458,7 +541,7 @@ fn search(job: &Job<'_>, seed: u64) -> Vec<ActionEval> {
             total.merge(t);
         }
     }
-    let weighted = cfg.infer > 0 && matches!(job.worlds, Worlds::View(_));
+    let weighted = (cfg.infer > 0 || cfg.nest > 0) && matches!(job.worlds, Worlds::View(_));
     let n = f64::from(total.n.max(1));
     // With weighted worlds: the weighted mean, and the standard error over the effective
     // number of worlds (Kish's (sum w)^2 / sum w^2).

@@ -134,7 +134,9 @@ impl Config {
             hint_config: expert(100),
             hint_interval: Duration::from_millis(500),
             review_config: expert(60),
-            expert_spec: "expert:samples=100,threads=1".to_string(),
+            expert_spec: fiveup_bots::level_spec("master")
+                .unwrap_or("expert:threads=1")
+                .to_string(),
             allow_origins: Vec::new(),
             secure_cookies: SecureCookies::Auto,
             ws_rate: (20.0, 40.0),
