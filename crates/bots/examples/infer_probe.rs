@@ -19,7 +19,7 @@ fn main() {
         .cloned()
         .unwrap_or("pimc:samples=100,threads=1".into());
     let games: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(40);
-    let temps = [0.0, 1.5, 2.0, 3.0, 5.0];
+    let temps = [0.0, 1.5, 2.0, 3.0, 5.0, 10.0];
     let floor: f64 = std::env::var("FLOOR")
         .ok()
         .and_then(|s| s.parse().ok())
