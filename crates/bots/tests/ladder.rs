@@ -32,7 +32,7 @@ fn two_player_ladder_is_in_order() {
     assert!(diff("casual", "beginner", r, 300) > 0.0);
     assert!(diff("club", "casual", r, 300) > 0.0);
     assert!(diff("strong", "club", r, 200) > 0.0);
-    assert!(diff("master", "club", r, 100) > 0.0);
+    assert!(diff("master", "club", r, 60) > 0.0);
     assert!(
         diff(
             "oracle:samples=120,threads=1",
@@ -50,5 +50,5 @@ fn partnership_ladder_is_in_order() {
     assert!(diff("casual", "beginner", r, 200) > 0.0);
     assert!(diff("club", "casual", r, 200) > 0.0);
     assert!(diff("strong", "club", r, 200) > 0.0);
-    assert!(diff("master", "club", r, 100) > 0.0);
+    assert!(diff("master", "club", r, 60) > 0.0);
 }
