@@ -96,6 +96,92 @@ const DOMINO: f64 = 1000.0;
 /// How much lower this side's pips must be to seek a block when the other hands are estimated.
 const BLOCK_MARGIN: f64 = 3.0;
 
+/// The weights of club's terms: [`Weights::CLUB`] are the constants above, the club player's;
+/// other sets make variants of it (see [`crate::expert`]'s rollout policy).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    /// See [`REPLY`].
+    pub reply: f64,
+    /// See [`SHARP`].
+    pub sharp: f64,
+    /// See [`FORCE`].
+    pub force: f64,
+    /// See [`FORCE_PASS`].
+    pub force_pass: f64,
+    /// See [`DOUBLE_EARLY`].
+    pub double_early: f64,
+    /// See [`DOUBLE_LATE`].
+    pub double_late: f64,
+    /// See [`KEEP`].
+    pub keep: f64,
+    /// See [`LOCK`].
+    pub lock: f64,
+    /// See [`NO_PLAY`].
+    pub no_play: f64,
+    /// See [`PIP_BASE`].
+    pub pip_base: f64,
+    /// See [`PIP_DANGER`].
+    pub pip_danger: f64,
+    /// See [`BLOCK_MARGIN`].
+    pub block_margin: f64,
+}
+
+impl Weights {
+    /// The club player's weights.
+    pub const CLUB: Weights = Weights {
+        reply: REPLY,
+        sharp: SHARP,
+        force: FORCE,
+        force_pass: FORCE_PASS,
+        double_early: DOUBLE_EARLY,
+        double_late: DOUBLE_LATE,
+        keep: KEEP,
+        lock: LOCK,
+        no_play: NO_PLAY,
+        pip_base: PIP_BASE,
+        pip_danger: PIP_DANGER,
+        block_margin: BLOCK_MARGIN,
+    };
+
+    /// The weights as a list, in field order (for tuning).
+    #[must_use]
+    pub fn to_array(&self) -> [f64; 12] {
+        [
+            self.reply,
+            self.sharp,
+            self.force,
+            self.force_pass,
+            self.double_early,
+            self.double_late,
+            self.keep,
+            self.lock,
+            self.no_play,
+            self.pip_base,
+            self.pip_danger,
+            self.block_margin,
+        ]
+    }
+
+    /// Weights from a list in field order.
+    #[must_use]
+    pub fn from_array(a: [f64; 12]) -> Weights {
+        Weights {
+            reply: a[0],
+            sharp: a[1],
+            force: a[2],
+            force_pass: a[3],
+            double_early: a[4],
+            double_late: a[5],
+            keep: a[6],
+            lock: a[7],
+            no_play: a[8],
+            pip_base: a[9],
+            pip_danger: a[10],
+            block_margin: a[11],
+        }
+    }
+}
+
 /// The club player: scores every legal play by the terms listed at the top of `club.rs` and
 /// lays the best.
 #[derive(Debug, Clone, Copy, Default)]
@@ -107,53 +193,110 @@ impl Player for Club {
     }
 
     fn choose(&mut self, view: &View) -> Action {
-        let legal = view.legal_actions();
-        if legal.contains(&Action::Muggins) {
-            return Action::Muggins;
-        }
-        if view.phase() == Phase::Claim {
-            return *legal
-                .iter()
-                .max_by_key(|a| match a {
-                    Action::Claim(n) => *n,
-                    _ => 0,
-                })
-                .expect("a claim is due");
-        }
-        let mut plays: Vec<Action> = legal
-            .iter()
-            .copied()
-            .filter(|a| matches!(a, Action::Play { .. }))
-            .collect();
-        if plays.is_empty() {
-            return *legal
-                .iter()
-                .next()
-                .expect("the player to move has a legal action");
-        }
-        let ctx = Context::new(view);
-        if view.layout().is_empty() {
-            // On a free lead, the best-scoring tile when it is worth ten or more.
-            let best = plays
-                .iter()
-                .map(|&a| ctx.units(ctx.raw_points(a)))
-                .fold(0.0, f64::max);
-            if best >= 10.0 {
-                plays.retain(|&a| ctx.units(ctx.raw_points(a)) >= best);
-            }
-        }
-        let scored: Vec<(Action, f64)> = plays.iter().map(|&a| (a, ctx.score(a))).collect();
-        scored
-            .iter()
-            .max_by(|x, y| {
-                x.1.partial_cmp(&y.1)
-                    .unwrap_or(Ordering::Equal)
-                    .then_with(|| tie_key(x.0).cmp(&tie_key(y.0)))
-            })
-            .expect("at least one play")
-            .0
+        choose_with(view, &Weights::CLUB)
     }
 }
+
+/// Club's choice with these weights.
+pub fn choose_with(view: &View, w: &Weights) -> Action {
+    choose_inner(view, w, None)
+}
+
+/// Club's choice when the next seat's hand is known (`next_hand`): its exposure and forcing
+/// terms read that hand instead of guessing it. For rollouts in a sampled world, where the
+/// hand is that world's.
+pub fn choose_seeing(view: &View, w: &Weights, next_hand: TileSet) -> Action {
+    choose_inner(view, w, Some(next_hand))
+}
+
+fn choose_inner(view: &View, w: &Weights, next_hand: Option<TileSet>) -> Action {
+    let legal = view.legal_actions();
+    if legal.contains(&Action::Muggins) {
+        return Action::Muggins;
+    }
+    if view.phase() == Phase::Claim {
+        return *legal
+            .iter()
+            .max_by_key(|a| match a {
+                Action::Claim(n) => *n,
+                _ => 0,
+            })
+            .expect("a claim is due");
+    }
+    let mut plays: Vec<Action> = legal
+        .iter()
+        .copied()
+        .filter(|a| matches!(a, Action::Play { .. }))
+        .collect();
+    if plays.is_empty() {
+        return *legal
+            .iter()
+            .next()
+            .expect("the player to move has a legal action");
+    }
+    let mut ctx = Context::new(view, w);
+    if let Some(h) = next_hand {
+        ctx.cand = h;
+    }
+    if view.layout().is_empty() {
+        // On a free lead, the best-scoring tile when it is worth ten or more.
+        let best = plays
+            .iter()
+            .map(|&a| ctx.units(ctx.raw_points(a)))
+            .fold(0.0, f64::max);
+        if best >= 10.0 {
+            plays.retain(|&a| ctx.units(ctx.raw_points(a)) >= best);
+        }
+    }
+    let scored: Vec<(Action, f64)> = plays.iter().map(|&a| (a, ctx.score(a))).collect();
+    scored
+        .iter()
+        .max_by(|x, y| {
+            x.1.partial_cmp(&y.1)
+                .unwrap_or(Ordering::Equal)
+                .then_with(|| tie_key(x.0).cmp(&tie_key(y.0)))
+        })
+        .expect("at least one play")
+        .0
+}
+
+/// Club's score of every legal play for the seat to move in `view` (empty when it has no play
+/// to choose: a claim, a Muggins call, or only a draw or a pass). On a free lead, plays the
+/// lead rule would pass over (see the module documentation) lose [`LEAD_SKIP`]. The inference
+/// of [`crate::expert`] reads these scores as the chance club would make each play.
+pub(crate) fn play_scores(view: &View, out: &mut Vec<(Action, f64)>) {
+    out.clear();
+    if view.phase() != Phase::Play || view.muggins_available() > 0 {
+        return;
+    }
+    let legal = view.legal_actions();
+    if legal.contains(&Action::Muggins) {
+        return;
+    }
+    let ctx = Context::new(view, &Weights::CLUB);
+    for &a in legal.iter() {
+        if matches!(a, Action::Play { .. }) {
+            out.push((a, ctx.score(a)));
+        }
+    }
+    if view.layout().is_empty() {
+        let points: Vec<f64> = out
+            .iter()
+            .map(|&(a, _)| ctx.units(ctx.raw_points(a)))
+            .collect();
+        let best = points.iter().copied().fold(0.0, f64::max);
+        if best >= 10.0 {
+            for (e, p) in out.iter_mut().zip(points) {
+                if p < best {
+                    e.1 -= LEAD_SKIP;
+                }
+            }
+        }
+    }
+}
+
+/// What a play the lead rule passes over loses in [`play_scores`].
+const LEAD_SKIP: f64 = 30.0;
 
 /// Tie-break among equal scores: larger is better.
 fn tie_key(a: Action) -> (u8, bool, u8, i16) {
@@ -233,6 +376,7 @@ fn none_of(n: u32, h: u32, k: u32) -> f64 {
 /// Everything the evaluation needs, worked out once per decision.
 struct Context<'a> {
     view: &'a View,
+    w: &'a Weights,
     rules: &'a Rules,
     hand: TileSet,
     /// Tiles this seat has not seen.
@@ -255,7 +399,7 @@ struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    fn new(view: &'a View) -> Context<'a> {
+    fn new(view: &'a View, w: &'a Weights) -> Context<'a> {
         let rules = view.rules();
         let n = rules.players;
         let me = view.seat();
@@ -294,6 +438,7 @@ impl<'a> Context<'a> {
         let opp_exact = view.boneyard_len() == 0 && n == 2;
         Context {
             view,
+            w,
             rules,
             hand: view.hand(),
             unseen,
@@ -375,8 +520,13 @@ impl<'a> Context<'a> {
 
         // Exposure, forcing and the domino threat.
         let (reply, p_none) = self.reply(&after);
-        v -= REPLY * reply;
-        v += p_none * if self.drawable { FORCE } else { FORCE_PASS };
+        v -= self.w.reply * reply;
+        v += p_none
+            * if self.drawable {
+                self.w.force
+            } else {
+                self.w.force_pass
+            };
         if self.next_len == 1 {
             v -= (1.0 - p_none) * side_pips;
         }
@@ -385,16 +535,17 @@ impl<'a> Context<'a> {
         if tile.is_double() {
             // 1 with a full hand (or more), 0 when laid as the last tile but one.
             let early = (f64::from(hand.len()) - 1.0) / (f64::from(self.rules.hand_size) - 2.0);
-            v += DOUBLE_LATE + (DOUBLE_EARLY - DOUBLE_LATE) * early.clamp(0.0, 1.0);
+            v += self.w.double_late
+                + (self.w.double_early - self.w.double_late) * early.clamp(0.0, 1.0);
         }
 
         // Control of the ends.
         let playable = after.playable_tiles();
         let fits = hand.and(playable);
         if fits.is_empty() {
-            v -= NO_PLAY;
+            v -= self.w.no_play;
         } else {
-            v += KEEP * f64::from(fits.len().min(3));
+            v += self.w.keep * f64::from(fits.len().min(3));
             let locked = fits
                 .iter()
                 .filter(|t| {
@@ -404,14 +555,14 @@ impl<'a> Context<'a> {
                         .any(|p| t.has(p) && self.unseen.and(Tile::suit(p)).is_empty())
                 })
                 .count();
-            v += LOCK * locked as f64;
+            v += self.w.lock * locked as f64;
         }
 
         // Shedding pips.
         let danger = (f64::from(4u8.saturating_sub(self.min_opp_hand)) / 3.0)
             .max(0.5 * f64::from(4u8.saturating_sub(hand.len() as u8)) / 3.0)
             .min(1.0);
-        v += (PIP_BASE + PIP_DANGER * danger) * f64::from(tile.pips());
+        v += (self.w.pip_base + self.w.pip_danger * danger) * f64::from(tile.pips());
 
         // A block.
         if !self.drawable && fits.is_empty() && self.unseen.and(playable).is_empty() {
@@ -436,7 +587,7 @@ impl<'a> Context<'a> {
                 let w = if wins {
                     GAME_REPLY
                 } else if u >= 20.0 {
-                    u + SHARP * (u - 15.0)
+                    u + self.w.sharp * (u - 15.0)
                 } else {
                     u
                 };
@@ -458,7 +609,11 @@ impl<'a> Context<'a> {
     /// What blocking the game now is worth to this side.
     fn block_value(&self, side_pips: f64) -> f64 {
         let lowest_opp = self.opp_pips.iter().copied().fold(f64::MAX, f64::min);
-        let margin = if self.opp_exact { 0.0 } else { BLOCK_MARGIN };
+        let margin = if self.opp_exact {
+            0.0
+        } else {
+            self.w.block_margin
+        };
         let award = |p: f64| f64::from(round5(p.max(0.0).round() as u32));
         let lower = side_pips + margin < lowest_opp;
         match self.rules.award {

@@ -197,6 +197,9 @@ pub struct MatchReport {
     pub sd_diff: f64,
     /// Half-width of the 95% confidence interval on `mean_diff` (NaN with one deal).
     pub ci95: f64,
+    /// Deals won by A, won by B, and drawn, judged by the deal's points difference (a deal
+    /// is one game of a round robin: see [`crate::rating`]).
+    pub deals_won: [u64; 3],
     /// Hands won by both players (a shared block in individual play).
     pub hands_shared: u64,
     /// Hands nobody won (every side tied in a block).
@@ -536,6 +539,11 @@ fn aggregate(
         mean_diff,
         sd_diff,
         ci95: Z95 * sd_diff / n.sqrt(),
+        deals_won: [
+            diffs.iter().filter(|&&d| d > 0.0).count() as u64,
+            diffs.iter().filter(|&&d| d < 0.0).count() as u64,
+            diffs.iter().filter(|&&d| d == 0.0).count() as u64,
+        ],
         hands_shared: total.hands_shared,
         hands_no_winner: total.hands_no_winner,
         games,

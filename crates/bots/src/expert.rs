@@ -1,437 +1,105 @@
-//! `expert`: search over the hidden tiles; `oracle`: the same search seeing every hand.
+//! `expert`: pimc's search over sampled worlds, with the worlds weighted by what the other
+//! seats' plays say about their hands.
 //!
-//! For each decision the expert draws sampled worlds: full states consistent with its view,
-//! uniform over the deals that agree with everything its seat has seen (see
-//! [`fiveup_engine::Sampler`]: it respects every suit an opponent showed it lacks by drawing or
-//! passing). In every world it plays each legal action and finishes the hand, either by letting
-//! every seat play on as the club player would from its own view of that world (the default;
-//! `rollout=greedy` uses the faster greedy rule) or, once the boneyard is closed and few tiles
-//! remain, by an exact alpha-beta search of that world. The same worlds serve every action (common random numbers), so the
-//! comparison between actions is sharper than the values themselves.
+//! Pimc ([`crate::pimc`]) samples worlds uniformly among the deals consistent with every draw
+//! and pass its seat saw, and weighs them alike. But a play says more than a draw: an opponent
+//! who let a 20 go by, or kept back the 5-5, most likely did not hold what would have made the
+//! better play. The expert replays the hand in every sampled world and, at each play another
+//! seat made, asks how likely that play was for a club player holding that world's hand: club
+//! scores every legal play ([`crate::club`]), and the chance of a play is a softmax over
+//! those scores at the temperature `infer` (in points), mixed with a uniform choice
+//! ([`FLOOR`]) so that no play a real opponent makes can rule a world out. A world weighs the
+//! product of those chances over the hand (importance weighting: the uniform sample becomes a
+//! sample of the posterior under that model of the opponents), and each action's value is its
+//! weighted mean over the worlds.
 //!
-//! An action's value in a world is the points its side gains until the hand ends minus what the
-//! other sides gain (their mean, with more than two sides). When any side is within
-//! [`NEAR_TARGET`] points of the target (a fifth of that on the small scales), winning the game
-//! matters more than points: a world in which the searcher's side wins the game scores
-//! [`WIN_VALUE`], one in which another side wins scores minus that, and points only break ties.
+//! The temperature was chosen by how well the weighted worlds predict the opponent's true hand
+//! (the `infer_probe` example): 3 points predicted best, against pimc and club opponents.
 //!
-//! The expert chooses the action with the best mean. [`analyze`] returns every action's mean
-//! and standard error, for hints and game reviews.
+//! Settings: pimc's (`samples`, `time`, `threads`, `endgame`, `rollout`) and:
+//! - `infer`, the temperature (0 turns the weighting off);
+//! - `nest=K`, an experiment: in each world the searcher's next decision is made by a search
+//!   of `K` worlds sampled from its own view in that world rather than by the rollout policy
+//!   (0, the default, turns it off);
+//! - `rollout=seeing`, an experiment: rollouts by club reading the next seat's hand in the
+//!   world.
 //!
-//! Settings (`expert:samples=400,threads=2`): `samples` worlds per decision (default
-//! [`DEFAULT_SAMPLES`]); or `time` in milliseconds, which keeps sampling until the time is
-//! spent (not deterministic); `threads` to share the worlds (default: the machine's cores);
-//! `endgame`, the most tiles left in all hands for the exact search (default 8); `rollout`,
-//! `club` or `greedy`. The worlds are
-//! split between threads by a fixed rule, each thread with its own generator, so with a
-//! `samples` budget the choice depends only on the seed, never on timing.
+//! Defaults: [`EXPERT_SAMPLES`] worlds and [`DEFAULT_INFER`]. What each setting was measured to
+//! be worth against pimc is in `docs/strength.md`.
 
-use std::time::{Duration, Instant};
+use fiveup_engine::{Action, Entry, FastRng, Seat, State, View};
 
-use fiveup_engine::{Action, FastRng, GameEnd, Phase, Sampler, Side, State, View};
-
-use crate::greedy::greedy_action;
-use crate::{OmniscientPlayer, Player, SpecError};
+use crate::pimc::{choose_by_search, ExpertConfig};
+use crate::{Player, SpecError};
 
 /// Worlds sampled per decision by default.
-pub const DEFAULT_SAMPLES: u32 = 200;
+pub const EXPERT_SAMPLES: u32 = 400;
 
-/// A side this close to the target (in fives) makes the expert play to win the game.
-pub const NEAR_TARGET: i32 = 50;
+/// The default temperature of the inference, in points.
+pub const DEFAULT_INFER: u32 = 3;
 
-/// The value of a won game, in points.
-pub const WIN_VALUE: f64 = 500.0;
-
-/// How the expert spends its effort.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExpertConfig {
-    /// Worlds per decision (ignored when `time` is set).
-    pub samples: u32,
-    /// A time budget per decision instead of a number of worlds.
-    pub time: Option<Duration>,
-    /// Threads sharing the worlds.
-    pub threads: usize,
-    /// Exact search once the boneyard is closed and at most this many tiles are in hands.
-    pub endgame: u32,
-    /// How sampled worlds are finished.
-    pub rollout: Rollout,
-}
-
-impl Default for ExpertConfig {
-    fn default() -> ExpertConfig {
-        ExpertConfig {
-            samples: DEFAULT_SAMPLES,
-            time: None,
-            threads: std::thread::available_parallelism().map_or(1, usize::from),
-            endgame: 8,
-            rollout: Rollout::Club,
-        }
-    }
-}
+/// The share of a play's chance that is uniform over the legal plays, whatever the scores.
+pub const FLOOR: f64 = 0.05;
 
 impl ExpertConfig {
-    /// Read `key=value` settings separated by commas: `samples`, `time`, `threads`, `endgame`.
-    pub fn parse(settings: &str) -> Result<ExpertConfig, SpecError> {
-        let mut c = ExpertConfig::default();
-        for kv in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (k, v) = kv
-                .split_once('=')
-                .ok_or_else(|| SpecError(format!("expected key=value, got {kv:?}")))?;
-            if k == "rollout" {
-                c.rollout = match v {
-                    "greedy" => Rollout::Greedy,
-                    "club" => Rollout::Club,
-                    _ => return Err(SpecError(format!("rollout: {v:?} is not greedy or club"))),
-                };
-                continue;
-            }
-            let n: u64 = v
-                .parse()
-                .map_err(|_| SpecError(format!("{k}: not a number: {v:?}")))?;
-            match k {
-                "samples" if (1..=1_000_000).contains(&n) => c.samples = n as u32,
-                "time" if (1..=600_000).contains(&n) => c.time = Some(Duration::from_millis(n)),
-                "threads" if (1..=64).contains(&n) => c.threads = n as usize,
-                "endgame" if n <= 28 => c.endgame = n as u32,
-                "samples" | "time" | "threads" | "endgame" => {
-                    return Err(SpecError(format!("{k}={v} is out of range")))
-                }
-                _ => {
-                    return Err(SpecError(format!(
-                        "unknown setting {k:?}; settings are samples, time, threads, endgame"
-                    )))
-                }
-            }
-        }
-        Ok(c)
-    }
-
-    fn describe(&self, name: &str) -> String {
-        let budget = match self.time {
-            Some(t) => format!("time={}", t.as_millis()),
-            None => format!("samples={}", self.samples),
-        };
-        let rollout = match self.rollout {
-            Rollout::Greedy => "greedy",
-            Rollout::Club => "club",
-        };
-        format!(
-            "{name}:{budget},threads={},endgame={},rollout={rollout}",
-            self.threads, self.endgame
-        )
-    }
-}
-
-/// One legal action's evaluation.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ActionEval {
-    /// The action.
-    pub action: Action,
-    /// Mean value over the worlds (points difference, or game value near the target).
-    pub mean: f64,
-    /// Standard error of the mean.
-    pub stderr: f64,
-    /// Worlds evaluated.
-    pub samples: u32,
-}
-
-/// Sums per action, merged across threads.
-#[derive(Clone, Debug)]
-struct Tally {
-    sum: Vec<f64>,
-    sq: Vec<f64>,
-    n: u32,
-}
-
-impl Tally {
-    fn new(k: usize) -> Tally {
-        Tally {
-            sum: vec![0.0; k],
-            sq: vec![0.0; k],
-            n: 0,
+    /// The expert's default settings.
+    #[must_use]
+    pub fn expert() -> ExpertConfig {
+        ExpertConfig {
+            samples: EXPERT_SAMPLES,
+            infer: DEFAULT_INFER,
+            ..ExpertConfig::default()
         }
     }
 
-    fn merge(&mut self, o: &Tally) {
-        for i in 0..self.sum.len() {
-            self.sum[i] += o.sum[i];
-            self.sq[i] += o.sq[i];
-        }
-        self.n += o.n;
+    /// Read the expert's `key=value` settings: pimc's and `infer`.
+    pub fn parse_expert(settings: &str) -> Result<ExpertConfig, SpecError> {
+        ExpertConfig::parse_onto(ExpertConfig::expert(), settings, true)
     }
 }
 
-/// Whether the searcher should play to win the game rather than for points.
-fn playing_to_win(state: &State) -> bool {
-    let r = state.rules();
-    if r.game_end != GameEnd::Immediate {
-        return false;
-    }
-    let margin = if r.small_scale() {
-        NEAR_TARGET / 5
-    } else {
-        NEAR_TARGET
-    };
-    let t = i32::from(r.target);
-    (0..r.sides()).any(|s| state.scores()[Side(s)] >= t - margin)
-}
-
-/// The value for `side` of a finished (or game-over) world, from the scores before.
-fn value(end: &State, side: Side, before: &fiveup_engine::BySide<i32>, to_win: bool) -> f64 {
-    let sides = end.rules().sides();
-    let gain = |s: Side| f64::from(end.scores()[s] - before[s]);
-    let mine = gain(side);
-    let others: f64 = (0..sides)
-        .map(Side)
-        .filter(|&s| s != side)
-        .map(gain)
-        .sum::<f64>()
-        / f64::from(sides - 1);
-    let points = mine - others;
-    if to_win {
-        match end.winner() {
-            Some(w) if w == side => WIN_VALUE + points / 100.0,
-            Some(_) => -WIN_VALUE + points / 100.0,
-            None => points / 100.0,
-        }
-    } else {
-        points
-    }
-}
-
-/// Apply the actions that need no decision in search: the right claim, and a Muggins call.
-fn settle(s: &mut State) {
-    loop {
-        match s.phase() {
-            Phase::Claim => {
-                s.apply_unchecked(Action::Claim(s.claimable()));
-            }
-            Phase::Play if s.muggins_available() > 0 => {
-                s.apply_unchecked(Action::Muggins);
-            }
-            _ => return,
-        }
-    }
-}
-
-fn in_play(s: &State) -> bool {
-    matches!(s.phase(), Phase::Play | Phase::Claim)
-}
-
-/// Finish the hand with the rollout policy.
-fn rollout(s: &mut State, policy: Rollout) {
-    // The club player reads a view of the whole history at every ply: on the bigger sets that
-    // took over half a second a decision, so they are finished by the greedy rule.
-    let policy = if s.rules().set == 6 {
-        policy
-    } else {
-        Rollout::Greedy
-    };
-    while in_play(s) {
-        let a = match policy {
-            Rollout::Greedy => greedy_action(s),
-            Rollout::Club => {
-                let seat = s.to_move();
-                crate::Player::choose(&mut crate::club::Club, &s.view(seat))
-            }
-        };
-        s.apply_unchecked(a);
-    }
-}
-
-/// How sampled worlds are played to the end of the hand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rollout {
-    /// The greedy rule (fast).
-    Greedy,
-    /// The club player, seeing each seat's view of the sampled world (stronger, slower). On a
-    /// double-six set only: the bigger sets are finished by the greedy rule.
-    Club,
-}
-
-/// Tiles left in all hands.
-fn tiles_in_hands(s: &State) -> u32 {
-    (0..s.rules().players)
-        .map(|p| s.hand(fiveup_engine::Seat(p)).len())
-        .sum()
-}
-
-/// Exact alpha-beta value for `side` of a world with a closed boneyard (two sides only).
-fn solve(
-    s: &State,
-    side: Side,
-    before: &fiveup_engine::BySide<i32>,
-    to_win: bool,
-    mut alpha: f64,
-    mut beta: f64,
-) -> f64 {
-    let mut s = s.clone();
-    settle(&mut s);
-    if !in_play(&s) {
-        return value(&s, side, before, to_win);
-    }
-    let maximizing = s.rules().side_of(s.to_move()) == side;
-    let legal = s.legal_actions();
-    let mut best = if maximizing {
-        f64::NEG_INFINITY
-    } else {
-        f64::INFINITY
-    };
-    for &a in &legal {
-        let mut c = s.clone();
-        c.apply_unchecked(a);
-        let v = solve(&c, side, before, to_win, alpha, beta);
-        if maximizing {
-            best = best.max(v);
-            alpha = alpha.max(v);
-        } else {
-            best = best.min(v);
-            beta = beta.min(v);
-        }
-        if alpha >= beta {
-            break;
-        }
-    }
-    best
-}
-
-/// The value of playing `a` in world `w` for `side`.
-fn evaluate(w: &State, a: Action, side: Side, cfg: &ExpertConfig, to_win: bool) -> f64 {
-    let before = *w.scores();
-    let mut s = w.clone();
-    s.apply_unchecked(a);
-    settle(&mut s);
-    if in_play(&s) && s.rules().sides() == 2 && !s.can_draw() && tiles_in_hands(&s) <= cfg.endgame {
-        return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
-    }
-    rollout(&mut s, cfg.rollout);
-    value(&s, side, &before, to_win)
-}
-
-/// Where the worlds come from: samples of a view, or reshuffled boneyards of a known state.
-enum Worlds<'a> {
-    View(&'a View),
-    Known(&'a State),
-}
-
-/// What every search thread shares.
-struct Job<'a> {
-    worlds: Worlds<'a>,
-    actions: &'a [Action],
-    side: Side,
-    to_win: bool,
-    cfg: &'a ExpertConfig,
-}
-
-/// Evaluate every action over the worlds drawn by one thread: `quota` of them, or as many as
-/// fit before `deadline`.
-fn run_thread(job: &Job<'_>, seed: u64, quota: u32, deadline: Option<Instant>) -> Tally {
-    let mut rng = FastRng::new(seed);
-    let mut tally = Tally::new(job.actions.len());
-    let mut sampler = match job.worlds {
-        Worlds::View(v) => Some(Sampler::new(v)),
-        Worlds::Known(_) => None,
-    };
-    loop {
-        if let Some(d) = deadline {
-            if Instant::now() >= d && tally.n > 0 {
-                break;
-            }
-        } else if tally.n >= quota {
-            break;
-        }
-        let world = match (&job.worlds, &mut sampler) {
-            // Exactly uniform worlds where they can be counted; consistent ones on the bigger
-            // tables where they cannot.
-            (Worlds::View(_), Some(sm)) => match sm.sample_consistent(&mut rng) {
-                Ok(w) => w,
-                Err(_) => break,
-            },
-            (Worlds::Known(s), _) => {
-                let mut w = (*s).clone();
-                w.shuffle_boneyard(&mut rng);
-                w
-            }
-            (Worlds::View(_), None) => break,
-        };
-        for (i, &a) in job.actions.iter().enumerate() {
-            let v = evaluate(&world, a, job.side, job.cfg, job.to_win);
-            tally.sum[i] += v;
-            tally.sq[i] += v * v;
-        }
-        tally.n += 1;
-    }
-    tally
-}
-
-fn search(job: &Job<'_>, seed: u64) -> Vec<ActionEval> {
-    let cfg = job.cfg;
-    let threads = cfg.threads.max(1);
-    let deadline = cfg.time.map(|t| Instant::now() + t);
-    let quota = |i: usize| {
-        let per = cfg.samples / threads as u32;
-        per + u32::from((i as u32) < cfg.samples % threads as u32)
-    };
-    let thread_seed = |i: usize| seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1));
-    let mut total = Tally::new(job.actions.len());
-    if threads == 1 {
-        total.merge(&run_thread(job, thread_seed(0), quota(0), deadline));
-    } else {
-        let tallies: Vec<Tally> = std::thread::scope(|sc| {
-            let hs: Vec<_> = (0..threads)
-                .map(|i| sc.spawn(move || run_thread(job, thread_seed(i), quota(i), deadline)))
-                .collect();
-            hs.into_iter()
-                .map(|h| h.join().expect("a search thread panicked"))
-                .collect()
-        });
-        for t in &tallies {
-            total.merge(t);
-        }
-    }
-    let n = f64::from(total.n.max(1));
-    let mut evals: Vec<ActionEval> = job
-        .actions
-        .iter()
-        .enumerate()
-        .map(|(i, &action)| {
-            let mean = total.sum[i] / n;
-            let var = (total.sq[i] / n - mean * mean).max(0.0);
-            ActionEval {
-                action,
-                mean,
-                stderr: (var / n).sqrt(),
-                samples: total.n,
-            }
-        })
-        .collect();
-    // Best first; ties keep the legal list's order, so the choice is deterministic.
-    evals.sort_by(|a, b| b.mean.total_cmp(&a.mean));
-    evals
-}
-
-/// Every legal action of the viewer with its expected value and standard error, best first.
-/// Empty when it is not the viewer's turn.
+/// How likely the plays of every seat but `viewer` were in `world`, under the club model at
+/// temperature `temp`: the product of each play's chance. 1 when the hand cannot be replayed
+/// (never for a sampled world).
 #[must_use]
-pub fn analyze(view: &View, cfg: &ExpertConfig, seed: u64) -> Vec<ActionEval> {
-    let legal = view.legal_actions();
-    if legal.is_empty() {
-        return Vec::new();
-    }
-    let actions: Vec<Action> = legal.iter().copied().collect();
-    // The sample's own scores decide whether to play to win; any sample will do.
-    let to_win = Sampler::new(view)
-        .sample_consistent(&mut FastRng::new(seed))
-        .map(|s| playing_to_win(&s))
-        .unwrap_or(false);
-    let job = Job {
-        worlds: Worlds::View(view),
-        actions: &actions,
-        side: view.side(),
-        to_win,
-        cfg,
+pub fn world_weight(world: &State, viewer: Seat, temp: f64) -> f64 {
+    world_weight_with(world, viewer, temp, FLOOR)
+}
+
+/// [`world_weight`] with another uniform share than [`FLOOR`].
+#[must_use]
+pub fn world_weight_with(world: &State, viewer: Seat, temp: f64, floor: f64) -> f64 {
+    let Ok(mut s) = State::with_start(*world.rules(), *world.deal(), *world.start()) else {
+        return 1.0;
     };
-    search(&job, seed)
+    let mut log_p = 0.0;
+    let mut scores: Vec<(Action, f64)> = Vec::new();
+    for e in world.log() {
+        let Some(a) = e.action() else { continue };
+        if let Entry::Play { seat, .. } = *e {
+            if seat != viewer && s.to_move() == seat {
+                crate::club::play_scores(&s.view(seat), &mut scores);
+                if scores.len() > 1 {
+                    let max = scores.iter().map(|x| x.1).fold(f64::MIN, f64::max);
+                    let mut z = 0.0;
+                    let mut mine = 0.0;
+                    for &(b, v) in &scores {
+                        let q = ((v - max) / temp).exp();
+                        z += q;
+                        if b == a {
+                            mine = q;
+                        }
+                    }
+                    let p = (1.0 - floor) * mine / z + floor / scores.len() as f64;
+                    log_p += p.ln();
+                }
+            }
+        }
+        if s.apply(a).is_err() {
+            return 1.0;
+        }
+    }
+    log_p.max(-700.0).exp()
 }
 
 /// The expert player.
@@ -452,161 +120,102 @@ impl Expert {
     }
 }
 
-/// The choice for a decision: the only legal action, the right claim, a Muggins call, or the
-/// best evaluated action.
-fn forced(legal: &[Action], claimable: Option<u16>) -> Option<Action> {
-    if legal.len() == 1 {
-        return Some(legal[0]);
-    }
-    if legal.contains(&Action::Muggins) {
-        return Some(Action::Muggins);
-    }
-    if let Some(c) = claimable {
-        if legal.iter().all(|a| matches!(a, Action::Claim(_))) {
-            return Some(Action::Claim(c));
-        }
-    }
-    None
-}
-
 impl Player for Expert {
     fn name(&self) -> String {
         self.cfg.describe("expert")
     }
 
     fn choose(&mut self, view: &View) -> Action {
-        let legal: Vec<Action> = view.legal_actions().iter().copied().collect();
-        let claim = legal
-            .iter()
-            .filter_map(|a| match a {
-                Action::Claim(n) => Some(*n),
-                _ => None,
-            })
-            .max();
-        if let Some(a) = forced(&legal, claim) {
-            return a;
-        }
-        let seed = self.rng.next_u64();
-        match analyze(view, &self.cfg, seed).first() {
-            Some(e) if e.samples > 0 => e.action,
-            // No world could be sampled (never seen in play): the club player's choice.
-            _ => crate::club::Club.choose(view),
-        }
-    }
-}
-
-/// The oracle: the expert's search, seeing every hand (only the boneyard order is sampled).
-/// For measurement only; never offered as an opponent.
-#[derive(Debug)]
-pub struct Oracle {
-    cfg: ExpertConfig,
-    rng: FastRng,
-}
-
-impl Oracle {
-    /// An oracle with these settings.
-    #[must_use]
-    pub fn new(cfg: ExpertConfig, seed: u64) -> Oracle {
-        Oracle {
-            cfg,
-            rng: FastRng::new(seed),
-        }
-    }
-}
-
-impl OmniscientPlayer for Oracle {
-    fn name(&self) -> String {
-        self.cfg.describe("oracle")
-    }
-
-    fn choose(&mut self, state: &State) -> Action {
-        let legal: Vec<Action> = state.legal_actions().iter().copied().collect();
-        let claim = (state.phase() == Phase::Claim).then(|| state.claimable());
-        if let Some(a) = forced(&legal, claim) {
-            return a;
-        }
-        let seed = self.rng.next_u64();
-        let side = state.rules().side_of(state.to_move());
-        let job = Job {
-            worlds: Worlds::Known(state),
-            actions: &legal,
-            side,
-            to_win: playing_to_win(state),
-            cfg: &self.cfg,
-        };
-        search(&job, seed).first().map_or(legal[0], |e| e.action)
+        choose_by_search(&self.cfg, &mut self.rng, view)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fiveup_engine::{Rules, Seed};
+    use crate::greedy::greedy_action;
+    use crate::pimc::analyze;
+    use fiveup_engine::{Phase, Rules, Sampler, Seed};
 
-    fn mid_hand(seed: u64) -> State {
+    /// A two-player hand played by club for `plies` actions.
+    fn club_hand(seed: u64, plies: usize) -> State {
         let mut s = State::from_seed(Rules::default(), &Seed::from_u64(seed)).unwrap();
-        for _ in 0..4 {
-            let a = greedy_action(&s);
+        for _ in 0..plies {
+            if !matches!(s.phase(), Phase::Play | Phase::Claim) {
+                break;
+            }
+            let a = crate::club::Club.choose(&s.view(s.to_move()));
             s.apply(a).unwrap();
         }
         s
     }
 
     #[test]
-    fn analysis_covers_every_legal_action_best_first() {
-        let s = mid_hand(5);
-        let view = s.view(s.to_move());
-        let cfg = ExpertConfig {
-            samples: 30,
-            threads: 2,
-            ..ExpertConfig::default()
-        };
-        let evals = analyze(&view, &cfg, 9);
-        let legal = view.legal_actions();
-        assert_eq!(evals.len(), legal.len());
-        for a in &legal {
-            assert_eq!(evals.iter().filter(|e| e.action == *a).count(), 1);
+    fn weights_are_chances() {
+        let s = club_hand(3, 8);
+        let seat = s.to_move();
+        let mut sm = Sampler::new(&s.view(seat));
+        let mut rng = FastRng::new(1);
+        for _ in 0..20 {
+            let w = sm.sample_consistent(&mut rng).unwrap();
+            let p = world_weight(&w, seat, 3.0);
+            assert!(p > 0.0 && p <= 1.0, "{p}");
         }
-        assert!(evals.windows(2).all(|w| w[0].mean >= w[1].mean));
-        assert!(evals.iter().all(|e| e.stderr >= 0.0 && e.samples == 30));
-        // Not the viewer's turn: nothing to analyse.
-        let other = s.view(s.to_move().next(2));
-        assert!(analyze(&other, &cfg, 9).is_empty());
+        // Before anybody else has played, every world weighs 1.
+        let fresh = State::from_seed(Rules::default(), &Seed::from_u64(5)).unwrap();
+        let first = fresh.to_move();
+        assert_eq!(world_weight(&fresh, first, 3.0), 1.0);
     }
 
     #[test]
-    fn same_seed_same_choices() {
-        let s = mid_hand(8);
-        let view = s.view(s.to_move());
-        let cfg = ExpertConfig::parse("samples=40,threads=2").unwrap();
-        let a = analyze(&view, &cfg, 3);
-        let b = analyze(&view, &cfg, 3);
-        assert_eq!(a, b);
-        let mut e1 = Expert::new(cfg, 11);
-        let mut e2 = Expert::new(cfg, 11);
-        assert_eq!(e1.choose(&view), e2.choose(&view));
+    fn the_true_world_of_a_club_opponent_outweighs_the_average_world() {
+        // Club's own plays are likelier in the world that made them than in a uniform sample
+        // of the worlds the view allows, in most positions.
+        let mut above = 0;
+        let cases = 12;
+        for seed in 0..cases {
+            let s = club_hand(100 + seed, 9);
+            let seat = s.to_move();
+            let truth = world_weight(&s, seat, 3.0);
+            let mut sm = Sampler::new(&s.view(seat));
+            let mut rng = FastRng::new(seed);
+            let mean = (0..100)
+                .map(|_| world_weight(&sm.sample_consistent(&mut rng).unwrap(), seat, 3.0))
+                .sum::<f64>()
+                / 100.0;
+            if truth > mean {
+                above += 1;
+            }
+        }
+        assert!(above >= 9, "{above} of {cases}");
     }
 
     #[test]
     fn a_time_budget_is_honoured() {
-        let s = mid_hand(2);
+        let s = club_hand(2, 6);
         let view = s.view(s.to_move());
-        let cfg = ExpertConfig::parse("time=60,threads=1").unwrap();
-        let t = Instant::now();
+        let cfg = ExpertConfig::parse_expert("time=60,threads=1").unwrap();
+        let t = std::time::Instant::now();
         let evals = analyze(&view, &cfg, 1);
         let spent = t.elapsed();
         assert!(evals[0].samples >= 1);
-        assert!(spent >= Duration::from_millis(60), "{spent:?}");
-        // The last world started before the deadline finishes; one world takes far less than
-        // a second even in a debug build.
-        assert!(spent < Duration::from_millis(1060), "{spent:?}");
+        assert!(spent >= std::time::Duration::from_millis(60), "{spent:?}");
+        // The world in progress at the deadline is finished: far less than a second.
+        assert!(spent < std::time::Duration::from_millis(1060), "{spent:?}");
     }
 
     #[test]
-    fn the_oracle_sees_the_true_hands() {
-        let s = mid_hand(4);
-        let mut o = Oracle::new(ExpertConfig::parse("samples=20,threads=1").unwrap(), 1);
-        let a = o.choose(&s);
-        assert!(s.is_legal(a));
+    fn the_expert_is_deterministic_given_its_seed() {
+        let mut s = State::from_seed(Rules::default(), &Seed::from_u64(8)).unwrap();
+        for _ in 0..5 {
+            let a = greedy_action(&s);
+            s.apply(a).unwrap();
+        }
+        let view = s.view(s.to_move());
+        let cfg = ExpertConfig::parse_expert("samples=30,threads=2,nest=3").unwrap();
+        assert_eq!(analyze(&view, &cfg, 4), analyze(&view, &cfg, 4));
+        let mut e1 = Expert::new(cfg, 11);
+        let mut e2 = Expert::new(cfg, 11);
+        assert_eq!(e1.choose(&view), e2.choose(&view));
     }
 }

@@ -28,16 +28,19 @@ mod club;
 pub mod duel;
 mod expert;
 mod greedy;
+mod pimc;
 mod random;
+pub mod rating;
 pub mod review;
 
-pub use club::Club;
+pub use club::{choose_with as club_choose_with, Club, Weights as ClubWeights};
 pub use duel::{run_match, MatchConfig, MatchError, MatchMode, MatchReport};
-pub use expert::{
-    analyze, ActionEval, Expert, ExpertConfig, Oracle, Rollout, DEFAULT_SAMPLES, NEAR_TARGET,
+pub use expert::{world_weight, world_weight_with, Expert, DEFAULT_INFER, EXPERT_SAMPLES, FLOOR};
+pub use greedy::{greedy_action, Greedy};
+pub use pimc::{
+    analyze, ActionEval, ExpertConfig, Oracle, Pimc, Rollout, DEFAULT_SAMPLES, NEAR_TARGET,
     WIN_VALUE,
 };
-pub use greedy::{greedy_action, Greedy};
 pub use random::RandomPlayer;
 
 /// A computer player that sees only its seat's view.
@@ -107,16 +110,42 @@ impl std::error::Error for SpecError {}
 
 /// The players that can be named, in order of strength (`oracle` sees every hand: it is for
 /// measurement only).
-pub const PLAYERS: [&str; 5] = ["random", "greedy", "club", "expert", "oracle"];
+pub const PLAYERS: [&str; 6] = ["random", "greedy", "club", "pimc", "expert", "oracle"];
+
+/// The levels people choose from, weakest first: a name for players and the player spec it
+/// stands for (each searcher on one thread, with its default budget). Their ratings are
+/// measured in `docs/strength.md`.
+pub const LEVELS: [(&str, &str); 5] = [
+    ("beginner", "random"),
+    ("casual", "greedy"),
+    ("club", "club"),
+    ("strong", "pimc:threads=1"),
+    ("master", "expert:threads=1"),
+];
+
+/// The player spec a level stands for (`None` for a name that is not a level).
+#[must_use]
+pub fn level_spec(level: &str) -> Option<&'static str> {
+    LEVELS.iter().find(|(l, _)| *l == level).map(|(_, s)| *s)
+}
 
 /// A player from its spec: a name, then optional `key=value` settings after a colon, separated
-/// by commas (`random`, `greedy`, `club`, `expert:samples=400,threads=1`, `oracle`). `seed` makes it
-/// deterministic (an expert with a `time` budget excepted).
+/// by commas (`random`, `greedy`, `club`, `pimc:samples=400,threads=1`, `expert`, `oracle`), or a
+/// level from [`LEVELS`] (`beginner` .. `master`), which takes no settings. `seed` makes it
+/// deterministic (a searcher with a `time` budget excepted).
 pub fn make_bot(spec: &str, seed: u64) -> Result<Bot, SpecError> {
     let (name, settings) = match spec.split_once(':') {
         Some((n, s)) => (n.trim(), s.trim()),
         None => (spec.trim(), ""),
     };
+    if let Some(level) = level_spec(name).filter(|&s| s != name) {
+        if !settings.is_empty() {
+            return Err(SpecError(format!(
+                "the level {name} takes no settings, got {settings:?} (it plays {level})"
+            )));
+        }
+        return make_bot(level, seed);
+    }
     let no_settings = |n: &str| -> Result<(), SpecError> {
         if settings.is_empty() {
             Ok(())
@@ -139,8 +168,12 @@ pub fn make_bot(spec: &str, seed: u64) -> Result<Bot, SpecError> {
             no_settings(name)?;
             Ok(Bot::Seat(Box::new(Club)))
         }
-        "expert" => Ok(Bot::Seat(Box::new(Expert::new(
+        "pimc" => Ok(Bot::Seat(Box::new(Pimc::new(
             ExpertConfig::parse(settings)?,
+            seed,
+        )))),
+        "expert" => Ok(Bot::Seat(Box::new(Expert::new(
+            ExpertConfig::parse_expert(settings)?,
             seed,
         )))),
         "oracle" => Ok(Bot::Omniscient(Box::new(Oracle::new(
@@ -148,8 +181,9 @@ pub fn make_bot(spec: &str, seed: u64) -> Result<Bot, SpecError> {
             seed,
         )))),
         _ => Err(SpecError(format!(
-            "unknown player {name:?}; players are: {}",
-            PLAYERS.join(", ")
+            "unknown player {name:?}; players are: {}; levels are: {}",
+            PLAYERS.join(", "),
+            LEVELS.map(|(l, _)| l).join(", ")
         ))),
     }
 }
@@ -186,20 +220,53 @@ mod tests {
     }
 
     #[test]
-    fn expert_and_oracle_play_legally_under_every_preset() {
+    fn searchers_play_legally_under_every_preset() {
+        plays_legally("pimc:samples=8,threads=2");
         plays_legally("expert:samples=8,threads=2");
+        plays_legally("expert:samples=6,threads=1,infer=3");
+        plays_legally("expert:samples=4,threads=1,nest=2,rollout=seeing");
         plays_legally("oracle:samples=4,threads=1");
     }
 
     #[test]
-    fn expert_settings_are_checked() {
-        assert!(make_bot("expert:samples=0", 1).is_err());
-        assert!(make_bot("expert:depth=3", 1).is_err());
-        assert!(make_bot("expert:samples=x", 1).is_err());
+    fn club_plays_legally_under_every_preset() {
+        plays_legally("club");
+    }
+
+    #[test]
+    fn searcher_settings_are_checked() {
+        for name in ["pimc", "expert"] {
+            assert!(make_bot(&format!("{name}:samples=0"), 1).is_err());
+            assert!(make_bot(&format!("{name}:depth=3"), 1).is_err());
+            assert!(make_bot(&format!("{name}:samples=x"), 1).is_err());
+        }
         assert_eq!(
-            make_bot("expert:samples=50,threads=1", 1).unwrap().name(),
-            "expert:samples=50,threads=1,endgame=8,rollout=club"
+            make_bot("pimc:samples=50,threads=1", 1).unwrap().name(),
+            "pimc:samples=50,threads=1,endgame=8,rollout=club"
         );
+        // Inference is the expert's: pimc weighs every world alike.
+        assert!(make_bot("pimc:infer=10", 1).is_err());
+        assert!(make_bot("expert:infer=1001", 1).is_err());
+        assert!(make_bot("oracle:infer=10", 1).is_err());
+        assert!(make_bot("expert:samples=50,threads=1,infer=0", 1)
+            .unwrap()
+            .name()
+            .starts_with("expert:samples=50,threads=1,endgame=8,rollout=club"));
+    }
+
+    #[test]
+    fn levels_name_players() {
+        for (level, spec) in LEVELS {
+            assert_eq!(
+                make_bot(level, 1).unwrap().name(),
+                make_bot(spec, 1).unwrap().name(),
+                "{level}"
+            );
+        }
+        let e = make_bot("master:samples=3", 1).unwrap_err();
+        assert!(e.0.contains("takes no settings"), "{e}");
+        assert_eq!(level_spec("club"), Some("club"));
+        assert_eq!(level_spec("expert"), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use fiveup_engine::notation::Record;
 use fiveup_engine::{Action, Phase, Seat, State};
 
-use crate::expert::{analyze, ExpertConfig};
+use crate::pimc::{analyze, ExpertConfig};
 
 /// One decision of a game, reviewed.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,7 +92,7 @@ pub fn review_decision(
     chosen: Action,
     cfg: &ExpertConfig,
     seed: u64,
-) -> Option<(Seat, Vec<crate::expert::ActionEval>, usize)> {
+) -> Option<(Seat, Vec<crate::pimc::ActionEval>, usize)> {
     if !matches!(state.phase(), Phase::Play | Phase::Claim) {
         return None;
     }
@@ -112,7 +112,7 @@ pub fn judge(
     index: usize,
     seat: Seat,
     chosen: Action,
-    evals: &[crate::expert::ActionEval],
+    evals: &[crate::pimc::ActionEval],
     options: usize,
 ) -> Option<MoveReview> {
     let best = evals.first()?;

@@ -8,6 +8,7 @@ mod bench;
 mod loadtest;
 mod matchcmd;
 mod play;
+mod ratecmd;
 mod replay;
 mod review;
 mod selfplay;
@@ -34,6 +35,9 @@ enum Command {
     Bench(bench::Args),
     /// A duplicate match between two computer players: every deal played from both sides.
     Match(matchcmd::Args),
+    /// A round robin of duplicate matches between players (by default the levels people
+    /// choose from), rated on the Elo scale with 95% intervals.
+    Rate(ratecmd::Args),
     /// Play Five Up in the terminal against the computer (full screen, or --plain lines), or
     /// step through a saved record with --replay.
     Play(play::Args),
@@ -77,6 +81,7 @@ fn main() -> ExitCode {
         Command::Review(a) => review::run(&a),
         Command::Bench(a) => bench::run(&a),
         Command::Match(a) => matchcmd::run(&a),
+        Command::Rate(a) => ratecmd::run(&a),
         Command::Play(a) => play::run(&a),
         Command::Serve(a) => serve::run(&a),
         Command::Verify(a) => verify::run(&a),

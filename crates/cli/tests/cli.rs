@@ -212,6 +212,11 @@ fn match_json_has_the_documented_fields() {
     }
     assert_eq!(v["deals"], 40);
     assert_eq!(v["hands"], 80);
+    let deal_results: Vec<u64> = ["deals_won_a", "deals_won_b", "deals_drawn"]
+        .iter()
+        .map(|k| v[*k].as_u64().expect(k))
+        .collect();
+    assert_eq!(deal_results.iter().sum::<u64>(), 40);
     assert_eq!(
         (v["a"].as_str(), v["b"].as_str()),
         (Some("greedy"), Some("random"))
@@ -349,4 +354,47 @@ fn review_reports_every_decision_with_a_choice() {
     let o = fiveup(&["review", p, "--settings", "depth=3"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("unknown setting"), "{}", stderr(&o));
+}
+
+#[test]
+fn rate_plays_a_round_robin_and_rates_it() {
+    let o = fiveup(&["rate", "beginner", "casual", "club", "--deals", "30"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // Three pairs, then a rating per player, the first as the anchor.
+    assert_eq!(out.matches("| `beginner` | `").count(), 2, "{out}");
+    assert!(out.contains("| `beginner` | 1000 (anchor) |"), "{out}");
+    let elo = |name: &str| -> f64 {
+        let line = out
+            .lines()
+            .find(|l| {
+                l.starts_with(&format!("| `{name}` | "))
+                    && l.contains(" (")
+                    && l.matches('|').count() == 3
+            })
+            .unwrap_or_else(|| panic!("no rating for {name} in {out}"));
+        line.split('|')
+            .nth(2)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert!(
+        elo("casual") > elo("beginner") && elo("club") > elo("casual"),
+        "{out}"
+    );
+    // Bad input changes nothing and says what is wrong.
+    let o = fiveup(&["rate", "club"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("at least two players"),
+        "{}",
+        stderr(&o)
+    );
+    let o = fiveup(&["rate", "club", "grandmaster", "--deals", "5"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("grandmaster"), "{}", stderr(&o));
 }

@@ -475,7 +475,7 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
     select(&a, "#players", "3").await;
     fill(&a, "#opt-target", "100").await;
     select(&a, "#seat-1", "invite").await;
-    select(&a, "#seat-2", "bot:greedy").await;
+    select(&a, "#seat-2", "bot:casual").await;
     // Bob is looking at the lobby (not logged in yet): the new table appears there live.
     b.goto(&base).await.unwrap();
     wait_js(

@@ -329,7 +329,7 @@ async fn typing_in_the_chat_never_plays_moves() {
         4,
         150,
         "five-up",
-        &["bot:random", "bot:random", "bot:random"],
+        &["bot:beginner", "bot:beginner", "bot:beginner"],
     )
     .await;
     wait_js(&c, "const r = document.querySelector('.table-page'); return r.dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
@@ -412,7 +412,7 @@ async fn the_hand_summary_counts_down_sends_the_seed_and_stays_at_hand() {
     let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(7), |_| {}).await;
     let c = rig.driver.session(1366, 900).await.unwrap();
     guest(&c, &rig.base, "Ann").await;
-    create(&c, 2, 1000, "five-up", &["bot:greedy"]).await;
+    create(&c, 2, 1000, "five-up", &["bot:casual"]).await;
     play_until(
         &c,
         "return !!document.querySelector('#summary');",
@@ -553,7 +553,7 @@ async fn every_page_at_three_sizes() {
         let name = format!("{}{k}", &long_name[..23]);
         guest(&c, &rig.base, &name).await;
         check_page(&rig.driver, &c, Some(&axe), "lobby-logged-in", size).await;
-        let id = create(&c, 3, 50, "five-up", &["bot:greedy", "bot:random"]).await;
+        let id = create(&c, 3, 50, "five-up", &["bot:casual", "bot:beginner"]).await;
         wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
         // A long unbroken chat line wraps instead of widening the page.
         fill(&c, "#chat-input", &"W".repeat(300)).await;
@@ -670,7 +670,7 @@ async fn turn_clocks_countdowns_and_resigning() {
     let a = rig.driver.session(1366, 900).await.unwrap();
     let b = rig.driver.session(390, 844).await.unwrap();
     guest(&a, &rig.base, "Ann").await;
-    create(&a, 3, 1000, "five-up", &["invite", "bot:random"]).await;
+    create(&a, 3, 1000, "five-up", &["invite", "bot:beginner"]).await;
     let invite = wait_js(
         &a,
         "const i = document.querySelector('.invite-link'); return i ? i.value : '';",
@@ -722,7 +722,7 @@ async fn a_game_finished_by_the_computer_is_not_a_win() {
     let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
     let a = rig.driver.session(1366, 900).await.unwrap();
     guest(&a, &rig.base, "Ann").await;
-    create(&a, 2, 50, "five-up", &["bot:random"]).await;
+    create(&a, 2, 50, "five-up", &["bot:beginner"]).await;
     wait_js(&a, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#resign');", Duration::from_secs(20), "the game").await;
     click(&a, "#resign").await;
     click(&a, "#resign-yes").await;
@@ -855,7 +855,7 @@ async fn tiles_stay_drawn_while_the_server_restarts() {
     let driver = ChromeDriver::start(&browsers).unwrap();
     let c = driver.session(1366, 900).await.unwrap();
     guest(&c, &base, "Ann").await;
-    create(&c, 2, 500, "five-up", &["bot:greedy"]).await;
+    create(&c, 2, 500, "five-up", &["bot:casual"]).await;
     wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the game").await;
     server.shutdown().await;
     wait_js(
@@ -915,7 +915,7 @@ async fn manual_scoring_asks_for_the_claim() {
     select(&c, "#preset", "muggins").await;
     click(&c, "details.more > summary").await;
     select(&c, "#opt-manual", "true").await;
-    create(&c, 2, 1000, "muggins", &["bot:greedy"]).await;
+    create(&c, 2, 1000, "muggins", &["bot:casual"]).await;
     wait_js(
         &c,
         "return !!document.querySelector('#manual-badge');",
@@ -1041,7 +1041,7 @@ async fn play_now_quick_match_how_to_play_and_motion() {
     .await;
     let a = rig.driver.session(1366, 900).await.unwrap();
     guest(&a, &rig.base, "Ann").await;
-    select(&a, "#pn-level", "greedy").await;
+    select(&a, "#pn-level", "casual").await;
     click(&a, "#play-now").await;
     wait_js(&a, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' && document.querySelector('.table-head h1').textContent.includes('(computer)');", Duration::from_secs(20), "a game against the computer in one click").await;
     // Motion: a tile laid by the computer slides in; the title says when it is Ann's turn.

@@ -704,7 +704,7 @@ pub const fn status_name(s: TableStatus) -> &'static str {
 
 /// Computer players quick enough to run on the table's task (microseconds a decision); the
 /// others run on the blocking pool.
-const QUICK: [&str; 3] = ["random", "greedy", "club"];
+const QUICK: [&str; 5] = ["beginner", "casual", "club", "random", "greedy"];
 
 /// Characters removed from chat lines: bidirectional controls (embeddings, overrides,
 /// isolates, marks) and zero-width ones.

@@ -21,7 +21,7 @@ use tokio::sync::oneshot;
 use crate::actor::{self, TableCmd};
 use crate::listen::client_ip;
 use crate::table::{SeatSetup, TableConfig};
-use crate::{accounts, assets, games, ApiError, App, SecureCookies, BOT_LEVELS};
+use crate::{accounts, assets, games, ApiError, App, SecureCookies, BOT_LEVELS, BOT_PLAYERS};
 
 /// The largest HTTP body read, in bytes (records for `verify` included).
 const MAX_BODY: usize = 1 << 20;
@@ -533,7 +533,7 @@ async fn create_table(
                 token: crate::fairness::to_hex(&crate::fairness::random_bytes()[..12]),
             },
             SeatConfig::Bot { level } => {
-                if !BOT_LEVELS.contains(&level.as_str()) {
+                if !BOT_LEVELS.contains(&level.as_str()) && !BOT_PLAYERS.contains(&level.as_str()) {
                     return Err(ApiError::new(
                         ErrorCode::BadRules,
                         format!(

@@ -71,7 +71,7 @@ pub struct Config {
     pub hint_interval: Duration,
     /// The expert's settings for reviews.
     pub review_config: ExpertConfig,
-    /// The expert's settings when an `expert` sits at a table.
+    /// The expert's settings when a `master` sits at a table.
     pub expert_spec: String,
     /// Origins allowed to open websockets besides the server's own.
     pub allow_origins: Vec<String>,
@@ -147,7 +147,9 @@ impl Config {
             hint_config: expert(100),
             hint_interval: Duration::from_millis(500),
             review_config: expert(60),
-            expert_spec: "expert:samples=100,threads=1".to_string(),
+            expert_spec: fiveup_bots::level_spec("master")
+                .unwrap_or("expert:threads=1")
+                .to_string(),
             allow_origins: Vec::new(),
             secure_cookies: SecureCookies::Auto,
             ws_rate: (20.0, 40.0),
@@ -177,7 +179,7 @@ impl Config {
     /// The player spec for a seat level.
     #[must_use]
     pub fn bot_spec(&self, level: &str) -> String {
-        if level == "expert" {
+        if level == "master" || level == "expert" {
             self.expert_spec.clone()
         } else {
             level.to_string()
@@ -191,8 +193,12 @@ impl Default for Config {
     }
 }
 
-/// The computer players a seat may hold, weakest first.
-pub const BOT_LEVELS: [&str; 4] = ["random", "greedy", "club", "expert"];
+/// The computer players a seat may hold, weakest first: the levels of
+/// [`fiveup_bots::LEVELS`].
+pub const BOT_LEVELS: [&str; 5] = ["beginner", "casual", "club", "strong", "master"];
+
+/// Players a seat may also name directly, as before the levels (not offered in the lists).
+pub const BOT_PLAYERS: [&str; 5] = ["random", "greedy", "club", "pimc", "expert"];
 
 /// Everything the handlers and table tasks share.
 #[derive(Debug)]

@@ -61,7 +61,14 @@ pub enum Target {
 pub type HitMap = Vec<(u16, u16, u16, u16, Target)>;
 
 /// The levels offered on the start screen: the fair ones, then the labelled cheat.
-pub const LEVEL_CHOICES: [&str; 5] = [LEVELS[0], LEVELS[1], LEVELS[2], LEVELS[3], CHEATING_LEVEL];
+pub const LEVEL_CHOICES: [&str; 6] = [
+    LEVELS[0],
+    LEVELS[1],
+    LEVELS[2],
+    LEVELS[3],
+    LEVELS[4],
+    CHEATING_LEVEL,
+];
 
 /// The sets offered on the start screen, by their highest pip.
 pub const SET_CHOICES: [u8; 3] = [6, 9, 12];

@@ -14,8 +14,15 @@ use fiveup_engine::{
     Outcome, Phase, PlayScoring, Preset, Rules, Seat, Seed, Side, State, TileSet, View,
 };
 
-/// Computer levels offered to play against, weakest first.
-pub const LEVELS: [&str; 4] = ["random", "greedy", "club", "expert"];
+/// Computer levels offered to play against, weakest first: the levels of
+/// [`fiveup_bots::LEVELS`].
+pub const LEVELS: [&str; 5] = [
+    fiveup_bots::LEVELS[0].0,
+    fiveup_bots::LEVELS[1].0,
+    fiveup_bots::LEVELS[2].0,
+    fiveup_bots::LEVELS[3].0,
+    fiveup_bots::LEVELS[4].0,
+];
 
 /// The oracle sees every hand: offered only under this name, so nobody mistakes it for fair.
 pub const CHEATING_LEVEL: &str = "oracle";
@@ -24,10 +31,15 @@ pub const CHEATING_LEVEL: &str = "oracle";
 #[must_use]
 pub fn level_label(level: &str) -> String {
     match level {
+        "beginner" => "beginner (any legal move)".into(),
+        "casual" => "casual (most points now)".into(),
+        "strong" => "strong (searches hidden tiles)".into(),
+        "master" => "master (searches, reads your plays)".into(),
         "random" => "random (any legal move)".into(),
         "greedy" => "greedy (most points now)".into(),
         "club" => "club (classic strategy)".into(),
-        "expert" => "expert (searches hidden tiles)".into(),
+        "pimc" => "pimc (searches hidden tiles)".into(),
+        "expert" => "expert (searches, reads your plays)".into(),
         "oracle" => "oracle (CHEATS: sees every hand)".into(),
         other => other.into(),
     }

@@ -17,7 +17,8 @@ export const BOT_NAMES = ['Ada', 'Blaise', 'Grace', 'Alan', 'Edsger', 'Barbara',
 
 /** A computer player's level in words. */
 export function levelWords(level) {
-  return { random: 'beginner', greedy: 'easy', club: 'club player', expert: 'expert' }[level] || level;
+  return { beginner: 'beginner', casual: 'casual player', club: 'club player', strong: 'strong player', master: 'master',
+    random: 'beginner', greedy: 'casual player', pimc: 'strong player', expert: 'master' }[level] || level;
 }
 
 /** Names of the seats on a side. */

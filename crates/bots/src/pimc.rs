@@ -1,0 +1,778 @@
+//! `pimc`: search over the hidden tiles by perfect-information sampling (the expert before the
+//! present one, kept with the same behaviour and the same results for a seed); `oracle`: the
+//! same search seeing every hand. The search itself also serves the present expert
+//! ([`crate::expert`]), which weights the worlds by what the opponents' plays say of them.
+//!
+//! For each decision pimc draws sampled worlds: full states consistent with its view,
+//! uniform over the deals that agree with everything its seat has seen (see
+//! [`fiveup_engine::Sampler`]: it respects every suit an opponent showed it lacks by drawing or
+//! passing). In every world it plays each legal action and finishes the hand, either by letting
+//! every seat play on as the club player would from its own view of that world (the default;
+//! `rollout=greedy` uses the faster greedy rule) or, once the boneyard is closed and few tiles
+//! remain, by an exact alpha-beta search of that world. The same worlds serve every action (common random numbers), so the
+//! comparison between actions is sharper than the values themselves.
+//!
+//! An action's value in a world is the points its side gains until the hand ends minus what the
+//! other sides gain (their mean, with more than two sides). When any side is within
+//! [`NEAR_TARGET`] points of the target (a fifth of that on the small scales), winning the game
+//! matters more than points: a world in which the searcher's side wins the game scores
+//! [`WIN_VALUE`], one in which another side wins scores minus that, and points only break ties.
+//!
+//! Pimc chooses the action with the best mean. [`analyze`] returns every action's mean
+//! and standard error, for hints and game reviews.
+//!
+//! Settings (`pimc:samples=400,threads=2`): `samples` worlds per decision (default
+//! [`DEFAULT_SAMPLES`]); or `time` in milliseconds, which keeps sampling until the time is
+//! spent (not deterministic); `threads` to share the worlds (default: the machine's cores);
+//! `endgame`, the most tiles left in all hands for the exact search (default 8); `rollout`,
+//! `club` or `greedy`. The worlds are
+//! split between threads by a fixed rule, each thread with its own generator, so with a
+//! `samples` budget the choice depends only on the seed, never on timing.
+
+use std::time::{Duration, Instant};
+
+use fiveup_engine::{Action, FastRng, GameEnd, Phase, Sampler, Side, State, View};
+
+use crate::greedy::greedy_action;
+use crate::{OmniscientPlayer, Player, SpecError};
+
+/// Worlds sampled per decision by default.
+pub const DEFAULT_SAMPLES: u32 = 200;
+
+/// A side this close to the target (in fives) makes the expert play to win the game.
+pub const NEAR_TARGET: i32 = 50;
+
+/// The value of a won game, in points.
+pub const WIN_VALUE: f64 = 500.0;
+
+/// How the expert spends its effort.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExpertConfig {
+    /// Worlds per decision (ignored when `time` is set).
+    pub samples: u32,
+    /// A time budget per decision instead of a number of worlds.
+    pub time: Option<Duration>,
+    /// Threads sharing the worlds.
+    pub threads: usize,
+    /// Exact search once the boneyard is closed and at most this many tiles are in hands.
+    pub endgame: u32,
+    /// How sampled worlds are finished.
+    pub rollout: Rollout,
+    /// Inference from plays: each world is weighted by how likely the other seats' plays
+    /// were in it under the club player's scores, softened by this temperature in points
+    /// (0: every world weighs the same, as pimc does). See [`crate::expert`].
+    pub infer: u32,
+    /// Nested search: in each world, the searcher's next decision after the one searched is
+    /// made by a search of this many worlds sampled from its own view in that world, instead
+    /// of by the rollout policy (0: off, as pimc). See [`crate::expert`].
+    pub nest: u32,
+}
+
+impl Default for ExpertConfig {
+    fn default() -> ExpertConfig {
+        ExpertConfig {
+            samples: DEFAULT_SAMPLES,
+            time: None,
+            threads: std::thread::available_parallelism().map_or(1, usize::from),
+            endgame: 8,
+            rollout: Rollout::Club,
+            infer: 0,
+            nest: 0,
+        }
+    }
+}
+
+impl ExpertConfig {
+    /// Read pimc's (and the oracle's) `key=value` settings separated by commas: `samples`,
+    /// `time`, `threads`, `endgame`, `rollout`.
+    pub fn parse(settings: &str) -> Result<ExpertConfig, SpecError> {
+        ExpertConfig::parse_onto(ExpertConfig::default(), settings, false)
+    }
+
+    /// Read `key=value` settings onto `c`; `infer` is accepted only when `extended`.
+    pub(crate) fn parse_onto(
+        mut c: ExpertConfig,
+        settings: &str,
+        extended: bool,
+    ) -> Result<ExpertConfig, SpecError> {
+        for kv in settings.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| SpecError(format!("expected key=value, got {kv:?}")))?;
+            if k == "rollout" {
+                c.rollout = match v {
+                    "greedy" => Rollout::Greedy,
+                    "club" => Rollout::Club,
+                    "seeing" if extended => Rollout::Seeing,
+                    _ => {
+                        return Err(SpecError(format!(
+                            "rollout: {v:?} is not {}",
+                            if extended {
+                                "greedy, club or seeing"
+                            } else {
+                                "greedy or club"
+                            }
+                        )))
+                    }
+                };
+                continue;
+            }
+            let n: u64 = v
+                .parse()
+                .map_err(|_| SpecError(format!("{k}: not a number: {v:?}")))?;
+            match k {
+                "samples" if (1..=1_000_000).contains(&n) => c.samples = n as u32,
+                "time" if (1..=600_000).contains(&n) => c.time = Some(Duration::from_millis(n)),
+                "threads" if (1..=64).contains(&n) => c.threads = n as usize,
+                "endgame" if n <= 28 => c.endgame = n as u32,
+                "infer" if extended && n <= 1000 => c.infer = n as u32,
+                "nest" if extended && n <= 1000 => c.nest = n as u32,
+                "samples" | "time" | "threads" | "endgame" => {
+                    return Err(SpecError(format!("{k}={v} is out of range")))
+                }
+                "infer" | "nest" if extended => {
+                    return Err(SpecError(format!("{k}={v} is out of range")))
+                }
+                _ => {
+                    let more = if extended { ", infer, nest" } else { "" };
+                    return Err(SpecError(format!(
+                        "unknown setting {k:?}; settings are samples, time, threads, endgame, \
+                         rollout{more}"
+                    )));
+                }
+            }
+        }
+        Ok(c)
+    }
+
+    pub(crate) fn describe(&self, name: &str) -> String {
+        let budget = match self.time {
+            Some(t) => format!("time={}", t.as_millis()),
+            None => format!("samples={}", self.samples),
+        };
+        let rollout = match self.rollout {
+            Rollout::Greedy => "greedy",
+            Rollout::Club => "club",
+            Rollout::Seeing => "seeing",
+        };
+        let mut infer = String::new();
+        if self.infer > 0 {
+            infer += &format!(",infer={}", self.infer);
+        }
+        if self.nest > 0 {
+            infer += &format!(",nest={}", self.nest);
+        }
+        format!(
+            "{name}:{budget},threads={},endgame={},rollout={rollout}{infer}",
+            self.threads, self.endgame
+        )
+    }
+}
+
+/// One legal action's evaluation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ActionEval {
+    /// The action.
+    pub action: Action,
+    /// Mean value over the worlds (points difference, or game value near the target).
+    pub mean: f64,
+    /// Standard error of the mean.
+    pub stderr: f64,
+    /// Worlds evaluated.
+    pub samples: u32,
+}
+
+/// Sums per action, merged across threads.
+#[derive(Clone, Debug)]
+struct Tally {
+    /// Weighted sums of the values and of their squares.
+    sum: Vec<f64>,
+    sq: Vec<f64>,
+    n: u32,
+    /// Sum of the worlds' weights, and of their squares (each world weighs 1 without
+    /// inference).
+    w: f64,
+    w2: f64,
+}
+
+impl Tally {
+    fn new(k: usize) -> Tally {
+        Tally {
+            sum: vec![0.0; k],
+            sq: vec![0.0; k],
+            n: 0,
+            w: 0.0,
+            w2: 0.0,
+        }
+    }
+
+    fn merge(&mut self, o: &Tally) {
+        for i in 0..self.sum.len() {
+            self.sum[i] += o.sum[i];
+            self.sq[i] += o.sq[i];
+        }
+        self.n += o.n;
+        self.w += o.w;
+        self.w2 += o.w2;
+    }
+}
+
+/// Whether the searcher should play to win the game rather than for points.
+fn playing_to_win(state: &State) -> bool {
+    let r = state.rules();
+    if r.game_end != GameEnd::Immediate {
+        return false;
+    }
+    let margin = if r.small_scale() {
+        NEAR_TARGET / 5
+    } else {
+        NEAR_TARGET
+    };
+    let t = i32::from(r.target);
+    (0..r.sides()).any(|s| state.scores()[Side(s)] >= t - margin)
+}
+
+/// The value for `side` of a finished (or game-over) world, from the scores before.
+fn value(end: &State, side: Side, before: &fiveup_engine::BySide<i32>, to_win: bool) -> f64 {
+    let sides = end.rules().sides();
+    let gain = |s: Side| f64::from(end.scores()[s] - before[s]);
+    let mine = gain(side);
+    let others: f64 = (0..sides)
+        .map(Side)
+        .filter(|&s| s != side)
+        .map(gain)
+        .sum::<f64>()
+        / f64::from(sides - 1);
+    let points = mine - others;
+    if to_win {
+        match end.winner() {
+            Some(w) if w == side => WIN_VALUE + points / 100.0,
+            Some(_) => -WIN_VALUE + points / 100.0,
+            None => points / 100.0,
+        }
+    } else {
+        points
+    }
+}
+
+/// Apply the actions that need no decision in search: the right claim, and a Muggins call.
+fn settle(s: &mut State) {
+    loop {
+        match s.phase() {
+            Phase::Claim => {
+                s.apply_unchecked(Action::Claim(s.claimable()));
+            }
+            Phase::Play if s.muggins_available() > 0 => {
+                s.apply_unchecked(Action::Muggins);
+            }
+            _ => return,
+        }
+    }
+}
+
+fn in_play(s: &State) -> bool {
+    matches!(s.phase(), Phase::Play | Phase::Claim)
+}
+
+/// Finish the hand with the rollout policy.
+fn rollout(s: &mut State, policy: Rollout) {
+    // The club player reads a view of the whole history at every ply: on the bigger sets that
+    // took over half a second a decision, so they are finished by the greedy rule.
+    let policy = if s.rules().set == 6 {
+        policy
+    } else {
+        Rollout::Greedy
+    };
+    while in_play(s) {
+        let a = match policy {
+            Rollout::Greedy => greedy_action(s),
+            Rollout::Club => {
+                let seat = s.to_move();
+                crate::Player::choose(&mut crate::club::Club, &s.view(seat))
+            }
+            Rollout::Seeing => {
+                let seat = s.to_move();
+                let next = seat.next(s.rules().players);
+                crate::club::choose_seeing(&s.view(seat), &crate::club::Weights::CLUB, s.hand(next))
+            }
+        };
+        s.apply_unchecked(a);
+    }
+}
+
+/// How sampled worlds are played to the end of the hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// The greedy rule (fast).
+    Greedy,
+    /// The club player, seeing each seat's view of the sampled world (stronger, slower). On a
+    /// double-six set only: the bigger sets are finished by the greedy rule.
+    Club,
+    /// The club player reading the next seat's hand in the sampled world (double-six only).
+    Seeing,
+}
+
+/// Tiles left in all hands.
+fn tiles_in_hands(s: &State) -> u32 {
+    (0..s.rules().players)
+        .map(|p| s.hand(fiveup_engine::Seat(p)).len())
+        .sum()
+}
+
+/// Exact alpha-beta value for `side` of a world with a closed boneyard (two sides only).
+fn solve(
+    s: &State,
+    side: Side,
+    before: &fiveup_engine::BySide<i32>,
+    to_win: bool,
+    mut alpha: f64,
+    mut beta: f64,
+) -> f64 {
+    let mut s = s.clone();
+    settle(&mut s);
+    if !in_play(&s) {
+        return value(&s, side, before, to_win);
+    }
+    let maximizing = s.rules().side_of(s.to_move()) == side;
+    let legal = s.legal_actions();
+    let mut best = if maximizing {
+        f64::NEG_INFINITY
+    } else {
+        f64::INFINITY
+    };
+    for &a in &legal {
+        let mut c = s.clone();
+        c.apply_unchecked(a);
+        let v = solve(&c, side, before, to_win, alpha, beta);
+        if maximizing {
+            best = best.max(v);
+            alpha = alpha.max(v);
+        } else {
+            best = best.min(v);
+            beta = beta.min(v);
+        }
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// The value of playing `a` in world `w` for `side`.
+fn evaluate(w: &State, a: Action, side: Side, cfg: &ExpertConfig, to_win: bool) -> f64 {
+    let before = *w.scores();
+    let mut s = w.clone();
+    s.apply_unchecked(a);
+    settle(&mut s);
+    if in_play(&s) && s.rules().sides() == 2 && !s.can_draw() && tiles_in_hands(&s) <= cfg.endgame {
+        return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
+    }
+    rollout(&mut s, cfg.rollout);
+    value(&s, side, &before, to_win)
+}
+
+/// [`evaluate`] with a nested search (`cfg.nest` worlds, seeded by `seed`) for the
+/// searcher's next decision in the world, the rest finished as [`evaluate`] does.
+fn evaluate_nested(
+    w: &State,
+    a: Action,
+    side: Side,
+    cfg: &ExpertConfig,
+    to_win: bool,
+    seed: u64,
+) -> f64 {
+    let me = w.to_move();
+    let before = *w.scores();
+    let mut s = w.clone();
+    s.apply_unchecked(a);
+    settle(&mut s);
+    let exact = |s: &State| {
+        in_play(s) && s.rules().sides() == 2 && !s.can_draw() && tiles_in_hands(s) <= cfg.endgame
+    };
+    if exact(&s) {
+        return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
+    }
+    if s.rules().set == 6 {
+        // The others play on as the rollout would, up to the searcher's next turn.
+        while in_play(&s) && s.to_move() != me {
+            let seat = s.to_move();
+            let b = match cfg.rollout {
+                Rollout::Greedy => greedy_action(&s),
+                Rollout::Club => crate::Player::choose(&mut crate::club::Club, &s.view(seat)),
+                Rollout::Seeing => {
+                    let next = seat.next(s.rules().players);
+                    crate::club::choose_seeing(
+                        &s.view(seat),
+                        &crate::club::Weights::CLUB,
+                        s.hand(next),
+                    )
+                }
+            };
+            s.apply_unchecked(b);
+            settle(&mut s);
+        }
+        if in_play(&s) {
+            if exact(&s) {
+                return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
+            }
+            let inner = ExpertConfig {
+                samples: cfg.nest,
+                time: None,
+                threads: 1,
+                nest: 0,
+                ..*cfg
+            };
+            let mut rng = FastRng::new(seed);
+            let b = choose_by_search(&inner, &mut rng, &s.view(me));
+            s.apply_unchecked(b);
+            settle(&mut s);
+            if exact(&s) {
+                return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
+            }
+        }
+    }
+    rollout(&mut s, cfg.rollout);
+    value(&s, side, &before, to_win)
+}
+
+/// Where the worlds come from: samples of a view, or reshuffled boneyards of a known state.
+enum Worlds<'a> {
+    View(&'a View),
+    Known(&'a State),
+}
+
+/// What every search thread shares.
+struct Job<'a> {
+    worlds: Worlds<'a>,
+    actions: &'a [Action],
+    side: Side,
+    to_win: bool,
+    cfg: &'a ExpertConfig,
+}
+
+/// Evaluate every action over the worlds drawn by one thread: `quota` of them, or as many as
+/// fit before `deadline`.
+fn run_thread(job: &Job<'_>, seed: u64, quota: u32, deadline: Option<Instant>) -> Tally {
+    let mut rng = FastRng::new(seed);
+    let mut tally = Tally::new(job.actions.len());
+    let mut sampler = match job.worlds {
+        Worlds::View(v) => Some(Sampler::new(v)),
+        Worlds::Known(_) => None,
+    };
+    loop {
+        if let Some(d) = deadline {
+            if Instant::now() >= d && tally.n > 0 {
+                break;
+            }
+        } else if tally.n >= quota {
+            break;
+        }
+        let world = match (&job.worlds, &mut sampler) {
+            // Exactly uniform worlds where they can be counted; consistent ones on the bigger
+            // tables where they cannot.
+            (Worlds::View(_), Some(sm)) => match sm.sample_consistent(&mut rng) {
+                Ok(w) => w,
+                Err(_) => break,
+            },
+            (Worlds::Known(s), _) => {
+                let mut w = (*s).clone();
+                w.shuffle_boneyard(&mut rng);
+                w
+            }
+            (Worlds::View(_), None) => break,
+        };
+        match (job.cfg.infer, &job.worlds) {
+            (t, Worlds::View(v)) if t > 0 || job.cfg.nest > 0 => {
+                let w = if t > 0 {
+                    crate::expert::world_weight(&world, v.seat(), f64::from(t))
+                } else {
+                    1.0
+                };
+                let nest_seed = if job.cfg.nest > 0 { rng.next_u64() } else { 0 };
+                for (i, &a) in job.actions.iter().enumerate() {
+                    let v = if job.cfg.nest > 0 {
+                        evaluate_nested(&world, a, job.side, job.cfg, job.to_win, nest_seed)
+                    } else {
+                        evaluate(&world, a, job.side, job.cfg, job.to_win)
+                    };
+                    tally.sum[i] += w * v;
+                    tally.sq[i] += w * v * v;
+                }
+                tally.w += w;
+                tally.w2 += w * w;
+            }
+            _ => {
+                for (i, &a) in job.actions.iter().enumerate() {
+                    let v = evaluate(&world, a, job.side, job.cfg, job.to_win);
+                    tally.sum[i] += v;
+                    tally.sq[i] += v * v;
+                }
+                tally.w += 1.0;
+                tally.w2 += 1.0;
+            }
+        }
+        tally.n += 1;
+    }
+    tally
+}
+
+fn search(job: &Job<'_>, seed: u64) -> Vec<ActionEval> {
+    let cfg = job.cfg;
+    let threads = cfg.threads.max(1);
+    let deadline = cfg.time.map(|t| Instant::now() + t);
+    let quota = |i: usize| {
+        let per = cfg.samples / threads as u32;
+        per + u32::from((i as u32) < cfg.samples % threads as u32)
+    };
+    let thread_seed = |i: usize| seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1));
+    let mut total = Tally::new(job.actions.len());
+    if threads == 1 {
+        total.merge(&run_thread(job, thread_seed(0), quota(0), deadline));
+    } else {
+        let tallies: Vec<Tally> = std::thread::scope(|sc| {
+            let hs: Vec<_> = (0..threads)
+                .map(|i| sc.spawn(move || run_thread(job, thread_seed(i), quota(i), deadline)))
+                .collect();
+            hs.into_iter()
+                .map(|h| h.join().expect("a search thread panicked"))
+                .collect()
+        });
+        for t in &tallies {
+            total.merge(t);
+        }
+    }
+    let weighted = (cfg.infer > 0 || cfg.nest > 0) && matches!(job.worlds, Worlds::View(_));
+    let n = f64::from(total.n.max(1));
+    // With weighted worlds: the weighted mean, and the standard error over the effective
+    // number of worlds (Kish's (sum w)^2 / sum w^2).
+    let (wsum, n_eff) = if weighted && total.w > 0.0 {
+        (total.w, total.w * total.w / total.w2)
+    } else {
+        (n, n)
+    };
+    let mut evals: Vec<ActionEval> = job
+        .actions
+        .iter()
+        .enumerate()
+        .map(|(i, &action)| {
+            let mean = total.sum[i] / wsum;
+            let var = (total.sq[i] / wsum - mean * mean).max(0.0);
+            ActionEval {
+                action,
+                mean,
+                stderr: (var / n_eff).sqrt(),
+                samples: total.n,
+            }
+        })
+        .collect();
+    // Best first; ties keep the legal list's order, so the choice is deterministic.
+    evals.sort_by(|a, b| b.mean.total_cmp(&a.mean));
+    evals
+}
+
+/// Every legal action of the viewer with its expected value and standard error, best first.
+/// Empty when it is not the viewer's turn.
+#[must_use]
+pub fn analyze(view: &View, cfg: &ExpertConfig, seed: u64) -> Vec<ActionEval> {
+    let legal = view.legal_actions();
+    if legal.is_empty() {
+        return Vec::new();
+    }
+    let actions: Vec<Action> = legal.iter().copied().collect();
+    // The sample's own scores decide whether to play to win; any sample will do.
+    let to_win = Sampler::new(view)
+        .sample_consistent(&mut FastRng::new(seed))
+        .map(|s| playing_to_win(&s))
+        .unwrap_or(false);
+    let job = Job {
+        worlds: Worlds::View(view),
+        actions: &actions,
+        side: view.side(),
+        to_win,
+        cfg,
+    };
+    search(&job, seed)
+}
+
+/// The pimc player: every sampled world weighted alike.
+#[derive(Debug)]
+pub struct Pimc {
+    cfg: ExpertConfig,
+    rng: FastRng,
+}
+
+impl Pimc {
+    /// A pimc player with these settings.
+    #[must_use]
+    pub fn new(cfg: ExpertConfig, seed: u64) -> Pimc {
+        Pimc {
+            cfg,
+            rng: FastRng::new(seed),
+        }
+    }
+}
+
+/// The choice for a decision: the only legal action, the right claim, a Muggins call, or the
+/// best evaluated action.
+fn forced(legal: &[Action], claimable: Option<u16>) -> Option<Action> {
+    if legal.len() == 1 {
+        return Some(legal[0]);
+    }
+    if legal.contains(&Action::Muggins) {
+        return Some(Action::Muggins);
+    }
+    if let Some(c) = claimable {
+        if legal.iter().all(|a| matches!(a, Action::Claim(_))) {
+            return Some(Action::Claim(c));
+        }
+    }
+    None
+}
+
+impl Player for Pimc {
+    fn name(&self) -> String {
+        self.cfg.describe("pimc")
+    }
+
+    fn choose(&mut self, view: &View) -> Action {
+        choose_by_search(&self.cfg, &mut self.rng, view)
+    }
+}
+
+/// A searching player's decision: a forced one without search, else the best action
+/// [`analyze`] finds, with a seed drawn from `rng`.
+pub(crate) fn choose_by_search(cfg: &ExpertConfig, rng: &mut FastRng, view: &View) -> Action {
+    let legal: Vec<Action> = view.legal_actions().iter().copied().collect();
+    let claim = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Claim(n) => Some(*n),
+            _ => None,
+        })
+        .max();
+    if let Some(a) = forced(&legal, claim) {
+        return a;
+    }
+    let seed = rng.next_u64();
+    match analyze(view, cfg, seed).first() {
+        Some(e) if e.samples > 0 => e.action,
+        // No world could be sampled (never seen in play): the club player's choice.
+        _ => crate::club::Club.choose(view),
+    }
+}
+
+/// The oracle: the expert's search, seeing every hand (only the boneyard order is sampled).
+/// For measurement only; never offered as an opponent.
+#[derive(Debug)]
+pub struct Oracle {
+    cfg: ExpertConfig,
+    rng: FastRng,
+}
+
+impl Oracle {
+    /// An oracle with these settings.
+    #[must_use]
+    pub fn new(cfg: ExpertConfig, seed: u64) -> Oracle {
+        Oracle {
+            cfg,
+            rng: FastRng::new(seed),
+        }
+    }
+}
+
+impl OmniscientPlayer for Oracle {
+    fn name(&self) -> String {
+        self.cfg.describe("oracle")
+    }
+
+    fn choose(&mut self, state: &State) -> Action {
+        let legal: Vec<Action> = state.legal_actions().iter().copied().collect();
+        let claim = (state.phase() == Phase::Claim).then(|| state.claimable());
+        if let Some(a) = forced(&legal, claim) {
+            return a;
+        }
+        let seed = self.rng.next_u64();
+        let side = state.rules().side_of(state.to_move());
+        let job = Job {
+            worlds: Worlds::Known(state),
+            actions: &legal,
+            side,
+            to_win: playing_to_win(state),
+            cfg: &self.cfg,
+        };
+        search(&job, seed).first().map_or(legal[0], |e| e.action)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fiveup_engine::{Rules, Seed};
+
+    fn mid_hand(seed: u64) -> State {
+        let mut s = State::from_seed(Rules::default(), &Seed::from_u64(seed)).unwrap();
+        for _ in 0..4 {
+            let a = greedy_action(&s);
+            s.apply(a).unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn analysis_covers_every_legal_action_best_first() {
+        let s = mid_hand(5);
+        let view = s.view(s.to_move());
+        let cfg = ExpertConfig {
+            samples: 30,
+            threads: 2,
+            ..ExpertConfig::default()
+        };
+        let evals = analyze(&view, &cfg, 9);
+        let legal = view.legal_actions();
+        assert_eq!(evals.len(), legal.len());
+        for a in &legal {
+            assert_eq!(evals.iter().filter(|e| e.action == *a).count(), 1);
+        }
+        assert!(evals.windows(2).all(|w| w[0].mean >= w[1].mean));
+        assert!(evals.iter().all(|e| e.stderr >= 0.0 && e.samples == 30));
+        // Not the viewer's turn: nothing to analyse.
+        let other = s.view(s.to_move().next(2));
+        assert!(analyze(&other, &cfg, 9).is_empty());
+    }
+
+    #[test]
+    fn same_seed_same_choices() {
+        let s = mid_hand(8);
+        let view = s.view(s.to_move());
+        let cfg = ExpertConfig::parse("samples=40,threads=2").unwrap();
+        let a = analyze(&view, &cfg, 3);
+        let b = analyze(&view, &cfg, 3);
+        assert_eq!(a, b);
+        let mut e1 = Pimc::new(cfg, 11);
+        let mut e2 = Pimc::new(cfg, 11);
+        assert_eq!(e1.choose(&view), e2.choose(&view));
+    }
+
+    #[test]
+    fn a_time_budget_is_honoured() {
+        let s = mid_hand(2);
+        let view = s.view(s.to_move());
+        let cfg = ExpertConfig::parse("time=60,threads=1").unwrap();
+        let t = Instant::now();
+        let evals = analyze(&view, &cfg, 1);
+        let spent = t.elapsed();
+        assert!(evals[0].samples >= 1);
+        assert!(spent >= Duration::from_millis(60), "{spent:?}");
+        // The last world started before the deadline finishes; one world takes far less than
+        // a second even in a debug build.
+        assert!(spent < Duration::from_millis(1060), "{spent:?}");
+    }
+
+    #[test]
+    fn the_oracle_sees_the_true_hands() {
+        let s = mid_hand(4);
+        let mut o = Oracle::new(ExpertConfig::parse("samples=20,threads=1").unwrap(), 1);
+        let a = o.choose(&s);
+        assert!(s.is_legal(a));
+    }
+}
