@@ -158,6 +158,9 @@ fn setup_from(a: &Args) -> Result<(Setup, Preset, String), String> {
 /// end of input and `quit` do. The terminal's raw mode makes Ctrl-C a key in full screen; in
 /// plain mode it is a signal, caught here with tokio's handler on a thread of its own.
 fn save_on_interrupt(path: PathBuf, latest: Arc<Mutex<Option<Record>>>) {
+    // The game starts only once the handler is in place, so a Ctrl-C at any moment is caught
+    // (on a busy machine the thread may start late).
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
     std::thread::spawn(move || {
         let Ok(rt) = tokio::runtime::Builder::new_current_thread()
             .enable_all()
@@ -165,7 +168,20 @@ fn save_on_interrupt(path: PathBuf, latest: Arc<Mutex<Option<Record>>>) {
         else {
             return;
         };
-        if rt.block_on(tokio::signal::ctrl_c()).is_err() {
+        let caught = rt.block_on(async {
+            // The first poll registers the handler: say so, then wait for the signal.
+            let mut wait = std::pin::pin!(tokio::signal::ctrl_c());
+            let first = std::future::poll_fn(|cx| {
+                std::task::Poll::Ready(std::future::Future::poll(wait.as_mut(), cx))
+            })
+            .await;
+            let _ = ready_tx.send(());
+            match first {
+                std::task::Poll::Ready(r) => r,
+                std::task::Poll::Pending => wait.await,
+            }
+        });
+        if caught.is_err() {
             return;
         }
         let record = latest.lock().ok().and_then(|l| l.clone());
@@ -183,6 +199,7 @@ fn save_on_interrupt(path: PathBuf, latest: Arc<Mutex<Option<Record>>>) {
         };
         std::process::exit(code);
     });
+    let _ = ready_rx.recv_timeout(std::time::Duration::from_secs(5));
 }
 
 fn no_color() -> bool {
