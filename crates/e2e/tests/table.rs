@@ -1398,11 +1398,11 @@ async fn a_six_player_double_twelve_table_on_a_phone_and_a_laptop() {
         );
         select(&c, "#opt-partnerships", "false").await;
         let seats = [
-            "bot:greedy",
-            "bot:random",
-            "bot:greedy",
-            "bot:random",
-            "bot:greedy",
+            "bot:casual",
+            "bot:beginner",
+            "bot:casual",
+            "bot:beginner",
+            "bot:casual",
         ];
         let id = create(&c, 6, 50, "party-twelve", &seats).await;
         let made = c
@@ -1502,7 +1502,7 @@ async fn cross_dominoes_marks_the_ends_waiting_for_the_cross() {
         4,
         50,
         "cross-dominoes",
-        &["bot:greedy", "bot:greedy", "bot:greedy"],
+        &["bot:casual", "bot:casual", "bot:casual"],
     )
     .await;
     let lead = play_until(
@@ -1558,7 +1558,7 @@ async fn eight_seats_fit_a_phone() {
     .await;
     let c = rig.driver.session(390, 844).await.unwrap();
     guest(&c, &rig.base, "Ann").await;
-    let seats = ["bot:greedy"; 7];
+    let seats = ["bot:casual"; 7];
     let id = create(&c, 8, 50, "party-twelve", &seats).await;
     wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
     let s = c.execute(BIG_TABLE_JS, vec![]).await.unwrap();
