@@ -6,23 +6,11 @@ mod common;
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use common::*;
 use fiveup_protocol::{ClientMsg, ServerMsg, TableInfo};
 use serde_json::json;
-
-/// A server process, killed if the test fails while it runs.
-struct Proc(Child);
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        if let Ok(None) = self.0.try_wait() {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-}
 
 /// Start `fiveup serve` on a free port; returns the process and its address.
 fn serve(db: &str) -> (Proc, SocketAddr) {

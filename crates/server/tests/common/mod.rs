@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
+use std::process::Child;
 use std::time::Duration;
 
 use fiveup_protocol::{ClientMsg, EventView, ServerMsg, TableStatus, TableView};
@@ -445,4 +446,16 @@ pub async fn play_until(
         let _ = progressed;
     }
     panic!("the game did not end");
+}
+
+/// A child process (a server, a proxy), killed if the test ends while it runs.
+pub struct Proc(pub Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
 }
