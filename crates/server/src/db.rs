@@ -241,20 +241,33 @@ pub type Fence = std::sync::Arc<std::sync::Mutex<std::collections::HashMap<Strin
 const BATCH: usize = 1024;
 
 impl Writer {
-    /// Start the writer task; each commit's time goes to `latency`; with a `fence`, writes are
-    /// checked against the table leases (see [`Fence`]).
-    #[must_use]
-    pub fn start(
+    /// Start the writer; each commit's time goes to `latency`; with a `fence`, writes are
+    /// checked against the table leases (see [`Fence`]; only with PostgreSQL, which the
+    /// instances of a cluster share).
+    ///
+    /// With SQLite the writer is an OS thread of its own that calls SQLite directly (see
+    /// [`sqlite_writer`]); with PostgreSQL it is a task on the runtime using the pool.
+    pub async fn start(
         db: Db,
         latency: prometheus::Histogram,
         fence: Option<Fence>,
-    ) -> (Writer, tokio::task::JoinHandle<()>) {
+    ) -> DbResult<Writer> {
         let (tx, rx) = mpsc::channel::<WriteReqBox>(8192);
         if db.backend == Backend::Sqlite {
+            if fence.is_some() {
+                return Err("table leases need a PostgreSQL database".to_string());
+            }
+            let path = sqlite_file(&db).await?;
+            let conn = open_sqlite_writer(&path)?;
             tokio::spawn(checkpointer(db.clone()));
+            std::thread::Builder::new()
+                .name("sqlite-writer".to_string())
+                .spawn(move || sqlite_writer(&conn, rx, &latency))
+                .map_err(|e| format!("cannot start the database writer: {e}"))?;
+        } else {
+            tokio::spawn(writer_loop(db, rx, latency, fence));
         }
-        let h = tokio::spawn(writer_loop(db, rx, latency, fence));
-        (Writer { tx }, h)
+        Ok(Writer { tx })
     }
 
     /// Write these operations durably (one transaction, possibly shared with other tables'
@@ -444,6 +457,131 @@ async fn writer_loop(
                 // One bad request must not fail the others: commit each on its own.
                 for r in batch.drain(..) {
                     let res = commit_batch(&db, std::slice::from_ref(&r), fence.as_ref()).await;
+                    let _ = r.done.send(res);
+                }
+            }
+        }
+    }
+}
+
+/// The file of the SQLite database `db` (its main database, as SQLite itself names it).
+async fn sqlite_file(db: &Db) -> DbResult<String> {
+    let rows = sqlx::query("PRAGMA database_list")
+        .fetch_all(&db.pool)
+        .await
+        .map_err(err)?;
+    for row in rows {
+        if text(&row, "name")? == "main" {
+            let file = text(&row, "file")?;
+            if file.is_empty() {
+                return Err("the SQLite database must be a file (not in memory)".to_string());
+            }
+            return Ok(file);
+        }
+    }
+    Err("the SQLite database has no main file".to_string())
+}
+
+/// The writer's own connection, with the settings of the pool's (write-ahead log, a sync of
+/// the log at every commit, checkpoints left to the `checkpointer`).
+fn open_sqlite_writer(path: &str) -> DbResult<rusqlite::Connection> {
+    let conn = rusqlite::Connection::open_with_flags(
+        path,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| format!("cannot open the database {path} for writing: {e}"))?;
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
+        .map_err(|e| e.to_string())?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(format!("the database {path} refuses the write-ahead log ({mode})"));
+    }
+    conn.execute_batch(
+        "PRAGMA synchronous=FULL; PRAGMA busy_timeout=10000; PRAGMA wal_autocheckpoint=0;",
+    )
+    .map_err(|e| e.to_string())?;
+    conn.set_prepared_statement_cache_capacity(16);
+    Ok(conn)
+}
+
+/// Store `batch` in one SQLite transaction (`BEGIN IMMEDIATE`: the write lock is taken at
+/// once, waiting up to the busy timeout for the pool's occasional writers).
+fn sqlite_commit(conn: &rusqlite::Connection, batch: &[WriteReqInner]) -> DbResult<()> {
+    let run = || -> rusqlite::Result<()> {
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        let mut new_table = conn.prepare_cached(
+            "INSERT INTO game_tables (id, created_at, config, status) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        let mut event = conn
+            .prepare_cached("INSERT INTO table_events (table_id, seq, body) VALUES (?1, ?2, ?3)")?;
+        let mut status = conn.prepare_cached("UPDATE game_tables SET status = ?1 WHERE id = ?2")?;
+        // In the order given: a table is created before its first change.
+        for r in batch {
+            for op in &r.ops {
+                match op {
+                    WriteOp::NewTable {
+                        id,
+                        created_at,
+                        config,
+                        status,
+                    } => {
+                        new_table.execute(rusqlite::params![id, created_at, config, status])?;
+                    }
+                    WriteOp::Event { table, seq, body } => {
+                        let seq = i64::try_from(*seq).map_err(|_| {
+                            rusqlite::Error::ToSqlConversionFailure("version too large".into())
+                        })?;
+                        event.execute(rusqlite::params![table, seq, body])?;
+                    }
+                    WriteOp::Status { table, status: st } => {
+                        status.execute(rusqlite::params![st, table])?;
+                    }
+                }
+            }
+        }
+        conn.execute_batch("COMMIT")
+    };
+    match run() {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            if !conn.is_autocommit() {
+                let _ = conn.execute_batch("ROLLBACK");
+            }
+            Err(e.to_string())
+        }
+    }
+}
+
+/// The SQLite writer thread: takes every request queued (up to [`BATCH`]), stores them in one
+/// transaction, and only then answers each; a request is acknowledged once its transaction is
+/// committed (and, with `synchronous=FULL`, synced to disk). Ends when every [`Writer`] is gone.
+fn sqlite_writer(
+    conn: &rusqlite::Connection,
+    mut rx: mpsc::Receiver<WriteReqBox>,
+    latency: &prometheus::Histogram,
+) {
+    let mut batch: Vec<WriteReqInner> = Vec::with_capacity(BATCH);
+    while let Some(WriteReqBox(first)) = rx.blocking_recv() {
+        batch.push(first);
+        while batch.len() < BATCH {
+            match rx.try_recv() {
+                Ok(WriteReqBox(r)) => batch.push(r),
+                Err(_) => break,
+            }
+        }
+        let timer = latency.start_timer();
+        let res = sqlite_commit(conn, &batch);
+        timer.observe_duration();
+        match res {
+            Ok(()) => {
+                for r in batch.drain(..) {
+                    let _ = r.done.send(Ok(()));
+                }
+            }
+            Err(_) => {
+                // One bad request must not fail the others: commit each on its own.
+                for r in batch.drain(..) {
+                    let res = sqlite_commit(conn, std::slice::from_ref(&r));
                     let _ = r.done.send(res);
                 }
             }

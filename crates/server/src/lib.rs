@@ -405,11 +405,12 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let db = db::Db::connect(&cfg.database).await?;
     accounts::backfill_skeletons(&db).await?;
     let metrics = metrics::Metrics::new(cfg.instance.as_deref().unwrap_or("single"));
-    let (writer, writer_task) = db::Writer::start(
+    let writer = db::Writer::start(
         db.clone(),
         metrics.commit_seconds.clone(),
         cluster.as_ref().map(|c| c.fence.clone()),
-    );
+    )
+    .await?;
     let (stop, shutdown) = watch::channel(false);
     let listener =
         listen_socket(cfg.bind).map_err(|e| format!("cannot listen on {}: {e}", cfg.bind))?;
@@ -473,7 +474,6 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     janitor::start(&app);
     let task = tokio::spawn(async move {
         listen::serve(listener, router, conns, trusted, header_timeout, stop_rx).await;
-        drop(writer_task);
     });
     Ok(Server {
         addr,
