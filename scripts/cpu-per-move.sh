@@ -27,6 +27,9 @@ if [ -n "$PERF" ]; then
 fi
 target/release/fiveup loadtest --tables 500 --duration 30 \
     --server http://127.0.0.1:$PORT --server-pid $PID --json
+# Commits and moves stored, from the server's metrics (moves per commit: how well the
+# group commit batches).
+curl -s http://127.0.0.1:$PORT/metrics | grep -E '^fiveup_(commit_seconds_count|moves_total)' >&2 || true
 # Only the profiler is waited for: the server runs until the trap stops it.
 if [ -n "$PERF_JOB" ]; then
     wait "$PERF_JOB"

@@ -83,6 +83,11 @@ pub struct Args {
     /// (several instances only).
     #[arg(long, default_value_t = 2)]
     pub drain_secs: u64,
+    /// Microseconds the SQLite writer, when busy, waits for more moves before a commit (one
+    /// sync of the log then stores them all); 0: it never waits. Moves are acknowledged only
+    /// once stored either way.
+    #[arg(long, default_value_t = 1000)]
+    pub commit_window_us: u64,
 }
 
 /// Run `fiveup serve` until SIGTERM or Ctrl-C.
@@ -130,6 +135,10 @@ pub fn run(a: &Args) -> Result<(), String> {
     cfg.advertise.clone_from(&a.advertise);
     cfg.lease = Duration::from_secs(a.lease_secs);
     cfg.drain_wait = Duration::from_secs(a.drain_secs);
+    if a.commit_window_us > 100_000 {
+        return Err("--commit-window-us must be from 0 to 100000".to_string());
+    }
+    cfg.commit_window = Duration::from_micros(a.commit_window_us);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -245,12 +245,14 @@ impl Writer {
     /// checked against the table leases (see [`Fence`]; only with PostgreSQL, which the
     /// instances of a cluster share).
     ///
-    /// With SQLite the writer is an OS thread of its own that calls SQLite directly (see
-    /// [`sqlite_writer`]); with PostgreSQL it is a task on the runtime using the pool.
+    /// With SQLite the writer is an OS thread of its own that calls SQLite directly and, when
+    /// busy, waits up to `window` to gather more writes into a commit (see [`sqlite_writer`]);
+    /// with PostgreSQL it is a task on the runtime using the pool.
     pub async fn start(
         db: Db,
         latency: prometheus::Histogram,
         fence: Option<Fence>,
+        window: Duration,
     ) -> DbResult<Writer> {
         let (tx, rx) = mpsc::channel::<WriteReqBox>(8192);
         if db.backend == Backend::Sqlite {
@@ -262,7 +264,7 @@ impl Writer {
             tokio::spawn(checkpointer(db.clone()));
             std::thread::Builder::new()
                 .name("sqlite-writer".to_string())
-                .spawn(move || sqlite_writer(&conn, rx, &latency))
+                .spawn(move || sqlite_writer(&conn, rx, &latency, window))
                 .map_err(|e| format!("cannot start the database writer: {e}"))?;
         } else {
             tokio::spawn(writer_loop(db, rx, latency, fence));
@@ -494,7 +496,9 @@ fn open_sqlite_writer(path: &str) -> DbResult<rusqlite::Connection> {
         .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
         .map_err(|e| e.to_string())?;
     if !mode.eq_ignore_ascii_case("wal") {
-        return Err(format!("the database {path} refuses the write-ahead log ({mode})"));
+        return Err(format!(
+            "the database {path} refuses the write-ahead log ({mode})"
+        ));
     }
     conn.execute_batch(
         "PRAGMA synchronous=FULL; PRAGMA busy_timeout=10000; PRAGMA wal_autocheckpoint=0;",
@@ -552,23 +556,43 @@ fn sqlite_commit(conn: &rusqlite::Connection, batch: &[WriteReqInner]) -> DbResu
     }
 }
 
+/// The default commit window (see [`sqlite_writer`]).
+pub const COMMIT_WINDOW: Duration = Duration::from_millis(1);
+
+/// Above this mean number of requests per commit (in hundredths), the writer is busy: writes
+/// arrive while others are committed, and waiting the commit window gathers more of them.
+const BUSY_X100: u64 = 125;
+
 /// The SQLite writer thread: takes every request queued (up to [`BATCH`]), stores them in one
 /// transaction, and only then answers each; a request is acknowledged once its transaction is
 /// committed (and, with `synchronous=FULL`, synced to disk). Ends when every [`Writer`] is gone.
+///
+/// Each commit syncs the log once, whatever it holds: that sync is most of a commit's cost. So
+/// when the writer is busy (more than [`BUSY_X100`]/100 requests per commit on average), it
+/// waits `window` after the first request of a batch for others to join it. A lone writer (one
+/// table, a test playing move after move) never waits.
 fn sqlite_writer(
     conn: &rusqlite::Connection,
     mut rx: mpsc::Receiver<WriteReqBox>,
     latency: &prometheus::Histogram,
+    window: Duration,
 ) {
     let mut batch: Vec<WriteReqInner> = Vec::with_capacity(BATCH);
+    // The mean number of requests per commit, in hundredths (a moving average).
+    let mut mean_x100: u64 = 100;
     while let Some(WriteReqBox(first)) = rx.blocking_recv() {
         batch.push(first);
+        if !window.is_zero() && mean_x100 > BUSY_X100 {
+            std::thread::sleep(window);
+        }
         while batch.len() < BATCH {
             match rx.try_recv() {
                 Ok(WriteReqBox(r)) => batch.push(r),
                 Err(_) => break,
             }
         }
+        let n = batch.len() as u64;
+        mean_x100 = (mean_x100 * 7 + n * 100) / 8;
         let timer = latency.start_timer();
         let res = sqlite_commit(conn, &batch);
         timer.observe_duration();

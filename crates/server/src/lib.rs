@@ -127,6 +127,9 @@ pub struct Config {
     /// On SIGTERM, how long `/healthz` says "draining" before the tables are handed over, so
     /// that the proxy stops sending new clients first.
     pub drain_wait: Duration,
+    /// How long the SQLite writer, once busy, waits for more writes before a commit, so that
+    /// one sync of the log serves more moves (see [`db::Writer::start`]); zero: never waits.
+    pub commit_window: Duration,
 }
 
 impl Config {
@@ -173,6 +176,7 @@ impl Config {
             advertise: None,
             lease: Duration::from_secs(5),
             drain_wait: Duration::from_secs(2),
+            commit_window: db::COMMIT_WINDOW,
         }
     }
 
@@ -409,6 +413,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         db.clone(),
         metrics.commit_seconds.clone(),
         cluster.as_ref().map(|c| c.fence.clone()),
+        cfg.commit_window,
     )
     .await?;
     let (stop, shutdown) = watch::channel(false);
