@@ -13,7 +13,7 @@ BIN=${1:-target/release/fiveup}
 PERF=${2:-}
 DIR=$(mktemp -d)
 PORT=18099
-# Extra `fiveup serve` options (such as `--workers 1`) from SERVE_OPTS.
+# Extra `fiveup serve` options (such as `--commit-window-us 0`) from SERVE_OPTS.
 # shellcheck disable=SC2086
 "$BIN" serve --bind 127.0.0.1:$PORT --database "$DIR/cpu.db" --http-rate 0 --bot-delay-ms 0 \
     ${SERVE_OPTS:-} 2>"$DIR/serve.log" &

@@ -155,6 +155,24 @@ fn bad_input_gets_a_clear_error() {
     assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
     let o = fiveup(&["bench", "--threads", "0"]);
     assert!(stderr(&o).contains("--threads must be at least 1"));
+    // A commit window over 100 ms is refused before the database is touched.
+    let db = temp("window.db");
+    let o = fiveup(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--database",
+        db.to_str().unwrap(),
+        "--commit-window-us",
+        "100001",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--commit-window-us must be from 0 to 100000"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!db.exists(), "the database was created");
 }
 
 #[test]

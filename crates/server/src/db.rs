@@ -632,3 +632,89 @@ pub fn float(row: &AnyRow, col: &str) -> DbResult<f64> {
 pub fn db_err(e: sqlx::Error) -> String {
     err(e)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(table: &str, seq: u64) -> WriteOp {
+        WriteOp::Event {
+            table: table.to_string(),
+            seq,
+            body: format!("{{\"n\":{seq}}}"),
+        }
+    }
+
+    /// The SQLite writer stores every acknowledged write, shares commits between concurrent
+    /// writers, and fails a bad request alone.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn sqlite_writer_batches_and_isolates_a_bad_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::connect(dir.path().join("w.db").to_str().unwrap())
+            .await
+            .unwrap();
+        let latency =
+            prometheus::Histogram::with_opts(prometheus::HistogramOpts::new("c", "c")).unwrap();
+        let writer = Writer::start(db.clone(), latency.clone(), None, COMMIT_WINDOW)
+            .await
+            .unwrap();
+        writer
+            .write(vec![WriteOp::NewTable {
+                id: "t".to_string(),
+                created_at: 1,
+                config: "{}".to_string(),
+                status: "waiting".to_string(),
+            }])
+            .await
+            .unwrap();
+        let n: u64 = 300;
+        let tasks: Vec<_> = (1..=n)
+            .map(|seq| {
+                let w = writer.clone();
+                tokio::spawn(async move { w.write(vec![event("t", seq)]).await })
+            })
+            .collect();
+        for t in tasks {
+            t.await.unwrap().unwrap();
+        }
+        // Fewer commits than writes: concurrent writes shared transactions.
+        let commits = latency.get_sample_count();
+        assert!(commits < n, "{commits} commits for {n} writes");
+        // A write repeating a stored version fails; the others of its batch are stored.
+        let bad = writer.clone();
+        let (a, b, c) = tokio::join!(
+            writer.write(vec![event("t", n + 1)]),
+            bad.write(vec![event("t", 5)]),
+            writer.write(vec![
+                event("t", n + 2),
+                WriteOp::Status {
+                    table: "t".to_string(),
+                    status: "playing".to_string(),
+                },
+            ]),
+        );
+        a.unwrap();
+        assert!(b.is_err(), "a repeated version was stored");
+        c.unwrap();
+        let count: i64 = sqlx::query("SELECT COUNT(*) AS n FROM table_events WHERE table_id = 't'")
+            .fetch_one(&db.pool)
+            .await
+            .map(|r| int(&r, "n").unwrap())
+            .unwrap();
+        assert_eq!(count, i64::try_from(n).unwrap() + 2);
+        let status: String = sqlx::query("SELECT status FROM game_tables WHERE id = 't'")
+            .fetch_one(&db.pool)
+            .await
+            .map(|r| text(&r, "status").unwrap())
+            .unwrap();
+        assert_eq!(status, "playing");
+        let body: String =
+            sqlx::query("SELECT body FROM table_events WHERE table_id = 't' AND seq = 5")
+                .fetch_one(&db.pool)
+                .await
+                .map(|r| text(&r, "body").unwrap())
+                .unwrap();
+        assert_eq!(body, "{\"n\":5}");
+        db.close().await;
+    }
+}
