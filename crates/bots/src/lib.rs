@@ -28,6 +28,7 @@ mod club;
 pub mod duel;
 mod expert;
 mod greedy;
+pub mod learned;
 mod pimc;
 mod random;
 pub mod rating;
