@@ -111,6 +111,26 @@ impl Policy {
     }
 }
 
+impl Policy {
+    /// The policy's value of every play for the seat to move in `view`, as
+    /// [`crate::club`]'s scores are given for the expert's inference (empty when it has no
+    /// play to choose).
+    pub fn play_values(&self, view: &View, out: &mut Vec<(Action, f64)>) {
+        let mut buf = Vec::new();
+        play_features(view, &mut buf);
+        out.clear();
+        out.extend(buf.iter().map(|(a, sp, f)| {
+            (
+                *a,
+                match sp {
+                    Special::Value(v) => *v,
+                    Special::No => self.value(f),
+                },
+            )
+        }));
+    }
+}
+
 /// Every play of the viewer with its terms, for training: `None` when the viewer has no choice
 /// among plays, or when one of them wins the game or goes out (the policy needs no weights
 /// there).

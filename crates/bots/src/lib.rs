@@ -36,7 +36,7 @@ pub mod review;
 
 pub use club::{choose_with as club_choose_with, Club, Weights as ClubWeights};
 pub use duel::{run_match, MatchConfig, MatchError, MatchMode, MatchReport};
-pub use expert::{world_weight, world_weight_with, Expert, DEFAULT_INFER, EXPERT_SAMPLES, FLOOR};
+pub use expert::{world_weight, world_weight_model, world_weight_with, Expert, DEFAULT_INFER, EXPERT_SAMPLES, FLOOR};
 pub use greedy::{greedy_action, Greedy};
 pub use pimc::{
     analyze, ActionEval, ExpertConfig, Oracle, Pimc, Rollout, DEFAULT_SAMPLES, NEAR_TARGET,
