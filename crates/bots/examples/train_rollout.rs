@@ -52,7 +52,12 @@ fn hand_samples(policy: &'static Policy, samples: u32, seed: u64, g: u64) -> Vec
                 let evals = analyze(&view, &cfg, rng.next_u64());
                 let values: Vec<f64> = terms
                     .iter()
-                    .map(|(a, _)| evals.iter().find(|e| e.action == *a).map_or(0.0, |e| e.mean))
+                    .map(|(a, _)| {
+                        evals
+                            .iter()
+                            .find(|e| e.action == *a)
+                            .map_or(0.0, |e| e.mean)
+                    })
                     .collect();
                 // Decisions played to win the game are valued in game units: left out.
                 if values.iter().all(|v| v.abs() < 200.0) {
@@ -79,7 +84,13 @@ fn hand_samples(policy: &'static Policy, samples: u32, seed: u64, g: u64) -> Vec
     out
 }
 
-fn gather(policy: &'static Policy, positions: usize, samples: u32, seed: u64, threads: u64) -> Vec<Sample> {
+fn gather(
+    policy: &'static Policy,
+    positions: usize,
+    samples: u32,
+    seed: u64,
+    threads: u64,
+) -> Vec<Sample> {
     // Hands are played in rounds of `threads * 8`, each thread its share by index, and the
     // results joined in hand order until enough decisions are gathered.
     let mut all = Vec::new();
@@ -143,20 +154,28 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
         if d.abs() < 1e-12 {
             continue;
         }
-        for r in 0..n {
+        let pivot = a[c].clone();
+        let bc = b[c];
+        for (r, (row, br)) in a.iter_mut().zip(b.iter_mut()).enumerate() {
             if r != c {
-                let f = a[r][c] / d;
+                let f = row[c] / d;
                 if f != 0.0 {
-                    for k in c..n {
-                        a[r][k] -= f * a[c][k];
+                    for (x, y) in row[c..].iter_mut().zip(&pivot[c..]) {
+                        *x -= f * y;
                     }
-                    b[r] -= f * b[c];
+                    *br -= f * bc;
                 }
             }
         }
     }
     (0..n)
-        .map(|i| if a[i][i].abs() < 1e-12 { 0.0 } else { b[i] / a[i][i] })
+        .map(|i| {
+            if a[i][i].abs() < 1e-12 {
+                0.0
+            } else {
+                b[i] / a[i][i]
+            }
+        })
         .collect()
 }
 
@@ -220,7 +239,13 @@ fn main() {
     for it in 0..iterations {
         let policy: &'static Policy = Box::leak(Box::new(Policy { w }));
         let t = std::time::Instant::now();
-        let data = gather(policy, positions, samples, seed.wrapping_add(it * 1_000_003), threads);
+        let data = gather(
+            policy,
+            positions,
+            samples,
+            seed.wrapping_add(it * 1_000_003),
+            threads,
+        );
         let cut = data.len() * 4 / 5;
         let (train, held) = data.split_at(cut);
         let new = fit(train, &w, lambda);

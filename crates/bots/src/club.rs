@@ -759,7 +759,10 @@ impl<'a> Context<'a> {
             before.open_pips()
         };
         let new: Vec<_> = open.iter().filter(|&p| !old.contains(p)).collect();
-        f[21] = hand.iter().filter(|t| new.iter().any(|&p| t.has(p))).count() as f64;
+        f[21] = hand
+            .iter()
+            .filter(|t| new.iter().any(|&p| t.has(p)))
+            .count() as f64;
         f[22] = self
             .unseen
             .iter()

@@ -231,6 +231,8 @@ mod tests {
         let view = s.view(s.to_move());
         let cfg = ExpertConfig::parse_expert("samples=30,threads=2,nest=3").unwrap();
         assert_eq!(analyze(&view, &cfg, 4), analyze(&view, &cfg, 4));
+        let learned = ExpertConfig::parse_expert("samples=30,threads=2,rollout=learned").unwrap();
+        assert_eq!(analyze(&view, &learned, 4), analyze(&view, &learned, 4));
         let mut e1 = Expert::new(cfg, 11);
         let mut e2 = Expert::new(cfg, 11);
         assert_eq!(e1.choose(&view), e2.choose(&view));

@@ -72,7 +72,11 @@ impl Policy {
     }
 
     /// [`Policy::choose`] reusing a buffer.
-    pub(crate) fn choose_with(&self, view: &View, buf: &mut Vec<(Action, Special, [f64; NF])>) -> Action {
+    pub(crate) fn choose_with(
+        &self,
+        view: &View,
+        buf: &mut Vec<(Action, Special, [f64; NF])>,
+    ) -> Action {
         let legal = view.legal_actions();
         if legal.contains(&Action::Muggins) {
             return Action::Muggins;
@@ -170,6 +174,45 @@ mod tests {
             }
         }
         assert_eq!(same, total);
+    }
+
+    /// The learned policy's points minus club's per hand, and the standard error, over
+    /// duplicate two-player deals (each deal played twice, the seats swapped).
+    fn against_club(deals: u64) -> (f64, f64) {
+        let club = Policy::club();
+        let mut diffs = Vec::new();
+        for d in 0..deals {
+            let start = State::from_seed(Rules::default(), &crate::duel::deal_seed(7, d)).unwrap();
+            let mut diff = 0.0;
+            for learned_seat in 0..2u8 {
+                let mut s = start.clone();
+                while matches!(s.phase(), Phase::Play | Phase::Claim) {
+                    let seat = s.to_move();
+                    let p = if seat.0 == learned_seat {
+                        &LEARNED
+                    } else {
+                        &club
+                    };
+                    let a = p.choose(&s.view(seat));
+                    s.apply(a).unwrap();
+                }
+                let me = fiveup_engine::Side(learned_seat);
+                let other = fiveup_engine::Side(1 - learned_seat);
+                diff += f64::from(s.scores()[me] - s.scores()[other]) / 2.0;
+            }
+            diffs.push(diff);
+        }
+        let n = diffs.len() as f64;
+        let mean = diffs.iter().sum::<f64>() / n;
+        let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        (mean, (var / n).sqrt())
+    }
+
+    #[test]
+    fn the_learned_policy_beats_club_head_to_head() {
+        let (mean, se) = against_club(3000);
+        eprintln!("learned - club: {mean:+.2} a hand, standard error {se:.2}");
+        assert!(mean - 2.0 * se > 0.0, "{mean:+.2} +- {se:.2}");
     }
 
     #[test]
