@@ -8,7 +8,11 @@
 //! ```text
 //! cargo run --release -p fiveup-bots --example infer_probe -- pimc:samples=100,threads=1 40
 //! FLOOR=0.2 cargo run --release -p fiveup-bots --example infer_probe
+//! cargo run --release -p fiveup-bots --example infer_probe -- pimc:samples=100,threads=1 40 learned
 //! ```
+//!
+//! A third argument `learned` weighs the worlds by the learned rollout policy's values of the
+//! other seat's plays instead of club's scores.
 use fiveup_bots::{make_bot, world_weight_model, Bot};
 use fiveup_engine::{FastRng, Phase, Rules, Sampler, Seat, Seed, State};
 
