@@ -8,8 +8,12 @@
 //! ```text
 //! cargo run --release -p fiveup-bots --example infer_probe -- pimc:samples=100,threads=1 40
 //! FLOOR=0.2 cargo run --release -p fiveup-bots --example infer_probe
+//! cargo run --release -p fiveup-bots --example infer_probe -- pimc:samples=100,threads=1 40 learned
 //! ```
-use fiveup_bots::{make_bot, world_weight_with, Bot};
+//!
+//! A third argument `learned` weighs the worlds by the learned rollout policy's values of the
+//! other seat's plays instead of club's scores.
+use fiveup_bots::{make_bot, world_weight_model, Bot};
 use fiveup_engine::{FastRng, Phase, Rules, Sampler, Seat, Seed, State};
 
 fn main() {
@@ -19,6 +23,9 @@ fn main() {
         .cloned()
         .unwrap_or("pimc:samples=100,threads=1".into());
     let games: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(40);
+    // A third argument `learned` models the other seat by the learned rollout policy.
+    let model = (args.get(3).map(String::as_str) == Some("learned"))
+        .then_some(&fiveup_bots::learned::LEARNED);
     let temps = [0.0, 1.5, 2.0, 3.0, 5.0, 10.0];
     let floor: f64 = std::env::var("FLOOR")
         .ok()
@@ -50,7 +57,7 @@ fn main() {
                             if t == 0.0 {
                                 1.0
                             } else {
-                                world_weight_with(w, seat, t, floor)
+                                world_weight_model(w, seat, t, floor, model)
                             }
                         })
                         .collect();

@@ -298,6 +298,83 @@ pub(crate) fn play_scores(view: &View, out: &mut Vec<(Action, f64)>) {
 /// What a play the lead rule passes over loses in [`play_scores`].
 const LEAD_SKIP: f64 = 30.0;
 
+/// How many terms [`play_features`] gives each play.
+pub const NF: usize = 24;
+
+/// What a play is worth at once, before any term: a play that wins the game (1e6) or goes out
+/// ([`DOMINO`] plus its points), or nothing special.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Special {
+    /// No special value: the terms decide.
+    No,
+    /// The value that outranks any sum of terms.
+    Value(f64),
+}
+
+/// The terms of every legal play for the seat to move in `view` (empty when it has no play to
+/// choose, as in [`play_scores`]): club's own terms, unweighted, then terms club does not
+/// have. With [`Weights::CLUB`]'s weights on the first fourteen (see [`club_feature_weights`])
+/// their sum is club's score but for a play that wins or goes out, which gets a
+/// [`Special`] value instead. Used by the learned rollout policy ([`crate::learned`]).
+pub(crate) fn play_features(view: &View, out: &mut Vec<(Action, Special, [f64; NF])>) {
+    out.clear();
+    if view.phase() != Phase::Play || view.muggins_available() > 0 {
+        return;
+    }
+    let legal = view.legal_actions();
+    if legal.contains(&Action::Muggins) {
+        return;
+    }
+    let ctx = Context::new(view, &Weights::CLUB);
+    for &a in legal.iter() {
+        if matches!(a, Action::Play { .. }) {
+            let (sp, f) = ctx.features(a);
+            out.push((a, sp, f));
+        }
+    }
+    if view.layout().is_empty() {
+        let points: Vec<f64> = out
+            .iter()
+            .map(|&(a, _, _)| ctx.units(ctx.raw_points(a)))
+            .collect();
+        let best = points.iter().copied().fold(0.0, f64::max);
+        if best >= 10.0 {
+            for (e, p) in out.iter_mut().zip(points) {
+                if p < best {
+                    e.2[13] = 1.0;
+                }
+            }
+        }
+    }
+}
+
+/// The weights under which the first fourteen terms of [`play_features`] add up to club's
+/// score, the rest 0.
+#[must_use]
+pub(crate) fn club_feature_weights() -> [f64; NF] {
+    let mut w = [0.0; NF];
+    w[0] = 1.0;
+    w[1] = -REPLY;
+    w[2] = FORCE;
+    w[3] = FORCE_PASS;
+    w[4] = -1.0;
+    w[5] = DOUBLE_LATE;
+    w[6] = DOUBLE_EARLY - DOUBLE_LATE;
+    w[7] = KEEP;
+    w[8] = LOCK;
+    w[9] = -NO_PLAY;
+    w[10] = PIP_BASE;
+    w[11] = PIP_DANGER;
+    w[12] = 1.0;
+    w[13] = -LEAD_SKIP;
+    w
+}
+
+/// The tie-break of club among plays of equal value (larger is better).
+pub(crate) fn tie_order(a: Action) -> (u8, bool, u8, i16) {
+    tie_key(a)
+}
+
 /// Tie-break among equal scores: larger is better.
 fn tie_key(a: Action) -> (u8, bool, u8, i16) {
     match a {
@@ -387,6 +464,8 @@ struct Context<'a> {
     cand: TileSet,
     /// Tiles in the next seat's hand.
     next_len: u32,
+    /// Suits the next seat is known to lack.
+    next_void: PipSet,
     /// Expected pips of this seat's partner (0 without partnerships).
     partner_pips: f64,
     /// Expected pips of each opponent side's hands, and whether the figure is exact.
@@ -445,6 +524,7 @@ impl<'a> Context<'a> {
             next,
             cand,
             next_len: u32::from(sizes[next]),
+            next_void: kn.void,
             partner_pips,
             opp_pips,
             opp_exact,
@@ -569,6 +649,130 @@ impl<'a> Context<'a> {
             v += self.block_value(side_pips);
         }
         v
+    }
+
+    /// The terms of a play (see [`play_features`]), or its special value.
+    fn features(&self, a: Action) -> (Special, [f64; NF]) {
+        let mut f = [0.0; NF];
+        let Action::Play { tile, arm } = a else {
+            return (Special::Value(f64::MIN), f);
+        };
+        let before = self.view.layout();
+        let after = self.lay(before, tile, arm);
+        let raw = State::count_points(self.rules, after.count());
+        let (wins, scored) = self.effective(self.view.scores()[self.view.side()], raw);
+        if wins {
+            return (Special::Value(1e6), f);
+        }
+        let mut hand = self.hand;
+        hand.remove(tile);
+        let points = self.units(scored);
+        if hand.is_empty() {
+            return (Special::Value(points + DOMINO), f);
+        }
+        f[0] = points;
+        let my_pips = f64::from(hand.pips());
+        let side_pips = my_pips + self.partner_pips;
+        let (reply, p_none) = self.reply(&after);
+        f[1] = reply;
+        if self.drawable {
+            f[2] = p_none;
+        } else {
+            f[3] = p_none;
+        }
+        if self.next_len == 1 {
+            f[4] = (1.0 - p_none) * side_pips;
+        }
+        if tile.is_double() {
+            let early = (f64::from(hand.len()) - 1.0) / (f64::from(self.rules.hand_size) - 2.0);
+            f[5] = 1.0;
+            f[6] = early.clamp(0.0, 1.0);
+        }
+        let playable = after.playable_tiles();
+        let fits = hand.and(playable);
+        if fits.is_empty() {
+            f[9] = 1.0;
+        } else {
+            f[7] = f64::from(fits.len().min(3));
+            f[8] = fits
+                .iter()
+                .filter(|t| {
+                    after
+                        .open_pips()
+                        .iter()
+                        .any(|p| t.has(p) && self.unseen.and(Tile::suit(p)).is_empty())
+                })
+                .count() as f64;
+        }
+        let danger = (f64::from(4u8.saturating_sub(self.min_opp_hand)) / 3.0)
+            .max(0.5 * f64::from(4u8.saturating_sub(hand.len() as u8)) / 3.0)
+            .min(1.0);
+        f[10] = f64::from(tile.pips());
+        f[11] = danger * f64::from(tile.pips());
+        if !self.drawable && fits.is_empty() && self.unseen.and(playable).is_empty() {
+            f[12] = self.block_value(side_pips);
+        }
+        // f[13], the lead rule, is set by `play_features`.
+
+        // Beyond club. My own next play on the new ends, if they stay: its best points and
+        // how many of my tiles would score.
+        let mut my_best: f64 = 0.0;
+        let mut my_scoring = 0.0;
+        for t in fits {
+            let mut best: f64 = 0.0;
+            for arm in after.open_arms().filter(|&x| after.fits(t, x)) {
+                let p = State::count_points(self.rules, self.lay(&after, t, Some(arm)).count());
+                best = best.max(self.units(p));
+            }
+            my_best = my_best.max(best);
+            if best > 0.0 {
+                my_scoring += 1.0;
+            }
+        }
+        f[14] = my_best;
+        f[15] = my_scoring;
+        // The next seat's best possible reply, and the share of its possible tiles that fit.
+        let cand_fit = self.cand.and(playable);
+        let mut max_reply: f64 = 0.0;
+        for t in cand_fit {
+            for arm in after.open_arms().filter(|&x| after.fits(t, x)) {
+                let p = State::count_points(self.rules, self.lay(&after, t, Some(arm)).count());
+                max_reply = max_reply.max(self.units(p));
+            }
+        }
+        f[16] = max_reply;
+        if !self.cand.is_empty() {
+            f[17] = f64::from(cand_fit.len()) / f64::from(self.cand.len());
+        }
+        // Ends the next seat is known to lack.
+        let open = after.open_pips();
+        f[18] = open.iter().filter(|&p| self.next_void.contains(p)).count() as f64;
+        // Late in the hand: points now, and my pips left.
+        if !self.drawable {
+            f[19] = points;
+            f[20] = my_pips;
+        }
+        // Suits the play newly shows: my tiles and the unseen tiles that carry them.
+        let old = if before.is_empty() {
+            PipSet::EMPTY
+        } else {
+            before.open_pips()
+        };
+        let new: Vec<_> = open.iter().filter(|&p| !old.contains(p)).collect();
+        f[21] = hand
+            .iter()
+            .filter(|t| new.iter().any(|&p| t.has(p)))
+            .count() as f64;
+        f[22] = self
+            .unseen
+            .iter()
+            .filter(|t| new.iter().any(|&p| t.has(p)))
+            .count() as f64;
+        // Exposure when the next seat is short of tiles.
+        if self.next_len <= 2 {
+            f[23] = reply;
+        }
+        (Special::No, f)
     }
 
     /// The expected (risk-weighted) best reply of the next seat on `after`, and the chance

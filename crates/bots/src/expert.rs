@@ -29,6 +29,7 @@
 
 use fiveup_engine::{Action, Entry, FastRng, Seat, State, View};
 
+use crate::learned::Policy;
 use crate::pimc::{choose_by_search, ExpertConfig};
 use crate::{Player, SpecError};
 
@@ -69,6 +70,19 @@ pub fn world_weight(world: &State, viewer: Seat, temp: f64) -> f64 {
 /// [`world_weight`] with another uniform share than [`FLOOR`].
 #[must_use]
 pub fn world_weight_with(world: &State, viewer: Seat, temp: f64, floor: f64) -> f64 {
+    world_weight_model(world, viewer, temp, floor, None)
+}
+
+/// [`world_weight_with`] under another model of the other seats: the values a rollout policy
+/// gives their plays ([`crate::learned::Policy`]) instead of club's scores (`None`).
+#[must_use]
+pub fn world_weight_model(
+    world: &State,
+    viewer: Seat,
+    temp: f64,
+    floor: f64,
+    model: Option<&Policy>,
+) -> f64 {
     let Ok(mut s) = State::with_start(*world.rules(), *world.deal(), *world.start()) else {
         return 1.0;
     };
@@ -78,7 +92,10 @@ pub fn world_weight_with(world: &State, viewer: Seat, temp: f64, floor: f64) -> 
         let Some(a) = e.action() else { continue };
         if let Entry::Play { seat, .. } = *e {
             if seat != viewer && s.to_move() == seat {
-                crate::club::play_scores(&s.view(seat), &mut scores);
+                match model {
+                    None => crate::club::play_scores(&s.view(seat), &mut scores),
+                    Some(p) => p.play_values(&s.view(seat), &mut scores),
+                }
                 if scores.len() > 1 {
                     let max = scores.iter().map(|x| x.1).fold(f64::MIN, f64::max);
                     let mut z = 0.0;
@@ -214,6 +231,8 @@ mod tests {
         let view = s.view(s.to_move());
         let cfg = ExpertConfig::parse_expert("samples=30,threads=2,nest=3").unwrap();
         assert_eq!(analyze(&view, &cfg, 4), analyze(&view, &cfg, 4));
+        let learned = ExpertConfig::parse_expert("samples=30,threads=2,rollout=learned").unwrap();
+        assert_eq!(analyze(&view, &learned, 4), analyze(&view, &learned, 4));
         let mut e1 = Expert::new(cfg, 11);
         let mut e2 = Expert::new(cfg, 11);
         assert_eq!(e1.choose(&view), e2.choose(&view));

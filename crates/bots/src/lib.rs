@@ -28,6 +28,7 @@ mod club;
 pub mod duel;
 mod expert;
 mod greedy;
+pub mod learned;
 mod pimc;
 mod random;
 pub mod rating;
@@ -35,7 +36,10 @@ pub mod review;
 
 pub use club::{choose_with as club_choose_with, Club, Weights as ClubWeights};
 pub use duel::{run_match, MatchConfig, MatchError, MatchMode, MatchReport};
-pub use expert::{world_weight, world_weight_with, Expert, DEFAULT_INFER, EXPERT_SAMPLES, FLOOR};
+pub use expert::{
+    world_weight, world_weight_model, world_weight_with, Expert, DEFAULT_INFER, EXPERT_SAMPLES,
+    FLOOR,
+};
 pub use greedy::{greedy_action, Greedy};
 pub use pimc::{
     analyze, ActionEval, ExpertConfig, Oracle, Pimc, Rollout, DEFAULT_SAMPLES, NEAR_TARGET,
@@ -225,6 +229,8 @@ mod tests {
         plays_legally("expert:samples=8,threads=2");
         plays_legally("expert:samples=6,threads=1,infer=3");
         plays_legally("expert:samples=4,threads=1,nest=2,rollout=seeing");
+        plays_legally("expert:samples=6,threads=1,rollout=learned");
+        plays_legally("expert:samples=4,threads=1,nest=2,rollout=learned");
         plays_legally("oracle:samples=4,threads=1");
     }
 
@@ -248,6 +254,12 @@ mod tests {
         assert!(make_bot("pimc:infer=10", 1).is_err());
         assert!(make_bot("expert:infer=1001", 1).is_err());
         assert!(make_bot("oracle:infer=10", 1).is_err());
+        // So is the learned rollout policy.
+        assert!(make_bot("pimc:rollout=learned", 1).is_err());
+        assert!(make_bot("expert:rollout=learned", 1)
+            .unwrap()
+            .name()
+            .contains("rollout=learned"));
         assert!(make_bot("expert:samples=50,threads=1,infer=0", 1)
             .unwrap()
             .name()

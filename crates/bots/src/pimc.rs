@@ -104,11 +104,12 @@ impl ExpertConfig {
                     "greedy" => Rollout::Greedy,
                     "club" => Rollout::Club,
                     "seeing" if extended => Rollout::Seeing,
+                    "learned" if extended => Rollout::Learned(&crate::learned::LEARNED),
                     _ => {
                         return Err(SpecError(format!(
                             "rollout: {v:?} is not {}",
                             if extended {
-                                "greedy, club or seeing"
+                                "greedy, club, learned or seeing"
                             } else {
                                 "greedy or club"
                             }
@@ -154,6 +155,8 @@ impl ExpertConfig {
             Rollout::Greedy => "greedy",
             Rollout::Club => "club",
             Rollout::Seeing => "seeing",
+            Rollout::Learned(p) if std::ptr::eq(p, &crate::learned::LEARNED) => "learned",
+            Rollout::Learned(_) => "trained",
         };
         let mut infer = String::new();
         if self.infer > 0 {
@@ -276,6 +279,14 @@ fn in_play(s: &State) -> bool {
 
 /// Finish the hand with the rollout policy.
 fn rollout(s: &mut State, policy: Rollout) {
+    if let (Rollout::Learned(p), 6) = (policy, s.rules().set) {
+        let mut buf = Vec::new();
+        while in_play(s) {
+            let a = p.choose_with(&s.view(s.to_move()), &mut buf);
+            s.apply_unchecked(a);
+        }
+        return;
+    }
     // The club player reads a view of the whole history at every ply: on the bigger sets that
     // took over half a second a decision, so they are finished by the greedy rule.
     let policy = if s.rules().set == 6 {
@@ -285,7 +296,7 @@ fn rollout(s: &mut State, policy: Rollout) {
     };
     while in_play(s) {
         let a = match policy {
-            Rollout::Greedy => greedy_action(s),
+            Rollout::Greedy | Rollout::Learned(_) => greedy_action(s),
             Rollout::Club => {
                 let seat = s.to_move();
                 crate::Player::choose(&mut crate::club::Club, &s.view(seat))
@@ -310,6 +321,9 @@ pub enum Rollout {
     Club,
     /// The club player reading the next seat's hand in the sampled world (double-six only).
     Seeing,
+    /// A learned policy over club's terms and more, from each seat's view of the sampled world
+    /// (double-six only; see [`crate::learned`]).
+    Learned(&'static crate::learned::Policy),
 }
 
 /// Tiles left in all hands.
@@ -398,6 +412,7 @@ fn evaluate_nested(
             let seat = s.to_move();
             let b = match cfg.rollout {
                 Rollout::Greedy => greedy_action(&s),
+                Rollout::Learned(p) => p.choose(&s.view(seat)),
                 Rollout::Club => crate::Player::choose(&mut crate::club::Club, &s.view(seat)),
                 Rollout::Seeing => {
                     let next = seat.next(s.rules().players);

@@ -1,0 +1,222 @@
+//! The learned rollout policy: club's terms and a few more, weighted by weights fitted to the
+//! searcher's own evaluations (`rollout=learned`).
+//!
+//! Every legal play is described by [`NF`] terms from its seat's view (club's fourteen terms,
+//! unweighted, and ten more: the points of this seat's best next play on the new ends, how
+//! many of its tiles would score there, the next seat's best possible reply, the share of the
+//! next seat's possible tiles that fit, the new ends the next seat is known to lack, the points
+//! and the pips left once nothing can be drawn, the tiles of this seat and the unseen tiles
+//! carrying the suits the play newly shows, and the exposure when the next seat holds two
+//! tiles or fewer). The policy plays the highest weighted sum; a play that wins the game or
+//! goes out comes first, as in club, and ties are broken as club breaks them.
+//!
+//! The weights ([`LEARNED`], in `learned_weights.rs`) come from expert iteration: hands are
+//! played by the current policy, at sampled decisions the searcher (pimc's search with the
+//! current policy finishing every world) values every legal play, and the weights are refitted
+//! by least squares to those values (each decision's values and terms centred on their mean,
+//! with a ridge pull towards the previous weights), then the loop repeats with the new policy.
+//! The command that produced them is in `docs/strength.md`:
+//!
+//! ```text
+//! cargo run --release -p fiveup-bots --example train_rollout -- ITERATIONS POSITIONS SAMPLES SEED
+//! ```
+
+use std::cmp::Ordering;
+
+use fiveup_engine::{Action, Phase, View};
+
+pub use crate::club::NF;
+use crate::club::{play_features, tie_order, Special};
+
+/// The fitted weights, written by the `train_rollout` example.
+mod weights {
+    include!("learned_weights.rs");
+}
+
+/// A rollout policy's weights, one per term of a play.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Policy {
+    /// The weight of each term.
+    pub w: [f64; NF],
+}
+
+// The weights are finite numbers (never NaN), so equality is an equivalence.
+impl Eq for Policy {}
+
+/// The learned policy shipped with the players.
+pub static LEARNED: Policy = Policy {
+    w: weights::WEIGHTS,
+};
+
+impl Policy {
+    /// The weights under which the policy plays as club (but for ties between plays whose
+    /// scores differ by rounding).
+    #[must_use]
+    pub fn club() -> Policy {
+        Policy {
+            w: crate::club::club_feature_weights(),
+        }
+    }
+
+    /// The weighted sum of a play's terms.
+    #[must_use]
+    pub fn value(&self, f: &[f64; NF]) -> f64 {
+        self.w.iter().zip(f).map(|(w, x)| w * x).sum()
+    }
+
+    /// The policy's choice for the viewer (whose turn it is).
+    #[must_use]
+    pub fn choose(&self, view: &View) -> Action {
+        let mut scratch = Vec::new();
+        self.choose_with(view, &mut scratch)
+    }
+
+    /// [`Policy::choose`] reusing a buffer.
+    pub(crate) fn choose_with(
+        &self,
+        view: &View,
+        buf: &mut Vec<(Action, Special, [f64; NF])>,
+    ) -> Action {
+        let legal = view.legal_actions();
+        if legal.contains(&Action::Muggins) {
+            return Action::Muggins;
+        }
+        if view.phase() == Phase::Claim {
+            return *legal
+                .iter()
+                .max_by_key(|a| match a {
+                    Action::Claim(n) => *n,
+                    _ => 0,
+                })
+                .expect("a claim is due");
+        }
+        play_features(view, buf);
+        if buf.is_empty() {
+            return *legal
+                .iter()
+                .next()
+                .expect("the player to move has a legal action");
+        }
+        buf.iter()
+            .map(|(a, sp, f)| {
+                let v = match sp {
+                    Special::Value(v) => *v,
+                    Special::No => self.value(f),
+                };
+                (*a, v)
+            })
+            .max_by(|x, y| {
+                x.1.partial_cmp(&y.1)
+                    .unwrap_or(Ordering::Equal)
+                    .then_with(|| tie_order(x.0).cmp(&tie_order(y.0)))
+            })
+            .expect("at least one play")
+            .0
+    }
+}
+
+impl Policy {
+    /// The policy's value of every play for the seat to move in `view`, as
+    /// [`crate::club`]'s scores are given for the expert's inference (empty when it has no
+    /// play to choose).
+    pub fn play_values(&self, view: &View, out: &mut Vec<(Action, f64)>) {
+        let mut buf = Vec::new();
+        play_features(view, &mut buf);
+        out.clear();
+        out.extend(buf.iter().map(|(a, sp, f)| {
+            (
+                *a,
+                match sp {
+                    Special::Value(v) => *v,
+                    Special::No => self.value(f),
+                },
+            )
+        }));
+    }
+}
+
+/// Every play of the viewer with its terms, for training: `None` when the viewer has no choice
+/// among plays, or when one of them wins the game or goes out (the policy needs no weights
+/// there).
+#[must_use]
+pub fn play_terms(view: &View) -> Option<Vec<(Action, [f64; NF])>> {
+    let mut buf = Vec::new();
+    play_features(view, &mut buf);
+    if buf.len() < 2 || buf.iter().any(|(_, sp, _)| *sp != Special::No) {
+        return None;
+    }
+    Some(buf.into_iter().map(|(a, _, f)| (a, f)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Player;
+    use fiveup_engine::{Rules, Seed, State};
+
+    #[test]
+    fn club_weights_play_as_club() {
+        // With club's weights the policy's sum is club's score, so it makes club's choices
+        // (but for plays whose scores differ only by rounding, never seen here).
+        let club = Policy::club();
+        let mut same = 0;
+        let mut total = 0;
+        for seed in 0..30 {
+            let mut s = State::from_seed(Rules::default(), &Seed::from_u64(seed)).unwrap();
+            while matches!(s.phase(), Phase::Play | Phase::Claim) {
+                let view = s.view(s.to_move());
+                let a = crate::club::Club.choose(&view);
+                total += 1;
+                if club.choose(&view) == a {
+                    same += 1;
+                }
+                s.apply(a).unwrap();
+            }
+        }
+        assert_eq!(same, total);
+    }
+
+    /// The learned policy's points minus club's per hand, and the standard error, over
+    /// duplicate two-player deals (each deal played twice, the seats swapped).
+    fn against_club(deals: u64) -> (f64, f64) {
+        let club = Policy::club();
+        let mut diffs = Vec::new();
+        for d in 0..deals {
+            let start = State::from_seed(Rules::default(), &crate::duel::deal_seed(7, d)).unwrap();
+            let mut diff = 0.0;
+            for learned_seat in 0..2u8 {
+                let mut s = start.clone();
+                while matches!(s.phase(), Phase::Play | Phase::Claim) {
+                    let seat = s.to_move();
+                    let p = if seat.0 == learned_seat {
+                        &LEARNED
+                    } else {
+                        &club
+                    };
+                    let a = p.choose(&s.view(seat));
+                    s.apply(a).unwrap();
+                }
+                let me = fiveup_engine::Side(learned_seat);
+                let other = fiveup_engine::Side(1 - learned_seat);
+                diff += f64::from(s.scores()[me] - s.scores()[other]) / 2.0;
+            }
+            diffs.push(diff);
+        }
+        let n = diffs.len() as f64;
+        let mean = diffs.iter().sum::<f64>() / n;
+        let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        (mean, (var / n).sqrt())
+    }
+
+    #[test]
+    fn the_learned_policy_beats_club_head_to_head() {
+        let (mean, se) = against_club(3000);
+        eprintln!("learned - club: {mean:+.2} a hand, standard error {se:.2}");
+        assert!(mean - 2.0 * se > 0.0, "{mean:+.2} +- {se:.2}");
+    }
+
+    #[test]
+    fn the_learned_weights_are_finite() {
+        assert!(LEARNED.w.iter().all(|w| w.is_finite()));
+    }
+}
