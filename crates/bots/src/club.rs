@@ -61,8 +61,8 @@
 use std::cmp::Ordering;
 
 use fiveup_engine::{
-    round5, Action, ArmId, Award, Entry, GameEnd, Layout, LeadKind, Phase, PipSet, Rules, Seat,
-    State, Tile, TileSet, View, MAX_SEATS,
+    round5, Action, ActionList, ArmId, Award, Entry, GameEnd, Layout, LeadKind, Phase, PipSet,
+    Rules, Seat, State, Tile, TileSet, View, MAX_SEATS,
 };
 
 use crate::Player;
@@ -209,19 +209,49 @@ pub fn choose_seeing(view: &View, w: &Weights, next_hand: TileSet) -> Action {
     choose_inner(view, w, Some(next_hand))
 }
 
-fn choose_inner(view: &View, w: &Weights, next_hand: Option<TileSet>) -> Action {
-    let legal = view.legal_actions();
+/// The choice when there is no play to weigh: a Muggins call whenever one is open, and the
+/// right claim under manual scoring. Shared by club and the learned policy.
+pub(crate) fn obvious_choice(view: &View, legal: &ActionList) -> Option<Action> {
     if legal.contains(&Action::Muggins) {
-        return Action::Muggins;
+        return Some(Action::Muggins);
     }
     if view.phase() == Phase::Claim {
-        return *legal
-            .iter()
-            .max_by_key(|a| match a {
-                Action::Claim(n) => *n,
-                _ => 0,
-            })
-            .expect("a claim is due");
+        return legal.iter().copied().max_by_key(|a| match a {
+            Action::Claim(n) => *n,
+            _ => 0,
+        });
+    }
+    None
+}
+
+/// The legal actions when the seat to move chooses among plays (not a claim or a Muggins call).
+fn choosing_plays(view: &View) -> Option<ActionList> {
+    if view.phase() != Phase::Play || view.muggins_available() > 0 {
+        return None;
+    }
+    let legal = view.legal_actions();
+    (!legal.contains(&Action::Muggins)).then_some(legal)
+}
+
+/// On a free lead, for each play, whether the lead rule passes it over: when the best-scoring
+/// tile is worth ten or more, every play worth less. `None` when it does not apply.
+fn lead_passes_over(
+    view: &View,
+    ctx: &Context,
+    plays: impl Iterator<Item = Action>,
+) -> Option<Vec<bool>> {
+    if !view.layout().is_empty() {
+        return None;
+    }
+    let points: Vec<f64> = plays.map(|a| ctx.units(ctx.raw_points(a))).collect();
+    let best = points.iter().copied().fold(0.0, f64::max);
+    (best >= 10.0).then(|| points.iter().map(|&p| p < best).collect())
+}
+
+fn choose_inner(view: &View, w: &Weights, next_hand: Option<TileSet>) -> Action {
+    let legal = view.legal_actions();
+    if let Some(a) = obvious_choice(view, &legal) {
+        return a;
     }
     let mut plays: Vec<Action> = legal
         .iter()
@@ -238,15 +268,10 @@ fn choose_inner(view: &View, w: &Weights, next_hand: Option<TileSet>) -> Action 
     if let Some(h) = next_hand {
         ctx.cand = h;
     }
-    if view.layout().is_empty() {
-        // On a free lead, the best-scoring tile when it is worth ten or more.
-        let best = plays
-            .iter()
-            .map(|&a| ctx.units(ctx.raw_points(a)))
-            .fold(0.0, f64::max);
-        if best >= 10.0 {
-            plays.retain(|&a| ctx.units(ctx.raw_points(a)) >= best);
-        }
+    // On a free lead, the best-scoring tile when it is worth ten or more.
+    if let Some(skip) = lead_passes_over(view, &ctx, plays.iter().copied()) {
+        let mut skip = skip.into_iter();
+        plays.retain(|_| !skip.next().unwrap_or(false));
     }
     let scored: Vec<(Action, f64)> = plays.iter().map(|&a| (a, ctx.score(a))).collect();
     scored
@@ -266,30 +291,19 @@ fn choose_inner(view: &View, w: &Weights, next_hand: Option<TileSet>) -> Action 
 /// of [`crate::expert`] reads these scores as the chance club would make each play.
 pub(crate) fn play_scores(view: &View, out: &mut Vec<(Action, f64)>) {
     out.clear();
-    if view.phase() != Phase::Play || view.muggins_available() > 0 {
+    let Some(legal) = choosing_plays(view) else {
         return;
-    }
-    let legal = view.legal_actions();
-    if legal.contains(&Action::Muggins) {
-        return;
-    }
+    };
     let ctx = Context::new(view, &Weights::CLUB);
     for &a in legal.iter() {
         if matches!(a, Action::Play { .. }) {
             out.push((a, ctx.score(a)));
         }
     }
-    if view.layout().is_empty() {
-        let points: Vec<f64> = out
-            .iter()
-            .map(|&(a, _)| ctx.units(ctx.raw_points(a)))
-            .collect();
-        let best = points.iter().copied().fold(0.0, f64::max);
-        if best >= 10.0 {
-            for (e, p) in out.iter_mut().zip(points) {
-                if p < best {
-                    e.1 -= LEAD_SKIP;
-                }
+    if let Some(skip) = lead_passes_over(view, &ctx, out.iter().map(|e| e.0)) {
+        for (e, s) in out.iter_mut().zip(skip) {
+            if s {
+                e.1 -= LEAD_SKIP;
             }
         }
     }
@@ -318,13 +332,9 @@ pub enum Special {
 /// [`Special`] value instead. Used by the learned rollout policy ([`crate::learned`]).
 pub(crate) fn play_features(view: &View, out: &mut Vec<(Action, Special, [f64; NF])>) {
     out.clear();
-    if view.phase() != Phase::Play || view.muggins_available() > 0 {
+    let Some(legal) = choosing_plays(view) else {
         return;
-    }
-    let legal = view.legal_actions();
-    if legal.contains(&Action::Muggins) {
-        return;
-    }
+    };
     let ctx = Context::new(view, &Weights::CLUB);
     for &a in legal.iter() {
         if matches!(a, Action::Play { .. }) {
@@ -332,17 +342,10 @@ pub(crate) fn play_features(view: &View, out: &mut Vec<(Action, Special, [f64; N
             out.push((a, sp, f));
         }
     }
-    if view.layout().is_empty() {
-        let points: Vec<f64> = out
-            .iter()
-            .map(|&(a, _, _)| ctx.units(ctx.raw_points(a)))
-            .collect();
-        let best = points.iter().copied().fold(0.0, f64::max);
-        if best >= 10.0 {
-            for (e, p) in out.iter_mut().zip(points) {
-                if p < best {
-                    e.2[13] = 1.0;
-                }
+    if let Some(skip) = lead_passes_over(view, &ctx, out.iter().map(|e| e.0)) {
+        for (e, s) in out.iter_mut().zip(skip) {
+            if s {
+                e.2[13] = 1.0;
             }
         }
     }
@@ -370,13 +373,9 @@ pub(crate) fn club_feature_weights() -> [f64; NF] {
     w
 }
 
-/// The tie-break of club among plays of equal value (larger is better).
-pub(crate) fn tie_order(a: Action) -> (u8, bool, u8, i16) {
-    tie_key(a)
-}
-
-/// Tie-break among equal scores: larger is better.
-fn tie_key(a: Action) -> (u8, bool, u8, i16) {
+/// Tie-break among plays of equal value: larger is better. The learned policy breaks ties the
+/// same way.
+pub(crate) fn tie_key(a: Action) -> (u8, bool, u8, i16) {
     match a {
         Action::Play { tile, arm } => (
             tile.pips(),

@@ -23,10 +23,10 @@
 
 use std::cmp::Ordering;
 
-use fiveup_engine::{Action, Phase, View};
+use fiveup_engine::{Action, View};
 
 pub use crate::club::NF;
-use crate::club::{play_features, tie_order, Special};
+use crate::club::{obvious_choice, play_features, tie_key, Special};
 
 /// The fitted weights, written by the `train_rollout` example.
 mod weights {
@@ -64,6 +64,14 @@ impl Policy {
         self.w.iter().zip(f).map(|(w, x)| w * x).sum()
     }
 
+    /// A play's value: its special value if it has one, else the weighted sum of its terms.
+    fn play_value(&self, sp: Special, f: &[f64; NF]) -> f64 {
+        match sp {
+            Special::Value(v) => v,
+            Special::No => self.value(f),
+        }
+    }
+
     /// The policy's choice for the viewer (whose turn it is).
     #[must_use]
     pub fn choose(&self, view: &View) -> Action {
@@ -78,17 +86,8 @@ impl Policy {
         buf: &mut Vec<(Action, Special, [f64; NF])>,
     ) -> Action {
         let legal = view.legal_actions();
-        if legal.contains(&Action::Muggins) {
-            return Action::Muggins;
-        }
-        if view.phase() == Phase::Claim {
-            return *legal
-                .iter()
-                .max_by_key(|a| match a {
-                    Action::Claim(n) => *n,
-                    _ => 0,
-                })
-                .expect("a claim is due");
+        if let Some(a) = obvious_choice(view, &legal) {
+            return a;
         }
         play_features(view, buf);
         if buf.is_empty() {
@@ -98,17 +97,11 @@ impl Policy {
                 .expect("the player to move has a legal action");
         }
         buf.iter()
-            .map(|(a, sp, f)| {
-                let v = match sp {
-                    Special::Value(v) => *v,
-                    Special::No => self.value(f),
-                };
-                (*a, v)
-            })
+            .map(|(a, sp, f)| (*a, self.play_value(*sp, f)))
             .max_by(|x, y| {
                 x.1.partial_cmp(&y.1)
                     .unwrap_or(Ordering::Equal)
-                    .then_with(|| tie_order(x.0).cmp(&tie_order(y.0)))
+                    .then_with(|| tie_key(x.0).cmp(&tie_key(y.0)))
             })
             .expect("at least one play")
             .0
@@ -123,15 +116,7 @@ impl Policy {
         let mut buf = Vec::new();
         play_features(view, &mut buf);
         out.clear();
-        out.extend(buf.iter().map(|(a, sp, f)| {
-            (
-                *a,
-                match sp {
-                    Special::Value(v) => *v,
-                    Special::No => self.value(f),
-                },
-            )
-        }));
+        out.extend(buf.iter().map(|(a, sp, f)| (*a, self.play_value(*sp, f))));
     }
 }
 
@@ -152,7 +137,7 @@ pub fn play_terms(view: &View) -> Option<Vec<(Action, [f64; NF])>> {
 mod tests {
     use super::*;
     use crate::Player;
-    use fiveup_engine::{Rules, Seed, State};
+    use fiveup_engine::{Phase, Rules, Seed, State};
 
     #[test]
     fn club_weights_play_as_club() {
