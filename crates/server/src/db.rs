@@ -431,6 +431,16 @@ async fn checkpointer(db: Db) {
     }
 }
 
+/// Take the requests already waiting, up to a batch.
+fn fill_batch(rx: &mut mpsc::Receiver<WriteReqBox>, batch: &mut Vec<WriteReqInner>) {
+    while batch.len() < BATCH {
+        match rx.try_recv() {
+            Ok(WriteReqBox(r)) => batch.push(r),
+            Err(_) => break,
+        }
+    }
+}
+
 async fn writer_loop(
     db: Db,
     mut rx: mpsc::Receiver<WriteReqBox>,
@@ -440,12 +450,7 @@ async fn writer_loop(
     let mut batch: Vec<WriteReqInner> = Vec::with_capacity(BATCH);
     while let Some(WriteReqBox(first)) = rx.recv().await {
         batch.push(first);
-        while batch.len() < BATCH {
-            match rx.try_recv() {
-                Ok(WriteReqBox(r)) => batch.push(r),
-                Err(_) => break,
-            }
-        }
+        fill_batch(&mut rx, &mut batch);
         let timer = latency.start_timer();
         let res = commit_batch(&db, &batch, fence.as_ref()).await;
         timer.observe_duration();
@@ -585,12 +590,7 @@ fn sqlite_writer(
         if !window.is_zero() && mean_x100 > BUSY_X100 {
             std::thread::sleep(window);
         }
-        while batch.len() < BATCH {
-            match rx.try_recv() {
-                Ok(WriteReqBox(r)) => batch.push(r),
-                Err(_) => break,
-            }
-        }
+        fill_batch(&mut rx, &mut batch);
         let n = batch.len() as u64;
         mean_x100 = (mean_x100 * 7 + n * 100) / 8;
         let timer = latency.start_timer();
