@@ -522,7 +522,7 @@ impl FastRng {
     }
 
     #[inline]
-    fn tile_order_fixed<const N: usize>(&mut self, order: &mut [Tile; N]) {
+    pub(crate) fn tile_order_fixed<const N: usize>(&mut self, order: &mut [Tile; N]) {
         self.tile_order_slice(order);
     }
 

@@ -35,8 +35,13 @@ pub fn random_hand(rules: Rules, rng: &mut FastRng) -> Result<State, SetupError>
 /// The allocation-free loop behind `fiveup bench`.
 #[inline]
 pub fn random_hand_in_place(state: &mut State, rng: &mut FastRng) {
-    state.redeal_first_hand(rng);
-    play_out(state, rng);
+    if state.rules().is_standard_profile() {
+        state.redeal_first_hand_std(rng);
+        play_out_in::<true>(state, rng);
+    } else {
+        state.redeal_first_hand(rng);
+        play_out_in::<false>(state, rng);
+    }
 }
 
 /// Play the current hand to its end with uniformly random legal actions.
@@ -88,9 +93,15 @@ mod tests {
     #[test]
     fn standard_profile_loop_matches_the_general_loop() {
         let mut presets = 0;
-        for preset in Preset::ALL {
-            let rules = Rules::preset(preset, 2);
-            if !rules.is_standard_profile() {
+        let leads = [
+            crate::FirstLead::HighestDouble,
+            crate::FirstLead::HighestDoubleAny,
+            crate::FirstLead::Lot,
+        ];
+        for (preset, first_lead) in Preset::ALL.into_iter().flat_map(|p| leads.map(|l| (p, l))) {
+            let mut rules = Rules::preset(preset, 2);
+            rules.first_lead = first_lead;
+            if !rules.is_standard_profile() || rules.validate().is_err() {
                 continue;
             }
             presets += 1;
@@ -104,14 +115,18 @@ mod tests {
                 let mut rb = FastRng::new(i);
                 play_out_in::<true>(&mut a, &mut ra);
                 play_out_in::<false>(&mut b, &mut rb);
-                assert_eq!(a.log(), b.log(), "{preset:?} hand {i}");
-                assert_eq!(a.scores(), b.scores(), "{preset:?} hand {i}");
-                assert_eq!(a.result(), b.result(), "{preset:?} hand {i}");
-                assert_eq!(a.phase(), b.phase(), "{preset:?} hand {i}");
-                assert_eq!(ra.next_u64(), rb.next_u64(), "{preset:?} hand {i}");
+                let at = format!("{preset:?} {first_lead:?} hand {i}");
+                assert_eq!(a.log(), b.log(), "{at}");
+                assert_eq!(a.scores(), b.scores(), "{at}");
+                assert_eq!(a.result(), b.result(), "{at}");
+                assert_eq!(a.phase(), b.phase(), "{at}");
+                assert_eq!(ra.next_u64(), rb.next_u64(), "{at}");
             }
         }
-        assert!(presets >= 3, "several presets use the standard profile");
+        assert!(
+            presets >= 9,
+            "several presets use the standard profile, under each lead rule"
+        );
     }
 
     #[test]

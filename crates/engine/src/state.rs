@@ -882,6 +882,41 @@ fn add_suits_low(counts: &mut [u8; 16], t: Tile, up: bool) {
     counts[..8].copy_from_slice(&if up { v + d } else { v - d }.to_le_bytes());
 }
 
+/// Each double-six tile's pips, by index (padded to 32 so a masked index needs no check).
+const PIPS_LOW: [u8; 32] = {
+    let mut w = [0u8; 32];
+    let mut i = 0;
+    while i < 28 {
+        w[i] = Tile(i as u8).pips();
+        i += 1;
+    }
+    w
+};
+
+/// The pips of a double-six set of tiles given as its low word.
+#[inline]
+fn pips_low(mut m: u64) -> u16 {
+    let mut v = 0u16;
+    while m != 0 {
+        v += u16::from(PIPS_LOW[m.trailing_zeros() as usize & 31]);
+        m &= m - 1;
+    }
+    v
+}
+
+/// The pips shown on open arms, from the per-pip counts of open arms, for a double-six set
+/// (pips 0 to 6: the low eight counts). Branch-free: a count is below 128, so adding 127 to it
+/// sets its byte's top bit exactly when it is not 0, and one multiplication gathers the eight
+/// top bits into one byte.
+#[inline]
+fn open_pips_low(counts: &[u8; 16]) -> PipSet {
+    let mut low = [0u8; 8];
+    low.copy_from_slice(&counts[..8]);
+    let v = u64::from_le_bytes(low);
+    let top = (v + 0x7f7f_7f7f_7f7f_7f7f) & 0x8080_8080_8080_8080;
+    PipSet(((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16)
+}
+
 /// Put `t` into a double-six hand (every bit in the low word).
 #[inline]
 fn insert_low(hand: &mut TileSet, t: Tile) {
@@ -988,6 +1023,10 @@ impl State {
     /// in place with `rng` (uniform: a uniform shuffle of any order is uniform). Redeals until a
     /// double is dealt when the rules require it. For playout loops.
     pub fn redeal_first_hand(&mut self, rng: &mut crate::deal::FastRng) {
+        if self.rules.is_standard_profile() {
+            self.redeal_first_hand_std(rng);
+            return;
+        }
         let n = self.deal.len();
         let lot = self.rules.first_lead == FirstLead::Lot;
         loop {
@@ -1000,6 +1039,99 @@ impl State {
                 return;
             }
         }
+    }
+
+    /// [`State::redeal_first_hand`] under the standard profile: the same generator calls in the
+    /// same order, so the same hands, with the deal made by [`State::deal_first_hand_std`].
+    #[inline]
+    pub(crate) fn redeal_first_hand_std(&mut self, rng: &mut crate::deal::FastRng) {
+        debug_assert!(self.rules.is_standard_profile() && self.deal.len() == 28);
+        let lot = self.rules.first_lead == FirstLead::Lot;
+        loop {
+            let order: &mut [Tile; 28] = (&mut self.deal.order[..28])
+                .try_into()
+                .expect("a double-six deal has 28 tiles");
+            rng.tile_order_fixed(order);
+            if lot {
+                self.deal.lot = Seat(rng.below(2) as u8);
+            }
+            if self.deal_first_hand_std() {
+                return;
+            }
+        }
+    }
+
+    /// [`State::deal_hand`] of a first hand under the standard profile (two players, a
+    /// double-six set): both hands are made in registers and the leader found from them before
+    /// anything is stored, and only what a standard-profile hand uses is reset. The rarer
+    /// opening rules (no double dealt and no redeal) go to the general deal. Returns false,
+    /// having changed nothing, when the deal must be redone for want of a double.
+    #[inline(always)]
+    fn deal_first_hand_std(&mut self) -> bool {
+        let h = usize::from(self.rules.hand_size);
+        debug_assert!(2 * h <= 28);
+        let order = &self.deal.order[..2 * h];
+        let (mut b0, mut c0, mut b1, mut c1) = (0u64, 0u64, 0u64, 0u64);
+        for (t0, t1) in order[..h].iter().zip(&order[h..]) {
+            b0 |= 1u64 << (t0.0 & 63);
+            c0 += SUIT_WORDS_LOW[usize::from(t0.0) & 31];
+            b1 |= 1u64 << (t1.0 & 63);
+            c1 += SUIT_WORDS_LOW[usize::from(t1.0) & 31];
+        }
+        let doubles = (b0 | b1) & Tile::DOUBLES.0 as u64;
+        // The leader, the kind of lead, the tile that must be led and the tile shown.
+        let (leader, kind, forced, shown) = match self.rules.first_lead {
+            FirstLead::Lot => (self.deal.lot, LeadKind::Lot, None, None),
+            FirstLead::TopDouble => {
+                let d = Tile::double(6);
+                let bit = 1u64 << (d.0 & 63);
+                if doubles & bit == 0 {
+                    return false;
+                }
+                let seat = Seat(u8::from(b0 & bit == 0));
+                (seat, LeadKind::HighestDouble, Some(d), Some(d))
+            }
+            FirstLead::HighestDouble | FirstLead::HighestDoubleAny if doubles != 0 => {
+                let d = Tile(63 - doubles.leading_zeros() as u8);
+                let seat = Seat(u8::from(b0 & (1u64 << (d.0 & 63)) == 0));
+                let forced = (self.rules.first_lead == FirstLead::HighestDouble).then_some(d);
+                (seat, LeadKind::HighestDouble, forced, Some(d))
+            }
+            FirstLead::HighestDouble | FirstLead::HighestDoubleAny => {
+                if self.rules.no_double == NoDouble::Redeal {
+                    return false;
+                }
+                return self.deal_hand(HandStart::first()).is_ok();
+            }
+        };
+        self.hands = BySeat::default();
+        self.hands.0[0] = TileSet(u128::from(b0));
+        self.hands.0[1] = TileSet(u128::from(b1));
+        self.suit_counts = BySeat::default();
+        self.suit_counts.0[0][..8].copy_from_slice(&c0.to_le_bytes());
+        self.suit_counts.0[1][..8].copy_from_slice(&c1.to_le_bytes());
+        self.start = HandStart::first();
+        self.scores = BySide::default();
+        self.plays = BySeat::default();
+        self.drawn = 0;
+        self.set_bone_left((28 - 2 * h) as u8);
+        self.side[0] = Side(0);
+        self.side[1] = Side(1);
+        self.layout = Layout::new();
+        self.phase = Phase::Play;
+        self.drew = false;
+        self.last_drawn_playable = false;
+        self.claimable = 0;
+        self.muggins = 0;
+        self.result = None;
+        self.winner = None;
+        self.log.clear();
+        self.leader = leader;
+        self.lead_kind = kind;
+        self.forced_lead = forced;
+        self.shown = shown;
+        self.to_move = leader;
+        true
     }
 
     /// [`State::reset`] for values already checked: valid rules, a deal made for them, a seat in
@@ -1519,6 +1651,22 @@ impl State {
     ) -> Action {
         // Under the standard profile there are no claims and no Muggins calls.
         debug_assert!(!STD || self.ordinary_turn());
+        if STD && self.layout.is_empty() {
+            // The lead: the tile the rules name, or any tile of a one-word hand (a generator
+            // output is taken either way, as the general path takes one).
+            let k = rng.below(match self.forced_lead {
+                Some(_) => 1,
+                None => self.hands.0[self.to_move.idx() & 1].len(),
+            });
+            if let Some(t) = self.forced_lead {
+                return Action::lead(t);
+            }
+            let mut m = self.hands.0[self.to_move.idx() & 1].0 as u64;
+            for _ in 0..k {
+                m &= m - 1;
+            }
+            return Action::lead(Tile(m.trailing_zeros() as u8));
+        }
         if (!STD && !self.ordinary_turn()) || self.layout.is_empty() {
             return self.random_action_slow(rng);
         }
@@ -1799,6 +1947,8 @@ impl State {
                 let old_open = self.layout.open_mask();
                 self.layout.lay_in::<STD>(tile, a, &self.rules);
                 let new_pip = self.layout.arm_pip(a);
+                // Under the standard profile both seats are updated without a branch: the
+                // pips differ about half the time, and when they do not, the update adds 0.
                 if new_pip != old_pip {
                     for p in 0..self.players::<STD>() {
                         let c = &self.suit_counts.0[p];
@@ -1935,11 +2085,11 @@ impl State {
         if self.can_draw() {
             return false;
         }
-        let playable = self.layout.playable_tiles();
         if STD {
-            let p = playable.0 as u64;
-            return (self.hands.0[0].0 as u64 | self.hands.0[1].0 as u64) & p == 0;
+            // Each seat's number of plays is kept up to date: nobody can lay when both are 0.
+            return self.plays.0[0] | self.plays.0[1] == 0;
         }
+        let playable = self.layout.playable_tiles();
         (0..self.players::<STD>()).all(|p| self.hands.0[p].and(playable).is_empty())
     }
 
@@ -1965,7 +2115,11 @@ impl State {
         let t = self.deal.order[self.deal.len() - self.bone_left as usize];
         self.drawn += 1;
         self.set_bone_left(self.bone_left - 1);
-        let ends = self.layout.open_pips();
+        let ends = if STD {
+            open_pips_low(self.layout.open_pip_counts())
+        } else {
+            self.layout.open_pips()
+        };
         let forced = !self.voluntary_draw::<STD>();
         self.push_log_in::<STD>(Entry::Draw {
             seat,
@@ -1983,7 +2137,11 @@ impl State {
             self.take(seat, t);
         }
         self.drew = true;
-        self.last_drawn_playable = ends.contains(t.hi()) || ends.contains(t.lo());
+        self.last_drawn_playable = if STD {
+            self.layout.fits_count(t) != 0
+        } else {
+            ends.contains(t.hi()) || ends.contains(t.lo())
+        };
         let mut out = Outcome {
             drawn: Some(t),
             ..Outcome::default()
@@ -2005,9 +2163,17 @@ impl State {
         let mut side_pips = BySide::<u16>::default();
         for p in (0..n).map(Seat) {
             let h = self.hands[p];
-            let mut v = h.pips() as u16;
+            let mut v = if STD {
+                pips_low(h.0 as u64)
+            } else {
+                h.pips() as u16
+            };
             if r.doubles_count_one_half {
-                v -= h.and(Tile::DOUBLES).pips() as u16 / 2;
+                v -= if STD {
+                    pips_low(h.0 as u64 & Tile::DOUBLES.0 as u64)
+                } else {
+                    h.and(Tile::DOUBLES).pips() as u16
+                } / 2;
             }
             pips[p] = v;
             side_pips[if STD { Side(p.0) } else { r.side_of(p) }] += v;
@@ -2197,5 +2363,110 @@ mod tests {
         assert_eq!(State::count_points(&r, 7), 0);
         let c = Rules::preset(Preset::Cribbage, 2);
         assert_eq!(State::count_points(&c, 15), 3);
+    }
+}
+
+#[cfg(test)]
+mod standard_deal_tests {
+    use super::*;
+    use crate::deal::FastRng;
+    use crate::rules::Preset;
+
+    /// Every field a hand's play reads, to compare two states.
+    fn snapshot(s: &State) -> String {
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {} {} {} {:?} {:?} {:?} {} {} {} {} {:?} {:?} {:?} {:?}",
+            s.rules,
+            s.start,
+            s.deal,
+            s.leader,
+            s.lead_kind,
+            s.forced_lead,
+            s.shown,
+            s.scores,
+            s.hands,
+            s.suit_counts,
+            s.plays,
+            s.drawn,
+            s.bone_left,
+            s.drawable,
+            &s.side[..2],
+            s.layout,
+            s.to_move,
+            s.drew,
+            s.last_drawn_playable,
+            s.claimable,
+            s.muggins,
+            s.phase,
+            s.result,
+            s.winner,
+            s.log(),
+        )
+    }
+
+    /// The standard profile's deal of a first hand makes the state the general deal makes,
+    /// under every lead rule and no-double rule, after hands of every kind (so that whatever
+    /// a played hand leaves behind is reset), and redeals exactly when the general deal does.
+    #[test]
+    fn the_standard_deal_is_the_general_deal() {
+        let (mut checked, mut all_redeals) = (0, 0);
+        for preset in Preset::ALL {
+            for first_lead in [
+                FirstLead::HighestDouble,
+                FirstLead::HighestDoubleAny,
+                FirstLead::Lot,
+                FirstLead::TopDouble,
+            ] {
+                for no_double in [
+                    NoDouble::Redeal,
+                    NoDouble::DrawUntilDouble,
+                    NoDouble::HeaviestTile,
+                ] {
+                    let mut rules = Rules::preset(preset, 2);
+                    rules.first_lead = first_lead;
+                    rules.no_double = no_double;
+                    if !rules.is_standard_profile() || rules.validate().is_err() {
+                        continue;
+                    }
+                    checked += 1;
+                    let mut rng = FastRng::new(5);
+                    let mut state =
+                        crate::playout::random_hand(rules, &mut rng).expect("valid rules");
+                    let (mut redeals, mut deals) = (0, 0);
+                    for i in 0..400u64 {
+                        let mut order_rng = FastRng::new(i);
+                        order_rng.tile_order_into(&mut state.deal.order[..28]);
+                        if first_lead == FirstLead::Lot {
+                            state.deal.lot = Seat((i % 2) as u8);
+                        }
+                        let mut general = state.clone();
+                        let ok_std = state.deal_first_hand_std();
+                        let ok_general = general.deal_hand(HandStart::first()).is_ok();
+                        assert_eq!(
+                            ok_std, ok_general,
+                            "{preset:?} {first_lead:?} {no_double:?} {i}"
+                        );
+                        if ok_std {
+                            deals += 1;
+                            assert_eq!(
+                                snapshot(&state),
+                                snapshot(&general),
+                                "{preset:?} {first_lead:?} {no_double:?} {i}"
+                            );
+                            crate::playout::play_out(&mut state, &mut rng);
+                        } else {
+                            redeals += 1;
+                        }
+                    }
+                    assert!(deals >= 150, "{preset:?} {first_lead:?} {no_double:?}");
+                    all_redeals += redeals;
+                }
+            }
+        }
+        assert!(checked >= 12, "checked {checked} rule sets");
+        assert!(
+            all_redeals > 0,
+            "some deals lacked the double the rules need"
+        );
     }
 }
