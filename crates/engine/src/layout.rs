@@ -224,13 +224,10 @@ impl Layout {
     #[inline]
     #[must_use]
     pub const fn fits_count(&self, t: Tile) -> u8 {
-        let (h, l) = (t.hi(), t.lo());
-        let lo_part = if h == l {
-            0
-        } else {
-            self.open_pips[(l & 15) as usize]
-        };
-        self.open_pips[(h & 15) as usize] + lo_part
+        // A double fits where its pip shows, once: its other half reads the count of pip 15,
+        // always 0 (a look-up rather than a branch on whether the tile is a double).
+        self.open_pips[(t.hi() & 15) as usize]
+            + self.open_pips[(t.lo_unless_double() & 15) as usize]
     }
 
     /// Every tile that could be laid somewhere on the layout (for an empty layout: every tile
@@ -422,7 +419,8 @@ impl Layout {
                 }
             }
         } else {
-            let q = tile.other(p);
+            // The other half, without a branch on which half matched (`tile` carries `p`).
+            let q = tile.pips() - p;
             if self.on_double & bit != 0 {
                 self.on_double &= !bit;
                 self.against[d] += 1;

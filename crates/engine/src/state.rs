@@ -2074,7 +2074,11 @@ impl State {
 
     #[inline(always)]
     fn advance_in<const STD: bool>(&mut self) {
-        self.to_move = self.to_move.next(self.players::<STD>() as u8);
+        self.to_move = if STD {
+            Seat(self.to_move.0 ^ 1)
+        } else {
+            self.to_move.next(self.players::<STD>() as u8)
+        };
         self.drew = false;
         self.last_drawn_playable = false;
     }

@@ -52,6 +52,19 @@ const HALVES: ([u8; 128], [u8; 128]) = build_halves();
 const HI: [u8; 128] = HALVES.0;
 /// Low halves by tile index (padded like `HI`).
 const LO: [u8; 128] = HALVES.1;
+/// Low halves by tile index, except 15 (a pip no set has) for a double: a per-pip table
+/// indexed by it counts a double's pip once, without a branch on whether the tile is a double.
+const LO_UNLESS_DOUBLE: [u8; 128] = {
+    let mut t = HALVES.1;
+    let mut i = 0;
+    while i < 128 {
+        if HALVES.0[i] == HALVES.1[i] {
+            t[i] = 15;
+        }
+        i += 1;
+    }
+    t
+};
 
 const fn build_suits() -> [u128; 16] {
     let mut suits = [0u128; 16];
@@ -130,6 +143,13 @@ impl Tile {
     #[inline]
     pub const fn hi(self) -> Pip {
         HI[(self.0 & 127) as usize]
+    }
+
+    /// The lower half, or 15 (a pip no set has) for a double.
+    #[inline]
+    #[must_use]
+    pub(crate) const fn lo_unless_double(self) -> u8 {
+        LO_UNLESS_DOUBLE[(self.0 & 127) as usize]
     }
 
     /// The lower half.
