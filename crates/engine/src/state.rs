@@ -1117,6 +1117,18 @@ impl State {
         self.set_bone_left((28 - 2 * h) as u8);
         self.side[0] = Side(0);
         self.side[1] = Side(1);
+        self.clear_play();
+        self.leader = leader;
+        self.lead_kind = kind;
+        self.forced_lead = forced;
+        self.shown = shown;
+        self.to_move = leader;
+        true
+    }
+
+    /// Empty the table and the hand's history and outcome, for a hand about to start.
+    #[inline(always)]
+    fn clear_play(&mut self) {
         self.layout = Layout::new();
         self.phase = Phase::Play;
         self.drew = false;
@@ -1126,12 +1138,6 @@ impl State {
         self.result = None;
         self.winner = None;
         self.log.clear();
-        self.leader = leader;
-        self.lead_kind = kind;
-        self.forced_lead = forced;
-        self.shown = shown;
-        self.to_move = leader;
-        true
     }
 
     /// [`State::reset`] for values already checked: valid rules, a deal made for them, a seat in
@@ -1218,15 +1224,7 @@ impl State {
         {
             *side = rules.side_of(Seat(i as u8));
         }
-        self.layout = Layout::new();
-        self.phase = Phase::Play;
-        self.drew = false;
-        self.last_drawn_playable = false;
-        self.claimable = 0;
-        self.muggins = 0;
-        self.result = None;
-        self.winner = None;
-        self.log.clear();
+        self.clear_play();
         self.choose_leader()
     }
 
