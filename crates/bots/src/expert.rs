@@ -222,6 +222,27 @@ mod tests {
     }
 
     #[test]
+    fn a_time_cap_cuts_a_budget_of_worlds_short() {
+        let s = club_hand(2, 6);
+        let view = s.view(s.to_move());
+        // Within the cap: exactly the uncapped answer.
+        let cfg = ExpertConfig::parse_expert("samples=20,threads=1").unwrap();
+        assert_eq!(
+            crate::pimc::analyze_within(&view, &cfg, 5, std::time::Duration::from_secs(60)),
+            analyze(&view, &cfg, 5)
+        );
+        // A budget far beyond the cap stops at the cap, after the world in progress.
+        let big = ExpertConfig::parse_expert("samples=1000000,threads=2").unwrap();
+        let t = std::time::Instant::now();
+        let evals =
+            crate::pimc::analyze_within(&view, &big, 5, std::time::Duration::from_millis(40));
+        let spent = t.elapsed();
+        assert!(evals[0].samples >= 1 && evals[0].samples < 1_000_000);
+        assert!(spent >= std::time::Duration::from_millis(40), "{spent:?}");
+        assert!(spent < std::time::Duration::from_millis(1040), "{spent:?}");
+    }
+
+    #[test]
     fn the_expert_is_deterministic_given_its_seed() {
         let mut s = State::from_seed(Rules::default(), &Seed::from_u64(8)).unwrap();
         for _ in 0..5 {

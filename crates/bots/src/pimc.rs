@@ -463,11 +463,14 @@ struct Job<'a> {
     side: Side,
     to_win: bool,
     cfg: &'a ExpertConfig,
+    /// A time limit on top of the budget of worlds: the search stops once it has passed (see
+    /// [`analyze_within`]).
+    cap: Option<Duration>,
 }
 
-/// Evaluate every action over the worlds drawn by one thread: `quota` of them, or as many as
-/// fit before `deadline`.
-fn run_thread(job: &Job<'_>, seed: u64, quota: u32, deadline: Option<Instant>) -> Tally {
+/// Evaluate every action over the worlds drawn by one thread: `quota` of them (`None`: no
+/// limit), or as many as fit before `deadline`, whichever is fewer; always at least one.
+fn run_thread(job: &Job<'_>, seed: u64, quota: Option<u32>, deadline: Option<Instant>) -> Tally {
     let mut rng = FastRng::new(seed);
     let mut tally = Tally::new(job.actions.len());
     let mut sampler = match job.worlds {
@@ -476,10 +479,11 @@ fn run_thread(job: &Job<'_>, seed: u64, quota: u32, deadline: Option<Instant>) -
     };
     loop {
         if let Some(d) = deadline {
-            if Instant::now() >= d && tally.n > 0 {
+            if tally.n > 0 && Instant::now() >= d {
                 break;
             }
-        } else if tally.n >= quota {
+        }
+        if quota.is_some_and(|q| tally.n >= q) {
             break;
         }
         let world = match (&job.worlds, &mut sampler) {
@@ -534,10 +538,16 @@ fn run_thread(job: &Job<'_>, seed: u64, quota: u32, deadline: Option<Instant>) -
 fn search(job: &Job<'_>, seed: u64) -> Vec<ActionEval> {
     let cfg = job.cfg;
     let threads = cfg.threads.max(1);
-    let deadline = cfg.time.map(|t| Instant::now() + t);
+    let start = Instant::now();
+    let deadline = match (cfg.time, job.cap) {
+        (Some(t), Some(c)) => Some(start + t.min(c)),
+        (t, c) => t.or(c).map(|d| start + d),
+    };
+    // A time budget replaces the budget of worlds.
     let quota = |i: usize| {
         let per = cfg.samples / threads as u32;
-        per + u32::from((i as u32) < cfg.samples % threads as u32)
+        let q = per + u32::from((i as u32) < cfg.samples % threads as u32);
+        cfg.time.is_none().then_some(q)
     };
     let thread_seed = |i: usize| seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1));
     let mut total = Tally::new(job.actions.len());
@@ -589,6 +599,30 @@ fn search(job: &Job<'_>, seed: u64) -> Vec<ActionEval> {
 /// Empty when it is not the viewer's turn.
 #[must_use]
 pub fn analyze(view: &View, cfg: &ExpertConfig, seed: u64) -> Vec<ActionEval> {
+    analyze_capped(view, cfg, seed, None)
+}
+
+/// [`analyze`] within a time limit whatever the budget of worlds: each thread stops sampling
+/// once `cap` has passed since the start (finishing the world in progress, and evaluating at
+/// least one), so the answer comes in about `cap` at most. Within the limit it is exactly
+/// [`analyze`]'s answer; cut short, it rests on fewer worlds (`samples` says how many) and
+/// depends on timing. For hints, which must answer in time.
+#[must_use]
+pub fn analyze_within(
+    view: &View,
+    cfg: &ExpertConfig,
+    seed: u64,
+    cap: Duration,
+) -> Vec<ActionEval> {
+    analyze_capped(view, cfg, seed, Some(cap))
+}
+
+fn analyze_capped(
+    view: &View,
+    cfg: &ExpertConfig,
+    seed: u64,
+    cap: Option<Duration>,
+) -> Vec<ActionEval> {
     let legal = view.legal_actions();
     if legal.is_empty() {
         return Vec::new();
@@ -605,6 +639,7 @@ pub fn analyze(view: &View, cfg: &ExpertConfig, seed: u64) -> Vec<ActionEval> {
         side: view.side(),
         to_win,
         cfg,
+        cap,
     };
     search(&job, seed)
 }
@@ -714,6 +749,7 @@ impl OmniscientPlayer for Oracle {
             side,
             to_win: playing_to_win(state),
             cfg: &self.cfg,
+            cap: None,
         };
         search(&job, seed).first().map_or(legal[0], |e| e.action)
     }
