@@ -23,6 +23,11 @@
 //!   (0, the default, turns it off);
 //! - `rollout=seeing`, an experiment: rollouts by club reading the next seat's hand in the
 //!   world.
+//! - `reply=K`, an experiment: in each world the next seat's reply to the searched action,
+//!   when that seat is an opponent, is a chance node over its `K` likeliest plays under the
+//!   rollout policy's values (a softmax at the `infer` temperature) instead of the policy's
+//!   one choice, each finished by the rollout: the search no longer bets on one guess of the
+//!   reply (0, the default, turns it off).
 //!
 //! Defaults: [`EXPERT_SAMPLES`] worlds and [`DEFAULT_INFER`]. What each setting was measured to
 //! be worth against pimc is in `docs/strength.md`.

@@ -256,6 +256,8 @@ mod tests {
         plays_legally("expert:samples=4,threads=1,nest=2,rollout=seeing");
         plays_legally("expert:samples=6,threads=1,rollout=learned");
         plays_legally("expert:samples=4,threads=1,nest=2,rollout=learned");
+        plays_legally("expert:samples=4,threads=1,reply=3,rollout=learned");
+        plays_legally("expert:samples=4,threads=1,reply=2");
         plays_legally("oracle:samples=4,threads=1");
     }
 
@@ -278,6 +280,12 @@ mod tests {
         // Inference is the expert's: pimc weighs every world alike.
         assert!(make_bot("pimc:infer=10", 1).is_err());
         assert!(make_bot("expert:infer=1001", 1).is_err());
+        assert!(make_bot("expert:reply=29", 1).is_err());
+        assert!(make_bot("pimc:reply=2", 1).is_err());
+        assert!(make_bot("expert:reply=3", 1)
+            .unwrap()
+            .name()
+            .ends_with(",reply=3"));
         assert!(make_bot("oracle:infer=10", 1).is_err());
         // So is the learned rollout policy.
         assert!(make_bot("pimc:rollout=learned", 1).is_err());
