@@ -2,7 +2,7 @@
 //! expert iteration, and write its weights to `crates/bots/src/learned_weights.rs`:
 //!
 //! ```text
-//! cargo run --release -p fiveup-bots --example train_rollout -- ITERATIONS POSITIONS SAMPLES SEED [THREADS]
+//! cargo run --release -p fiveup-bots --example train_rollout -- ITERATIONS POSITIONS SAMPLES SEED [THREADS] [FROM] [INFER]
 //! ```
 //!
 //! Each iteration plays Five Up hands (two players, and every third hand four players in
@@ -31,7 +31,13 @@ struct Sample {
 }
 
 /// The decisions gathered from hand `g` of an iteration.
-fn hand_samples(policy: &'static Policy, samples: u32, seed: u64, g: u64) -> Vec<Sample> {
+fn hand_samples(
+    policy: &'static Policy,
+    samples: u32,
+    infer: u32,
+    seed: u64,
+    g: u64,
+) -> Vec<Sample> {
     let mut rng = FastRng::new(seed ^ g.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let players = if g % 3 == 2 { 4 } else { 2 };
     let rules = Rules::preset(Preset::FiveUp, players);
@@ -42,6 +48,7 @@ fn hand_samples(policy: &'static Policy, samples: u32, seed: u64, g: u64) -> Vec
         samples,
         threads: 1,
         rollout: Rollout::Learned(policy),
+        infer,
         ..ExpertConfig::default()
     };
     let mut out = Vec::new();
@@ -88,6 +95,7 @@ fn gather(
     policy: &'static Policy,
     positions: usize,
     samples: u32,
+    infer: u32,
     seed: u64,
     threads: u64,
 ) -> Vec<Sample> {
@@ -103,7 +111,7 @@ fn gather(
                     sc.spawn(move || {
                         (next..next + round)
                             .filter(|g| g % threads == t)
-                            .map(|g| (g, hand_samples(policy, samples, seed, g)))
+                            .map(|g| (g, hand_samples(policy, samples, infer, seed, g)))
                             .collect::<Vec<_>>()
                     })
                 })
@@ -234,8 +242,21 @@ fn main() {
     let samples = arg(3, 100) as u32;
     let seed = arg(4, 1);
     let threads = arg(5, 1).max(1);
+    let from = args.get(6).map_or("club", String::as_str);
+    let infer = arg(7, 0);
+    if !(0..=1000).contains(&infer) {
+        eprintln!("INFER must be from 0 to 1000");
+        std::process::exit(2);
+    }
     let lambda = 0.05;
-    let mut w = Policy::club().w;
+    let mut w = match from {
+        "club" => Policy::club().w,
+        "learned" => fiveup_bots::learned::LEARNED.w,
+        _ => {
+            eprintln!("FROM must be club or learned, got {from:?}");
+            std::process::exit(2);
+        }
+    };
     for it in 0..iterations {
         let policy: &'static Policy = Box::leak(Box::new(Policy { w }));
         let t = std::time::Instant::now();
@@ -243,6 +264,7 @@ fn main() {
             policy,
             positions,
             samples,
+            infer as u32,
             seed.wrapping_add(it * 1_000_003),
             threads,
         );
@@ -265,7 +287,12 @@ fn main() {
     src += "// Written by the train_rollout example (see docs/strength.md): the learned rollout policy's\n";
     let _ = writeln!(
         src,
-        "// weights, one per term of a play (crate::learned). Command: train_rollout -- {iterations} {positions} {samples} {seed}"
+        "// weights, one per term of a play (crate::learned). Command: train_rollout -- {iterations} {positions} {samples} {seed}{}",
+        if from == "club" && infer == 0 {
+            String::new()
+        } else {
+            format!(" {threads} {from} {infer}")
+        }
     );
     src += "pub(crate) const WEIGHTS: [f64; crate::club::NF] = [\n";
     for x in w {

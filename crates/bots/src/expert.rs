@@ -23,6 +23,11 @@
 //!   (0, the default, turns it off);
 //! - `rollout=seeing`, an experiment: rollouts by club reading the next seat's hand in the
 //!   world.
+//! - `reply=K`, an experiment: in each world the next seat's reply to the searched action,
+//!   when that seat is an opponent, is a chance node over its `K` likeliest plays under the
+//!   rollout policy's values (a softmax at the `infer` temperature) instead of the policy's
+//!   one choice, each finished by the rollout: the search no longer bets on one guess of the
+//!   reply (0, the default, turns it off).
 //!
 //! Defaults: [`EXPERT_SAMPLES`] worlds and [`DEFAULT_INFER`]. What each setting was measured to
 //! be worth against pimc is in `docs/strength.md`.
@@ -219,6 +224,27 @@ mod tests {
         assert!(spent >= std::time::Duration::from_millis(60), "{spent:?}");
         // The world in progress at the deadline is finished: far less than a second.
         assert!(spent < std::time::Duration::from_millis(1060), "{spent:?}");
+    }
+
+    #[test]
+    fn a_time_cap_cuts_a_budget_of_worlds_short() {
+        let s = club_hand(2, 6);
+        let view = s.view(s.to_move());
+        // Within the cap: exactly the uncapped answer.
+        let cfg = ExpertConfig::parse_expert("samples=20,threads=1").unwrap();
+        assert_eq!(
+            crate::pimc::analyze_within(&view, &cfg, 5, std::time::Duration::from_secs(60)),
+            analyze(&view, &cfg, 5)
+        );
+        // A budget far beyond the cap stops at the cap, after the world in progress.
+        let big = ExpertConfig::parse_expert("samples=1000000,threads=2").unwrap();
+        let t = std::time::Instant::now();
+        let evals =
+            crate::pimc::analyze_within(&view, &big, 5, std::time::Duration::from_millis(40));
+        let spent = t.elapsed();
+        assert!(evals[0].samples >= 1 && evals[0].samples < 1_000_000);
+        assert!(spent >= std::time::Duration::from_millis(40), "{spent:?}");
+        assert!(spent < std::time::Duration::from_millis(1040), "{spent:?}");
     }
 
     #[test]

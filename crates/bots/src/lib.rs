@@ -42,8 +42,8 @@ pub use expert::{
 };
 pub use greedy::{greedy_action, Greedy};
 pub use pimc::{
-    analyze, ActionEval, ExpertConfig, Oracle, Pimc, Rollout, DEFAULT_SAMPLES, NEAR_TARGET,
-    WIN_VALUE,
+    analyze, analyze_within, ActionEval, ExpertConfig, Oracle, Pimc, Rollout, DEFAULT_SAMPLES,
+    NEAR_TARGET, WIN_VALUE,
 };
 pub use random::RandomPlayer;
 
@@ -131,6 +131,31 @@ pub const LEVELS: [(&str, &str); 5] = [
 #[must_use]
 pub fn level_spec(level: &str) -> Option<&'static str> {
     LEVELS.iter().find(|(l, _)| *l == level).map(|(_, s)| *s)
+}
+
+/// The search settings of a searcher's spec (`pimc:...` or `expert:...`) or of a level that
+/// plays one (`strong`, `master`): what [`analyze`] needs to value every action as that
+/// player would. An error for any other player or a bad setting.
+pub fn search_config(spec: &str) -> Result<ExpertConfig, SpecError> {
+    let (name, settings) = match spec.split_once(':') {
+        Some((n, s)) => (n.trim(), s.trim()),
+        None => (spec.trim(), ""),
+    };
+    if let Some(level) = level_spec(name).filter(|&s| s != name) {
+        if !settings.is_empty() {
+            return Err(SpecError(format!(
+                "the level {name} takes no settings, got {settings:?} (it plays {level})"
+            )));
+        }
+        return search_config(level);
+    }
+    match name {
+        "pimc" => ExpertConfig::parse(settings),
+        "expert" => ExpertConfig::parse_expert(settings),
+        _ => Err(SpecError(format!(
+            "{name:?} does not search from a seat's view; searchers are pimc and expert"
+        ))),
+    }
 }
 
 /// A player from its spec: a name, then optional `key=value` settings after a colon, separated
@@ -231,6 +256,8 @@ mod tests {
         plays_legally("expert:samples=4,threads=1,nest=2,rollout=seeing");
         plays_legally("expert:samples=6,threads=1,rollout=learned");
         plays_legally("expert:samples=4,threads=1,nest=2,rollout=learned");
+        plays_legally("expert:samples=4,threads=1,reply=3,rollout=learned");
+        plays_legally("expert:samples=4,threads=1,reply=2");
         plays_legally("oracle:samples=4,threads=1");
     }
 
@@ -253,6 +280,12 @@ mod tests {
         // Inference is the expert's: pimc weighs every world alike.
         assert!(make_bot("pimc:infer=10", 1).is_err());
         assert!(make_bot("expert:infer=1001", 1).is_err());
+        assert!(make_bot("expert:reply=29", 1).is_err());
+        assert!(make_bot("pimc:reply=2", 1).is_err());
+        assert!(make_bot("expert:reply=3", 1)
+            .unwrap()
+            .name()
+            .ends_with(",reply=3"));
         assert!(make_bot("oracle:infer=10", 1).is_err());
         // So is the learned rollout policy.
         assert!(make_bot("pimc:rollout=learned", 1).is_err());
@@ -279,6 +312,24 @@ mod tests {
         assert!(e.0.contains("takes no settings"), "{e}");
         assert_eq!(level_spec("club"), Some("club"));
         assert_eq!(level_spec("expert"), None);
+    }
+
+    #[test]
+    fn search_configs_follow_the_specs() {
+        let master = search_config("master").unwrap();
+        assert_eq!(
+            master.describe("expert"),
+            make_bot(level_spec("master").unwrap(), 1).unwrap().name()
+        );
+        assert_eq!(master.threads, 1);
+        assert_eq!(
+            search_config("pimc:samples=50,threads=1").unwrap(),
+            ExpertConfig::parse("samples=50,threads=1").unwrap()
+        );
+        assert!(search_config("club").is_err());
+        assert!(search_config("oracle").is_err());
+        assert!(search_config("master:samples=3").is_err());
+        assert!(search_config("expert:samples=0").is_err());
     }
 
     #[test]

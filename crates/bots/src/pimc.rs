@@ -66,6 +66,12 @@ pub struct ExpertConfig {
     /// made by a search of this many worlds sampled from its own view in that world, instead
     /// of by the rollout policy (0: off, as pimc). See [`crate::expert`].
     pub nest: u32,
+    /// Replies: in each world, the next seat's reply to the searched action (when that seat
+    /// is another side's) is not the rollout policy's one choice but a chance node over its
+    /// this many likeliest plays, each weighted by a softmax of the policy's values at the
+    /// inference temperature, and each finished by the rollout (0: off, as pimc). See
+    /// [`crate::expert`].
+    pub reply: u32,
 }
 
 impl Default for ExpertConfig {
@@ -78,6 +84,7 @@ impl Default for ExpertConfig {
             rollout: Rollout::Club,
             infer: 0,
             nest: 0,
+            reply: 0,
         }
     }
 }
@@ -128,14 +135,15 @@ impl ExpertConfig {
                 "endgame" if n <= 28 => c.endgame = n as u32,
                 "infer" if extended && n <= 1000 => c.infer = n as u32,
                 "nest" if extended && n <= 1000 => c.nest = n as u32,
+                "reply" if extended && n <= 28 => c.reply = n as u32,
                 "samples" | "time" | "threads" | "endgame" => {
                     return Err(SpecError(format!("{k}={v} is out of range")))
                 }
-                "infer" | "nest" if extended => {
+                "infer" | "nest" | "reply" if extended => {
                     return Err(SpecError(format!("{k}={v} is out of range")))
                 }
                 _ => {
-                    let more = if extended { ", infer, nest" } else { "" };
+                    let more = if extended { ", infer, nest, reply" } else { "" };
                     return Err(SpecError(format!(
                         "unknown setting {k:?}; settings are samples, time, threads, endgame, \
                          rollout{more}"
@@ -164,6 +172,9 @@ impl ExpertConfig {
         }
         if self.nest > 0 {
             infer += &format!(",nest={}", self.nest);
+        }
+        if self.reply > 0 {
+            infer += &format!(",reply={}", self.reply);
         }
         format!(
             "{name}:{budget},threads={},endgame={},rollout={rollout}{infer}",
@@ -378,11 +389,75 @@ fn evaluate(w: &State, a: Action, side: Side, cfg: &ExpertConfig, to_win: bool) 
     let mut s = w.clone();
     s.apply_unchecked(a);
     settle(&mut s);
+    if cfg.reply > 0 {
+        if let Some(v) = replies(&s, side, &before, cfg, to_win) {
+            return v;
+        }
+    }
+    finish(s, side, &before, cfg, to_win)
+}
+
+/// Finish a world by the exact search or the rollout, and value it for `side`.
+fn finish(
+    mut s: State,
+    side: Side,
+    before: &fiveup_engine::BySide<i32>,
+    cfg: &ExpertConfig,
+    to_win: bool,
+) -> f64 {
     if in_play(&s) && s.rules().sides() == 2 && !s.can_draw() && tiles_in_hands(&s) <= cfg.endgame {
-        return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
+        return solve(&s, side, before, to_win, f64::NEG_INFINITY, f64::INFINITY);
     }
     rollout(&mut s, cfg.rollout);
-    value(&s, side, &before, to_win)
+    value(&s, side, before, to_win)
+}
+
+/// The chance node over the next seat's replies (`cfg.reply`): `None` when that seat is on
+/// `side`, or has no choice among plays, or the set is not double-six.
+fn replies(
+    s: &State,
+    side: Side,
+    before: &fiveup_engine::BySide<i32>,
+    cfg: &ExpertConfig,
+    to_win: bool,
+) -> Option<f64> {
+    if !in_play(s) || s.rules().set != 6 {
+        return None;
+    }
+    let seat = s.to_move();
+    if s.rules().side_of(seat) == side {
+        return None;
+    }
+    let mut scores = Vec::new();
+    match cfg.rollout {
+        Rollout::Learned(p) => p.play_values(&s.view(seat), &mut scores),
+        _ => crate::club::play_scores(&s.view(seat), &mut scores),
+    }
+    if scores.len() < 2 {
+        return None;
+    }
+    let temp = f64::from(if cfg.infer > 0 {
+        cfg.infer
+    } else {
+        crate::expert::DEFAULT_INFER
+    });
+    let max = scores.iter().map(|x| x.1).fold(f64::MIN, f64::max);
+    let mut chances: Vec<(Action, f64)> = scores
+        .iter()
+        .map(|&(b, v)| (b, ((v - max) / temp).exp()))
+        .collect();
+    // The likeliest first; equal chances keep the legal order.
+    chances.sort_by(|x, y| y.1.total_cmp(&x.1));
+    chances.truncate(cfg.reply as usize);
+    let z: f64 = chances.iter().map(|x| x.1).sum();
+    let mut total = 0.0;
+    for (b, q) in chances {
+        let mut c = s.clone();
+        c.apply_unchecked(b);
+        settle(&mut c);
+        total += q / z * finish(c, side, before, cfg, to_win);
+    }
+    Some(total)
 }
 
 /// [`evaluate`] with a nested search (`cfg.nest` worlds, seeded by `seed`) for the
@@ -463,11 +538,14 @@ struct Job<'a> {
     side: Side,
     to_win: bool,
     cfg: &'a ExpertConfig,
+    /// A time limit on top of the budget of worlds: the search stops once it has passed (see
+    /// [`analyze_within`]).
+    cap: Option<Duration>,
 }
 
-/// Evaluate every action over the worlds drawn by one thread: `quota` of them, or as many as
-/// fit before `deadline`.
-fn run_thread(job: &Job<'_>, seed: u64, quota: u32, deadline: Option<Instant>) -> Tally {
+/// Evaluate every action over the worlds drawn by one thread: `quota` of them (`None`: no
+/// limit), or as many as fit before `deadline`, whichever is fewer; always at least one.
+fn run_thread(job: &Job<'_>, seed: u64, quota: Option<u32>, deadline: Option<Instant>) -> Tally {
     let mut rng = FastRng::new(seed);
     let mut tally = Tally::new(job.actions.len());
     let mut sampler = match job.worlds {
@@ -476,10 +554,11 @@ fn run_thread(job: &Job<'_>, seed: u64, quota: u32, deadline: Option<Instant>) -
     };
     loop {
         if let Some(d) = deadline {
-            if Instant::now() >= d && tally.n > 0 {
+            if tally.n > 0 && Instant::now() >= d {
                 break;
             }
-        } else if tally.n >= quota {
+        }
+        if quota.is_some_and(|q| tally.n >= q) {
             break;
         }
         let world = match (&job.worlds, &mut sampler) {
@@ -534,10 +613,16 @@ fn run_thread(job: &Job<'_>, seed: u64, quota: u32, deadline: Option<Instant>) -
 fn search(job: &Job<'_>, seed: u64) -> Vec<ActionEval> {
     let cfg = job.cfg;
     let threads = cfg.threads.max(1);
-    let deadline = cfg.time.map(|t| Instant::now() + t);
+    let start = Instant::now();
+    let deadline = match (cfg.time, job.cap) {
+        (Some(t), Some(c)) => Some(start + t.min(c)),
+        (t, c) => t.or(c).map(|d| start + d),
+    };
+    // A time budget replaces the budget of worlds.
     let quota = |i: usize| {
         let per = cfg.samples / threads as u32;
-        per + u32::from((i as u32) < cfg.samples % threads as u32)
+        let q = per + u32::from((i as u32) < cfg.samples % threads as u32);
+        cfg.time.is_none().then_some(q)
     };
     let thread_seed = |i: usize| seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1));
     let mut total = Tally::new(job.actions.len());
@@ -589,6 +674,30 @@ fn search(job: &Job<'_>, seed: u64) -> Vec<ActionEval> {
 /// Empty when it is not the viewer's turn.
 #[must_use]
 pub fn analyze(view: &View, cfg: &ExpertConfig, seed: u64) -> Vec<ActionEval> {
+    analyze_capped(view, cfg, seed, None)
+}
+
+/// [`analyze`] within a time limit whatever the budget of worlds: each thread stops sampling
+/// once `cap` has passed since the start (finishing the world in progress, and evaluating at
+/// least one), so the answer comes in about `cap` at most. Within the limit it is exactly
+/// [`analyze`]'s answer; cut short, it rests on fewer worlds (`samples` says how many) and
+/// depends on timing. For hints, which must answer in time.
+#[must_use]
+pub fn analyze_within(
+    view: &View,
+    cfg: &ExpertConfig,
+    seed: u64,
+    cap: Duration,
+) -> Vec<ActionEval> {
+    analyze_capped(view, cfg, seed, Some(cap))
+}
+
+fn analyze_capped(
+    view: &View,
+    cfg: &ExpertConfig,
+    seed: u64,
+    cap: Option<Duration>,
+) -> Vec<ActionEval> {
     let legal = view.legal_actions();
     if legal.is_empty() {
         return Vec::new();
@@ -605,6 +714,7 @@ pub fn analyze(view: &View, cfg: &ExpertConfig, seed: u64) -> Vec<ActionEval> {
         side: view.side(),
         to_win,
         cfg,
+        cap,
     };
     search(&job, seed)
 }
@@ -714,6 +824,7 @@ impl OmniscientPlayer for Oracle {
             side,
             to_win: playing_to_win(state),
             cfg: &self.cfg,
+            cap: None,
         };
         search(&job, seed).first().map_or(legal[0], |e| e.action)
     }

@@ -25,9 +25,13 @@ pub struct Args {
     /// Seconds a deal waits for the players' seeds before dealing without the missing ones.
     #[arg(long, default_value_t = 30)]
     pub seed_wait_secs: u64,
-    /// Worlds the expert samples per decision for hints.
-    #[arg(long, default_value_t = 100)]
-    pub hint_samples: u32,
+    /// Worlds searched for a hint (default: as many as the `master` level searches).
+    #[arg(long)]
+    pub hint_samples: Option<u32>,
+    /// The most milliseconds a hint's search may take; past it the hint rests on the worlds
+    /// searched so far.
+    #[arg(long, default_value_t = 250)]
+    pub hint_ms: u64,
     /// Another origin (such as `https://fiveup.example`) allowed to open websockets; repeat
     /// for several. The server's own origin is always allowed.
     #[arg(long = "allow-origin")]
@@ -98,10 +102,16 @@ pub fn run(a: &Args) -> Result<(), String> {
     cfg.bot_delay = Duration::from_millis(a.bot_delay_ms);
     cfg.takeover = (a.takeover_secs > 0).then(|| Duration::from_secs(a.takeover_secs));
     cfg.seed_wait = Duration::from_secs(a.seed_wait_secs);
-    if !(1..=100_000).contains(&a.hint_samples) {
-        return Err("--hint-samples must be from 1 to 100000".to_string());
+    if let Some(n) = a.hint_samples {
+        if !(1..=100_000).contains(&n) {
+            return Err("--hint-samples must be from 1 to 100000".to_string());
+        }
+        cfg.hint_config.samples = n;
     }
-    cfg.hint_config.samples = a.hint_samples;
+    if !(1..=60_000).contains(&a.hint_ms) {
+        return Err("--hint-ms must be from 1 to 60000".to_string());
+    }
+    cfg.hint_budget = Duration::from_millis(a.hint_ms);
     cfg.allow_origins.clone_from(&a.allow_origin);
     if a.secure_cookies {
         cfg.secure_cookies = SecureCookies::Always;

@@ -1655,6 +1655,7 @@ impl Actor {
             .expect("a hand is in play")
             .view(Seat(seat));
         let cfg = self.app.cfg.hint_config;
+        let budget = self.app.cfg.hint_budget;
         let version = self.core.version;
         let tx = self
             .subs
@@ -1664,10 +1665,11 @@ impl Actor {
         let me = self.tx.clone();
         let id = id.to_string();
         tokio::spawn(async move {
-            let evals =
-                tokio::task::spawn_blocking(move || fiveup_bots::analyze(&view, &cfg, version))
-                    .await
-                    .unwrap_or_default();
+            let evals = tokio::task::spawn_blocking(move || {
+                fiveup_bots::analyze_within(&view, &cfg, version, budget)
+            })
+            .await
+            .unwrap_or_default();
             let msg = ServerMsg::Hint {
                 id,
                 version,

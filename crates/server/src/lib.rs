@@ -65,8 +65,12 @@ pub struct Config {
     pub takeover: Option<Duration>,
     /// How long a deal waits for the players' seeds.
     pub seed_wait: Duration,
-    /// The expert's settings for hints.
+    /// The search behind hints: by default the strongest level's (`master`), so a hint values
+    /// every play as that level would.
     pub hint_config: ExpertConfig,
+    /// The most time a hint's search may take: past it the search stops after the world in
+    /// progress and the hint rests on the worlds searched so far.
+    pub hint_budget: Duration,
     /// The least time between two hints on one connection.
     pub hint_interval: Duration,
     /// The expert's settings for reviews.
@@ -147,7 +151,8 @@ impl Config {
             bot_delay: Duration::from_millis(700),
             takeover: Some(Duration::from_secs(60)),
             seed_wait: Duration::from_secs(30),
-            hint_config: expert(100),
+            hint_config: fiveup_bots::search_config("master").unwrap_or_else(|_| expert(400)),
+            hint_budget: Duration::from_millis(250),
             hint_interval: Duration::from_millis(500),
             review_config: expert(60),
             expert_spec: fiveup_bots::level_spec("master")
@@ -533,5 +538,19 @@ async fn wait_for_signal() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn hints_search_as_the_strongest_level_within_their_budget() {
+        let c = super::Config::new();
+        // `master` is the strongest level, and hints search as it does.
+        assert_eq!(fiveup_bots::LEVELS.last().map(|l| l.0), Some("master"));
+        assert_eq!(c.hint_config, fiveup_bots::search_config("master").unwrap());
+        assert_eq!(c.hint_config.threads, 1);
+        // A hint is answered before the next one may be asked.
+        assert!(c.hint_budget <= c.hint_interval);
     }
 }

@@ -864,6 +864,11 @@ async fn hints_chat_and_a_seat_taken_over() {
             assert_eq!(i, id);
             assert_eq!(evals.len(), legal.len());
             assert!(evals.iter().all(|e| legal.contains(&e.action)));
+            // The configured worlds (8 in tests), or fewer if the hint budget ran out.
+            assert!(
+                evals.iter().all(|e| (1..=8).contains(&e.samples)),
+                "{evals:?}"
+            );
         }
         m => panic!("{m:?}"),
     }
