@@ -133,10 +133,9 @@ pub fn level_spec(level: &str) -> Option<&'static str> {
     LEVELS.iter().find(|(l, _)| *l == level).map(|(_, s)| *s)
 }
 
-/// The search settings of a searcher's spec (`pimc:...` or `expert:...`) or of a level that
-/// plays one (`strong`, `master`): what [`analyze`] needs to value every action as that
-/// player would. An error for any other player or a bad setting.
-pub fn search_config(spec: &str) -> Result<ExpertConfig, SpecError> {
+/// A player spec split into the player's name and its settings, a level replaced by the spec
+/// it plays (a level takes no settings of its own).
+fn split_spec(spec: &str) -> Result<(&str, &str), SpecError> {
     let (name, settings) = match spec.split_once(':') {
         Some((n, s)) => (n.trim(), s.trim()),
         None => (spec.trim(), ""),
@@ -147,8 +146,16 @@ pub fn search_config(spec: &str) -> Result<ExpertConfig, SpecError> {
                 "the level {name} takes no settings, got {settings:?} (it plays {level})"
             )));
         }
-        return search_config(level);
+        return split_spec(level);
     }
+    Ok((name, settings))
+}
+
+/// The search settings of a searcher's spec (`pimc:...` or `expert:...`) or of a level that
+/// plays one (`strong`, `master`): what [`analyze`] needs to value every action as that
+/// player would. An error for any other player or a bad setting.
+pub fn search_config(spec: &str) -> Result<ExpertConfig, SpecError> {
+    let (name, settings) = split_spec(spec)?;
     match name {
         "pimc" => ExpertConfig::parse(settings),
         "expert" => ExpertConfig::parse_expert(settings),
@@ -163,18 +170,7 @@ pub fn search_config(spec: &str) -> Result<ExpertConfig, SpecError> {
 /// level from [`LEVELS`] (`beginner` .. `master`), which takes no settings. `seed` makes it
 /// deterministic (a searcher with a `time` budget excepted).
 pub fn make_bot(spec: &str, seed: u64) -> Result<Bot, SpecError> {
-    let (name, settings) = match spec.split_once(':') {
-        Some((n, s)) => (n.trim(), s.trim()),
-        None => (spec.trim(), ""),
-    };
-    if let Some(level) = level_spec(name).filter(|&s| s != name) {
-        if !settings.is_empty() {
-            return Err(SpecError(format!(
-                "the level {name} takes no settings, got {settings:?} (it plays {level})"
-            )));
-        }
-        return make_bot(level, seed);
-    }
+    let (name, settings) = split_spec(spec)?;
     let no_settings = |n: &str| -> Result<(), SpecError> {
         if settings.is_empty() {
             Ok(())
