@@ -1945,8 +1945,6 @@ impl State {
                 let old_open = self.layout.open_mask();
                 self.layout.lay_in::<STD>(tile, a, &self.rules);
                 let new_pip = self.layout.arm_pip(a);
-                // Under the standard profile both seats are updated without a branch: the
-                // pips differ about half the time, and when they do not, the update adds 0.
                 if new_pip != old_pip {
                     for p in 0..self.players::<STD>() {
                         let c = &self.suit_counts.0[p];
