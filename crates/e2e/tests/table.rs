@@ -1238,8 +1238,8 @@ async fn ratings_in_the_lobby_at_the_table_and_on_the_leaderboard() {
 }
 
 /// The dark theme follows the system: under `prefers-color-scheme: dark` the lobby and the
-/// table turn dark and still pass axe-core (contrast included) with no serious or critical
-/// violation.
+/// table (mid-hand and at the must-draw moment) turn dark and still pass axe-core (contrast
+/// included) with no serious or critical violation.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_dark_theme_follows_the_system() {
     let Some(browsers) = browsers() else { return };
@@ -1282,6 +1282,17 @@ async fn the_dark_theme_follows_the_system() {
     )
     .await;
     check_page(&rig.driver, &c, Some(&axe), "table-dark", (1366, 900)).await;
+    // The big draw button of the must-draw moment is drawn in the accent colour: its words
+    // must stand out in the dark theme too.
+    play_until(
+        &c,
+        "return !!document.querySelector('#draw.big');",
+        true,
+        Duration::from_secs(120),
+        "the must-draw moment",
+    )
+    .await;
+    check_page(&rig.driver, &c, Some(&axe), "table-dark-draw", (1366, 900)).await;
     c.close().await.unwrap();
     rig.server.shutdown().await;
 }
