@@ -40,8 +40,9 @@ pub struct Args {
     /// Seed of the players' waits and deal seeds.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads of the in-process server.
-    #[arg(long, default_value_t = 2)]
+    /// Worker threads of the in-process server (default: as `fiveup serve`, one fewer than the
+    /// cores, at least one).
+    #[arg(long, default_value_t = fiveup_server::default_workers())]
     server_threads: usize,
     /// Worker threads of the players.
     #[arg(long, default_value_t = 2)]

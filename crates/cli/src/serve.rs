@@ -90,8 +90,13 @@ pub struct Args {
     /// Microseconds the SQLite writer, when busy, waits for more moves before a commit (one
     /// sync of the log then stores them all); 0: it never waits. Moves are acknowledged only
     /// once stored either way.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = fiveup_server::db::COMMIT_WINDOW.as_micros() as u64)]
     pub commit_window_us: u64,
+    /// Threads running connections and tables (default: one fewer than the cores, at least
+    /// one; the SQLite writer, computer players and password hashing run on threads of their
+    /// own).
+    #[arg(long)]
+    pub workers: Option<usize>,
 }
 
 /// Run `fiveup serve` until SIGTERM or Ctrl-C.
@@ -149,7 +154,14 @@ pub fn run(a: &Args) -> Result<(), String> {
         return Err("--commit-window-us must be from 0 to 100000".to_string());
     }
     cfg.commit_window = Duration::from_micros(a.commit_window_us);
+    let workers = match a.workers {
+        Some(0) => return Err("--workers must be at least 1".to_string()),
+        Some(n) if n > 1024 => return Err("--workers must be at most 1024".to_string()),
+        Some(n) => n,
+        None => fiveup_server::default_workers(),
+    };
     let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;

@@ -173,6 +173,23 @@ fn bad_input_gets_a_clear_error() {
         stderr(&o)
     );
     assert!(!db.exists(), "the database was created");
+    // So is a server with no threads for its connections.
+    let o = fiveup(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--database",
+        db.to_str().unwrap(),
+        "--workers",
+        "0",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--workers must be at least 1"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!db.exists(), "the database was created");
 }
 
 #[test]

@@ -85,7 +85,7 @@ impl Default for Options {
             timeout: Duration::from_secs(30),
             ramp: 16,
             seed: 1,
-            server_threads: 2,
+            server_threads: fiveup_server::default_workers(),
             client_threads: 2,
             spread: true,
         }

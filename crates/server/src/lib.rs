@@ -297,6 +297,17 @@ impl IntoResponse for ApiError {
 
 /// Serialise a message once, to share between receivers.
 #[must_use]
+/// The server's async threads by default: one fewer than the cores, at least one. The SQLite
+/// writer has a thread of its own and is busy under load; with every core running async work
+/// as well, each move woke threads across cores, and a server with one async thread on two
+/// cores used a fifth less CPU a move for the same load (docs/benchmarks.md).
+pub fn default_workers() -> usize {
+    std::thread::available_parallelism()
+        .map_or(2, std::num::NonZero::get)
+        .saturating_sub(1)
+        .max(1)
+}
+
 pub fn to_json<T: Serialize>(v: &T) -> Arc<str> {
     Arc::from(serde_json::to_string(v).expect("protocol messages serialise"))
 }
