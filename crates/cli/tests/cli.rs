@@ -155,41 +155,30 @@ fn bad_input_gets_a_clear_error() {
     assert!(stderr(&o).contains("line 1"), "{}", stderr(&o));
     let o = fiveup(&["bench", "--threads", "0"]);
     assert!(stderr(&o).contains("--threads must be at least 1"));
-    // A commit window over 100 ms is refused before the database is touched.
+    // A commit window over 100 ms, or no threads for connections, is refused before the
+    // database is touched.
     let db = temp("window.db");
-    let o = fiveup(&[
-        "serve",
-        "--bind",
-        "127.0.0.1:0",
-        "--database",
-        db.to_str().unwrap(),
-        "--commit-window-us",
-        "100001",
-    ]);
-    assert!(!o.status.success());
-    assert!(
-        stderr(&o).contains("--commit-window-us must be from 0 to 100000"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(!db.exists(), "the database was created");
-    // So is a server with no threads for its connections.
-    let o = fiveup(&[
-        "serve",
-        "--bind",
-        "127.0.0.1:0",
-        "--database",
-        db.to_str().unwrap(),
-        "--workers",
-        "0",
-    ]);
-    assert!(!o.status.success());
-    assert!(
-        stderr(&o).contains("--workers must be at least 1"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(!db.exists(), "the database was created");
+    for (flag, value, message) in [
+        (
+            "--commit-window-us",
+            "100001",
+            "--commit-window-us must be from 0 to 100000",
+        ),
+        ("--workers", "0", "--workers must be at least 1"),
+    ] {
+        let o = fiveup(&[
+            "serve",
+            "--bind",
+            "127.0.0.1:0",
+            "--database",
+            db.to_str().unwrap(),
+            flag,
+            value,
+        ]);
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains(message), "{}", stderr(&o));
+        assert!(!db.exists(), "the database was created");
+    }
 }
 
 #[test]
