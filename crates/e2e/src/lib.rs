@@ -173,26 +173,33 @@ impl ChromeDriver {
             self.sessions.lock().expect("not poisoned").push(id);
         }
         // The window may differ from the viewport; make the viewport the size asked for.
-        let inner: Value = client
-            .execute("return [window.innerWidth, window.innerHeight];", vec![])
-            .await
-            .map_err(|e| e.to_string())?;
-        let (iw, ih) = (
-            inner[0].as_u64().unwrap_or(0) as u32,
-            inner[1].as_u64().unwrap_or(0) as u32,
-        );
-        if (iw, ih) != (width, height) && iw > 0 && ih > 0 {
-            let (ww, wh) = client.get_window_size().await.map_err(|e| e.to_string())?;
-            client
-                .set_window_size(
-                    (ww as u32 + width).saturating_sub(iw),
-                    (wh as u32 + height).saturating_sub(ih),
-                )
-                .await
-                .map_err(|e| e.to_string())?;
-        }
+        set_viewport(&client, width, height).await?;
         Ok(client)
     }
+}
+
+/// Resize the window of `client` so that its viewport (the page's `innerWidth` and
+/// `innerHeight`) is `width` by `height`.
+pub async fn set_viewport(client: &Client, width: u32, height: u32) -> Result<(), String> {
+    let inner: Value = client
+        .execute("return [window.innerWidth, window.innerHeight];", vec![])
+        .await
+        .map_err(|e| e.to_string())?;
+    let (iw, ih) = (
+        inner[0].as_u64().unwrap_or(0) as u32,
+        inner[1].as_u64().unwrap_or(0) as u32,
+    );
+    if (iw, ih) != (width, height) && iw > 0 && ih > 0 {
+        let (ww, wh) = client.get_window_size().await.map_err(|e| e.to_string())?;
+        client
+            .set_window_size(
+                (ww as u32 + width).saturating_sub(iw),
+                (wh as u32 + height).saturating_sub(ih),
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 impl ChromeDriver {

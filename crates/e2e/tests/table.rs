@@ -1238,8 +1238,8 @@ async fn ratings_in_the_lobby_at_the_table_and_on_the_leaderboard() {
 }
 
 /// The dark theme follows the system: under `prefers-color-scheme: dark` the lobby and the
-/// table (mid-hand and at the must-draw moment) turn dark and still pass axe-core (contrast
-/// included) with no serious or critical violation.
+/// table (mid-hand and at the must-draw moment, on a laptop and a phone) turn dark and still
+/// pass axe-core (contrast included) with no serious or critical violation.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_dark_theme_follows_the_system() {
     let Some(browsers) = browsers() else { return };
@@ -1293,6 +1293,16 @@ async fn the_dark_theme_follows_the_system() {
     )
     .await;
     check_page(&rig.driver, &c, Some(&axe), "table-dark-draw", (1366, 900)).await;
+    // The same moment on a phone.
+    fiveup_e2e::set_viewport(&c, 390, 844).await.unwrap();
+    wait_js(
+        &c,
+        "return window.innerWidth === 390 && !!document.querySelector('#draw.big');",
+        Duration::from_secs(5),
+        "the phone's viewport",
+    )
+    .await;
+    check_page(&rig.driver, &c, Some(&axe), "table-dark-draw", (390, 844)).await;
     c.close().await.unwrap();
     rig.server.shutdown().await;
 }
