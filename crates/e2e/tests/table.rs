@@ -1271,6 +1271,11 @@ async fn the_dark_theme_follows_the_system() {
         "the page is dark"
     );
     check_page(&rig.driver, &c, Some(&axe), "lobby-dark", (1366, 900)).await;
+    // The skip link shows only when it has the focus; shown, it must be readable too.
+    c.execute("document.querySelector('.skip').focus();", vec![])
+        .await
+        .unwrap();
+    check_page(&rig.driver, &c, Some(&axe), "lobby-dark-skip", (1366, 900)).await;
     click(&c, "#play-now").await;
     wait_js(&c, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the game").await;
     play_until(
