@@ -1238,8 +1238,9 @@ async fn ratings_in_the_lobby_at_the_table_and_on_the_leaderboard() {
 }
 
 /// The dark theme follows the system: under `prefers-color-scheme: dark` the lobby and the
-/// table (mid-hand and at the must-draw moment, on a laptop and a phone) turn dark and still
-/// pass axe-core (contrast included) with no serious or critical violation.
+/// table (mid-hand and at the must-draw moment, on a laptop and a phone), how to play, the
+/// leaderboard and the profile turn dark and still pass axe-core (contrast included) with no
+/// serious or critical violation.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_dark_theme_follows_the_system() {
     let Some(browsers) = browsers() else { return };
@@ -1308,6 +1309,28 @@ async fn the_dark_theme_follows_the_system() {
     )
     .await;
     check_page(&rig.driver, &c, Some(&axe), "table-dark-draw", (390, 844)).await;
+    // The other pages, dark, on the phone.
+    for (path, ready, name) in [
+        (
+            "/how-to-play",
+            "return document.querySelectorAll('.example svg g.tile').length >= 4;",
+            "how-to-play-dark",
+        ),
+        (
+            "/leaderboard",
+            "return !!document.querySelector('#lb-h');",
+            "leaderboard-dark",
+        ),
+        (
+            "/user/me",
+            "return !!document.querySelector('#prof-h');",
+            "profile-dark",
+        ),
+    ] {
+        c.goto(&format!("{}{path}", rig.base)).await.unwrap();
+        wait_js(&c, ready, Duration::from_secs(10), name).await;
+        check_page(&rig.driver, &c, Some(&axe), name, (390, 844)).await;
+    }
     c.close().await.unwrap();
     rig.server.shutdown().await;
 }
