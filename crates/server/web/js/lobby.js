@@ -45,7 +45,11 @@ function accountPanel(app, onChange) {
     app.user.registered ? null : h('form', { class: 'row', onSubmit: async (ev) => {
       ev.preventDefault();
       try { const me = await api.register(user.value, pass.value); app.setUser(me.user); onChange(); } catch (e) { fail(e); }
-    } }, h('label', { for: 'reg-name' }, 'User name'), user, h('label', { for: 'reg-pass' }, 'Password'), pass, h('button', { type: 'submit' }, 'Register')),
+    } },
+      // Each label stays with its field when the row wraps (as in the log-in form).
+      h('div', { class: 'field' }, h('label', { for: 'reg-name' }, 'User name'), user),
+      h('div', { class: 'field' }, h('label', { for: 'reg-pass' }, 'Password'), pass),
+      h('button', { type: 'submit' }, 'Register')),
     h('button', { type: 'button', onClick: async () => { await api.logout(); app.setUser(null); onChange(); } }, 'Log out'),
     err);
 }
