@@ -40,9 +40,9 @@ pub struct Args {
     /// Seed of the players' waits and deal seeds.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads of the in-process server (default: as `fiveup serve`, one fewer than the
-    /// cores, at least one).
-    #[arg(long, default_value_t = fiveup_server::default_workers())]
+    /// Worker threads of the in-process server (default: as `fiveup serve` on SQLite, one fewer
+    /// than the cores, at least one).
+    #[arg(long, default_value_t = fiveup_server::default_workers(true))]
     server_threads: usize,
     /// Worker threads of the players.
     #[arg(long, default_value_t = 2)]

@@ -92,9 +92,8 @@ pub struct Args {
     /// once stored either way.
     #[arg(long, default_value_t = fiveup_server::db::COMMIT_WINDOW.as_micros() as u64)]
     pub commit_window_us: u64,
-    /// Threads running connections and tables (default: one fewer than the cores, at least
-    /// one; the SQLite writer, computer players and password hashing run on threads of their
-    /// own).
+    /// Threads running connections and tables (default: on SQLite one fewer than the cores, at
+    /// least one, as its writer has a thread of its own; on PostgreSQL every core).
     #[arg(long)]
     pub workers: Option<usize>,
 }
@@ -158,7 +157,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         Some(0) => return Err("--workers must be at least 1".to_string()),
         Some(n) if n > 1024 => return Err("--workers must be at most 1024".to_string()),
         Some(n) => n,
-        None => fiveup_server::default_workers(),
+        None => fiveup_server::default_workers(fiveup_server::db::is_sqlite(&a.database)),
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)

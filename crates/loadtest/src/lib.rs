@@ -85,7 +85,8 @@ impl Default for Options {
             timeout: Duration::from_secs(30),
             ramp: 16,
             seed: 1,
-            server_threads: fiveup_server::default_workers(),
+            // The in-process server runs on SQLite.
+            server_threads: fiveup_server::default_workers(true),
             client_threads: 2,
             spread: true,
         }

@@ -63,16 +63,22 @@ pub fn normalize_url(s: &str) -> String {
     }
 }
 
+/// Whether a `--database` value names an SQLite database (a file path or an `sqlite:` URL).
+#[must_use]
+pub fn is_sqlite(database: &str) -> bool {
+    normalize_url(database).starts_with("sqlite:")
+}
+
 impl Db {
     /// Connect and migrate.
     pub async fn connect(url: &str) -> DbResult<Db> {
         sqlx::any::install_default_drivers();
-        let url = normalize_url(url);
-        let backend = if url.starts_with("sqlite:") {
+        let backend = if is_sqlite(url) {
             Backend::Sqlite
         } else {
             Backend::Postgres
         };
+        let url = normalize_url(url);
         let mut opts = AnyPoolOptions::new()
             .max_connections(if backend == Backend::Sqlite { 8 } else { 16 })
             .acquire_timeout(Duration::from_secs(30));
@@ -637,6 +643,18 @@ pub fn db_err(e: sqlx::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn database_values_name_their_backend() {
+        assert!(is_sqlite("fiveup.db"));
+        assert!(is_sqlite("/var/lib/fiveup/games.db"));
+        assert!(is_sqlite("sqlite://x.db?mode=rwc"));
+        assert!(!is_sqlite("postgres://u@localhost/fiveup"));
+        assert!(!is_sqlite("postgresql://u@localhost/fiveup"));
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+        assert_eq!(crate::default_workers(false), cores);
+        assert_eq!(crate::default_workers(true), (cores - 1).max(1));
+    }
 
     fn event(table: &str, seq: u64) -> WriteOp {
         WriteOp::Event {

@@ -295,19 +295,23 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// Serialise a message once, to share between receivers.
+/// The server's async threads by default, on SQLite (`sqlite`, see [`db::is_sqlite`]) or
+/// PostgreSQL. On SQLite, one fewer than the cores, at least one: the SQLite writer has a thread
+/// of its own and is busy under load, and with every core running async work as well each move
+/// woke threads across cores (on two cores, one async thread used a fifth less CPU a move for
+/// the same load: docs/benchmarks.md). On PostgreSQL, whose writes are async, every core.
 #[must_use]
-/// The server's async threads by default: one fewer than the cores, at least one. The SQLite
-/// writer has a thread of its own and is busy under load; with every core running async work
-/// as well, each move woke threads across cores, and a server with one async thread on two
-/// cores used a fifth less CPU a move for the same load (docs/benchmarks.md).
-pub fn default_workers() -> usize {
-    std::thread::available_parallelism()
-        .map_or(2, std::num::NonZero::get)
-        .saturating_sub(1)
-        .max(1)
+pub fn default_workers(sqlite: bool) -> usize {
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    if sqlite {
+        cores.saturating_sub(1).max(1)
+    } else {
+        cores
+    }
 }
 
+/// Serialise a message once, to share between receivers.
+#[must_use]
 pub fn to_json<T: Serialize>(v: &T) -> Arc<str> {
     Arc::from(serde_json::to_string(v).expect("protocol messages serialise"))
 }
