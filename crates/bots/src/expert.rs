@@ -92,27 +92,22 @@ pub fn world_weight_model(
         return 1.0;
     };
     let mut log_p = 0.0;
-    let mut scores: Vec<(Action, f64)> = Vec::new();
+    let mut chances: Vec<(Action, f64)> = Vec::new();
     for e in world.log() {
         let Some(a) = e.action() else { continue };
         if let Entry::Play { seat, .. } = *e {
             if seat != viewer && s.to_move() == seat {
-                match model {
-                    None => crate::club::play_scores(&s.view(seat), &mut scores),
-                    Some(p) => p.play_values(&s.view(seat), &mut scores),
-                }
-                if scores.len() > 1 {
-                    let max = scores.iter().map(|x| x.1).fold(f64::MIN, f64::max);
+                play_chances(&s.view(seat), model, temp, &mut chances);
+                if chances.len() > 1 {
                     let mut z = 0.0;
                     let mut mine = 0.0;
-                    for &(b, v) in &scores {
-                        let q = ((v - max) / temp).exp();
+                    for &(b, q) in &chances {
                         z += q;
                         if b == a {
                             mine = q;
                         }
                     }
-                    let p = (1.0 - floor) * mine / z + floor / scores.len() as f64;
+                    let p = (1.0 - floor) * mine / z + floor / chances.len() as f64;
                     log_p += p.ln();
                 }
             }
@@ -122,6 +117,26 @@ pub fn world_weight_model(
         }
     }
     log_p.max(-700.0).exp()
+}
+
+/// How likely the seat to move in `view` is to make each of its plays, unnormalised, under the
+/// club model (`None`) or a rollout policy's values: each play's `exp((value - best) / temp)`,
+/// in the legal order, written into `out`. The model of another seat shared by the inference
+/// ([`world_weight_model`]) and the chance node over replies (`reply=K`).
+pub(crate) fn play_chances(
+    view: &View,
+    model: Option<&Policy>,
+    temp: f64,
+    out: &mut Vec<(Action, f64)>,
+) {
+    match model {
+        None => crate::club::play_scores(view, out),
+        Some(p) => p.play_values(view, out),
+    }
+    let max = out.iter().map(|x| x.1).fold(f64::MIN, f64::max);
+    for x in out.iter_mut() {
+        x.1 = ((x.1 - max) / temp).exp();
+    }
 }
 
 /// The expert player.

@@ -428,24 +428,20 @@ fn replies(
     if s.rules().side_of(seat) == side {
         return None;
     }
-    let mut scores = Vec::new();
-    match cfg.rollout {
-        Rollout::Learned(p) => p.play_values(&s.view(seat), &mut scores),
-        _ => crate::club::play_scores(&s.view(seat), &mut scores),
-    }
-    if scores.len() < 2 {
-        return None;
-    }
+    let model = match cfg.rollout {
+        Rollout::Learned(p) => Some(p),
+        _ => None,
+    };
     let temp = f64::from(if cfg.infer > 0 {
         cfg.infer
     } else {
         crate::expert::DEFAULT_INFER
     });
-    let max = scores.iter().map(|x| x.1).fold(f64::MIN, f64::max);
-    let mut chances: Vec<(Action, f64)> = scores
-        .iter()
-        .map(|&(b, v)| (b, ((v - max) / temp).exp()))
-        .collect();
+    let mut chances = Vec::new();
+    crate::expert::play_chances(&s.view(seat), model, temp, &mut chances);
+    if chances.len() < 2 {
+        return None;
+    }
     // The likeliest first; equal chances keep the legal order.
     chances.sort_by(|x, y| y.1.total_cmp(&x.1));
     chances.truncate(cfg.reply as usize);
@@ -614,10 +610,12 @@ fn search(job: &Job<'_>, seed: u64) -> Vec<ActionEval> {
     let cfg = job.cfg;
     let threads = cfg.threads.max(1);
     let start = Instant::now();
-    let deadline = match (cfg.time, job.cap) {
-        (Some(t), Some(c)) => Some(start + t.min(c)),
-        (t, c) => t.or(c).map(|d| start + d),
-    };
+    // The earlier of the time budget and the cap, if either is set.
+    let deadline = [cfg.time, job.cap]
+        .into_iter()
+        .flatten()
+        .min()
+        .map(|d| start + d);
     // A time budget replaces the budget of worlds.
     let quota = |i: usize| {
         let per = cfg.samples / threads as u32;
