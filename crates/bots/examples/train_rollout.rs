@@ -16,11 +16,18 @@
 //! (searched value of the best play minus that of the play chosen) on the held-out decisions of
 //! the current and the new weights. THREADS (default 1) share the hands by a fixed rule, so
 //! the result depends only on the seed.
+//!
+//! Two settings in the environment: DATA names a file of gathered decisions (read if it exists,
+//! else written after gathering), so a fit can be repeated without the search; NET=EPOCHS fits
+//! a small network ([`Net`]) on top of the current weights instead of refitting them (Adam
+//! over `EPOCHS` passes, the pass with the lowest held-out loss kept), prints its held-out loss
+//! and regret and how it plays against the weights alone and against club (3,000 duplicate
+//! deals each), and writes it to NET_OUT (default `target/net_weights.rs`).
 
 use std::fmt::Write as _;
 
 use fiveup_bots::analyze;
-use fiveup_bots::learned::{play_terms, Policy, NF};
+use fiveup_bots::learned::{play_terms, Net, Policy, HIDDEN, NF};
 use fiveup_bots::{ExpertConfig, Rollout};
 use fiveup_engine::{Action, FastRng, Phase, Preset, Rules, Seed, State};
 
@@ -129,9 +136,202 @@ fn gather(
     all
 }
 
-/// Mean regret of `w` over `data`: best searched value minus the value of the play `w` prefers.
-fn regret(w: &[f64; NF], data: &[Sample]) -> f64 {
-    let p = Policy { w: *w };
+/// The least-squares multiple of `p`'s centred values on the searched centred values: the
+/// factor from the policy's units to the search's points.
+fn units(p: &Policy, data: &[Sample]) -> f64 {
+    let (mut pv, mut pp) = (0.0, 0.0);
+    for d in data {
+        let k = d.terms.len() as f64;
+        let ps: Vec<f64> = d.terms.iter().map(|f| p.value(f)).collect();
+        let mp = ps.iter().sum::<f64>() / k;
+        let my = d.values.iter().sum::<f64>() / k;
+        for (x, y) in ps.iter().zip(&d.values) {
+            pv += (x - mp) * (y - my);
+            pp += (x - mp) * (x - mp);
+        }
+    }
+    if pp > 0.0 {
+        pv / pp
+    } else {
+        1.0
+    }
+}
+
+/// Mean squared error of `p`'s centred values, in the search's points (times `scale`),
+/// against the centred searched values.
+fn loss(p: &Policy, scale: f64, data: &[Sample]) -> f64 {
+    let (mut e, mut n) = (0.0, 0.0f64);
+    for d in data {
+        let k = d.terms.len() as f64;
+        let ps: Vec<f64> = d.terms.iter().map(|f| scale * p.value(f)).collect();
+        let mp = ps.iter().sum::<f64>() / k;
+        let my = d.values.iter().sum::<f64>() / k;
+        for (x, y) in ps.iter().zip(&d.values) {
+            e += ((x - mp) - (y - my)).powi(2);
+            n += 1.0;
+        }
+    }
+    e / n.max(1.0)
+}
+
+/// A standard normal number (Box-Muller).
+fn normal(rng: &mut FastRng) -> f64 {
+    let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    let v = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    (-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+}
+
+/// Fit a [`Net`] to what `base` leaves unexplained of the searched values on `train` (each
+/// decision centred), by Adam over decisions in batches, for `epochs` passes; the pass with
+/// the lowest loss on `held` is kept. Returns the network in `base`'s units.
+fn fit_net(base: &Policy, train: &[Sample], held: &[Sample], epochs: usize, seed: u64) -> Net {
+    let scale = units(base, train);
+    let n_plays: f64 = train.iter().map(|d| d.terms.len() as f64).sum();
+    let mut mean = [0.0; NF];
+    let mut sq = [0.0; NF];
+    for d in train {
+        for f in &d.terms {
+            for i in 0..NF {
+                mean[i] += f[i] / n_plays;
+                sq[i] += f[i] * f[i] / n_plays;
+            }
+        }
+    }
+    let mut inv_sd = [0.0; NF];
+    for i in 0..NF {
+        let var = sq[i] - mean[i] * mean[i];
+        inv_sd[i] = if var > 1e-12 { 1.0 / var.sqrt() } else { 0.0 };
+    }
+    // The residual target of each play, in points.
+    let resid = |d: &Sample| -> Vec<f64> {
+        let k = d.terms.len() as f64;
+        let ps: Vec<f64> = d.terms.iter().map(|f| scale * base.value(f)).collect();
+        let mp = ps.iter().sum::<f64>() / k;
+        let my = d.values.iter().sum::<f64>() / k;
+        ps.iter()
+            .zip(&d.values)
+            .map(|(x, y)| (y - my) - (x - mp))
+            .collect()
+    };
+    let targets: Vec<Vec<f64>> = train.iter().map(resid).collect();
+    let mut rng = FastRng::new(seed);
+    // Parameters, in points: w1 (HIDDEN x NF), b1, w2.
+    let np = HIDDEN * NF + 2 * HIDDEN;
+    let mut th = vec![0.0; np];
+    for x in &mut th[..HIDDEN * NF] {
+        *x = normal(&mut rng) * (2.0 / NF as f64).sqrt();
+    }
+    for x in &mut th[HIDDEN * NF..HIDDEN * NF + HIDDEN] {
+        *x = 0.1;
+    }
+    let to_net = |th: &[f64]| -> Net {
+        let mut w1 = [[0.0; NF]; HIDDEN];
+        for (h, row) in w1.iter_mut().enumerate() {
+            row.copy_from_slice(&th[h * NF..(h + 1) * NF]);
+        }
+        let mut b1 = [0.0; HIDDEN];
+        b1.copy_from_slice(&th[HIDDEN * NF..HIDDEN * NF + HIDDEN]);
+        let mut w2 = [0.0; HIDDEN];
+        for (o, t) in w2.iter_mut().zip(&th[HIDDEN * NF + HIDDEN..]) {
+            *o = t / scale;
+        }
+        Net {
+            mean,
+            inv_sd,
+            w1,
+            b1,
+            w2,
+        }
+    };
+    let (mut m, mut v) = (vec![0.0; np], vec![0.0; np]);
+    let (lr, b1c, b2c, eps, decay) = (0.003, 0.9, 0.999, 1e-8, 1e-4);
+    let mut step = 0i32;
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut best = (f64::INFINITY, to_net(&th), 0);
+    let batch = 32;
+    for epoch in 0..epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u32 + 1) as usize);
+        }
+        for chunk in order.chunks(batch) {
+            let mut g = vec![0.0; np];
+            let mut count = 0.0;
+            for &di in chunk {
+                let d = &train[di];
+                let k = d.terms.len();
+                // Forward: hidden activations and outputs of each play.
+                let mut xs = Vec::with_capacity(k);
+                let mut hs = Vec::with_capacity(k);
+                let mut outs = Vec::with_capacity(k);
+                for f in &d.terms {
+                    let mut x = [0.0; NF];
+                    for i in 0..NF {
+                        x[i] = (f[i] - mean[i]) * inv_sd[i];
+                    }
+                    let mut hv = [0.0; HIDDEN];
+                    let mut o = 0.0;
+                    for h in 0..HIDDEN {
+                        let mut a = th[HIDDEN * NF + h];
+                        for i in 0..NF {
+                            a += th[h * NF + i] * x[i];
+                        }
+                        hv[h] = a.max(0.0);
+                        o += th[HIDDEN * NF + HIDDEN + h] * hv[h];
+                    }
+                    xs.push(x);
+                    hs.push(hv);
+                    outs.push(o);
+                }
+                let mo = outs.iter().sum::<f64>() / k as f64;
+                for j in 0..k {
+                    let e = 2.0 * ((outs[j] - mo) - targets[di][j]);
+                    count += 1.0;
+                    for h in 0..HIDDEN {
+                        let w2 = th[HIDDEN * NF + HIDDEN + h];
+                        g[HIDDEN * NF + HIDDEN + h] += e * hs[j][h];
+                        if hs[j][h] > 0.0 {
+                            let gh = e * w2;
+                            g[HIDDEN * NF + h] += gh;
+                            for i in 0..NF {
+                                g[h * NF + i] += gh * xs[j][i];
+                            }
+                        }
+                    }
+                }
+            }
+            step += 1;
+            for p in 0..np {
+                let gp = g[p] / count + decay * th[p];
+                m[p] = b1c * m[p] + (1.0 - b1c) * gp;
+                v[p] = b2c * v[p] + (1.0 - b2c) * gp * gp;
+                let mh = m[p] / (1.0 - b1c.powi(step));
+                let vh = v[p] / (1.0 - b2c.powi(step));
+                th[p] -= lr * mh / (vh.sqrt() + eps);
+            }
+        }
+        let net: &'static Net = Box::leak(Box::new(to_net(&th)));
+        let p = Policy {
+            w: base.w,
+            net: Some(net),
+        };
+        let l = loss(&p, scale, held);
+        println!(
+            "epoch {}: held-out loss {l:.3} (linear {:.3}), regret {:.3}",
+            epoch + 1,
+            loss(base, scale, held),
+            regret_of(&p, held)
+        );
+        if l < best.0 {
+            best = (l, net.clone(), epoch + 1);
+        }
+    }
+    println!("kept epoch {} (held-out loss {:.3})", best.2, best.0);
+    best.1
+}
+
+/// Mean regret of policy `p` over `data`: best searched value minus the value of the play `p`
+/// prefers.
+fn regret_of(p: &Policy, data: &[Sample]) -> f64 {
     let mut total = 0.0;
     for d in data {
         let best = d.values.iter().copied().fold(f64::MIN, f64::max);
@@ -147,6 +347,41 @@ fn regret(w: &[f64; NF], data: &[Sample]) -> f64 {
         total += best - d.values[pick];
     }
     total / data.len().max(1) as f64
+}
+
+/// Points a hand of policy `a` over policy `b` as players, and the standard error, over
+/// `deals` duplicate two-player deals (each played twice, the seats swapped).
+fn duel(a: &Policy, b: &Policy, deals: u64, seed: u64) -> (f64, f64) {
+    let mut diffs = Vec::new();
+    for d in 0..deals {
+        let mut rng = FastRng::new(seed ^ d.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let Ok(start) = State::from_seed(Rules::default(), &Seed::from_u64(rng.next_u64())) else {
+            continue;
+        };
+        let mut diff = 0.0;
+        for a_seat in 0..2u8 {
+            let mut s = start.clone();
+            while matches!(s.phase(), Phase::Play | Phase::Claim) {
+                let seat = s.to_move();
+                let p = if seat.0 == a_seat { a } else { b };
+                let act = p.choose(&s.view(seat));
+                s.apply(act).expect("legal");
+            }
+            let me = fiveup_engine::Side(a_seat);
+            let other = fiveup_engine::Side(1 - a_seat);
+            diff += f64::from(s.scores()[me] - s.scores()[other]) / 2.0;
+        }
+        diffs.push(diff);
+    }
+    let n = diffs.len() as f64;
+    let mean = diffs.iter().sum::<f64>() / n;
+    let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt())
+}
+
+/// Mean regret of the weights `w` alone over `data`.
+fn regret(w: &[f64; NF], data: &[Sample]) -> f64 {
+    regret_of(&Policy { w: *w, net: None }, data)
 }
 
 /// Solve `a x = b` by Gaussian elimination with partial pivoting.
@@ -192,9 +427,6 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
 fn fit(data: &[Sample], prior: &[f64; NF], lambda: f64) -> [f64; NF] {
     let mut a = vec![vec![0.0; NF]; NF];
     let mut b = vec![0.0; NF];
-    // The scale of the prior: the least-squares multiple of its values.
-    let (mut pv, mut pp) = (0.0, 0.0);
-    let prior_p = Policy { w: *prior };
     for d in data {
         let k = d.terms.len() as f64;
         let mut mf = [0.0; NF];
@@ -204,7 +436,6 @@ fn fit(data: &[Sample], prior: &[f64; NF], lambda: f64) -> [f64; NF] {
             }
         }
         let my = d.values.iter().sum::<f64>() / k;
-        let mp = d.terms.iter().map(|f| prior_p.value(f)).sum::<f64>() / k;
         for (f, &y) in d.terms.iter().zip(&d.values) {
             let x: Vec<f64> = (0..NF).map(|i| f[i] - mf[i]).collect();
             let yc = y - my;
@@ -214,12 +445,16 @@ fn fit(data: &[Sample], prior: &[f64; NF], lambda: f64) -> [f64; NF] {
                     a[i][j] += x[i] * x[j];
                 }
             }
-            let p = prior_p.value(f) - mp;
-            pv += p * yc;
-            pp += p * p;
         }
     }
-    let scale = if pp > 0.0 { pv / pp } else { 1.0 };
+    // The scale of the prior: the least-squares multiple of its values.
+    let scale = units(
+        &Policy {
+            w: *prior,
+            net: None,
+        },
+        data,
+    );
     for i in 0..NF {
         let r = lambda * a[i][i].max(1e-6);
         a[i][i] += r;
@@ -232,6 +467,86 @@ fn fit(data: &[Sample], prior: &[f64; NF], lambda: f64) -> [f64; NF] {
         w[i] = x[i] / scale.max(1e-6);
     }
     w
+}
+
+/// Write gathered decisions to `path` (little-endian: per decision its play count, then per
+/// play its terms and its value).
+fn save(path: &str, data: &[Sample]) {
+    let mut out = Vec::new();
+    for d in data {
+        out.extend_from_slice(&(d.terms.len() as u32).to_le_bytes());
+        for (f, v) in d.terms.iter().zip(&d.values) {
+            for x in f.iter().chain(std::iter::once(v)) {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+    }
+    std::fs::write(path, out).expect("write the decisions");
+}
+
+/// Read decisions written by [`save`].
+fn load(path: &str) -> Option<Vec<Sample>> {
+    let bytes = std::fs::read(path).ok()?;
+    let mut data = Vec::new();
+    let mut at = 0;
+    let f64_at = |at: &mut usize| {
+        let x = f64::from_le_bytes(bytes[*at..*at + 8].try_into().expect("8 bytes"));
+        *at += 8;
+        x
+    };
+    while at < bytes.len() {
+        let k = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
+        at += 4;
+        let mut terms = Vec::with_capacity(k);
+        let mut values = Vec::with_capacity(k);
+        for _ in 0..k {
+            let mut f = [0.0; NF];
+            for x in &mut f {
+                *x = f64_at(&mut at);
+            }
+            terms.push(f);
+            values.push(f64_at(&mut at));
+        }
+        data.push(Sample { terms, values });
+    }
+    Some(data)
+}
+
+/// Write a network as Rust source (a `crate::learned::Net`), to NET_OUT or
+/// `target/net_weights.rs`.
+fn write_net(net: &Net, args: &str) {
+    let mut src = String::new();
+    src += "// Written by the train_rollout example (see docs/strength.md): the network added to the\n";
+    let _ = writeln!(
+        src,
+        "// learned rollout policy's sum (crate::learned::Net). Command: NET={} train_rollout -- {args}",
+        std::env::var("NET").unwrap_or_default()
+    );
+    src += "pub(crate) static NET: crate::learned::Net = crate::learned::Net {\n";
+    let row = |src: &mut String, name: &str, xs: &[f64]| {
+        let _ = write!(src, "    {name}: [");
+        for (i, x) in xs.iter().enumerate() {
+            let _ = write!(src, "{}{x:?}", if i == 0 { "" } else { ", " });
+        }
+        src.push_str("],\n");
+    };
+    row(&mut src, "mean", &net.mean);
+    row(&mut src, "inv_sd", &net.inv_sd);
+    src += "    w1: [\n";
+    for r in &net.w1 {
+        src += "    ";
+        let mut line = String::new();
+        row(&mut line, "", r);
+        src += line.trim_start().trim_start_matches(": ");
+    }
+    src += "    ],\n";
+    row(&mut src, "b1", &net.b1);
+    row(&mut src, "w2", &net.w2);
+    src += "};\n";
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/net_weights.rs");
+    let out = std::env::var("NET_OUT").unwrap_or_else(|_| path.to_string());
+    std::fs::write(&out, src).expect("write the network");
+    println!("written to {out}");
 }
 
 fn main() {
@@ -258,18 +573,53 @@ fn main() {
         }
     };
     for it in 0..iterations {
-        let policy: &'static Policy = Box::leak(Box::new(Policy { w }));
+        let policy: &'static Policy = Box::leak(Box::new(Policy { w, net: None }));
         let t = std::time::Instant::now();
-        let data = gather(
-            policy,
-            positions,
-            samples,
-            infer as u32,
-            seed.wrapping_add(it * 1_000_003),
-            threads,
-        );
+        // DATA names a file of gathered decisions: read if it exists, else written.
+        let cache = std::env::var("DATA").ok();
+        let data = match cache.as_deref().and_then(load) {
+            Some(d) => d,
+            None => {
+                let d = gather(
+                    policy,
+                    positions,
+                    samples,
+                    infer as u32,
+                    seed.wrapping_add(it * 1_000_003),
+                    threads,
+                );
+                if let Some(path) = &cache {
+                    save(path, &d);
+                }
+                d
+            }
+        };
         let cut = data.len() * 4 / 5;
         let (train, held) = data.split_at(cut);
+        if let Some(epochs) = std::env::var("NET").ok().and_then(|e| e.parse().ok()) {
+            // NET=EPOCHS: fit a network on top of the current weights instead of refitting them.
+            let net = fit_net(policy, train, held, epochs, seed);
+            let with: &'static Net = Box::leak(Box::new(net));
+            let p = Policy { w, net: Some(with) };
+            println!(
+                "held-out regret {:.3} -> {:.3} (club {:.3})",
+                regret(&w, held),
+                regret_of(&p, held),
+                regret(&Policy::club().w, held)
+            );
+            let deals = 3000;
+            let (m, se) = duel(&p, policy, deals, seed ^ 0xD0E1);
+            println!("as a player over {deals} deals: {m:+.2} a hand against the weights alone (standard error {se:.2})");
+            let (m, se) = duel(&p, &Policy::club(), deals, seed ^ 0xD0E1);
+            println!("as a player over {deals} deals: {m:+.2} a hand against club (standard error {se:.2})");
+            let (m, se) = duel(policy, &Policy::club(), deals, seed ^ 0xD0E1);
+            println!("the weights alone: {m:+.2} a hand against club (standard error {se:.2})");
+            write_net(
+                with,
+                &format!("{iterations} {positions} {samples} {seed} {threads} {from} {infer}"),
+            );
+            return;
+        }
         let new = fit(train, &w, lambda);
         println!(
             "iteration {}: {} decisions in {:.0} s; held-out regret {:.3} -> {:.3} (club {:.3})",

@@ -33,11 +33,53 @@ mod weights {
     include!("learned_weights.rs");
 }
 
-/// A rollout policy's weights, one per term of a play.
+/// The hidden units of a [`Net`].
+pub const HIDDEN: usize = 16;
+
+/// A small network over a play's terms, added to a policy's weighted sum: the terms
+/// standardised, one layer of [`HIDDEN`] rectified linear units, one output in the policy's
+/// units. It is fitted to what the linear sum leaves unexplained of the searcher's values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Net {
+    /// Each term's mean over the training plays.
+    pub mean: [f64; NF],
+    /// One over each term's standard deviation over the training plays (0 for a constant term).
+    pub inv_sd: [f64; NF],
+    /// The hidden units' weights.
+    pub w1: [[f64; NF]; HIDDEN],
+    /// The hidden units' biases.
+    pub b1: [f64; HIDDEN],
+    /// The output's weight of each hidden unit.
+    pub w2: [f64; HIDDEN],
+}
+
+impl Net {
+    /// The network's output for a play's terms.
+    #[must_use]
+    pub fn eval(&self, f: &[f64; NF]) -> f64 {
+        let mut x = [0.0; NF];
+        for ((x, f), (m, s)) in x.iter_mut().zip(f).zip(self.mean.iter().zip(&self.inv_sd)) {
+            *x = (f - m) * s;
+        }
+        let mut out = 0.0;
+        for ((w, b), o) in self.w1.iter().zip(&self.b1).zip(&self.w2) {
+            let a = b + w.iter().zip(&x).map(|(w, x)| w * x).sum::<f64>();
+            if a > 0.0 {
+                out += o * a;
+            }
+        }
+        out
+    }
+}
+
+/// A rollout policy's weights, one per term of a play, and optionally a network added to
+/// their sum.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Policy {
     /// The weight of each term.
     pub w: [f64; NF],
+    /// A network whose output is added to the weighted sum.
+    pub net: Option<&'static Net>,
 }
 
 // The weights are finite numbers (never NaN), so equality is an equivalence.
@@ -46,6 +88,7 @@ impl Eq for Policy {}
 /// The learned policy shipped with the players.
 pub static LEARNED: Policy = Policy {
     w: weights::WEIGHTS,
+    net: None,
 };
 
 impl Policy {
@@ -55,13 +98,18 @@ impl Policy {
     pub fn club() -> Policy {
         Policy {
             w: crate::club::club_feature_weights(),
+            net: None,
         }
     }
 
     /// The weighted sum of a play's terms.
     #[must_use]
     pub fn value(&self, f: &[f64; NF]) -> f64 {
-        self.w.iter().zip(f).map(|(w, x)| w * x).sum()
+        let linear: f64 = self.w.iter().zip(f).map(|(w, x)| w * x).sum();
+        match self.net {
+            Some(n) => linear + n.eval(f),
+            None => linear,
+        }
     }
 
     /// A play's value: its special value if it has one, else the weighted sum of its terms.
@@ -203,5 +251,34 @@ mod tests {
     #[test]
     fn the_learned_weights_are_finite() {
         assert!(LEARNED.w.iter().all(|w| w.is_finite()));
+        assert!(LEARNED.net.is_none());
+    }
+
+    #[test]
+    fn a_network_adds_its_output_to_the_sum() {
+        // One hidden unit reading the first term (standardised around 1), weight 2 out: the
+        // sum gains 2 * max(0, f0 - 1).
+        let mut w1 = [[0.0; NF]; HIDDEN];
+        w1[0][0] = 1.0;
+        let mut w2 = [0.0; HIDDEN];
+        w2[0] = 2.0;
+        let mut mean = [0.0; NF];
+        mean[0] = 1.0;
+        let net: &'static Net = Box::leak(Box::new(Net {
+            mean,
+            inv_sd: [1.0; NF],
+            w1,
+            b1: [0.0; HIDDEN],
+            w2,
+        }));
+        let mut w = [0.0; NF];
+        w[1] = 3.0;
+        let p = Policy { w, net: Some(net) };
+        let mut f = [0.0; NF];
+        f[0] = 4.0;
+        f[1] = 1.0;
+        assert!((p.value(&f) - (3.0 + 2.0 * 3.0)).abs() < 1e-12);
+        f[0] = 0.5;
+        assert!((p.value(&f) - 3.0).abs() < 1e-12);
     }
 }
