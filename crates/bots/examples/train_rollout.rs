@@ -27,7 +27,7 @@
 use std::fmt::Write as _;
 
 use fiveup_bots::analyze;
-use fiveup_bots::learned::{play_terms, Net, Policy, HIDDEN, NF};
+use fiveup_bots::learned::{head_to_head, play_terms, Net, Policy, HIDDEN, NF};
 use fiveup_bots::{ExpertConfig, Rollout};
 use fiveup_engine::{Action, FastRng, Phase, Preset, Rules, Seed, State};
 
@@ -349,36 +349,6 @@ fn regret_of(p: &Policy, data: &[Sample]) -> f64 {
     total / data.len().max(1) as f64
 }
 
-/// Points a hand of policy `a` over policy `b` as players, and the standard error, over
-/// `deals` duplicate two-player deals (each played twice, the seats swapped).
-fn duel(a: &Policy, b: &Policy, deals: u64, seed: u64) -> (f64, f64) {
-    let mut diffs = Vec::new();
-    for d in 0..deals {
-        let mut rng = FastRng::new(seed ^ d.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let Ok(start) = State::from_seed(Rules::default(), &Seed::from_u64(rng.next_u64())) else {
-            continue;
-        };
-        let mut diff = 0.0;
-        for a_seat in 0..2u8 {
-            let mut s = start.clone();
-            while matches!(s.phase(), Phase::Play | Phase::Claim) {
-                let seat = s.to_move();
-                let p = if seat.0 == a_seat { a } else { b };
-                let act = p.choose(&s.view(seat));
-                s.apply(act).expect("legal");
-            }
-            let me = fiveup_engine::Side(a_seat);
-            let other = fiveup_engine::Side(1 - a_seat);
-            diff += f64::from(s.scores()[me] - s.scores()[other]) / 2.0;
-        }
-        diffs.push(diff);
-    }
-    let n = diffs.len() as f64;
-    let mean = diffs.iter().sum::<f64>() / n;
-    let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, (var / n).sqrt())
-}
-
 /// Mean regret of the weights `w` alone over `data`.
 fn regret(w: &[f64; NF], data: &[Sample]) -> f64 {
     regret_of(&Policy { w: *w, net: None }, data)
@@ -608,11 +578,11 @@ fn main() {
                 regret(&Policy::club().w, held)
             );
             let deals = 3000;
-            let (m, se) = duel(&p, policy, deals, seed ^ 0xD0E1);
+            let (m, se) = head_to_head(&p, policy, deals, seed);
             println!("as a player over {deals} deals: {m:+.2} a hand against the weights alone (standard error {se:.2})");
-            let (m, se) = duel(&p, &Policy::club(), deals, seed ^ 0xD0E1);
+            let (m, se) = head_to_head(&p, &Policy::club(), deals, seed);
             println!("as a player over {deals} deals: {m:+.2} a hand against club (standard error {se:.2})");
-            let (m, se) = duel(policy, &Policy::club(), deals, seed ^ 0xD0E1);
+            let (m, se) = head_to_head(policy, &Policy::club(), deals, seed);
             println!("the weights alone: {m:+.2} a hand against club (standard error {se:.2})");
             write_net(
                 with,

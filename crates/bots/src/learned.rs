@@ -23,7 +23,7 @@
 
 use std::cmp::Ordering;
 
-use fiveup_engine::{Action, View};
+use fiveup_engine::{Action, Phase, Rules, Side, State, View};
 
 pub use crate::club::NF;
 use crate::club::{obvious_choice, play_features, tie_key, Special};
@@ -181,11 +181,41 @@ pub fn play_terms(view: &View) -> Option<Vec<(Action, [f64; NF])>> {
     Some(buf.into_iter().map(|(a, _, f)| (a, f)).collect())
 }
 
+/// Policy `a`'s points minus policy `b`'s per hand, and the standard error, as players over
+/// `deals` duplicate two-player deals of Five Up (the deals of `fiveup match --seed seed`,
+/// each played twice, the seats swapped).
+#[must_use]
+pub fn head_to_head(a: &Policy, b: &Policy, deals: u64, seed: u64) -> (f64, f64) {
+    let mut diffs = Vec::new();
+    for d in 0..deals {
+        let Ok(start) = State::from_seed(Rules::default(), &crate::duel::deal_seed(seed, d)) else {
+            continue;
+        };
+        let mut diff = 0.0;
+        for a_seat in 0..2u8 {
+            let mut s = start.clone();
+            while matches!(s.phase(), Phase::Play | Phase::Claim) {
+                let seat = s.to_move();
+                let p = if seat.0 == a_seat { a } else { b };
+                s.apply(p.choose(&s.view(seat)))
+                    .expect("a policy plays legally");
+            }
+            let (me, other) = (Side(a_seat), Side(1 - a_seat));
+            diff += f64::from(s.scores()[me] - s.scores()[other]) / 2.0;
+        }
+        diffs.push(diff);
+    }
+    let n = diffs.len() as f64;
+    let mean = diffs.iter().sum::<f64>() / n;
+    let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Player;
-    use fiveup_engine::{Phase, Rules, Seed, State};
+    use fiveup_engine::Seed;
 
     #[test]
     fn club_weights_play_as_club() {
@@ -209,41 +239,9 @@ mod tests {
         assert_eq!(same, total);
     }
 
-    /// The learned policy's points minus club's per hand, and the standard error, over
-    /// duplicate two-player deals (each deal played twice, the seats swapped).
-    fn against_club(deals: u64) -> (f64, f64) {
-        let club = Policy::club();
-        let mut diffs = Vec::new();
-        for d in 0..deals {
-            let start = State::from_seed(Rules::default(), &crate::duel::deal_seed(7, d)).unwrap();
-            let mut diff = 0.0;
-            for learned_seat in 0..2u8 {
-                let mut s = start.clone();
-                while matches!(s.phase(), Phase::Play | Phase::Claim) {
-                    let seat = s.to_move();
-                    let p = if seat.0 == learned_seat {
-                        &LEARNED
-                    } else {
-                        &club
-                    };
-                    let a = p.choose(&s.view(seat));
-                    s.apply(a).unwrap();
-                }
-                let me = fiveup_engine::Side(learned_seat);
-                let other = fiveup_engine::Side(1 - learned_seat);
-                diff += f64::from(s.scores()[me] - s.scores()[other]) / 2.0;
-            }
-            diffs.push(diff);
-        }
-        let n = diffs.len() as f64;
-        let mean = diffs.iter().sum::<f64>() / n;
-        let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0);
-        (mean, (var / n).sqrt())
-    }
-
     #[test]
     fn the_learned_policy_beats_club_head_to_head() {
-        let (mean, se) = against_club(3000);
+        let (mean, se) = head_to_head(&LEARNED, &Policy::club(), 3000, 7);
         eprintln!("learned - club: {mean:+.2} a hand, standard error {se:.2}");
         assert!(mean - 2.0 * se > 0.0, "{mean:+.2} +- {se:.2}");
     }
