@@ -136,18 +136,27 @@ fn gather(
     all
 }
 
+/// Each play of decision `d`: `p`'s value times `scale` and the searched value, each centred on
+/// the decision's mean.
+fn centred(p: &Policy, scale: f64, d: &Sample) -> Vec<(f64, f64)> {
+    let k = d.terms.len() as f64;
+    let ps: Vec<f64> = d.terms.iter().map(|f| scale * p.value(f)).collect();
+    let mp = ps.iter().sum::<f64>() / k;
+    let my = d.values.iter().sum::<f64>() / k;
+    ps.iter()
+        .zip(&d.values)
+        .map(|(x, y)| (x - mp, y - my))
+        .collect()
+}
+
 /// The least-squares multiple of `p`'s centred values on the searched centred values: the
 /// factor from the policy's units to the search's points.
 fn units(p: &Policy, data: &[Sample]) -> f64 {
     let (mut pv, mut pp) = (0.0, 0.0);
     for d in data {
-        let k = d.terms.len() as f64;
-        let ps: Vec<f64> = d.terms.iter().map(|f| p.value(f)).collect();
-        let mp = ps.iter().sum::<f64>() / k;
-        let my = d.values.iter().sum::<f64>() / k;
-        for (x, y) in ps.iter().zip(&d.values) {
-            pv += (x - mp) * (y - my);
-            pp += (x - mp) * (x - mp);
+        for (x, y) in centred(p, 1.0, d) {
+            pv += x * y;
+            pp += x * x;
         }
     }
     if pp > 0.0 {
@@ -162,12 +171,8 @@ fn units(p: &Policy, data: &[Sample]) -> f64 {
 fn loss(p: &Policy, scale: f64, data: &[Sample]) -> f64 {
     let (mut e, mut n) = (0.0, 0.0f64);
     for d in data {
-        let k = d.terms.len() as f64;
-        let ps: Vec<f64> = d.terms.iter().map(|f| scale * p.value(f)).collect();
-        let mp = ps.iter().sum::<f64>() / k;
-        let my = d.values.iter().sum::<f64>() / k;
-        for (x, y) in ps.iter().zip(&d.values) {
-            e += ((x - mp) - (y - my)).powi(2);
+        for (x, y) in centred(p, scale, d) {
+            e += (x - y).powi(2);
             n += 1.0;
         }
     }
@@ -203,17 +208,10 @@ fn fit_net(base: &Policy, train: &[Sample], held: &[Sample], epochs: usize, seed
         inv_sd[i] = if var > 1e-12 { 1.0 / var.sqrt() } else { 0.0 };
     }
     // The residual target of each play, in points.
-    let resid = |d: &Sample| -> Vec<f64> {
-        let k = d.terms.len() as f64;
-        let ps: Vec<f64> = d.terms.iter().map(|f| scale * base.value(f)).collect();
-        let mp = ps.iter().sum::<f64>() / k;
-        let my = d.values.iter().sum::<f64>() / k;
-        ps.iter()
-            .zip(&d.values)
-            .map(|(x, y)| (y - my) - (x - mp))
-            .collect()
-    };
-    let targets: Vec<Vec<f64>> = train.iter().map(resid).collect();
+    let targets: Vec<Vec<f64>> = train
+        .iter()
+        .map(|d| centred(base, scale, d).iter().map(|(x, y)| y - x).collect())
+        .collect();
     let mut rng = FastRng::new(seed);
     // Parameters, in points: w1 (HIDDEN x NF), b1, w2.
     let np = HIDDEN * NF + 2 * HIDDEN;
@@ -248,6 +246,7 @@ fn fit_net(base: &Policy, train: &[Sample], held: &[Sample], epochs: usize, seed
     let mut step = 0i32;
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut best = (f64::INFINITY, to_net(&th), 0);
+    let linear = loss(base, scale, held);
     let batch = 32;
     for epoch in 0..epochs {
         for i in (1..order.len()).rev() {
@@ -316,9 +315,8 @@ fn fit_net(base: &Policy, train: &[Sample], held: &[Sample], epochs: usize, seed
         };
         let l = loss(&p, scale, held);
         println!(
-            "epoch {}: held-out loss {l:.3} (linear {:.3}), regret {:.3}",
+            "epoch {}: held-out loss {l:.3} (linear {linear:.3}), regret {:.3}",
             epoch + 1,
-            loss(base, scale, held),
             regret_of(&p, held)
         );
         if l < best.0 {
@@ -493,25 +491,19 @@ fn write_net(net: &Net, args: &str) {
         std::env::var("NET").unwrap_or_default()
     );
     src += "pub(crate) static NET: crate::learned::Net = crate::learned::Net {\n";
-    let row = |src: &mut String, name: &str, xs: &[f64]| {
-        let _ = write!(src, "    {name}: [");
-        for (i, x) in xs.iter().enumerate() {
-            let _ = write!(src, "{}{x:?}", if i == 0 { "" } else { ", " });
-        }
-        src.push_str("],\n");
+    let list = |xs: &[f64]| {
+        let items: Vec<String> = xs.iter().map(|x| format!("{x:?}")).collect();
+        format!("[{}],\n", items.join(", "))
     };
-    row(&mut src, "mean", &net.mean);
-    row(&mut src, "inv_sd", &net.inv_sd);
+    src += &format!("    mean: {}", list(&net.mean));
+    src += &format!("    inv_sd: {}", list(&net.inv_sd));
     src += "    w1: [\n";
     for r in &net.w1 {
-        src += "    ";
-        let mut line = String::new();
-        row(&mut line, "", r);
-        src += line.trim_start().trim_start_matches(": ");
+        src += &format!("    {}", list(r));
     }
     src += "    ],\n";
-    row(&mut src, "b1", &net.b1);
-    row(&mut src, "w2", &net.w2);
+    src += &format!("    b1: {}", list(&net.b1));
+    src += &format!("    w2: {}", list(&net.w2));
     src += "};\n";
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/net_weights.rs");
     let out = std::env::var("NET_OUT").unwrap_or_else(|_| path.to_string());

@@ -226,6 +226,19 @@ impl MatchReport {
     }
 }
 
+/// The mean of per-deal differences and their sample standard deviation (NaN with fewer than
+/// two).
+pub(crate) fn mean_sd(diffs: &[f64]) -> (f64, f64) {
+    let n = diffs.len() as f64;
+    let mean = diffs.iter().sum::<f64>() / n;
+    let sd = if diffs.len() < 2 {
+        f64::NAN
+    } else {
+        (diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+    };
+    (mean, sd)
+}
+
 /// The seed of deal `deal` under match seed `seed`: bytes 0-7 are `seed` and bytes 8-15 are
 /// `deal`, both little-endian, the rest zero. It is the seed `fiveup selfplay --seed seed` uses
 /// for its game number `deal`, so the deals are the same.
@@ -494,12 +507,7 @@ fn aggregate(
         total.hands_no_winner += o.hands_no_winner;
     }
     let n = diffs.len() as f64;
-    let mean_diff = diffs.iter().sum::<f64>() / n;
-    let sd_diff = if diffs.len() < 2 {
-        f64::NAN
-    } else {
-        (diffs.iter().map(|d| (d - mean_diff).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
-    };
+    let (mean_diff, sd_diff) = mean_sd(&diffs);
     let [time_a, time_b] = total.times.map(|mut t| {
         t.sort_unstable();
         DecisionTimes {

@@ -102,7 +102,7 @@ impl Policy {
         }
     }
 
-    /// The weighted sum of a play's terms.
+    /// The weighted sum of a play's terms, plus the network's output if there is one.
     #[must_use]
     pub fn value(&self, f: &[f64; NF]) -> f64 {
         let linear: f64 = self.w.iter().zip(f).map(|(w, x)| w * x).sum();
@@ -205,10 +205,8 @@ pub fn head_to_head(a: &Policy, b: &Policy, deals: u64, seed: u64) -> (f64, f64)
         }
         diffs.push(diff);
     }
-    let n = diffs.len() as f64;
-    let mean = diffs.iter().sum::<f64>() / n;
-    let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0);
-    (mean, (var / n).sqrt())
+    let (mean, sd) = crate::duel::mean_sd(&diffs);
+    (mean, sd / (diffs.len() as f64).sqrt())
 }
 
 #[cfg(test)]
