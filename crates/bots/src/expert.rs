@@ -163,7 +163,11 @@ impl Player for Expert {
     }
 
     fn choose(&mut self, view: &View) -> Action {
-        choose_by_search(&self.cfg, &mut self.rng, view)
+        choose_by_search(&self.cfg, &mut self.rng, view, None)
+    }
+
+    fn choose_within(&mut self, view: &View, cap: std::time::Duration) -> Action {
+        choose_by_search(&self.cfg, &mut self.rng, view, Some(cap))
     }
 }
 

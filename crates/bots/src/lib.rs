@@ -55,6 +55,16 @@ pub trait Player: Send {
     /// Choose one of `view.legal_actions()` for the viewer's seat. Called only when it is the
     /// viewer's turn and the hand is in play.
     fn choose(&mut self, view: &View) -> Action;
+
+    /// [`Player::choose`] within a time limit: a searching player stops sampling once `cap`
+    /// has passed (finishing the world in progress, and evaluating at least one), so that its
+    /// answer comes in about `cap` whatever its budget, set or build. Cut short, the choice
+    /// rests on fewer worlds and depends on timing; within the limit it is exactly
+    /// [`Player::choose`]'s. Players that do not search answer at once and ignore the cap.
+    fn choose_within(&mut self, view: &View, cap: std::time::Duration) -> Action {
+        let _ = cap;
+        self.choose(view)
+    }
 }
 
 /// A player that sees the whole state: only for measurement (the oracle).

@@ -509,7 +509,7 @@ fn evaluate_nested(
                 ..*cfg
             };
             let mut rng = FastRng::new(seed);
-            let b = choose_by_search(&inner, &mut rng, &s.view(me));
+            let b = choose_by_search(&inner, &mut rng, &s.view(me), None);
             s.apply_unchecked(b);
             settle(&mut s);
             if exact(&s) {
@@ -758,13 +758,22 @@ impl Player for Pimc {
     }
 
     fn choose(&mut self, view: &View) -> Action {
-        choose_by_search(&self.cfg, &mut self.rng, view)
+        choose_by_search(&self.cfg, &mut self.rng, view, None)
+    }
+
+    fn choose_within(&mut self, view: &View, cap: Duration) -> Action {
+        choose_by_search(&self.cfg, &mut self.rng, view, Some(cap))
     }
 }
 
 /// A searching player's decision: a forced one without search, else the best action
-/// [`analyze`] finds, with a seed drawn from `rng`.
-pub(crate) fn choose_by_search(cfg: &ExpertConfig, rng: &mut FastRng, view: &View) -> Action {
+/// [`analyze`] finds (within `cap` when one is given), with a seed drawn from `rng`.
+pub(crate) fn choose_by_search(
+    cfg: &ExpertConfig,
+    rng: &mut FastRng,
+    view: &View,
+    cap: Option<Duration>,
+) -> Action {
     let legal: Vec<Action> = view.legal_actions().iter().copied().collect();
     let claim = legal
         .iter()
@@ -777,7 +786,7 @@ pub(crate) fn choose_by_search(cfg: &ExpertConfig, rng: &mut FastRng, view: &Vie
         return a;
     }
     let seed = rng.next_u64();
-    match analyze(view, cfg, seed).first() {
+    match analyze_capped(view, cfg, seed, cap).first() {
         Some(e) if e.samples > 0 => e.action,
         // No world could be sampled (never seen in play): the club player's choice.
         _ => crate::club::Club.choose(view),
@@ -890,6 +899,28 @@ mod tests {
         // The last world started before the deadline finishes; one world takes far less than
         // a second even in a debug build.
         assert!(spent < Duration::from_millis(1060), "{spent:?}");
+    }
+
+    #[test]
+    fn a_capped_choice_answers_in_time_and_within_it_is_the_same_choice() {
+        let s = mid_hand(2);
+        let view = s.view(s.to_move());
+        // A budget far beyond the cap: the cap decides when the answer comes.
+        let cfg = ExpertConfig::parse("samples=1000000,threads=1").unwrap();
+        let mut p = Pimc::new(cfg, 5);
+        let t = Instant::now();
+        let a = p.choose_within(&view, Duration::from_millis(30));
+        let spent = t.elapsed();
+        assert!(s.is_legal(a));
+        assert!(spent < Duration::from_millis(1030), "{spent:?}");
+        // A cap the search never reaches changes nothing.
+        let small = ExpertConfig::parse("samples=20,threads=1").unwrap();
+        let mut e1 = Pimc::new(small, 9);
+        let mut e2 = Pimc::new(small, 9);
+        assert_eq!(
+            e1.choose(&view),
+            e2.choose_within(&view, Duration::from_secs(600))
+        );
     }
 
     #[test]

@@ -729,6 +729,22 @@ fn choose(bot: &mut Bot, view: &fiveup_engine::View) -> Action {
     }
 }
 
+/// [`choose`] within a time limit (see `Player::choose_within`).
+fn choose_within(bot: &mut Bot, view: &fiveup_engine::View, cap: Duration) -> Action {
+    match bot {
+        Bot::Seat(p) => p.choose_within(view, cap),
+        Bot::Omniscient(_) => view.legal_actions()[0],
+    }
+}
+
+/// How long a computer player may think within its pause before answering: three quarters of
+/// the pause, leaving the rest for the world in progress to finish and the answer to be
+/// stored, so that every answer comes when the pause ends. No pause, no limit: the player
+/// answers when its search is done.
+fn thinking_cap(pause: Duration) -> Option<Duration> {
+    (!pause.is_zero()).then(|| pause * 3 / 4)
+}
+
 /// Subscribers who see exactly the same messages: the same seat (or none), and whether they
 /// created the table (the creator's view lists the invitations).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -1805,10 +1821,16 @@ impl Actor {
                 // The player thinks first and the answer waits out the rest of the pause, so
                 // that how long it takes does not tell the others what it holds (a forced
                 // move is found in microseconds, a searched one in milliseconds).
+                // A searching player's deadline falls inside the pause, so that the pause hides
+                // the thinking whatever the level, set or build.
                 let due = tokio::time::Instant::now() + delay;
+                let cap = thinking_cap(delay);
                 let res = tokio::task::spawn_blocking(move || {
                     let mut bot = bot;
-                    let action = choose(&mut bot, &view);
+                    let action = match cap {
+                        Some(cap) => choose_within(&mut bot, &view, cap),
+                        None => choose(&mut bot, &view),
+                    };
                     (bot, action)
                 })
                 .await;

@@ -874,8 +874,9 @@ async fn computer_players_answer_after_the_same_pause_whatever_they_hold() {
     let mut cfg = config(&db);
     let delay = Duration::from_millis(300);
     cfg.bot_delay = delay;
-    // A slow search (tens of milliseconds), so that searched answers would stand out.
-    cfg.expert_spec = "expert:samples=400,threads=1".to_string();
+    // A search far slower than the pause (seconds a decision), so that an answer that waited
+    // for it would stand out: the search's deadline falls inside the pause.
+    cfg.expert_spec = "expert:samples=50000,threads=1".to_string();
     let server = fiveup_server::start(cfg).await.unwrap();
     let addr = server.local_addr();
     let (ann, _) = guest(addr, "Ann").await;
