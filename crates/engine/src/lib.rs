@@ -59,8 +59,9 @@ pub use layout::{ArmId, Layout, MAX_ARMS};
 pub use playout::{perft, play_out, random_hand, random_hand_in_place};
 pub use resample::{ResampleError, Sampler};
 pub use rules::{
-    default_hand, max_hand, max_players, Award, FirstLead, GameEnd, NextLead, NoDouble,
-    PlayScoring, Preset, Rules, RulesError, SpinnerRule, SproutRule,
+    default_hand, max_hand, max_players, Award, BlockedTie, FirstLead, GameEnd, MugginsCall,
+    NextLead, NoDouble, PlayScoring, Preset, Rules, RulesError, SpinnerRule, SproutRule,
+    PARTY_TARGET, SUBTRACT_OWN_HANDS,
 };
 pub use state::{
     round5, round5_share, Action, ActionList, Entry, HandEnd, HandResult, HandStart, IllegalAction,

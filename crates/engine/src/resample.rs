@@ -35,6 +35,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::deal::{Deal, FastRng};
+use crate::rules::NoDouble;
 use crate::state::{Entry, IllegalAction, LeadKind, State};
 use crate::tile::{PipSet, Seat, Tile, TileSet};
 use crate::view::View;
@@ -219,7 +220,26 @@ impl Sampler {
         // be led.
         let lead_tile = v.shown.or(laid_lead.filter(|_| v.forced_lead.is_some()));
         let all_tiles = v.rules().tiles();
+        let lead_draws = hist
+            .iter()
+            .filter(|e| matches!(e, Entry::LeadDraw { .. }))
+            .count();
+        // Under `no-double=each-draws` every seat drew one tile because no double was dealt;
+        // then the highest double held (or the heaviest tile) decided the lead.
+        let each_drew = lead_draws > 0 && v.rules().no_double == NoDouble::EachDraws;
+        let higher_doubles =
+            |d: Tile| -> TileSet { Tile::DOUBLES.iter().filter(|t| t.hi() > d.hi()).collect() };
+        let heavier = |t: Tile| -> TileSet {
+            all_tiles
+                .iter()
+                .filter(|x| x.weight() > t.weight())
+                .collect()
+        };
         let initial_forbid = match (v.lead_kind(), lead_tile) {
+            _ if each_drew => match (v.lead_kind(), lead_tile) {
+                (LeadKind::HeaviestTile, Some(t)) => Tile::DOUBLES.or(heavier(t)),
+                _ => Tile::DOUBLES,
+            },
             (LeadKind::HighestDouble, Some(d)) => {
                 Tile::DOUBLES.iter().filter(|t| t.hi() > d.hi()).collect()
             }
@@ -236,10 +256,6 @@ impl Sampler {
             (LeadKind::HighestDouble | LeadKind::HeaviestTile, Some(t)) => TileSet::single(t),
             _ => TileSet::EMPTY,
         };
-        let lead_draws = hist
-            .iter()
-            .filter(|e| matches!(e, Entry::LeadDraw { .. }))
-            .count();
         let rules = v.rules();
         let dealt_boneyard = v.rules().tile_count() as i32 - i32::from(n) * i32::from(h);
 
@@ -268,7 +284,26 @@ impl Sampler {
                     let mut forbid = bone_forbid;
                     if let Entry::LeadDraw { .. } = e {
                         lead_draw_no += 1;
-                        forbid = if lead_draw_no == lead_draws {
+                        forbid = if each_drew {
+                            match (v.lead_kind(), lead_tile) {
+                                // The leader's one draw gave the double that leads (no double
+                                // was dealt); nobody drew a higher one.
+                                (LeadKind::HighestDouble, Some(d)) if seat == v.leader() => {
+                                    all_tiles.minus(TileSet::single(d))
+                                }
+                                (LeadKind::HighestDouble, Some(d)) => {
+                                    higher_doubles(d).or(TileSet::single(d))
+                                }
+                                // Still no double: nothing heavier than the tile that leads.
+                                (LeadKind::HeaviestTile, Some(t)) if seat == v.leader() => {
+                                    Tile::DOUBLES.or(heavier(t))
+                                }
+                                (LeadKind::HeaviestTile, Some(t)) => {
+                                    Tile::DOUBLES.or(heavier(t)).or(TileSet::single(t))
+                                }
+                                _ => TileSet::EMPTY,
+                            }
+                        } else if lead_draw_no == lead_draws {
                             all_tiles.minus(lead_tile.map_or(TileSet::EMPTY, TileSet::single))
                         } else {
                             Tile::DOUBLES
@@ -288,7 +323,12 @@ impl Sampler {
                             Some(Entry::Draw { seat: s2, .. }) if *s2 == seat => {
                                 forbid = forbid.or(ends.tiles());
                             }
-                            Some(Entry::Play { seat: s2, .. }) if *s2 == seat && drawable => {
+                            // Under `draw-one` a forced draw followed by a play fitted (nothing
+                            // else could); after a voluntary one the player may lay another tile.
+                            Some(Entry::Play { seat: s2, .. })
+                                if *s2 == seat
+                                    && (if rules.draw_one { forced } else { drawable }) =>
+                            {
                                 forbid = forbid.or(all_tiles.minus(ends.tiles()));
                             }
                             _ => {}

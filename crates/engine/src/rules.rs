@@ -41,6 +41,10 @@ pub enum NoDouble {
     DrawUntilDouble,
     /// The holder of the heaviest tile leads it.
     HeaviestTile,
+    /// Every player draws one tile, in turn from seat 0; then the holder of the highest double
+    /// leads it, or, when there is still none, the holder of the heaviest tile leads it
+    /// (Walnut Studiolo's rule).
+    EachDraws,
 }
 
 /// Who leads the first hand of a game (and, under the winner-leads rule, a hand after a blocked
@@ -72,6 +76,33 @@ pub enum NextLead {
     Winner,
     /// "Rotate the down": the lead passes clockwise each hand, with any tile.
     Rotate,
+    /// Every hand opens like the first: by the first-lead rule, usually the highest double
+    /// held (the Draw, Cross Dominoes and party game pages).
+    FirstLead,
+}
+
+/// Who scores in a blocked hand when players (not partnerships) tie for the lowest pips.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum BlockedTie {
+    /// The tied players share the others' pips; only a tie of every side scores nothing
+    /// (default).
+    #[default]
+    Share,
+    /// A tie for lowest scores nothing (pagat, for two and four players).
+    Nobody,
+}
+
+/// Who may call "Muggins!" on points a player failed to claim.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum MugginsCall {
+    /// Only the next player, before acting (default).
+    #[default]
+    Next,
+    /// Any opponent, each at their turn before acting, until the turn comes back to the side
+    /// that missed the points (the domino shop: "any player can shout Muggins").
+    Any,
 }
 
 /// How counts score during play.
@@ -274,6 +305,20 @@ pub struct Rules {
     /// sides until they are all covered, forming a cross, before any arm grows further.
     #[serde(default)]
     pub cross_first: bool,
+    /// Who scores when players tie for lowest in a blocked hand.
+    #[serde(default)]
+    pub blocked_tie: BlockedTie,
+    /// Who may call "Muggins!" on missed points (manual scoring).
+    #[serde(default)]
+    pub muggins_call: MugginsCall,
+    /// A player who cannot lay draws one tile only; if it does not fit, the player passes
+    /// (the party game's "takes a sleeping tile instead").
+    #[serde(default)]
+    pub draw_one: bool,
+    /// The game ends after this many hands at the latest (0: no limit); the highest score
+    /// then wins, and a tie for highest plays another hand.
+    #[serde(default)]
+    pub hand_limit: u16,
 }
 
 const fn default_set() -> u8 {
@@ -313,6 +358,11 @@ pub enum RulesError {
     VoluntaryWithoutDrawing,
     /// Manual scoring needs scoring during play.
     ManualWithoutScoring,
+    /// An exact target that no score can reach: on the fives scale every score is a multiple
+    /// of 5.
+    TargetUnreachable(u16),
+    /// A hand limit out of range.
+    HandLimit(u16),
     /// With no scoring during play and the subtract-own award, no score can ever rise, so the
     /// game could never end.
     NeverEnds,
@@ -382,6 +432,13 @@ impl fmt::Display for RulesError {
                 f,
                 "award=subtract-own with play-scoring=none can never end: no score can rise"
             ),
+            RulesError::TargetUnreachable(t) => write!(
+                f,
+                "exact-target=true with target={t} can never end: on the fives scale every score \
+                 is a multiple of 5; use a target that is (e.g. {}) or cribbage=true",
+                (t / 5) * 5
+            ),
+            RulesError::HandLimit(n) => write!(f, "hands must be 0 (no limit) to 1000, not {n}"),
             RulesError::UnknownPreset(s) => write!(
                 f,
                 "unknown rules preset {s:?}; presets are: {}",
@@ -432,6 +489,22 @@ pub const fn default_hand(set: u8, players: u8) -> u8 {
     }
 }
 
+/// The hand limit of a game under `award=subtract-own` that names none: scores may fall, so
+/// such a game might otherwise never reach its target.
+pub const SUBTRACT_OWN_HANDS: u16 = 50;
+
+/// The party game's target: high enough that a game lasts several hands with 5 to 8 players
+/// (measured in `docs/rules.md`).
+pub const PARTY_TARGET: u16 = 1000;
+
+/// The presets named for pagat's pages.
+const fn pagat(p: Preset) -> bool {
+    matches!(
+        p,
+        Preset::AllFives | Preset::PagatFiveUp | Preset::Muggins | Preset::Cribbage
+    )
+}
+
 impl Default for Rules {
     fn default() -> Rules {
         Rules::preset(Preset::FiveUp, 2)
@@ -471,6 +544,10 @@ impl Rules {
             cribbage_scale: false,
             manual_scoring: false,
             cross_first: false,
+            blocked_tie: BlockedTie::Share,
+            muggins_call: MugginsCall::Next,
+            draw_one: false,
+            hand_limit: 0,
         };
         match preset {
             Preset::FiveUp => {}
@@ -478,19 +555,21 @@ impl Rules {
             Preset::Muggins => r.spinner = SpinnerRule::None,
             Preset::Cross => r.spinner = SpinnerRule::All,
             Preset::FivesAndThrees => {
-                r.spinner = SpinnerRule::None;
+                // "Played in the same way as All Fives": the first double spins.
                 r.play_scoring = PlayScoring::FivesAndThrees;
                 r.target = 61;
             }
             Preset::Draw => {
                 r.spinner = SpinnerRule::None;
                 r.play_scoring = PlayScoring::None;
+                r.next_lead = NextLead::FirstLead;
                 r.target = 100;
             }
             Preset::Block => {
                 r.spinner = SpinnerRule::None;
                 r.play_scoring = PlayScoring::None;
                 r.drawing = false;
+                r.next_lead = NextLead::FirstLead;
                 r.target = 100;
             }
             Preset::Cribbage => {
@@ -509,6 +588,7 @@ impl Rules {
             Preset::CrossDominoes => {
                 r.cross_first = true;
                 r.play_scoring = PlayScoring::None;
+                r.next_lead = NextLead::FirstLead;
                 r.target = 100;
             }
             Preset::PartyTwelve => {
@@ -518,10 +598,14 @@ impl Rules {
                 r.boneyard_keep = 2;
                 r.award = Award::Difference;
                 r.partnerships = false;
-                r.target = 200;
+                r.next_lead = NextLead::FirstLead;
+                r.manual_scoring = true;
+                r.muggins_call = MugginsCall::Any;
+                r.draw_one = true;
+                r.target = PARTY_TARGET;
             }
         }
-        if matches!(preset, Preset::Draw | Preset::Block | Preset::CrossDominoes) && set == 6 {
+        if matches!(preset, Preset::Draw | Preset::CrossDominoes) && set == 6 {
             // The Draw game page: 2 players take 7, 3 take 5, 4 take 4, 5 take 3.
             r.hand_size = match players {
                 2 => 7,
@@ -530,7 +614,37 @@ impl Rules {
                 _ => 3,
             };
         }
+        if preset == Preset::Block && set == 6 {
+            // The same page: the Block game deals more than the Draw game and leaves a few
+            // tiles sleeping. Seven each for two or three (the usual Block deal), six for four
+            // and five for five, so that some tiles always sleep.
+            r.hand_size = match players {
+                2 | 3 => 7,
+                4 => 6,
+                _ => 5.min(max_hand(set, players)),
+            };
+        }
+        if pagat(preset) {
+            // pagat: a tie for least in a blocked two- or four-player game scores nothing; in a
+            // three-player game the two tied share the third player's pips.
+            r.blocked_tie = if players == 3 {
+                BlockedTie::Share
+            } else {
+                BlockedTie::Nobody
+            };
+        }
         r
+    }
+
+    /// The hand after which the game ends at the latest (0: none): `hands`, or under
+    /// `award=subtract-own`, whose scores may fall, [`SUBTRACT_OWN_HANDS`] when none is given.
+    #[must_use]
+    pub const fn effective_hand_limit(&self) -> u16 {
+        if self.hand_limit == 0 && matches!(self.award, Award::SubtractOwn) {
+            SUBTRACT_OWN_HANDS
+        } else {
+            self.hand_limit
+        }
     }
 
     /// Whether scores are kept in points of one (cribbage scale or Fives and Threes) rather
@@ -604,6 +718,8 @@ impl Rules {
             && !self.exact_target
             && !self.voluntary_draw
             && !self.cross_first
+            && !self.draw_one
+            && self.effective_hand_limit() == 0
     }
 
     /// Check every option; the first problem found is returned.
@@ -639,11 +755,22 @@ impl Rules {
         if self.voluntary_draw && !self.drawing {
             return Err(RulesError::VoluntaryWithoutDrawing);
         }
+        if self.draw_one && !self.drawing {
+            return Err(RulesError::Option(
+                "draw-one needs drawing to be allowed (drawing=true)".to_string(),
+            ));
+        }
         if self.manual_scoring && self.play_scoring == PlayScoring::None {
             return Err(RulesError::ManualWithoutScoring);
         }
         if self.award == Award::SubtractOwn && self.play_scoring == PlayScoring::None {
             return Err(RulesError::NeverEnds);
+        }
+        if self.hand_limit > 1000 {
+            return Err(RulesError::HandLimit(self.hand_limit));
+        }
+        if self.exact_target && !self.small_scale() && self.target % 5 != 0 {
+            return Err(RulesError::TargetUnreachable(self.target));
         }
         Ok(())
     }
@@ -690,6 +817,18 @@ impl Rules {
         }
         if self.cross_first {
             s += " cross-first=true";
+        }
+        if self.blocked_tie != BlockedTie::Share {
+            s += &format!(" blocked-tie={}", erased::Kebab::kebab(&self.blocked_tie));
+        }
+        if self.muggins_call != MugginsCall::Next {
+            s += &format!(" muggins-call={}", erased::Kebab::kebab(&self.muggins_call));
+        }
+        if self.draw_one {
+            s += " draw-one=true";
+        }
+        if self.hand_limit != 0 {
+            s += &format!(" hands={}", self.hand_limit);
         }
         s
     }
@@ -787,7 +926,11 @@ impl Rules {
             "spinner" => self.spinner = e(key, v, "first, none, all")?,
             "sprouts" => self.sprouts = e(key, v, "after-both-sides, at-once")?,
             "no-double" => {
-                self.no_double = e(key, v, "redeal, draw-until-double, heaviest-tile")?;
+                self.no_double = e(
+                    key,
+                    v,
+                    "redeal, draw-until-double, heaviest-tile, each-draws",
+                )?;
             }
             "first-lead" => {
                 self.first_lead = e(
@@ -797,7 +940,11 @@ impl Rules {
                 )?;
             }
             "cross-first" => self.cross_first = b(key, v)?,
-            "next-lead" => self.next_lead = e(key, v, "winner, rotate")?,
+            "next-lead" => self.next_lead = e(key, v, "winner, rotate, first-lead")?,
+            "blocked-tie" => self.blocked_tie = e(key, v, "share, nobody")?,
+            "muggins-call" => self.muggins_call = e(key, v, "next, any")?,
+            "draw-one" => self.draw_one = b(key, v)?,
+            "hands" => self.hand_limit = n(key, v)?,
             "drawing" => self.drawing = b(key, v)?,
             "voluntary-draw" => self.voluntary_draw = b(key, v)?,
             "boneyard-keep" => self.boneyard_keep = n(key, v)?,
@@ -815,7 +962,8 @@ impl Rules {
                     "unknown option {key:?}; options are: set, players, partnerships, hand, \
                      target, spinner, sprouts, no-double, first-lead, next-lead, drawing, \
                      voluntary-draw, boneyard-keep, play-scoring, award, doubles-one-half, \
-                     game-end, exact-target, cribbage, manual, cross-first"
+                     game-end, exact-target, cribbage, manual, cross-first, blocked-tie, \
+                     muggins-call, draw-one, hands"
                 )))
             }
         }

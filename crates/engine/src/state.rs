@@ -9,7 +9,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::deal::{Deal, Seed};
 use crate::layout::{ArmId, Layout};
-use crate::rules::{Award, FirstLead, GameEnd, NextLead, NoDouble, PlayScoring, Rules, RulesError};
+use crate::rules::{
+    Award, BlockedTie, FirstLead, GameEnd, MugginsCall, NextLead, NoDouble, PlayScoring, Rules,
+    RulesError,
+};
 use crate::tile::{BySeat, BySide, PipSet, Seat, Side, Tile, TileSet, MAX_SEATS};
 
 /// What a player does on their turn.
@@ -260,6 +263,8 @@ pub enum IllegalAction {
     },
     /// There are no missed points to call Muggins on.
     NoMuggins,
+    /// Under `draw-one` the player has drawn this turn's tile, it does not fit, so passes.
+    MustPass,
 }
 
 impl fmt::Display for IllegalAction {
@@ -296,6 +301,10 @@ impl fmt::Display for IllegalAction {
                 "a claim of {claimed} does not match the count, which scores {actual}"
             ),
             IllegalAction::NoMuggins => write!(f, "there are no missed points to take"),
+            IllegalAction::MustPass => write!(
+                f,
+                "you have drawn your one tile this turn and it does not fit: pass"
+            ),
         }
     }
 }
@@ -649,7 +658,7 @@ impl TurnInfo<'_> {
         if self.muggins && !self.drew {
             out.push(Action::Muggins);
         }
-        if self.drew && !self.last_drawn_playable && self.can_draw {
+        if self.drew && !self.last_drawn_playable && self.can_draw && !self.rules.draw_one {
             out.push(Action::Draw);
             return;
         }
@@ -669,7 +678,7 @@ impl TurnInfo<'_> {
         if !self.drew && self.can_draw && (playable == 0 || self.rules.voluntary_draw) {
             out.push(Action::Draw);
         }
-        if playable == 0 && !self.can_draw {
+        if playable == 0 && (!self.can_draw || (self.drew && self.rules.draw_one)) {
             out.push(Action::Pass);
         }
     }
@@ -692,7 +701,9 @@ impl TurnInfo<'_> {
             Phase::Play => {}
         }
         let playable = self.playable();
-        let keep_drawing = self.drew && !self.last_drawn_playable && self.can_draw;
+        // One draw a turn under `draw-one`: then play what fits or pass.
+        let drew_one = self.drew && self.rules.draw_one;
+        let keep_drawing = self.drew && !self.last_drawn_playable && self.can_draw && !drew_one;
         match a {
             Action::Claim(_) => Err(IllegalAction::NoClaimDue),
             Action::Muggins => {
@@ -745,6 +756,13 @@ impl TurnInfo<'_> {
                 if keep_drawing {
                     return Ok(());
                 }
+                if drew_one {
+                    return Err(if playable.is_empty() {
+                        IllegalAction::MustPass
+                    } else {
+                        IllegalAction::MustPlay
+                    });
+                }
                 if self.drew || (!playable.is_empty() && !self.rules.voluntary_draw) {
                     return Err(IllegalAction::MustPlay);
                 }
@@ -754,7 +772,7 @@ impl TurnInfo<'_> {
                 if self.layout.is_empty() || !playable.is_empty() {
                     return Err(IllegalAction::MustPlay);
                 }
-                if self.can_draw {
+                if self.can_draw && !drew_one {
                     return Err(if keep_drawing {
                         IllegalAction::MustKeepDrawing
                     } else {
@@ -816,6 +834,11 @@ pub struct State {
     claimable: u16,
     /// Missed points open to a Muggins call by the seat to move.
     muggins: u16,
+    /// Under `muggins-call=any`: missed points still open to the opponents of the side that
+    /// missed them, each at their turn, until that side moves again (0: none).
+    muggins_open: u16,
+    /// The side that missed `muggins_open`.
+    muggins_side: Side,
     result: Option<HandResult>,
     winner: Option<Side>,
     /// The hand's log (its storage is reused from hand to hand by [`State::reset`]).
@@ -988,6 +1011,8 @@ impl State {
             last_drawn_playable: false,
             claimable: 0,
             muggins: 0,
+            muggins_open: 0,
+            muggins_side: Side(0),
             result: None,
             winner: None,
             log: Log::new(),
@@ -1135,6 +1160,7 @@ impl State {
         self.last_drawn_playable = false;
         self.claimable = 0;
         self.muggins = 0;
+        self.muggins_open = 0;
         self.result = None;
         self.winner = None;
         self.log.clear();
@@ -1321,6 +1347,42 @@ impl State {
                 self.lead_kind = LeadKind::DrawUntilDouble;
                 Ok(())
             }
+            NoDouble::EachDraws => {
+                // One tile each, seat 0 first, as far as the boneyard goes.
+                for seat in (0..n).map(Seat) {
+                    if self.bone_left == 0 {
+                        break;
+                    }
+                    let t = self.deal.order[self.deal.dealt() + self.drawn as usize];
+                    self.drawn += 1;
+                    self.set_bone_left(self.bone_left - 1);
+                    self.take(seat, t);
+                    self.push_log(Entry::LeadDraw {
+                        seat,
+                        tile: Some(t),
+                    });
+                }
+                let all = TileSet(self.hands.0.iter().fold(0, |acc, h| acc | h.0));
+                let doubles = all.and(Tile::DOUBLES);
+                let (t, kind) = if doubles.is_empty() {
+                    let t = all
+                        .iter()
+                        .max_by_key(|t| t.weight())
+                        .expect("hands are not empty");
+                    (t, LeadKind::HeaviestTile)
+                } else {
+                    let d =
+                        Tile::from_index(127 - doubles.0.leading_zeros() as u8).expect("a double");
+                    (d, LeadKind::HighestDouble)
+                };
+                self.leader = (0..n)
+                    .map(Seat)
+                    .find(|&p| self.hands[p].contains(t))
+                    .expect("a dealt tile has a holder");
+                self.lead_kind = kind;
+                self.forced_lead = Some(t);
+                Ok(())
+            }
         }
     }
 
@@ -1341,6 +1403,7 @@ impl State {
         let result = self.result.as_ref()?;
         let (highest_double, free_leader) = match self.rules.next_lead {
             NextLead::Rotate => (false, self.leader.next(self.rules.players)),
+            NextLead::FirstLead => (true, Seat(0)),
             NextLead::Winner => match result.end {
                 HandEnd::Domino { seat } => (false, seat),
                 HandEnd::Blocked => (true, Seat(0)),
@@ -1550,7 +1613,9 @@ impl State {
     /// Whether the list-free paths below apply: a play-phase turn with no Muggins call open.
     #[inline]
     fn ordinary_turn(&self) -> bool {
-        matches!(self.phase, Phase::Play) && self.muggins == 0
+        matches!(self.phase, Phase::Play)
+            && self.muggins == 0
+            && !(self.drew && self.rules.draw_one)
     }
 
     /// Number of legal actions, without building the list.
@@ -1776,6 +1841,7 @@ impl State {
     fn do_muggins(&mut self) -> Outcome {
         let missed = self.muggins;
         self.muggins = 0;
+        self.muggins_open = 0;
         let side = self.rules.side_of(self.to_move);
         // The log records what was scored (an exact target may refuse the points).
         let scored = self.add_score(side, i32::from(missed)) as u16;
@@ -2041,8 +2107,15 @@ impl State {
             return out;
         }
         self.after_lay(&mut out);
-        if !out.hand_over && missed > 0 && self.rules.side_of(self.to_move) != side {
-            self.muggins = missed;
+        if !out.hand_over && missed > 0 {
+            if self.rules.muggins_call == MugginsCall::Any {
+                // Open to every opponent in turn until this side moves again.
+                self.muggins_open = missed;
+                self.muggins_side = side;
+            }
+            if self.rules.side_of(self.to_move) != side {
+                self.muggins = missed;
+            }
         }
         out
     }
@@ -2077,6 +2150,15 @@ impl State {
         };
         self.drew = false;
         self.last_drawn_playable = false;
+        if !STD && self.muggins_open > 0 {
+            // Missed points open to any opponent: the next opponent may call them, until the
+            // turn comes back to the side that missed them.
+            if self.side[self.to_move.idx() & 7] == self.muggins_side {
+                self.muggins_open = 0;
+            } else {
+                self.muggins = self.muggins_open;
+            }
+        }
     }
 
     /// Nobody can lay and nobody can draw.
@@ -2193,6 +2275,16 @@ impl State {
                 (w, u32::from(min))
             }
         };
+        // A tie for lowest in a block scores nothing under `blocked-tie=nobody`.
+        let winners = if !STD
+            && end == HandEnd::Blocked
+            && winners.count_ones() > 1
+            && r.blocked_tie == BlockedTie::Nobody
+        {
+            0
+        } else {
+            winners
+        };
         let k = winners.count_ones();
         let mut awards = BySide::<i32>::default();
         let scale = |v: u32| -> i32 {
@@ -2209,7 +2301,7 @@ impl State {
                     awards[s] = -scale(round5(u32::from(side_pips[s])));
                 }
             }
-            Award::Opponents | Award::Difference if k < u32::from(sides) => {
+            Award::Opponents | Award::Difference if k > 0 && k < u32::from(sides) => {
                 let losers = all_sides().filter(|s| winners & (1 << s.0) == 0);
                 let total: u32 = match r.award {
                     Award::Opponents => losers.map(|s| u32::from(side_pips[s])).sum(),
@@ -2261,6 +2353,18 @@ impl State {
             self.winner = Some(Side(top.trailing_zeros() as u8));
             self.phase = Phase::GameOver;
             out.game_over = true;
+            return;
+        }
+        // A hand limit: after the last hand the highest score wins; a tie plays on.
+        let limit = self.rules.effective_hand_limit();
+        if !STD && limit > 0 && self.start.hand_no >= limit {
+            let best = all_sides().map(|s| self.scores[s]).max().unwrap_or(0);
+            let mut top = all_sides().filter(|&s| self.scores[s] == best);
+            if let (Some(w), None) = (top.next(), top.next()) {
+                self.winner = Some(w);
+                self.phase = Phase::GameOver;
+                out.game_over = true;
+            }
         }
     }
 }

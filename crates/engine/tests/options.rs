@@ -6,10 +6,10 @@
 //! (W its high half), `N` and `S` the first spinner's sprouts, later arms by number.
 
 use fiveup_engine::{
-    round5, round5_share, Action, ArmId, Award, BySide, Deal, DealError, Entry, FirstLead, GameEnd,
-    HandEnd, HandStart, IllegalAction, Layout, LeadKind, NextLead, NoDouble, Outcome, Phase,
-    PlayScoring, Preset, Rules, RulesError, Seat, SetupError, Side, SpinnerRule, SproutRule, State,
-    Tile, TileSet,
+    round5, round5_share, Action, ArmId, Award, BlockedTie, BySide, Deal, DealError, Entry,
+    FirstLead, GameEnd, HandEnd, HandStart, IllegalAction, Layout, LeadKind, MugginsCall, NextLead,
+    NoDouble, Outcome, Phase, PlayScoring, Preset, Rules, RulesError, Seat, SetupError, Side,
+    SpinnerRule, SproutRule, State, Tile, TileSet,
 };
 
 // ----- helpers -----
@@ -1250,15 +1250,26 @@ fn presets_differ_from_five_up_as_documented() {
     for n in 2..=4 {
         let base = Rules::preset(Preset::FiveUp, n);
         assert_eq!(base, rules(&format!("players={n}")));
+        // pagat: "If there is a tie for least points in a blocked two-player or four-player
+        // game no one scores"; with three players the two tied split the third's points.
+        let pagat_tie = if n == 3 {
+            BlockedTie::Share
+        } else {
+            BlockedTie::Nobody
+        };
         for p in Preset::ALL {
             let mut expect = base;
             match p {
                 Preset::FiveUp => {}
                 // pagat: "The first player in the first hand is determined by lot."
-                Preset::AllFives => expect.first_lead = FirstLead::Lot,
+                Preset::AllFives => {
+                    expect.first_lead = FirstLead::Lot;
+                    expect.blocked_tie = pagat_tie;
+                }
                 Preset::PagatFiveUp => {
                     expect.spinner = SpinnerRule::All;
                     expect.first_lead = FirstLead::Lot;
+                    expect.blocked_tie = pagat_tie;
                 }
                 // "The player who starts may play any domino they like"; seven tiles apiece.
                 Preset::Fives => {
@@ -1270,6 +1281,8 @@ fn presets_differ_from_five_up_as_documented() {
                     expect.play_scoring = PlayScoring::None;
                     expect.target = 100;
                     expect.hand_size = [7, 5, 4][usize::from(n) - 2];
+                    // The Draw page: every hand opens with the highest double.
+                    expect.next_lead = NextLead::FirstLead;
                 }
                 Preset::PartyTwelve => {
                     expect = Rules::preset_with_set(Preset::FiveUp, n, 12);
@@ -1279,12 +1292,21 @@ fn presets_differ_from_five_up_as_documented() {
                     expect.boneyard_keep = 2;
                     expect.award = Award::Difference;
                     expect.partnerships = false;
-                    expect.target = 200;
+                    expect.next_lead = NextLead::FirstLead;
+                    // Declaring, and "any player can shout Muggins!".
+                    expect.manual_scoring = true;
+                    expect.muggins_call = MugginsCall::Any;
+                    // "That player takes a sleeping tile instead."
+                    expect.draw_one = true;
+                    expect.target = fiveup_engine::PARTY_TARGET;
                 }
-                Preset::Muggins => expect.spinner = SpinnerRule::None,
-                Preset::Cross => expect.spinner = SpinnerRule::All,
-                Preset::FivesAndThrees => {
+                Preset::Muggins => {
                     expect.spinner = SpinnerRule::None;
+                    expect.blocked_tie = pagat_tie;
+                }
+                Preset::Cross => expect.spinner = SpinnerRule::All,
+                // "Played in the same way as All Fives", which has a spinner.
+                Preset::FivesAndThrees => {
                     expect.play_scoring = PlayScoring::FivesAndThrees;
                     expect.target = 61;
                 }
@@ -1294,17 +1316,21 @@ fn presets_differ_from_five_up_as_documented() {
                     expect.play_scoring = PlayScoring::None;
                     expect.target = 100;
                     expect.hand_size = [7, 5, 4][usize::from(n) - 2];
+                    expect.next_lead = NextLead::FirstLead;
                 }
+                // The same page: Block deals more than Draw and leaves a few tiles sleeping.
                 Preset::Block => {
                     expect.spinner = SpinnerRule::None;
                     expect.play_scoring = PlayScoring::None;
                     expect.drawing = false;
                     expect.target = 100;
-                    expect.hand_size = [7, 5, 4][usize::from(n) - 2];
+                    expect.hand_size = [7, 7, 6][usize::from(n) - 2];
+                    expect.next_lead = NextLead::FirstLead;
                 }
                 Preset::Cribbage => {
                     expect.cribbage_scale = true;
                     expect.target = 61;
+                    expect.blocked_tie = pagat_tie;
                 }
             }
             assert_eq!(Rules::preset(p, n), expect, "{p} with {n} players");

@@ -6,9 +6,9 @@
 //! hands, and resampled states reproduce the view they came from.
 
 use fiveup_engine::{
-    Action, ArmId, Award, Deal, Entry, FastRng, FirstLead, GameEnd, NextLead, NoDouble, Phase,
-    PlayScoring, Preset, ResampleError, Rules, Sampler, Seat, Seed, SetupError, Side, SproutRule,
-    State, Tile, TileSet, View, MAX_ARMS,
+    Action, ArmId, Award, BlockedTie, Deal, Entry, FastRng, FirstLead, GameEnd, MugginsCall,
+    NextLead, NoDouble, Phase, PlayScoring, Preset, ResampleError, Rules, Sampler, Seat, Seed,
+    SetupError, Side, SproutRule, State, Tile, TileSet, View, MAX_ARMS,
 };
 use proptest::prelude::*;
 
@@ -45,8 +45,10 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
                     NoDouble::Redeal,
                     NoDouble::HeaviestTile,
                     NoDouble::DrawUntilDouble,
-                ][pick(4, 3) as usize];
-                r.next_lead = [NextLead::Winner, NextLead::Rotate][pick(6, 2) as usize];
+                    NoDouble::EachDraws,
+                ][pick(4, 4) as usize];
+                r.next_lead =
+                    [NextLead::Winner, NextLead::Rotate, NextLead::FirstLead][pick(6, 3) as usize];
                 r.voluntary_draw = r.drawing && pick(7, 2) == 1;
                 r.boneyard_keep = pick(8, 3) as u8;
                 r.award =
@@ -63,6 +65,10 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
                     FirstLead::TopDouble,
                 ][pick(19, 4) as usize];
                 r.cross_first = r.spinner != fiveup_engine::SpinnerRule::None && pick(21, 3) == 0;
+                r.blocked_tie = [BlockedTie::Share, BlockedTie::Nobody][pick(23, 2) as usize];
+                r.muggins_call = [MugginsCall::Next, MugginsCall::Any][pick(24, 2) as usize];
+                r.draw_one = r.drawing && pick(25, 3) == 0;
+                r.hand_limit = [0, 0, 3][pick(26, 3) as usize];
                 if r.validate().is_err() {
                     r = base;
                 }

@@ -360,7 +360,7 @@ fn samples_respect_voids_shown_by_draws() {
 #[test]
 fn samples_respect_voids_shown_by_passes() {
     let mut s = state(
-        Rules::preset(Preset::Block, 3),
+        Rules::parse("block players=3 hand=5").unwrap(),
         &[
             "6-6 6-5 5-0 4-0 3-0",
             "1-1 2-1 3-1 2-2 3-2",
