@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use fiveup_bots::duel::{run_match_with_progress, MatchConfig, MatchMode, MatchReport};
 
-use crate::selfplay::rules_from;
+use crate::selfplay::match_rules_from;
 
 /// Options of `fiveup match`.
 #[derive(Debug, clap::Args)]
@@ -17,11 +17,13 @@ pub struct Args {
     /// Player B.
     #[arg(long, value_name = "BOT")]
     pub b: String,
-    /// Players at the table: 2, 3 or 4. With 3, or 4 without --partners, A sits alone against B
+    /// Players at the table, 2 to 8: shorthand for `players=N` in the rules (default: what the
+    /// rules say, else the preset's smallest table). Without --partners A sits alone against B
     /// in every other seat, once in each seat.
-    #[arg(long, default_value_t = 2)]
-    pub players: u8,
-    /// Four players in two partnerships: A holds seats 0+2 and B 1+3, then the other way round.
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Four or six players in two partnerships: A holds the even seats and B the odd, then the
+    /// other way round.
     #[arg(long)]
     pub partners: bool,
     /// Rules preset, optionally followed by options: `cross`, `"five-up target=150"`.
@@ -112,20 +114,13 @@ fn clock(secs: f64) -> String {
 
 /// Run `fiveup match`.
 pub fn run(a: &Args) -> Result<(), String> {
-    if a.partners && a.players != 4 && a.players != 6 {
-        return Err(format!(
-            "--partners needs --players 4 or 6, not {}",
-            a.players
-        ));
-    }
     if a.deals == 0 {
         return Err("--deals must be at least 1".into());
     }
     if a.threads == 0 {
         return Err("--threads must be at least 1".into());
     }
-    let individual = a.players == 4 && !a.partners;
-    let rules = rules_from(&a.rules, a.players, a.partners, individual, &a.options)?;
+    let rules = match_rules_from(&a.rules, a.players, a.partners, &a.options)?;
     let cfg = MatchConfig {
         a: a.a.clone(),
         b: a.b.clone(),

@@ -133,7 +133,8 @@ fn setup_from(a: &Args) -> Result<(Setup, Preset, String), String> {
     let seats = seats_from(a)?;
     let players = u8::try_from(seats.len()).map_err(|_| "too many seats".to_string())?;
     let options = extra_options(a);
-    let rules = crate::selfplay::rules_from(&a.rules, players, a.partners, a.individual, &options)?;
+    let rules =
+        crate::selfplay::rules_from(&a.rules, Some(players), a.partners, a.individual, &options)?;
     let mut words = a.rules.split_whitespace();
     let preset = words
         .next()

@@ -4,7 +4,7 @@ use fiveup_bots::duel::{run_match, MatchConfig, MatchMode};
 use fiveup_bots::rating::{fit, PairResult};
 use fiveup_bots::LEVELS;
 
-use crate::selfplay::rules_from;
+use crate::selfplay::match_rules_from;
 
 /// Options of `fiveup rate`.
 #[derive(Debug, clap::Args)]
@@ -13,10 +13,11 @@ pub struct Args {
     /// levels people choose from (beginner, casual, club, strong, master).
     #[arg(value_name = "BOT")]
     pub players: Vec<String>,
-    /// Players at the table: 2, 3 or 4.
-    #[arg(long, default_value_t = 2)]
-    pub seats: u8,
-    /// Four players in two partnerships.
+    /// Players at the table, 2 to 8: shorthand for `players=N` in the rules (default: what the
+    /// rules say, else the preset's smallest table).
+    #[arg(long)]
+    pub seats: Option<u8>,
+    /// Four or six players in two partnerships.
     #[arg(long)]
     pub partners: bool,
     /// Rules preset, optionally followed by options.
@@ -53,11 +54,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     if a.threads == 0 {
         return Err("--threads must be at least 1".into());
     }
-    if a.partners && a.seats != 4 && a.seats != 6 {
-        return Err(format!("--partners needs --seats 4 or 6, not {}", a.seats));
-    }
-    let individual = a.seats == 4 && !a.partners;
-    let rules = rules_from(&a.rules, a.seats, a.partners, individual, &a.options)?;
+    let rules = match_rules_from(&a.rules, a.seats, a.partners, &a.options)?;
     // Every spec is checked before any match is played.
     for p in &players {
         fiveup_bots::make_bot(p, 0).map_err(|e| format!("{p}: {e}"))?;

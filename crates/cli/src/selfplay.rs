@@ -15,13 +15,14 @@ pub struct Args {
     /// are g (little-endian), and its players choose with a generator seeded from both.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Players: 2, 3 or 4.
-    #[arg(long, default_value_t = 2)]
-    pub players: u8,
-    /// Four players in two partnerships (the default for four players).
+    /// Players, 2 to 8: shorthand for `players=N` in the rules (default: what the rules say,
+    /// else the preset's smallest table).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Four or six players in two partnerships (the default for four and six players).
     #[arg(long, conflicts_with = "individual")]
     pub partners: bool,
-    /// Four players each for themselves.
+    /// Four or six players each for themselves.
     #[arg(long)]
     pub individual: bool,
     /// Rules preset, optionally followed by options: `cross`, `"five-up target=150"`.
@@ -42,22 +43,9 @@ pub struct Args {
     pub record: Option<std::path::PathBuf>,
 }
 
-/// The rules the options describe, validated.
-pub fn rules_from(
-    rules: &str,
-    players: u8,
-    partners: bool,
-    individual: bool,
-    options: &[String],
-) -> Result<Rules, String> {
+/// The words of a rules string and its `--option`s.
+fn rule_words(rules: &str, options: &[String]) -> Result<String, String> {
     let mut words = rules.to_string();
-    let _ = write!(words, " players={players}");
-    if partners {
-        words.push_str(" partnerships=true");
-    }
-    if individual {
-        words.push_str(" partnerships=false");
-    }
     for o in options {
         if !o.contains('=') {
             return Err(format!("--option takes key=value, got {o:?}"));
@@ -65,7 +53,74 @@ pub fn rules_from(
         words.push(' ');
         words.push_str(o);
     }
+    Ok(words)
+}
+
+/// The value the rules words give `key` (the last one given), if any.
+pub fn named_option<'a>(words: &'a str, key: &str) -> Option<&'a str> {
+    words
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .filter_map(|w| w.split_once('='))
+        .filter(|(k, _)| *k == key)
+        .map(|(_, v)| v)
+        .last()
+}
+
+/// The rules the options describe, validated. The rules string (with its `--option`s) says
+/// how many play; `--players` is shorthand for the same `players=` option, and giving both
+/// differently is an error. Every command that takes `--rules` reads its table here.
+pub fn rules_from(
+    rules: &str,
+    players: Option<u8>,
+    partners: bool,
+    individual: bool,
+    options: &[String],
+) -> Result<Rules, String> {
+    let mut words = rule_words(rules, options)?;
+    match (named_option(&words, "players"), players) {
+        (Some(named), Some(p)) if named.parse::<u8>() != Ok(p) => {
+            return Err(format!(
+                "the rules say players={named} but --players is {p}: give the number once, \
+                 or the same in both"
+            ));
+        }
+        (None, Some(p)) => {
+            let _ = write!(words, " players={p}");
+        }
+        _ => {}
+    }
+    if partners {
+        words.push_str(" partnerships=true");
+    }
+    if individual {
+        words.push_str(" partnerships=false");
+    }
     Rules::parse(&words).map_err(|e| e.to_string())
+}
+
+/// [`rules_from`] for the duplicate runners, where four players sit each for themselves unless
+/// `--partners` is given or the rules name `partnerships`.
+pub fn match_rules_from(
+    rules: &str,
+    players: Option<u8>,
+    partners: bool,
+    options: &[String],
+) -> Result<Rules, String> {
+    let table = rules_from(rules, players, false, false, options)?.players;
+    if partners && table != 4 && table != 6 {
+        return Err(format!("--partners needs --players 4 or 6, not {table}"));
+    }
+    let mut r = rules_from(rules, players, partners, false, options)?;
+    let words = rule_words(rules, options)?;
+    if !partners
+        && r.players == 4
+        && named_option(&words, "partnerships").is_none()
+        && named_option(&words, "partners").is_none()
+    {
+        r.partnerships = false;
+    }
+    r.validate().map_err(|e| e.to_string())?;
+    Ok(r)
 }
 
 /// One finished game of random players.
@@ -121,6 +176,15 @@ pub fn run(a: &Args) -> Result<(), String> {
     let rules = rules_from(&a.rules, a.players, a.partners, a.individual, &a.options)?;
     if a.games == 0 {
         return Err("--games must be at least 1".into());
+    }
+    // A record file that cannot be written fails before the first game, not after the last.
+    if let Some(path) = &a.record {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let sides = rules.sides() as usize;
     let mut wins = vec![0u64; sides];

@@ -422,3 +422,169 @@ fn rate_plays_a_round_robin_and_rates_it() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("grandmaster"), "{}", stderr(&o));
 }
+
+/// Every command that takes `--rules` plays the table its rules string names; `--players` is
+/// shorthand for the same option, and the two giving different numbers is an error.
+#[test]
+fn every_command_plays_the_players_its_rules_string_names() {
+    // selfplay: its summary names the rules played.
+    for (rules, n) in [
+        ("five-up players=3", 3),
+        ("party-twelve", 5),
+        ("party-twelve players=8", 8),
+        ("cross players=6", 6),
+    ] {
+        let o = fiveup(&["selfplay", "--games", "2", "--quiet", "--rules", rules]);
+        assert!(o.status.success(), "{rules}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains(&format!("players={n} ")),
+            "{rules}: {}",
+            stdout(&o)
+        );
+    }
+    // --players agrees with the rules, or stands in for them.
+    let o = fiveup(&[
+        "selfplay",
+        "--quiet",
+        "--players",
+        "3",
+        "--rules",
+        "muggins",
+    ]);
+    assert!(stdout(&o).contains("players=3 "), "{}", stdout(&o));
+    let o = fiveup(&[
+        "selfplay",
+        "--quiet",
+        "--players",
+        "3",
+        "--rules",
+        "muggins players=3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for cmd in [
+        &["selfplay", "--players", "2"][..],
+        &["match", "--a", "greedy", "--b", "random", "--players", "2"][..],
+        &["rate", "random", "greedy", "--seats", "2"][..],
+    ] {
+        let mut args = cmd.to_vec();
+        args.extend(["--rules", "five-up players=3"]);
+        let o = fiveup(&args);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(
+            stderr(&o).contains("the rules say players=3 but --players is 2"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    // match and rate: the JSON and the summary name the table played.
+    let o = fiveup(&[
+        "match",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--deals",
+        "3",
+        "--rules",
+        "five-up players=3",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("one JSON object");
+    assert_eq!(v["players"], 3, "{v}");
+    let o = fiveup(&[
+        "rate",
+        "random",
+        "greedy",
+        "--deals",
+        "3",
+        "--rules",
+        "muggins players=4",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("players=4 "), "{}", stdout(&o));
+    // bench: the rules it reports.
+    let o = fiveup(&[
+        "bench",
+        "--hands",
+        "200",
+        "--threads",
+        "1",
+        "--rules",
+        "party-twelve players=7",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("players=7 "), "{}", stdout(&o));
+    // play: the saved record names the table.
+    let path = temp("three.txt");
+    let o = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(["play", "--plain", "--seed", "4", "--level", "greedy"])
+        .args(["--seats", "greedy,greedy,greedy"])
+        .args(["--rules", "muggins players=3 target=50"])
+        .args(["--save", path.to_str().expect("utf-8 path")])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the fiveup binary runs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let record = std::fs::read_to_string(&path).expect("the record");
+    assert!(record.contains("players=3 "), "{record}");
+}
+
+#[test]
+fn option_mixes_that_never_end_are_refused_before_play() {
+    for (cmd, mix) in [
+        ("selfplay", "five-up exact-target=true target=52"),
+        ("selfplay", "draw award=subtract-own"),
+        ("match", "five-up exact-target=true target=61"),
+    ] {
+        let mut args = vec![cmd, "--rules", mix];
+        if cmd == "match" {
+            args.extend(["--a", "greedy", "--b", "random"]);
+        }
+        let o = fiveup(&args);
+        assert!(!o.status.success(), "{mix}");
+        assert!(
+            stderr(&o).contains("can never end"),
+            "{mix}: {}",
+            stderr(&o)
+        );
+        assert!(stdout(&o).is_empty(), "{mix}: nothing is played");
+    }
+    // A mix whose scores may fall ends by its hand limit (50 hands unless one is given).
+    let o = fiveup(&[
+        "selfplay",
+        "--games",
+        "3",
+        "--rules",
+        "block players=4 award=subtract-own play-scoring=fives",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for line in stdout(&o).lines().filter(|l| l.starts_with("game ")) {
+        let hands: u32 = line
+            .rsplit(", ")
+            .next()
+            .and_then(|h| h.strip_suffix(" hands"))
+            .and_then(|h| h.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"));
+        assert!(hands <= 50, "{line}");
+    }
+}
+
+#[test]
+fn selfplay_refuses_an_unwritable_record_before_the_first_game() {
+    let o = fiveup(&[
+        "selfplay",
+        "--games",
+        "1000000",
+        "--record",
+        "/nonexistent-dir/games.txt",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("cannot write /nonexistent-dir/games.txt"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty(), "no game was played: {}", stdout(&o));
+}
