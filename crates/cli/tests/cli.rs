@@ -588,3 +588,20 @@ fn selfplay_refuses_an_unwritable_record_before_the_first_game() {
     );
     assert!(stdout(&o).is_empty(), "no game was played: {}", stdout(&o));
 }
+
+/// The party game lasts several hands (its target was below one hand's award before).
+#[test]
+fn a_party_game_lasts_several_hands() {
+    for n in ["5", "6", "8"] {
+        let rules = format!("party-twelve players={n}");
+        let o = fiveup(&[
+            "match", "--a", "club", "--b", "club", "--games", "--deals", "8", "--rules", &rules,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+        let per_game = v["hands"].as_f64().unwrap() / v["games"].as_f64().unwrap();
+        println!("party-twelve, {n} players: {per_game:.2} hands a game");
+        assert!(per_game >= 3.0, "{n} players: {per_game} hands a game");
+    }
+}

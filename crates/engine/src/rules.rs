@@ -495,7 +495,7 @@ pub const SUBTRACT_OWN_HANDS: u16 = 50;
 
 /// The party game's target: high enough that a game lasts several hands with 5 to 8 players
 /// (measured in `docs/rules.md`).
-pub const PARTY_TARGET: u16 = 1000;
+pub const PARTY_TARGET: u16 = 500;
 
 /// The presets named for pagat's pages.
 const fn pagat(p: Preset) -> bool {

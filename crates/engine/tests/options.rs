@@ -1338,3 +1338,262 @@ fn presets_differ_from_five_up_as_documented() {
         }
     }
 }
+
+// ----- options from the rule pages (blocked ties, Muggins calls, no-double draws, later
+// leads, one draw a turn, hand limits) -----
+
+#[test]
+fn blocked_tie_nobody_scores_nothing_for_four_individuals() {
+    // The hands of `four_individuals_two_tied_share_the_other_two`: s0 and s1 tie on 15.
+    let hands = [
+        "6-6 5-4 1-1 1-0 2-1",
+        "4-1 2-2 0-0 4-0 2-0",
+        "4-2 3-3 5-2 3-0 4-4",
+        "4-3 5-5 5-1 5-0 5-3",
+    ];
+    let mut s = first_hand(
+        rules("players=4 partnerships=false drawing=false blocked-tie=nobody"),
+        &hands,
+        "",
+    );
+    play(&mut s, "6-6");
+    assert_eq!(s.result().unwrap().winners, 0);
+    assert_eq!(scores(&s, 4), vec![0, 0, 0, 0]);
+    // pagat's presets: "no one scores" with four players, but with three the two tied split
+    // the third player's points.
+    let mut s = first_hand(
+        rules("all-fives players=4 partnerships=false drawing=false first-lead=highest-double"),
+        &hands,
+        "",
+    );
+    play(&mut s, "6-6");
+    assert_eq!(scores(&s, 4), vec![0, 0, 0, 0]);
+    assert_eq!(
+        rules("all-fives players=3").blocked_tie,
+        BlockedTie::Share,
+        "three players share"
+    );
+    // A single lowest still scores under either rule.
+    let s = two_block("blocked-tie=nobody");
+    assert_eq!(scores(&s, 2), vec![55, 0]);
+}
+
+// Three players, manual scoring: s0 leads 5-5 (10) and claims nothing.
+const MUGGINS_THREE: [&str; 3] = [
+    "5-5 6-6 6-5 6-4 6-3",
+    "5-1 0-0 1-1 2-2 3-3",
+    "5-2 4-4 4-3 4-2 4-1",
+];
+
+#[test]
+fn muggins_call_any_lets_every_opponent_call_before_the_side_that_missed_moves_again() {
+    let r = rules("players=3 manual=true muggins-call=any");
+    let mut s = free_hand(r, &MUGGINS_THREE, 0, [0; 4]);
+    play(&mut s, "5-5 C0");
+    // s1 may call but plays on instead (5-1: the spinner's 10 and the 1 make 11, nothing).
+    assert_eq!((s.to_move(), s.muggins_available()), (Seat(1), 10));
+    play(&mut s, "5-1@W C0");
+    // s2, another opponent, may still shout "Muggins!" and takes the 10.
+    assert_eq!((s.to_move(), s.muggins_available()), (Seat(2), 10));
+    assert_eq!(play(&mut s, "M")[0].points, 10);
+    assert_eq!(scores(&s, 3), vec![0, 0, 10]);
+    assert_eq!(err(&s, "M"), IllegalAction::NoMuggins);
+
+    // Nobody calls: once the turn is back with the side that missed, the points are gone.
+    let mut s = free_hand(r, &MUGGINS_THREE, 0, [0; 4]);
+    play(&mut s, "5-5 C0 5-1@W C0 5-2@E C0");
+    assert_eq!(s.to_move(), Seat(0));
+    assert_eq!(err(&s, "M"), IllegalAction::NoMuggins);
+
+    // Under the default rule only the next player may call.
+    let mut s = free_hand(rules("players=3 manual=true"), &MUGGINS_THREE, 0, [0; 4]);
+    play(&mut s, "5-5 C0 5-1@W C0");
+    assert_eq!(s.to_move(), Seat(2));
+    assert_eq!(err(&s, "M"), IllegalAction::NoMuggins);
+}
+
+// Two hands without a double (Walnut's case): every double is in the boneyard or not dealt.
+const NO_DOUBLES: [&str; 2] = ["6-5 6-4 6-3 6-2 6-1 6-0 5-4", "5-3 5-2 5-1 5-0 4-3 4-2 4-1"];
+
+#[test]
+fn no_double_each_draws_one_tile_then_the_highest_double_leads() {
+    // Walnut: "If no player has a double, each player draws an additional tile", then "the
+    // player with the highest double places that tile down".
+    let s = first_hand(rules("no-double=each-draws"), &NO_DOUBLES, "2-2 4-4");
+    assert_eq!(s.log().len(), 2, "one lead draw each: {:?}", s.log());
+    assert_eq!(
+        (s.to_move(), s.lead_kind(), s.forced_lead()),
+        (Seat(1), LeadKind::HighestDouble, Some(t("4-4")))
+    );
+    assert_eq!(s.boneyard_len(), 14 - 2);
+    // Drawing until a double appears stops at s0's 2-2 instead.
+    let s = first_hand(rules("no-double=draw-until-double"), &NO_DOUBLES, "2-2 4-4");
+    assert_eq!((s.to_move(), s.forced_lead()), (Seat(0), Some(t("2-2"))));
+    // Still no double after the round: the heaviest tile leads (s0's 6-5).
+    let s = first_hand(rules("no-double=each-draws"), &NO_DOUBLES, "1-0 2-0");
+    assert_eq!(
+        (s.to_move(), s.lead_kind(), s.forced_lead()),
+        (Seat(0), LeadKind::HeaviestTile, Some(t("6-5")))
+    );
+    // Other seats see that a tile was drawn, not which.
+    let v = s.view(Seat(1));
+    assert!(v.history().iter().any(|e| matches!(
+        e,
+        Entry::LeadDraw {
+            seat: Seat(0),
+            tile: None
+        }
+    )));
+    // Resampled worlds agree with what the view shows.
+    let mut rng = fiveup_engine::FastRng::new(3);
+    let mut sampler = fiveup_engine::Sampler::new(&v);
+    for _ in 0..50 {
+        let w = sampler.sample(&mut rng).expect("a consistent world");
+        assert_eq!(w.view(Seat(1)).history(), v.history());
+        assert_eq!(w.forced_lead(), Some(t("6-5")));
+    }
+}
+
+#[test]
+fn next_lead_first_lead_opens_every_hand_with_the_highest_double() {
+    // The Draw, Cross Dominoes and party pages: every hand opens with the highest double.
+    for preset in ["draw", "block", "cross-dominoes", "party-twelve"] {
+        let r = rules(preset);
+        assert_eq!(r.next_lead, NextLead::FirstLead, "{preset}");
+        let mut rng = fiveup_engine::FastRng::new(7);
+        let mut s = State::from_seed(r, &fiveup_engine::Seed::from_u64(2)).unwrap();
+        for hand in 0..6 {
+            // The hand's first play is a double (the first-lead rule), and so is the lead of
+            // every later hand, however the previous one ended.
+            assert!(s.start().highest_double, "{preset} hand {hand}");
+            assert!(s.forced_lead().map_or(true, |d| d.is_double()) || s.shown_tile().is_some());
+            while matches!(s.phase(), Phase::Play | Phase::Claim) {
+                let a = s.random_action(&mut rng);
+                s.apply(a).unwrap();
+            }
+            if s.phase() == Phase::GameOver {
+                break;
+            }
+            s.next_hand_from_seed(&fiveup_engine::Seed::from_u64(2))
+                .unwrap();
+        }
+    }
+    // In Cross Dominoes every hand's lead is now a double, so the cross forms at once.
+    let mut rng = fiveup_engine::FastRng::new(9);
+    let mut leads = 0;
+    for g in 0..100 {
+        let mut s =
+            State::from_seed(rules("cross-dominoes"), &fiveup_engine::Seed::from_u64(g)).unwrap();
+        loop {
+            let mut first = true;
+            while matches!(s.phase(), Phase::Play | Phase::Claim) {
+                let a = s.random_action(&mut rng);
+                if first {
+                    assert!(
+                        matches!(a, Action::Play { tile, arm: None } if tile.is_double()),
+                        "game {g}: hand {} led with {a}",
+                        s.start().hand_no
+                    );
+                    leads += 1;
+                    first = false;
+                }
+                s.apply(a).unwrap();
+            }
+            if s.phase() == Phase::GameOver {
+                break;
+            }
+            s.next_hand_from_seed(&fiveup_engine::Seed::from_u64(g))
+                .unwrap();
+        }
+    }
+    assert!(leads > 100, "{leads} hands");
+}
+
+#[test]
+fn draw_one_takes_one_sleeping_tile_a_turn_then_plays_it_or_passes() {
+    // BLOCK_HANDS: s0 leads 6-6 and nobody else holds a 6. The boneyard starts 5-2 3-2 6-5.
+    let r = rules("draw-one=true");
+    let mut s = first_hand(r, &BLOCK_HANDS, "5-2 3-2 6-5");
+    play(&mut s, "6-6");
+    assert_eq!((s.to_move(), legal(&s)), (Seat(1), vec!["D".to_string()]));
+    // The 5-2 does not fit: s1 passes rather than drawing again.
+    play(&mut s, "D");
+    assert_eq!(legal(&s), ["P"]);
+    assert_eq!(err(&s, "D"), IllegalAction::MustPass);
+    assert!(err(&s, "D").to_string().contains("one tile this turn"));
+    play(&mut s, "P");
+    // s0 has no 6 either: one draw (3-2), then a pass.
+    play(&mut s, "D P");
+    // s1's next draw, the 6-5, fits and must be laid.
+    play(&mut s, "D");
+    let l = legal(&s);
+    assert!(
+        !l.is_empty() && l.iter().all(|a| a.starts_with("6-5@")),
+        "{l:?}"
+    );
+    // Without the option the player draws until a tile fits.
+    let mut s = first_hand(rules(""), &BLOCK_HANDS, "5-2 3-2 6-5");
+    play(&mut s, "6-6 D");
+    assert_eq!(legal(&s), ["D"]);
+}
+
+#[test]
+fn a_hand_limit_ends_the_game_with_the_highest_score() {
+    // The three-player hand of THREE_MOVES: s0 goes out (5 + an award of 5) but s1 made 15
+    // during play, so s1 has the most points when the limit is reached. (three_domino's hand
+    // is the game's second: a limit of one is already past.)
+    let s = three_domino("hands=1 target=1000", [0; 4]);
+    assert_eq!(scores(&s, 3), vec![10, 15, 0]);
+    assert_eq!((s.phase(), s.winner()), (Phase::GameOver, Some(Side(1))));
+    let r = rules("players=3 hands=2 target=1000");
+    let mut s = free_hand(r, &THREE_HANDS, 0, [0; 4]);
+    play(&mut s, THREE_MOVES);
+    assert_eq!((s.phase(), s.winner()), (Phase::GameOver, Some(Side(1))));
+    // Without a limit the same hand leaves the game going.
+    let s = three_domino("target=1000", [0; 4]);
+    assert_eq!(s.phase(), Phase::HandOver);
+    // A tie for highest plays another hand.
+    let mut s = first_hand(
+        rules("drawing=false hands=1"),
+        &["6-6 5-5 5-2 4-1 0-0 1-0 2-0", "2-2 3-0 4-0 3-1 5-0 1-1 2-1"],
+        "",
+    );
+    play(&mut s, "6-6");
+    assert_eq!((s.phase(), s.winner()), (Phase::HandOver, None));
+    assert_eq!(Rules::parse("hands=1001"), Err(RulesError::HandLimit(1001)));
+    // Scores that may fall end after 50 hands when no limit is given.
+    assert_eq!(rules("award=subtract-own").effective_hand_limit(), 50);
+    assert_eq!(
+        rules("award=subtract-own hands=5").effective_hand_limit(),
+        5
+    );
+    assert_eq!(rules("").effective_hand_limit(), 0);
+}
+
+#[test]
+fn an_exact_target_the_fives_scale_cannot_reach_is_refused() {
+    assert_eq!(
+        Rules::parse("exact-target=true target=52"),
+        Err(RulesError::TargetUnreachable(52))
+    );
+    let e = RulesError::TargetUnreachable(52).to_string();
+    assert!(e.contains("can never end") && e.contains("50"), "{e}");
+    // On a scale of ones any target can be met.
+    assert!(Rules::parse("cribbage exact-target=true target=52").is_ok());
+    assert!(Rules::parse("exact-target=true target=250").is_ok());
+}
+
+#[test]
+fn five_up_keeps_forced_drawing_as_documented() {
+    // The Rubl page allows drawing when able to play; the preset keeps draws forced so that a
+    // draw tells the table what the drawer lacks (docs/rules.md says why), and the page's rule
+    // is one option away.
+    assert!(!rules("five-up").voluntary_draw);
+    assert!(rules("five-up voluntary-draw=true").voluntary_draw);
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/rules.md"))
+        .expect("docs/rules.md");
+    assert!(
+        doc.contains("five-up voluntary-draw=true"),
+        "the departure is documented"
+    );
+}
