@@ -63,7 +63,7 @@ pub fn named_option<'a>(words: &'a str, key: &str) -> Option<&'a str> {
         .filter_map(|w| w.split_once('='))
         .filter(|(k, _)| *k == key)
         .map(|(_, v)| v)
-        .last()
+        .next_back()
 }
 
 /// The rules the options describe, validated. The rules string (with its `--option`s) says

@@ -254,7 +254,7 @@ async fn config(State(app): State<Arc<App>>) -> Json<ServerConfig> {
         opt(
             "no-double",
             "no_double",
-            &["redeal", "heaviest-tile", "draw-until-double"],
+            &["redeal", "heaviest-tile", "draw-until-double", "each-draws"],
         ),
         opt(
             "first-lead",
@@ -262,9 +262,14 @@ async fn config(State(app): State<Arc<App>>) -> Json<ServerConfig> {
             &["highest-double", "highest-double-any", "lot", "top-double"],
         ),
         opt("cross-first", "cross_first", &["false", "true"]),
-        opt("next-lead", "next_lead", &["winner", "rotate"]),
+        opt(
+            "next-lead",
+            "next_lead",
+            &["winner", "rotate", "first-lead"],
+        ),
         opt("drawing", "drawing", &["true", "false"]),
         opt("voluntary-draw", "voluntary_draw", &["false", "true"]),
+        opt("draw-one", "draw_one", &["false", "true"]),
         opt("boneyard-keep", "boneyard_keep", &["0", "1", "2"]),
         opt(
             "play-scoring",
@@ -285,6 +290,9 @@ async fn config(State(app): State<Arc<App>>) -> Json<ServerConfig> {
         opt("exact-target", "exact_target", &["false", "true"]),
         opt("cribbage", "cribbage_scale", &["false", "true"]),
         opt("manual", "manual_scoring", &["false", "true"]),
+        opt("muggins-call", "muggins_call", &["next", "any"]),
+        opt("blocked-tie", "blocked_tie", &["share", "nobody"]),
+        opt("hands", "hand_limit", &["0..=1000"]),
     ];
     Json(ServerConfig {
         protocol: PROTOCOL_VERSION,

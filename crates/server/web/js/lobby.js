@@ -81,6 +81,8 @@ const OPTION_LABELS = {
   'play-scoring': 'Scoring during play', award: 'End-of-hand award', 'doubles-one-half': 'Doubles count one half',
   'game-end': 'Game ends', 'exact-target': 'Exact target', cribbage: 'Cribbage scale', manual: 'Manual scoring (Muggins)',
   'first-lead': 'First hand led by', 'cross-first': 'Cross first (Cross Dominoes)',
+  'draw-one': 'Draws a turn', 'muggins-call': 'Muggins may be called by', 'blocked-tie': 'Tie for lowest in a block',
+  hands: 'Hand limit (0: none)',
 };
 
 function optionControl(o, value, limits = {}) {
