@@ -206,6 +206,16 @@ fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }
 
+/// The full-screen game the flags describe: the start screen, filled in from the flags, when
+/// the human sits in seat 0; other seatings start at once.
+fn full_screen_app(setup: Setup, preset: Preset, extra: &str) -> Result<App, String> {
+    Ok(if setup.seats.first() == Some(&SeatKind::Human) {
+        App::start(StartForm::from_setup(&setup, preset, extra), (80, 24))
+    } else {
+        App::playing(Game::new(setup)?, (80, 24))
+    })
+}
+
 /// Run `fiveup play`.
 pub fn run(a: &Args) -> Result<(), String> {
     if let Some(path) = &a.replay {
@@ -259,12 +269,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             },
         );
     }
-    // The start screen seats the human in seat 0; other seatings start at once.
-    let mut app = if setup.seats.first() == Some(&SeatKind::Human) {
-        App::start(StartForm::from_setup(&setup, preset, &extra), (80, 24))
-    } else {
-        App::playing(Game::new(setup)?, (80, 24))
-    };
+    let mut app = full_screen_app(setup, preset, &extra)?;
     app.no_color = no_color();
     app.save_path.clone_from(&a.save);
     term::run(
@@ -273,4 +278,74 @@ pub fn run(a: &Args) -> Result<(), String> {
             delay: Duration::from_millis(a.delay),
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use fiveup_tui::app::{Key, Screen};
+
+    #[derive(clap::Parser)]
+    struct Flags {
+        #[command(flatten)]
+        play: Args,
+    }
+
+    fn flags(words: &[&str]) -> Args {
+        Flags::parse_from(std::iter::once("play").chain(words.iter().copied())).play
+    }
+
+    /// The documented `play --players 4 --level L --rules cross --seed 7` starts in full screen
+    /// with three computers of level L, for every level the help names.
+    #[test]
+    fn every_level_is_played_as_named_in_full_screen() {
+        for level in [
+            "beginner", "casual", "club", "strong", "master", "random", "greedy", "pimc", "expert",
+            "oracle",
+        ] {
+            let a = flags(&[
+                "--players",
+                "4",
+                "--level",
+                level,
+                "--rules",
+                "cross",
+                "--seed",
+                "7",
+            ]);
+            let (setup, preset, extra) = setup_from(&a).expect("the flags are good");
+            let mut app = full_screen_app(setup, preset, &extra).expect("an app");
+            app.key(Key::Enter);
+            let Screen::Play(p) = &app.screen else {
+                panic!("{level}: the game starts");
+            };
+            let seats: Vec<SeatKind> = p.game.setup().seats.clone();
+            assert_eq!(
+                seats[1..],
+                [
+                    SeatKind::Computer(level.into()),
+                    SeatKind::Computer(level.into()),
+                    SeatKind::Computer(level.into())
+                ],
+                "{level}"
+            );
+            assert_eq!(
+                p.game.record().tags.get("Players").cloned(),
+                Some(format!(
+                    "You: human, West: {level}, North: {level}, East: {level}"
+                )),
+                "{level}: the record names the level played"
+            );
+            // --seats too.
+            let a = flags(&["--seats", &format!("human,{level}"), "--seed", "7"]);
+            let (setup, preset, extra) = setup_from(&a).expect("the flags are good");
+            let mut app = full_screen_app(setup, preset, &extra).expect("an app");
+            app.key(Key::Enter);
+            let Screen::Play(p) = &app.screen else {
+                panic!("{level}: the game starts");
+            };
+            assert_eq!(p.game.setup().seats[1], SeatKind::Computer(level.into()));
+        }
+    }
 }

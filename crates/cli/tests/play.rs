@@ -377,3 +377,30 @@ fn replay_names_seats_as_the_game_does_and_lines_up_its_columns() {
     assert!(at.len() > 20);
     assert!(at.iter().all(|&c| c == at[0]), "{text}");
 }
+
+#[test]
+fn every_level_is_played_as_named_in_plain_mode() {
+    for level in [
+        "beginner", "casual", "club", "strong", "master", "random", "greedy", "pimc", "expert",
+        "oracle",
+    ] {
+        let path = temp(&format!("level-{level}.txt"));
+        let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+            .args(["play", "--plain", "--players", "4", "--level", level])
+            .args(["--rules", "cross", "--seed", "7"])
+            .args(["--save", path.to_str().expect("utf-8 path")])
+            .stdin(Stdio::null())
+            .output()
+            .expect("the fiveup binary runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let players = format!("You: human, West: {level}, North: {level}, East: {level}");
+        assert!(text.contains(&players), "{level}:\n{text}");
+        let record =
+            Record::parse(&std::fs::read_to_string(&path).expect("saved")).expect("a record");
+        assert_eq!(
+            record.tags.get("Players"),
+            Some(&players),
+            "{level}: the record names it"
+        );
+    }
+}

@@ -126,8 +126,9 @@ pub struct StartForm {
     pub players: u8,
     /// Partnerships with four or six players.
     pub partners: bool,
-    /// Index into [`LEVEL_CHOICES`] for seats 1 to 7.
-    pub levels: [usize; 7],
+    /// The player of seats 1 to 7: a level of [`LEVEL_CHOICES`], or any player spec given on
+    /// the command line (`expert`, `pimc:threads=2`), played as named.
+    pub levels: [String; 7],
     /// Index into `Preset::ALL`.
     pub preset: usize,
     /// Index into [`FIRST_LEAD_CHOICES`], or `None` for the preset's rule.
@@ -148,11 +149,10 @@ impl StartForm {
     /// A form showing `setup` (its rules described by `preset` and `options`).
     #[must_use]
     pub fn from_setup(setup: &Setup, preset: Preset, options: &str) -> StartForm {
-        let mut levels = [2usize; 7];
+        let mut levels: [String; 7] = std::array::from_fn(|_| LEVEL_CHOICES[2].to_string());
         for (i, s) in setup.seats.iter().skip(1).enumerate().take(7) {
             if let SeatKind::Computer(l) = s {
-                let name = l.split(':').next().unwrap_or("");
-                levels[i] = LEVEL_CHOICES.iter().position(|c| *c == name).unwrap_or(2);
+                levels[i].clone_from(l);
             }
         }
         let r = &setup.rules;
@@ -270,9 +270,7 @@ impl StartForm {
             .map_err(|_| format!("the seed must be a whole number, got {:?}", self.seed))?;
         let mut seats = vec![SeatKind::Human];
         for i in 0..usize::from(self.players) - 1 {
-            seats.push(SeatKind::Computer(
-                LEVEL_CHOICES[self.levels[i] % LEVEL_CHOICES.len()].to_string(),
-            ));
+            seats.push(SeatKind::Computer(self.levels[i].clone()));
         }
         let s = Setup { rules, seats, seed };
         s.validate()?;
@@ -295,7 +293,15 @@ impl StartForm {
                 self.partners = self.players == 4 || self.players == 6;
             }
             Field::Partners => self.partners = !self.partners,
-            Field::Level(i) => self.levels[i] = step(self.levels[i], LEVEL_CHOICES.len()),
+            Field::Level(i) => {
+                // A player named on the command line that is not one of the choices (`expert`)
+                // gives way to the club player.
+                let next = LEVEL_CHOICES
+                    .iter()
+                    .position(|c| *c == self.levels[i])
+                    .map_or(2, |at| step(at, LEVEL_CHOICES.len()));
+                self.levels[i] = LEVEL_CHOICES[next].to_string();
+            }
             Field::Preset => {
                 self.preset = step(self.preset, Preset::ALL.len());
                 // The preset's own set and table (the party game: double-twelve, 5 to 8).
@@ -552,7 +558,7 @@ impl ReplayScreen {
 #[derive(Debug)]
 pub enum Screen {
     /// Choosing the game.
-    Start(StartForm),
+    Start(Box<StartForm>),
     /// Playing.
     Play(Box<PlayScreen>),
     /// Stepping through a record.
@@ -587,7 +593,7 @@ impl App {
     #[must_use]
     pub fn start(form: StartForm, size: (u16, u16)) -> App {
         App {
-            screen: Screen::Start(form),
+            screen: Screen::Start(Box::new(form)),
             size,
             no_color: false,
             quit: false,
@@ -732,7 +738,7 @@ impl App {
                     form.preset = 0;
                     let setup = p.game.setup();
                     form.options = options_beyond_preset(&setup.rules);
-                    self.screen = Screen::Start(form);
+                    self.screen = Screen::Start(Box::new(form));
                 }
             },
         }

@@ -11,8 +11,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::app::{
-    App, Field, HitMap, Mode, PlayScreen, ReplayScreen, Screen, StartForm, Target, LEVEL_CHOICES,
-    MIN_SIZE,
+    App, Field, HitMap, Mode, PlayScreen, ReplayScreen, Screen, StartForm, Target, MIN_SIZE,
 };
 use crate::board::{self, Role};
 use crate::game::{
@@ -205,7 +204,7 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
             ),
             Field::Level(s) => (
                 format!("{} plays", names.get(s + 1).cloned().unwrap_or_default()),
-                level_label(LEVEL_CHOICES[form.levels[s] % LEVEL_CHOICES.len()]),
+                level_label(&form.levels[s]),
                 false,
             ),
             Field::Preset => ("Rules".to_string(), preset.name().to_string(), false),
@@ -1221,17 +1220,122 @@ b                 the board alone, on the whole screen (for a crowded layout)
 H, F1             this page
 q, Esc            quit (asks first)";
 
-/// What the screen shows and the rules that explain it.
+/// What the screen shows, the same in every game.
 pub const LEGEND: &str = "\
 [6|4] /6\\|-|\\4/   a tile lying across, or up and down (top half first); a double lies crosswise to its line
 W E N S 4 5 ...   an open end, named by its arm: W grows left from the lead, E right, the spinner's sprouts N up and S down; later spinners' sprouts are numbered
 +                 a spinner's sprout that is not open yet: it opens once both sides of the spinner are covered
 bold, underlined  the tile laid last
 (+3)              three tiles of an arm not drawn for lack of room (a larger window shows them)
-Count             the sum of the ends: the outer half of each end tile, both halves of a double lying at an end, and both halves of a spinner until two tiles lie against it; an empty sprout adds nothing. The table panel shows the parts (W 6 + E 1 + 5-5=10). A count that is a multiple of 5 scores it.
-Tally             scores kept as on paper: | is 5, X is 10, # is a finished figure of 50, +n points that are not a multiple of 5; 135 is ## X X X |
-The lead          the first hand is led by whoever holds the highest double, and must be led with it: nobody picks a lead that scores at once, and that double is the spinner whose four arms the layout grows from. Later hands are led as the next-lead rule says.
-Manual scoring    you add up the count yourself and claim it; points you miss can be taken by the next player with Muggins (m)";
+Tally             scores kept as on paper: | is 5, X is 10, # is a finished figure of 50, +n points that are not a multiple of 5; 135 is ## X X X |";
+
+/// The rules that explain the screen, as `rules` has them: how a count scores, who leads the
+/// first hand and with what, later leads, Cross Dominoes' waiting arms, manual scoring.
+#[must_use]
+pub fn rules_legend(rules: &Rules) -> Vec<String> {
+    use fiveup_engine::{FirstLead, NextLead, NoDouble, PlayScoring, SpinnerRule};
+    let row = |name: &str, text: String| format!("{name:<18}{text}");
+    let mut out = Vec::new();
+    let scoring = match rules.play_scoring {
+        PlayScoring::Fives => "A count that is a multiple of 5 scores it.".to_string(),
+        PlayScoring::FivesAndThrees => "A count that divides by 5 or by 3 scores one point \
+            for each 5 and one for each 3 it holds (15 scores 3 + 5 = 8)."
+            .to_string(),
+        PlayScoring::None => "In this game counts score nothing: points come only from the \
+            tiles left in hand at the end of a hand."
+            .to_string(),
+    };
+    out.push(row(
+        "Count",
+        format!(
+            "the sum of the ends: the outer half of each end tile, both halves of a double lying \
+             at an end, and both halves of a spinner until two tiles lie against it; an empty \
+             sprout adds nothing. The table panel shows the parts (W 6 + E 1 + 5-5=10). {scoring}{}",
+            if rules.cribbage_scale {
+                " Every score is divided by 5 (the cribbage scale)."
+            } else {
+                ""
+            }
+        ),
+    ));
+    let spins = rules.spinner != SpinnerRule::None;
+    let no_double = match rules.no_double {
+        NoDouble::Redeal => "with no double dealt the tiles are dealt again",
+        NoDouble::DrawUntilDouble => {
+            "with no double dealt the players draw in turn until one draws a double, and lead it"
+        }
+        NoDouble::HeaviestTile => "with no double dealt the holder of the heaviest tile leads it",
+    };
+    let first = match rules.first_lead {
+        FirstLead::HighestDouble => format!(
+            "the first hand is led by whoever holds the highest double, and must be led with \
+             it{}{}; {no_double}.",
+            if rules.play_scoring == PlayScoring::None {
+                ""
+            } else {
+                ": nobody picks a lead that scores at once"
+            },
+            if spins {
+                ", and that double is the spinner the layout grows from"
+            } else {
+                ""
+            }
+        ),
+        FirstLead::HighestDoubleAny => format!(
+            "the first hand is led by whoever holds the highest double, with any tile they \
+             choose (the double need not be led); {}.",
+            match rules.no_double {
+                NoDouble::Redeal => "with no double dealt the tiles are dealt again",
+                NoDouble::DrawUntilDouble => {
+                    "with no double dealt the players draw in turn until one draws a double, \
+                     and that player leads any tile"
+                }
+                NoDouble::HeaviestTile => {
+                    "with no double dealt the holder of the heaviest tile leads any tile"
+                }
+            }
+        ),
+        FirstLead::Lot => "the first leader is chosen by lot (as part of the deal) and leads \
+            any tile; the log says who the lot chose."
+            .to_string(),
+        FirstLead::TopDouble => format!(
+            "the first hand is led by whoever holds {0}-{0}, the set's highest double, and must \
+             be led with it; when nobody was dealt it the tiles are dealt again.",
+            rules.set
+        ),
+    };
+    let later = match rules.next_lead {
+        NextLead::Winner => format!(
+            " Later hands: the winner of the hand before leads any tile; after a blocked hand {}.",
+            if rules.first_lead == FirstLead::Lot {
+                "the lead is by lot again"
+            } else {
+                "the first hand's rule leads again"
+            }
+        ),
+        NextLead::Rotate => " Later hands: the lead passes clockwise, with any tile.".to_string(),
+    };
+    out.push(row("The lead", format!("{first}{later}")));
+    if rules.cross_first {
+        out.push(row(
+            "The cross",
+            "Cross Dominoes: once the first double is laid, the next tiles must go on its four \
+             sides (W, E, N, S) before any arm grows further. Until the cross is complete the \
+             arms that wait show their names in lower case past their ends (w, e) and the table \
+             panel lists them under Wait for the cross; only the double's free sides are open."
+                .to_string(),
+        ));
+    }
+    if rules.manual_scoring {
+        out.push(row(
+            "Manual scoring",
+            "you add up the count yourself and claim it; points you miss can be taken by the \
+             next player with Muggins (m)"
+                .to_string(),
+        ));
+    }
+    out
+}
 
 /// The help page's lines: the keys, the legend of the screen, and this game's rules.
 #[must_use]
@@ -1241,6 +1345,7 @@ pub fn help_text(rules: &Rules) -> Vec<String> {
     out.push(String::new());
     out.push("The screen and the rules".to_string());
     out.extend(LEGEND.lines().map(str::to_string));
+    out.extend(rules_legend(rules));
     out.push(String::new());
     out.push(format!("{:<18}{}", "This game", rules.to_options_string()));
     out

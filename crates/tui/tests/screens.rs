@@ -1064,3 +1064,104 @@ fn eight_players_keep_the_whole_table_panel_at_80x24() {
     assert!(text.contains("boneyard"), "{text}");
     insta::assert_snapshot!("eight_players_80x24", text);
 }
+
+/// Every computer player the help of `fiveup play` names: the levels and the player specs.
+const NAMED_LEVELS: [&str; 10] = [
+    "beginner", "casual", "club", "strong", "master", "random", "greedy", "pimc", "expert",
+    "oracle",
+];
+
+#[test]
+fn every_level_named_on_the_command_line_is_played_as_named_in_full_screen() {
+    for level in NAMED_LEVELS {
+        // `play --players 4 --level LEVEL --rules cross --seed 7`, as the flags set it up.
+        let mut setup = Setup::new(7);
+        setup.rules = Rules::preset(Preset::Cross, 4);
+        setup.seats = vec![SeatKind::Human];
+        setup
+            .seats
+            .extend((0..3).map(|_| SeatKind::Computer(level.to_string())));
+        let form = StartForm::from_setup(&setup, Preset::Cross, "");
+        let mut app = App::start(form, (80, 24));
+        let text = draw(&mut app);
+        let label = fiveup_tui::game::level_label(level);
+        assert!(
+            text.contains(&label),
+            "{level}: the start screen shows it:\n{text}"
+        );
+        app.key(Key::Enter);
+        let Screen::Play(p) = &app.screen else {
+            panic!("{level}: the game starts")
+        };
+        assert_eq!(
+            p.game.setup().seats[1..],
+            setup.seats[1..],
+            "{level}: every computer seat plays as named"
+        );
+        let record = p.game.record();
+        assert_eq!(
+            record.tags.get("Players").map(String::as_str),
+            Some(format!("You: human, West: {level}, North: {level}, East: {level}").as_str()),
+            "{level}: the record names it"
+        );
+    }
+}
+
+/// The help page's lines for `rules`, joined, with the rows' continuation spaces folded.
+fn help_for(rules: &str) -> String {
+    let rules = Rules::parse(rules).expect("good rules");
+    fiveup_tui::ui::help_text(&rules).join("\n")
+}
+
+#[test]
+fn the_help_follows_the_rules_in_force() {
+    // The default: the highest double must lead, a multiple of 5 scores.
+    let five_up = help_for("five-up");
+    assert!(
+        five_up.contains("led by whoever holds the highest double, and must be led with it"),
+        "{five_up}"
+    );
+    assert!(five_up.contains("multiple of 5 scores it"), "{five_up}");
+    assert!(!five_up.contains("Cross Dominoes"), "{five_up}");
+    // Lot, any-tile and top-double leads say so, and nothing about the highest double.
+    let lot = help_for("five-up first-lead=lot");
+    assert!(lot.contains("chosen by lot"), "{lot}");
+    assert!(!lot.contains("highest double"), "{lot}");
+    let any = help_for("five-up first-lead=highest-double-any");
+    assert!(any.contains("with any tile they choose"), "{any}");
+    assert!(!any.contains("must be led with it"), "{any}");
+    let top = help_for("five-up first-lead=top-double");
+    assert!(top.contains("whoever holds 6-6"), "{top}");
+    let top12 = help_for("party-twelve first-lead=top-double");
+    assert!(top12.contains("whoever holds 12-12"), "{top12}");
+    // No scoring during play: no count scores.
+    let none = help_for("draw");
+    assert!(!none.contains("multiple of 5 scores"), "{none}");
+    assert!(none.contains("counts score nothing"), "{none}");
+    let threes = help_for("fives-and-threes");
+    assert!(threes.contains("by 5 or by 3"), "{threes}");
+    // Cross Dominoes explains the waiting arms.
+    let cross = help_for("cross-dominoes");
+    assert!(
+        cross.contains("must go on its four sides") && cross.contains("lower case"),
+        "{cross}"
+    );
+    // Manual scoring is explained where it is in force.
+    assert!(!five_up.contains("Muggins (m)"), "{five_up}");
+    assert!(help_for("five-up manual=true").contains("Muggins (m)"));
+}
+
+#[test]
+fn the_help_screen_of_a_lot_game_does_not_speak_of_the_highest_double() {
+    let mut setup = Setup::new(2);
+    setup.rules = Rules::parse("all-fives").expect("rules");
+    let mut app = App::playing(Game::new(setup).expect("a game"), (80, 24));
+    app.key(Key::Char('H'));
+    let mut text = draw(&mut app);
+    for _ in 0..40 {
+        app.key(Key::Down);
+        text.push_str(&draw(&mut app));
+    }
+    assert!(text.contains("chosen by lot"), "{text}");
+    assert!(!text.contains("highest double"), "{text}");
+}
