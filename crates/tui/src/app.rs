@@ -746,6 +746,21 @@ impl App {
     }
 }
 
+/// What the tile that must lead is: `(the highest double dealt)`.
+fn describe_forced_lead(rules: &Rules, v: &fiveup_engine::View, t: fiveup_engine::Tile) -> String {
+    use fiveup_engine::LeadKind;
+    match v.lead_kind() {
+        LeadKind::HighestDouble if rules.first_lead == FirstLead::TopDouble => {
+            "(the set's highest double)".into()
+        }
+        LeadKind::HighestDouble => "(the highest double dealt)".into(),
+        LeadKind::HeaviestTile => "(the heaviest tile; no double was dealt)".into(),
+        LeadKind::DrawUntilDouble => "(the double drawn)".into(),
+        _ if t.is_double() => "(a double)".into(),
+        _ => String::new(),
+    }
+}
+
 /// The options of `rules` that differ from the Five Up preset for its players, as
 /// `key=value` words (players, partnerships and target are separate fields).
 #[must_use]
@@ -824,6 +839,11 @@ impl PlayScreen {
             saved_at_end: false,
             scroll: 0,
         };
+        // A game just dealt says who leads and why.
+        let reason = p.game.lead_reason();
+        if p.game.log().last().is_some_and(|l| l.text == reason) {
+            p.message = format!("Hand {} dealt. {reason}", p.game.hand_no());
+        }
         p.after();
         p
     }
@@ -917,7 +937,29 @@ impl PlayScreen {
         }
         match h.arms.as_slice() {
             [] => {
-                self.message = format!("{} does not fit any open end.", h.tile);
+                let v = self.game.view();
+                let lead = Action::Play {
+                    tile: h.tile,
+                    arm: None,
+                };
+                self.message = match (v.layout().is_empty(), v.check(lead)) {
+                    // The hand must be led with a particular tile: name it.
+                    (true, Err(fiveup_engine::IllegalAction::MustLead(t))) => {
+                        let at = tiles
+                            .iter()
+                            .position(|x| x.tile == t)
+                            .map(|i| format!(" (tile {})", i + 1))
+                            .unwrap_or_default();
+                        format!(
+                            "{} cannot lead: {} {} must lead this hand{at}.",
+                            h.tile,
+                            t,
+                            describe_forced_lead(self.game.rules(), &v, t)
+                        )
+                    }
+                    (true, Err(e)) => format!("{} cannot lead: {}.", h.tile, e),
+                    _ => format!("{} does not fit any open end.", h.tile),
+                };
             }
             [one] => self.act(Action::Play {
                 tile: h.tile,
@@ -1142,7 +1184,11 @@ impl PlayScreen {
                     if let Err(e) = self.game.next_hand() {
                         self.message = e;
                     } else {
-                        self.message = format!("Hand {} dealt.", self.game.hand_no());
+                        self.message = format!(
+                            "Hand {} dealt. {}",
+                            self.game.hand_no(),
+                            self.game.lead_reason()
+                        );
                         self.selected = 0;
                     }
                     self.after();

@@ -616,7 +616,19 @@ impl Game {
             text,
             totals: None,
         });
+        // Why this seat leads: which tile was shown, who holds it, or the lot.
+        self.lines.push(LogLine {
+            hand: v.start().hand_no,
+            text: lead_text(self.rules(), &v, &self.names),
+            totals: None,
+        });
         self.draws = None;
+    }
+
+    /// Why the player to lead this hand leads, in words (the second line of the hand's log).
+    #[must_use]
+    pub fn lead_reason(&self) -> String {
+        lead_text(self.rules(), &self.view(), &self.names)
     }
 
     /// Whether the last log line is a run of draws that may still grow (the seat that drew is
@@ -807,6 +819,79 @@ impl Game {
                 self.draws = None;
             }
         }
+    }
+}
+
+/// `who` with the verb that agrees with it: "You hold", "North holds", "You & North hold".
+#[must_use]
+pub fn agree(who: &str, singular: &str, plural: &str) -> String {
+    if who == "You" || who.contains(" & ") {
+        format!("{who} {plural}")
+    } else {
+        format!("{who} {singular}")
+    }
+}
+
+/// `n` and the noun, singular or plural: `1 pip`, `3 pips`.
+#[must_use]
+pub fn count_of(n: impl Into<i64>, singular: &str, plural: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
+/// Why the leader of a hand leads, from what the table has seen: the tile shown (the highest
+/// double, the set's top double, the heaviest tile, the double drawn), the lot, or the rule
+/// for later hands.
+#[must_use]
+pub fn lead_text(rules: &Rules, v: &View, names: &[String]) -> String {
+    use fiveup_engine::{FirstLead, LeadKind, NextLead};
+    let who = names
+        .get(v.leader().idx())
+        .cloned()
+        .unwrap_or_else(|| v.leader().to_string());
+    let plural = who == "You" || who.contains(" & ");
+    let verb = |singular: &'static str, plural_form: &'static str| {
+        if plural {
+            plural_form
+        } else {
+            singular
+        }
+    };
+    let leads_it = if rules.first_lead == FirstLead::HighestDoubleAny {
+        format!("{} any tile", verb("leads", "lead"))
+    } else {
+        "must lead it".to_string()
+    };
+    match (v.lead_kind(), v.shown_tile()) {
+        (LeadKind::HighestDouble, Some(t)) => {
+            let what = if rules.first_lead == FirstLead::TopDouble {
+                "the set's highest double"
+            } else {
+                "the highest double dealt"
+            };
+            format!(
+                "{who} {} {t}, {what}, and {leads_it}.",
+                verb("holds", "hold")
+            )
+        }
+        (LeadKind::HeaviestTile, Some(t)) => format!(
+            "No double was dealt: {who} {} {t}, the heaviest tile, and {leads_it}.",
+            verb("holds", "hold")
+        ),
+        (LeadKind::DrawUntilDouble, Some(t)) => format!(
+            "No double was dealt: the players drew in turn until {who} drew {t}, and {leads_it}."
+        ),
+        (LeadKind::Lot, _) => {
+            format!("The lot chose {who} to lead (no tile decides it): any tile may lead.")
+        }
+        (LeadKind::Free, _) => match rules.next_lead {
+            NextLead::Winner => format!(
+                "{who} won the last hand and {} any tile.",
+                verb("leads", "lead")
+            ),
+            NextLead::Rotate => format!("The lead passes round the table to {who}: any tile."),
+        },
+        (_, None) => format!("{who} {} the hand.", verb("leads", "lead")),
     }
 }
 
@@ -1152,6 +1237,79 @@ mod tests {
             replay_error_text(&e, &names),
             "hand 2, action 7: not allowed for North: North does not hold 4-2"
         );
+    }
+
+    /// The log line after `Hand 1 dealt` for the first seed whose deal passes `pick`.
+    fn lead_lines(rules: &str, pick: impl Fn(&Game) -> bool) -> (Game, String) {
+        for seed in 1..200 {
+            let mut setup = Setup::new(seed);
+            setup.rules = Rules::parse(rules).unwrap();
+            let g = Game::new(setup).unwrap();
+            if pick(&g) {
+                let line = g.log()[1].text.clone();
+                assert_eq!(line, g.lead_reason());
+                return (g, line);
+            }
+        }
+        panic!("no seed fits");
+    }
+
+    #[test]
+    fn a_hand_says_why_its_leader_leads() {
+        let you = |g: &Game| g.view().leader() == Seat(0);
+        let north = |g: &Game| g.view().leader() == Seat(1);
+        let (_, l) = lead_lines("five-up", you);
+        assert!(
+            l.starts_with("You hold ")
+                && l.ends_with(", the highest double dealt, and must lead it."),
+            "{l}"
+        );
+        let (_, l) = lead_lines("five-up", north);
+        assert!(l.starts_with("North holds "), "{l}");
+        let (_, l) = lead_lines("five-up first-lead=lot", north);
+        assert_eq!(
+            l,
+            "The lot chose North to lead (no tile decides it): any tile may lead."
+        );
+        let (g, l) = lead_lines("five-up first-lead=highest-double-any", you);
+        let t = g.view().shown_tile().unwrap();
+        assert_eq!(
+            l,
+            format!("You hold {t}, the highest double dealt, and lead any tile.")
+        );
+        let (_, l) = lead_lines("five-up first-lead=top-double", north);
+        assert_eq!(
+            l,
+            "North holds 6-6, the set's highest double, and must lead it."
+        );
+        let (_, l) = lead_lines(
+            "five-up no-double=heaviest-tile first-lead=highest-double-any",
+            |g| g.view().lead_kind() == fiveup_engine::LeadKind::HeaviestTile,
+        );
+        assert!(
+            l.starts_with("No double was dealt: ") && l.contains("the heaviest tile"),
+            "{l}"
+        );
+        // A later hand: its winner leads.
+        let mut setup = Setup::new(3);
+        setup.seats = vec![
+            SeatKind::Computer("club".into()),
+            SeatKind::Computer("club".into()),
+        ];
+        let mut g = Game::new(setup).unwrap();
+        while g.phase() != Phase::HandOver {
+            g.computer_step().unwrap();
+        }
+        let winner = match g.result().unwrap().end {
+            HandEnd::Domino { seat } => g.names()[seat.idx()].clone(),
+            HandEnd::Blocked => panic!("seed 3's first hand is blocked: pick another seed"),
+        };
+        g.next_hand().unwrap();
+        assert_eq!(
+            g.lead_reason(),
+            format!("{winner} won the last hand and leads any tile.")
+        );
+        assert!(g.log().iter().any(|l| l.text == g.lead_reason()));
     }
 
     #[test]

@@ -1165,3 +1165,48 @@ fn the_help_screen_of_a_lot_game_does_not_speak_of_the_highest_double() {
     assert!(text.contains("chosen by lot"), "{text}");
     assert!(!text.contains("highest double"), "{text}");
 }
+
+#[test]
+fn leading_the_wrong_tile_names_the_double_that_must_lead() {
+    let g = (1..)
+        .map(|seed| Game::new(Setup::new(seed)).expect("a game"))
+        .find(|g| g.human_to_act() && g.view().layout().is_empty())
+        .expect("a seed where you lead");
+    let double = g.view().shown_tile().expect("the highest double");
+    let tiles = fiveup_tui::plain::hand_tiles(&g.view());
+    let wrong = tiles
+        .iter()
+        .position(|t| t.tile != double)
+        .expect("another tile");
+    let before = g.log().len();
+    let mut app = App::playing(g, (80, 24));
+    app.key(Key::Char(char::from(b'1' + wrong as u8)));
+    let text = draw(&mut app);
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    let at = tiles.iter().position(|t| t.tile == double).expect("held") + 1;
+    assert_eq!(
+        p.message,
+        format!(
+            "{} cannot lead: {double} (the highest double dealt) must lead this hand (tile {at}).",
+            tiles[wrong].tile
+        )
+    );
+    assert!(!text.contains("does not fit any open end"), "{text}");
+    assert_eq!(p.game.log().len(), before, "nothing changed");
+}
+
+#[test]
+fn a_new_game_says_who_leads_and_why() {
+    let g = (1..)
+        .map(|seed| Game::new(Setup::new(seed)).expect("a game"))
+        .find(|g| g.human_to_act())
+        .expect("a seed where you lead");
+    let mut app = App::playing(g, (80, 24));
+    let text = draw(&mut app);
+    assert!(
+        text.contains("Hand 1 dealt. You hold ") && text.contains("the highest double dealt"),
+        "{text}"
+    );
+}
