@@ -154,10 +154,11 @@ fn setup_from(a: &Args) -> Result<(Setup, Preset, String), String> {
     Ok((setup, preset, extra.join(" ")))
 }
 
-/// On Ctrl-C (SIGINT) in plain mode, save the latest record to `path` before ending, as the
-/// end of input and `quit` do. The terminal's raw mode makes Ctrl-C a key in full screen; in
-/// plain mode it is a signal, caught here with tokio's handler on a thread of its own.
-fn save_on_interrupt(path: PathBuf, latest: Arc<Mutex<Option<Record>>>) {
+/// On Ctrl-C (SIGINT) in plain mode, save the latest record to `path` (if given) before ending,
+/// as the end of input and `quit` do, and say so as full screen does. The terminal's raw mode
+/// makes Ctrl-C a key in full screen; in plain mode it is a signal, caught here with tokio's
+/// handler on a thread of its own.
+fn save_on_interrupt(path: Option<PathBuf>, latest: Arc<Mutex<Option<Record>>>) {
     // The game starts only once the handler is in place, so a Ctrl-C at any moment is caught
     // (on a busy machine the thread may start late).
     let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
@@ -185,19 +186,14 @@ fn save_on_interrupt(path: PathBuf, latest: Arc<Mutex<Option<Record>>>) {
             return;
         }
         let record = latest.lock().ok().and_then(|l| l.clone());
-        let code = match record.map(|r| fiveup_tui::game::save_record(&r, &path)) {
-            Some(Ok(())) => {
-                // Standard error: the game's thread holds standard output's lock while it reads.
-                eprintln!("\nInterrupted: record saved to {}.", path.display());
-                130
-            }
-            Some(Err(e)) => {
-                eprintln!("\nfiveup: interrupted, and the record was NOT saved: {e}");
-                1
-            }
-            None => 130,
-        };
-        std::process::exit(code);
+        let saved = record.map(|r| match &path {
+            Some(p) => fiveup_tui::game::save_record(&r, p),
+            None => Ok(()),
+        });
+        let (message, code) = fiveup_tui::game::interrupt_report(path.as_deref(), saved);
+        // Standard error: the game's thread holds standard output's lock while it reads.
+        eprintln!("\n{message}");
+        std::process::exit(i32::from(code));
     });
     let _ = ready_rx.recv_timeout(std::time::Duration::from_secs(5));
 }
@@ -238,12 +234,13 @@ pub fn run(a: &Args) -> Result<(), String> {
         let screen = ReplayScreen::new(record, &name)?;
         let mut app = App::replay(screen, (80, 24));
         app.no_color = no_color();
-        return term::run(
+        let ended = term::run(
             app,
             RunOptions {
                 delay: Duration::from_millis(a.delay),
             },
-        );
+        )?;
+        return interrupted(ended);
     }
     let (setup, preset, extra) = setup_from(a)?;
     // A game is not played for a record that cannot be written.
@@ -252,9 +249,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
     if a.plain {
         let latest = Arc::new(Mutex::new(None));
-        if let Some(path) = &a.save {
-            save_on_interrupt(path.clone(), Arc::clone(&latest));
-        }
+        save_on_interrupt(a.save.clone(), Arc::clone(&latest));
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
         let stdout = std::io::stdout();
@@ -272,12 +267,23 @@ pub fn run(a: &Args) -> Result<(), String> {
     let mut app = full_screen_app(setup, preset, &extra)?;
     app.no_color = no_color();
     app.save_path.clone_from(&a.save);
-    term::run(
+    let ended = term::run(
         app,
         RunOptions {
             delay: Duration::from_millis(a.delay),
         },
-    )
+    )?;
+    interrupted(ended)
+}
+
+/// End as an interrupted program when Ctrl-C ended the game: the message, then status 130 (or
+/// 1 when the record could not be saved), as in plain mode.
+fn interrupted(ended: term::Ended) -> Result<(), String> {
+    if let term::Ended::Interrupted { message, status } = ended {
+        eprintln!("{message}");
+        std::process::exit(i32::from(status));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

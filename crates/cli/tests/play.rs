@@ -404,3 +404,51 @@ fn every_level_is_played_as_named_in_plain_mode() {
         );
     }
 }
+
+#[test]
+fn ctrl_c_in_plain_mode_without_save_says_nothing_was_saved() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(["play", "--plain", "--seed", "17", "--level", "greedy"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fiveup binary runs");
+    let _input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut transcript = String::new();
+    loop {
+        let mut line = String::new();
+        if output.read_line(&mut line).expect("output") == 0 {
+            panic!("the game ended early:\n{transcript}");
+        }
+        transcript.push_str(&line);
+        if line.starts_with("Legal: ") {
+            break;
+        }
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("Ctrl-C did not end the game:\n{transcript}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut rest)
+        .expect("errors");
+    assert_eq!(status.code(), Some(130), "{transcript}{rest}");
+    assert!(
+        rest.contains("Interrupted: the game was not saved (--save FILE keeps the record)."),
+        "{rest}"
+    );
+}

@@ -46,6 +46,8 @@ pub enum Key {
     PageDown,
     /// A function key.
     F(u8),
+    /// A letter typed with Ctrl held (lower case): Ctrl-U clears a text field.
+    Ctrl(char),
 }
 
 /// Something on the screen a click can hit, found by [`crate::ui::render`].
@@ -369,7 +371,13 @@ pub enum Mode {
     /// Typing the points to claim (manual scoring).
     Claim(String),
     /// Typing a file name to save the record.
-    Save(String),
+    Save {
+        /// The name so far.
+        name: String,
+        /// Whether the name is the offered default, selected: typing replaces it, Backspace
+        /// clears it, Left/Right/End keep it for editing.
+        selected: bool,
+    },
     /// Asking whether to quit.
     ConfirmQuit,
     /// The help page, scrolled down by this many lines.
@@ -583,6 +591,8 @@ pub struct App {
     /// A record that could not be saved to the `--save` file: the runner reports it and ends
     /// with a failure.
     pub save_error: Option<String>,
+    /// Set when the user pressed Ctrl-C: the runner ends as an interrupted program does.
+    pub interrupted: bool,
 }
 
 /// The smallest terminal the full-screen game draws in.
@@ -600,6 +610,7 @@ impl App {
             save_path: None,
             hits: Vec::new(),
             save_error: None,
+            interrupted: false,
         }
     }
 
@@ -690,6 +701,27 @@ impl App {
         }
     }
 
+    /// Ctrl-C: save the record to the `--save` file (as quitting does) and end.
+    pub fn interrupt(&mut self) {
+        self.save_on_quit();
+        self.quit = true;
+        self.interrupted = true;
+    }
+
+    /// What an interrupted game says and its exit status, as plain mode says it.
+    #[must_use]
+    pub fn interrupt_report(&self) -> (String, u8) {
+        let saved = match &self.screen {
+            Screen::Play(_) => Some(match &self.save_error {
+                Some(e) => Err(e.clone()),
+                None => Ok(()),
+            }),
+            Screen::Replay(_) => return ("Interrupted.".to_string(), 130),
+            Screen::Start(_) => None,
+        };
+        crate::game::interrupt_report(self.save_path.as_deref(), saved)
+    }
+
     /// A click at a cell.
     pub fn click(&mut self, x: u16, y: u16) {
         let hit = self
@@ -704,6 +736,15 @@ impl App {
 
     /// A key.
     pub fn key(&mut self, k: Key) {
+        if k == Key::Ctrl('c') {
+            self.interrupt();
+            return;
+        }
+        if k == Key::Ctrl('q') {
+            self.save_on_quit();
+            self.quit = true;
+            return;
+        }
         // Nothing is visible on a screen that is too small: only quitting works there.
         if self.too_small() {
             if matches!(k, Key::Char('q') | Key::Esc) {
@@ -791,6 +832,11 @@ fn start_key(form: &mut StartForm, k: Key, quit: &mut bool) -> Option<Setup> {
         Key::Backspace => {
             if let Some(t) = form.text() {
                 t.pop();
+            }
+        }
+        Key::Ctrl('u') => {
+            if let Some(t) = form.text() {
+                t.clear();
             }
         }
         Key::Char(c) => {
@@ -1088,12 +1134,27 @@ impl PlayScreen {
                 self.message = "Carry on.".into();
                 return Flow::Stay;
             }
-            Mode::Save(name) => {
+            Mode::Save { name, selected } => {
                 match k {
-                    Key::Char(c) if !c.is_control() && name.len() < 200 => name.push(c),
-                    Key::Backspace => {
-                        name.pop();
+                    Key::Char(c) if !c.is_control() && name.len() < 200 => {
+                        // The offered name is replaced by what is typed, not added to.
+                        if std::mem::take(selected) {
+                            name.clear();
+                        }
+                        name.push(c);
                     }
+                    Key::Backspace => {
+                        if std::mem::take(selected) {
+                            name.clear();
+                        } else {
+                            name.pop();
+                        }
+                    }
+                    Key::Ctrl('u') => {
+                        *selected = false;
+                        name.clear();
+                    }
+                    Key::Left | Key::Right | Key::End | Key::Home => *selected = false,
                     Key::Esc => {
                         self.mode = Mode::Normal;
                         self.message = "Not saved.".into();
@@ -1305,7 +1366,10 @@ impl PlayScreen {
                     || "fiveup-game.txt".to_string(),
                     |p| p.display().to_string(),
                 );
-                self.mode = Mode::Save(default);
+                self.mode = Mode::Save {
+                    name: default,
+                    selected: true,
+                };
                 self.message = "Save the record to (Enter saves, Esc cancels):".into();
             }
             Key::Char('L') | Key::PageUp => self.mode = Mode::Log(0),

@@ -970,6 +970,34 @@ pub fn check_save_path(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// What an interrupted game (Ctrl-C) says and its exit status, the same in full screen and
+/// in plain mode: where the record was saved and how to see it again, or that it was not.
+/// `saved` is the outcome of saving to `path` (`None`: no game had begun).
+#[must_use]
+pub fn interrupt_report(path: Option<&Path>, saved: Option<Result<(), String>>) -> (String, u8) {
+    match (path, saved) {
+        (Some(p), Some(Ok(()))) => (
+            format!(
+                "Interrupted: record saved to {0} (fiveup play --replay {0} steps through it).",
+                p.display()
+            ),
+            130,
+        ),
+        (Some(_), Some(Err(e))) => (
+            format!("fiveup: interrupted, and the record was NOT saved: {e}"),
+            1,
+        ),
+        (_, None) => (
+            "Interrupted before a game began: nothing to save.".to_string(),
+            130,
+        ),
+        (None, Some(_)) => (
+            "Interrupted: the game was not saved (--save FILE keeps the record).".to_string(),
+            130,
+        ),
+    }
+}
+
 /// Write a record: JSON when the name ends in `.json`, the text notation otherwise.
 pub fn save_record(r: &Record, path: &Path) -> Result<(), String> {
     let body = if path.extension().is_some_and(|e| e == "json") {

@@ -985,7 +985,7 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         }
         (Mode::Pick(_), _) => "next digit  Enter this tile  Backspace  Esc cancel",
         (Mode::Claim(_), _) => "digits points  Enter claim  Backspace  v hands  H help  q quit",
-        (Mode::Save(_), _) => "type a file name (.json for JSON)  Enter save  Esc cancel",
+        (Mode::Save { .. }, _) => "type a file name (.json for JSON)  Enter save  Esc cancel",
         (Mode::Log(_), _) => "Up/Down PgUp/PgDn Home/End scroll  any other key closes",
         (Mode::Help(_), _) => "Up/Down PgUp/PgDn scroll  any other key closes",
         (Mode::Board, _) => "any key returns to the table",
@@ -1089,7 +1089,15 @@ fn message_text(p: &PlayScreen) -> String {
         Mode::Pick(t) => {
             format!("Tile {t}_: type the next digit, or Enter for tile {t} (Esc cancels)")
         }
-        Mode::Save(name) => format!("Save the record to: {name}_  (Enter saves, Esc cancels)"),
+        Mode::Save { name, selected } => {
+            if *selected {
+                format!(
+                    "Save the record to: [{name}]  (typing replaces it; Enter saves, Esc cancels)"
+                )
+            } else {
+                format!("Save the record to: {name}_  (Enter saves, Esc cancels)")
+            }
+        }
         _ => p.message.clone(),
     }
 }

@@ -477,7 +477,8 @@ fn random_keys_clicks_and_sizes_never_panic() {
                 }
             }
             if let Screen::Play(p) = &mut app.screen {
-                if let fiveup_tui::app::Mode::Save(name) = &mut p.mode {
+                if let fiveup_tui::app::Mode::Save { name, selected } = &mut p.mode {
+                    *selected = false;
                     // Never write files from the fuzz.
                     *name = String::new();
                 }
@@ -1208,5 +1209,123 @@ fn a_new_game_says_who_leads_and_why() {
     assert!(
         text.contains("Hand 1 dealt. You hold ") && text.contains("the highest double dealt"),
         "{text}"
+    );
+}
+
+fn temp_file(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fiveup-screens-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    dir.join(name)
+}
+
+#[test]
+fn typing_a_name_at_the_save_prompt_replaces_the_offered_one() {
+    let path = temp_file("mid.txt");
+    let _ = std::fs::remove_file(&path);
+    let mut app = App::playing(Game::new(Setup::new(2)).expect("a game"), (80, 24));
+    app.key(Key::Char('s'));
+    let text = draw(&mut app);
+    assert!(
+        text.contains("[fiveup-game.txt]") && text.contains("typing replaces it"),
+        "the offered name is shown selected:\n{text}"
+    );
+    for c in path.to_str().expect("utf-8").chars() {
+        app.key(Key::Char(c));
+    }
+    {
+        let Screen::Play(p) = &app.screen else {
+            unreachable!()
+        };
+        assert_eq!(
+            p.mode,
+            Mode::Save {
+                name: path.display().to_string(),
+                selected: false
+            }
+        );
+    }
+    app.key(Key::Enter);
+    assert!(path.exists(), "saved under the typed name only");
+    // Backspace clears the offered name; Right keeps it for editing; Ctrl-U clears it.
+    app.key(Key::Char('s'));
+    app.key(Key::Backspace);
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(matches!(&p.mode, Mode::Save { name, .. } if name.is_empty()));
+    app.key(Key::Esc);
+    app.key(Key::Char('s'));
+    app.key(Key::Right);
+    app.key(Key::Backspace);
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(matches!(&p.mode, Mode::Save { name, .. } if name == "fiveup-game.tx"));
+    app.key(Key::Ctrl('u'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(matches!(&p.mode, Mode::Save { name, .. } if name.is_empty()));
+}
+
+#[test]
+fn ctrl_u_clears_a_text_field_of_the_start_screen() {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    assert_eq!(
+        fiveup_tui::term::map_key_event(KeyCode::Char('u'), KeyModifiers::CONTROL),
+        Some(Key::Ctrl('u')),
+        "Ctrl-U is not the letter u"
+    );
+    let mut app = App::start(
+        StartForm::from_setup(&Setup::new(7), Preset::FiveUp, ""),
+        (80, 24),
+    );
+    let Screen::Start(form) = &mut app.screen else {
+        unreachable!()
+    };
+    form.field = form
+        .fields()
+        .iter()
+        .position(|f| *f == fiveup_tui::app::Field::Seed)
+        .expect("a seed field");
+    app.key(Key::Ctrl('u'));
+    let Screen::Start(form) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(form.seed, "");
+    app.key(Key::Char('4'));
+    let Screen::Start(form) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(form.seed, "4");
+}
+
+#[test]
+fn ctrl_c_in_full_screen_saves_and_ends_as_an_interrupted_program() {
+    let path = temp_file("interrupted.txt");
+    let _ = std::fs::remove_file(&path);
+    let mut app = App::playing(Game::new(Setup::new(2)).expect("a game"), (80, 24));
+    app.save_path = Some(path.clone());
+    app.key(Key::Ctrl('c'));
+    assert!(app.quit && app.interrupted);
+    assert!(path.exists(), "the record is saved");
+    let (message, status) = app.interrupt_report();
+    assert_eq!(status, 130);
+    assert_eq!(
+        message,
+        format!(
+            "Interrupted: record saved to {0} (fiveup play --replay {0} steps through it).",
+            path.display()
+        )
+    );
+    // Without --save: said, with the same status.
+    let mut app = App::playing(Game::new(Setup::new(2)).expect("a game"), (80, 24));
+    app.key(Key::Ctrl('c'));
+    assert_eq!(
+        app.interrupt_report(),
+        (
+            "Interrupted: the game was not saved (--save FILE keeps the record).".to_string(),
+            130
+        )
     );
 }
