@@ -909,10 +909,19 @@ impl PlayScreen {
         }
     }
 
+    /// One step of the game: a computer's action or the human's forced draw or pass. A run of
+    /// forced draws by one player is one step, shown at once (the drawn tile's play is the next
+    /// step).
     fn tick(&mut self) {
+        let before = self.game.log().len();
+        let seat = self.game.view().to_move();
         if let Some(a) = self.game.forced_human_action() {
-            let before = self.game.log().len();
             if self.game.act(a).is_ok() {
+                while self.game.forced_human_action() == Some(Action::Draw) {
+                    if self.game.act(Action::Draw).is_err() {
+                        break;
+                    }
+                }
                 let what = self.news(before);
                 self.message = if a == Action::Draw {
                     format!("Nothing to play: {what}")
@@ -920,11 +929,18 @@ impl PlayScreen {
                     format!("Nothing to play or draw: {what}")
                 };
             }
-        } else {
-            let before = self.game.log().len();
-            if self.game.computer_step().is_some() {
-                self.message = self.news(before);
+        } else if let Some(a) = self.game.computer_step() {
+            if a == Action::Draw {
+                while self.game.must_draw()
+                    && self.game.view().to_move() == seat
+                    && self.game.computer_to_act()
+                {
+                    if self.game.computer_step().is_none() {
+                        break;
+                    }
+                }
             }
+            self.message = self.news(before);
         }
         self.after();
     }

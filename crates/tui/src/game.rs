@@ -412,6 +412,13 @@ impl Game {
         }
     }
 
+    /// Whether the player to move can do nothing but draw (a forced draw, one of a run).
+    #[must_use]
+    pub fn must_draw(&self) -> bool {
+        self.state.phase() == Phase::Play
+            && matches!(self.state.legal_actions().as_slice(), [Action::Draw])
+    }
+
     /// One computer action; returns it, or `None` when no computer is to act.
     pub fn computer_step(&mut self) -> Option<Action> {
         if !self.computer_to_act() {

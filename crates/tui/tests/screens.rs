@@ -1329,3 +1329,55 @@ fn ctrl_c_in_full_screen_saves_and_ends_as_an_interrupted_program() {
         )
     );
 }
+
+#[test]
+fn a_run_of_forced_draws_is_one_step() {
+    let mut longest = 0;
+    let mut human_runs = 0;
+    for seed in 1..40 {
+        let mut app = App::playing(Game::new(Setup::new(seed)).expect("a game"), (80, 24));
+        for _ in 0..400 {
+            let ticks = app.wants_tick();
+            let Screen::Play(p) = &mut app.screen else {
+                unreachable!()
+            };
+            if p.game.phase() != Phase::Play && p.game.phase() != Phase::Claim {
+                break;
+            }
+            if !ticks {
+                let a = human_move(&p.game);
+                p.game.act(a).expect("a legal move");
+                continue;
+            }
+            let seat = p.game.view().to_move();
+            let human = p.game.forced_human_action().is_some();
+            let pile = p.game.view().boneyard_len();
+            app.tick();
+            let Screen::Play(p) = &app.screen else {
+                unreachable!()
+            };
+            let drawn = pile - p.game.view().boneyard_len();
+            if drawn > 0 {
+                // The run is over within the step: its player has something else to do, or
+                // someone else is to move.
+                assert!(
+                    p.game.view().to_move() != seat
+                        || !p.game.must_draw()
+                        || p.game.phase() != Phase::Play,
+                    "seed {seed}: a draw was left for another step"
+                );
+                longest = longest.max(drawn);
+                if human && drawn > 1 {
+                    human_runs += 1;
+                    assert!(
+                        p.message.contains(&format!("drew {drawn} tiles")),
+                        "{}",
+                        p.message
+                    );
+                }
+            }
+        }
+    }
+    assert!(longest >= 3, "some step drew a run of tiles: {longest}");
+    assert!(human_runs > 0, "the human's forced runs are one step too");
+}
