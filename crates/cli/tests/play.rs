@@ -452,3 +452,98 @@ fn ctrl_c_in_plain_mode_without_save_says_nothing_was_saved() {
         "{rest}"
     );
 }
+
+#[test]
+fn replays_speak_of_you_in_good_english() {
+    use fiveup_engine::{HandEnd, Phase, Seat};
+    use fiveup_tui::game::{Game, SeatKind, Setup};
+    // A game where You go out in the first hand: your first legal action each turn.
+    let game = (1..200)
+        .find_map(|seed| {
+            let mut setup = Setup::new(seed);
+            setup.seats = vec![SeatKind::Human, SeatKind::Computer("random".into())];
+            let mut g = Game::new(setup).expect("a game");
+            while g.phase() == Phase::Play || g.phase() == Phase::Claim {
+                if g.computer_to_act() {
+                    g.computer_step().expect("a move");
+                } else {
+                    let a = g.view().legal_actions()[0];
+                    g.act(a).expect("legal");
+                }
+            }
+            let out = matches!(
+                g.result().map(|r| r.end),
+                Some(HandEnd::Domino { seat: Seat(0) })
+            );
+            out.then_some(g)
+        })
+        .expect("a seed where you go out");
+    let path = temp("you.txt");
+    game.save(&path).expect("saved");
+    let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(["replay", path.to_str().expect("utf-8 path")])
+        .output()
+        .expect("the fiveup binary runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("You go out;"), "{text}");
+    assert!(!text.contains("You goes"), "{text}");
+    let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args([
+            "play",
+            "--plain",
+            "--replay",
+            path.to_str().expect("utf-8 path"),
+        ])
+        .output()
+        .expect("the fiveup binary runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("  You hold "), "{text}");
+    assert!(!text.contains("You holds"), "{text}");
+    assert!(!text.contains(" 1 pips"), "{text}");
+}
+
+#[test]
+fn next_after_the_game_is_over_says_the_game_is_over() {
+    // Computers play the game out; then `next` is typed.
+    let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(["play", "--plain", "--seats", "human,random", "--seed", "5"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fiveup binary runs");
+    let mut child = out;
+    let mut input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut transcript = String::new();
+    loop {
+        let mut line = String::new();
+        if output.read_line(&mut line).expect("output") == 0 {
+            break;
+        }
+        transcript.push_str(&line);
+        if line.starts_with("Final score: ") {
+            writeln!(input, "next").expect("input");
+            writeln!(input, "quit").expect("input");
+            input.flush().expect("flush");
+        } else if line.starts_with("Hand over. Type next") {
+            writeln!(input, "next").expect("input");
+            input.flush().expect("flush");
+        } else if let Some(legal) = line.strip_prefix("Legal: ") {
+            let pick = legal.split_whitespace().next().expect("an action");
+            let cmd = match pick {
+                "D" => "draw".to_string(),
+                "P" => "pass".to_string(),
+                t => t.to_string(),
+            };
+            writeln!(input, "{cmd}").expect("input");
+            input.flush().expect("flush");
+        }
+    }
+    let _ = child.wait();
+    assert!(
+        transcript.contains("Cannot: the game is over: there is no next hand."),
+        "{transcript}"
+    );
+    assert!(!transcript.contains("the hand is not over"), "{transcript}");
+}

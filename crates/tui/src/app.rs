@@ -1123,7 +1123,10 @@ impl PlayScreen {
                             }
                             _ => {
                                 self.mode = Mode::Normal;
-                                self.message = format!("There is no tile {t}: you hold {n}.");
+                                self.message = format!(
+                                    "There is no tile {t}: you hold {}.",
+                                    crate::game::count_of(n as i64, "tile", "tiles")
+                                );
                             }
                         }
                     }

@@ -230,15 +230,20 @@ pub fn replay_error_text(e: &fiveup_engine::notation::ReplayError, names: &[Stri
 /// An illegal action explained about a named player (the engine speaks to "you").
 #[must_use]
 pub fn explain_for(e: &IllegalAction, who: &str) -> String {
+    // The human seat is "You" at the start of a sentence and "you" inside one.
+    let inner = if who == "You" { "you" } else { who };
     match e {
+        IllegalAction::NotYourTurn if who == "You" => "it is not your turn".to_string(),
         IllegalAction::NotYourTurn => format!("it is not {who}'s turn"),
-        IllegalAction::NotInHand(t) => format!("{who} does not hold {t}"),
+        IllegalAction::NotInHand(t) => {
+            format!("{} {t}", agree(who, "does not hold", "do not hold"))
+        }
         IllegalAction::MustPlay => format!("{who} can lay a tile, so must"),
         IllegalAction::MustDraw => format!("{who} cannot lay a tile, so must draw"),
         IllegalAction::MustKeepDrawing => {
-            format!("the tile {who} drew does not fit: {who} must keep drawing")
+            format!("the tile {inner} drew does not fit: {who} must keep drawing")
         }
-        IllegalAction::CannotDraw => format!("there is nothing {who} may draw"),
+        IllegalAction::CannotDraw => format!("there is nothing {inner} may draw"),
         IllegalAction::CannotPass => format!("{who} may only pass when unable to lay or draw"),
         IllegalAction::MustClaim => format!("{who} must claim the points of the play first"),
         other => other.to_string(),
@@ -475,8 +480,16 @@ impl Game {
 
     /// Deal the next hand once a hand is over.
     pub fn next_hand(&mut self) -> Result<(), String> {
-        if self.state.phase() != Phase::HandOver {
-            return Err("the hand is not over".into());
+        match self.state.phase() {
+            Phase::HandOver => {}
+            Phase::GameOver => {
+                return Err(
+                    "the game is over: there is no next hand. Type again for a new game \
+                     with the same players, save FILE to keep the record, or quit"
+                        .into(),
+                )
+            }
+            _ => return Err("the hand is not over: play on until it ends".into()),
         }
         self.state
             .next_hand_from_seed(&self.deal_seed)
@@ -1093,8 +1106,9 @@ pub fn describe_as(e: &Entry, names: &[String], hide_count: bool) -> String {
             }
         ),
         Entry::Muggins { seat, points } => format!(
-            "{} called Muggins and took {points} missed points.",
-            who(seat)
+            "{} called Muggins and took {}.",
+            who(seat),
+            count_of(points, "missed point", "missed points")
         ),
     }
 }
@@ -1149,9 +1163,18 @@ pub fn explain_award(
         Award::SubtractOwn => {
             for s in (0..sides).map(Side) {
                 let p = u32::from(r.side_pips[s]);
+                let who = side_name(s);
+                let own = if who == "You" {
+                    "your"
+                } else if who.contains(" & ") {
+                    "their"
+                } else {
+                    "its"
+                };
                 out.push(format!(
-                    "{} loses its own {p} pips, rounded to {}: {}.",
-                    side_name(s),
+                    "{} {own} own {}, rounded to {}: {}.",
+                    agree(&who, "loses", "lose"),
+                    count_of(p, "pip", "pips"),
                     round5(p),
                     scale(round5(p))
                 ));
@@ -1345,6 +1368,89 @@ mod tests {
             format!("{winner} won the last hand and leads any tile.")
         );
         assert!(g.log().iter().any(|l| l.text == g.lead_reason()));
+    }
+
+    #[test]
+    fn the_human_seat_and_counts_are_worded_as_english() {
+        assert_eq!(agree("You", "holds", "hold"), "You hold");
+        assert_eq!(agree("North", "goes out", "go out"), "North goes out");
+        assert_eq!(agree("You & North", "wins", "win"), "You & North win");
+        assert_eq!(count_of(1, "pip", "pips"), "1 pip");
+        assert_eq!(count_of(0, "pip", "pips"), "0 pips");
+        assert_eq!(count_of(3, "pip", "pips"), "3 pips");
+        let t = fiveup_engine::Tile::new(4, 2);
+        assert_eq!(
+            explain_for(&IllegalAction::NotInHand(t), "You"),
+            "You do not hold 4-2"
+        );
+        assert_eq!(
+            explain_for(&IllegalAction::NotYourTurn, "You"),
+            "it is not your turn"
+        );
+        assert_eq!(
+            explain_for(&IllegalAction::MustKeepDrawing, "You"),
+            "the tile you drew does not fit: You must keep drawing"
+        );
+        let e = Entry::Muggins {
+            seat: Seat(0),
+            points: 1,
+        };
+        assert_eq!(
+            describe(&e, &["You".into(), "North".into()]),
+            "You called Muggins and took 1 missed point."
+        );
+    }
+
+    #[test]
+    fn the_subtract_own_award_speaks_to_you() {
+        let mut setup = Setup::new(4);
+        setup.rules = Rules::parse("five-up award=subtract-own").unwrap();
+        setup.seats = vec![SeatKind::Human, SeatKind::Computer("club".into())];
+        let mut g = Game::new(setup).unwrap();
+        while g.phase() == Phase::Play || g.phase() == Phase::Claim {
+            if g.computer_to_act() {
+                g.computer_step().unwrap();
+            } else {
+                let a = g.view().legal_actions()[0];
+                g.act(a).unwrap();
+            }
+        }
+        let lines = g.award_explanation();
+        assert!(
+            lines.iter().any(|l| l.starts_with("You lose your own ")),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.starts_with("North loses its own ")),
+            "{lines:?}"
+        );
+        assert!(!lines.iter().any(|l| l.contains(" 1 pips")), "{lines:?}");
+    }
+
+    #[test]
+    fn next_after_the_game_is_over_says_so() {
+        let mut setup = Setup::new(3);
+        setup.seats = vec![
+            SeatKind::Computer("greedy".into()),
+            SeatKind::Computer("club".into()),
+        ];
+        let mut g = Game::new(setup).unwrap();
+        assert!(g
+            .next_hand()
+            .unwrap_err()
+            .starts_with("the hand is not over"));
+        while g.phase() != Phase::GameOver {
+            if g.phase() == Phase::HandOver {
+                g.next_hand().unwrap();
+            } else {
+                g.computer_step().unwrap();
+            }
+        }
+        let e = g.next_hand().unwrap_err();
+        assert!(
+            e.starts_with("the game is over") && e.contains("again"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -375,7 +375,10 @@ fn draw_board(
         );
     }
     let note = if d.hidden > 0 {
-        Some(format!("{} tiles not shown: enlarge the window", d.hidden))
+        Some(format!(
+            "{} not shown: enlarge the window",
+            crate::game::count_of(d.hidden as i64, "tile", "tiles")
+        ))
     } else if d.crowded > 0 && !alone {
         Some("Crowded: b shows the board alone".to_string())
     } else if d.crowded > 0 {
@@ -1205,7 +1208,11 @@ fn revealed(g: &crate::game::Game) -> Vec<String> {
                         .collect::<Vec<_>>()
                         .join(" ")
                 };
-                format!("{}: {list} ({pips} pips)", g.names()[s.idx()])
+                format!(
+                    "{}: {list} ({})",
+                    g.names()[s.idx()],
+                    crate::game::count_of(pips, "pip", "pips")
+                )
             })
         })
         .collect()
