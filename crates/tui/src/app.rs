@@ -83,6 +83,138 @@ pub const FIRST_LEAD_CHOICES: [(FirstLead, &str); 4] = [
     (FirstLead::TopDouble, "top-double"),
 ];
 
+/// A preset described in one line, for the start screen.
+#[must_use]
+pub const fn preset_description(p: Preset) -> &'static str {
+    match p {
+        Preset::FiveUp => "highest double leads and spins",
+        Preset::AllFives => "leader by lot; first double spins",
+        Preset::PagatFiveUp => "by lot; every double spins",
+        Preset::Fives => "7 tiles each; highest double, any tile",
+        Preset::Muggins => "no spinner: two ends",
+        Preset::Cross => "every double spins",
+        Preset::FivesAndThrees => "5s and 3s score, to 61",
+        Preset::Draw => "no play scoring; draw when stuck",
+        Preset::Block => "no play scoring; no drawing",
+        Preset::CrossDominoes => "draw game; the cross fills first",
+        Preset::Cribbage => "Five Up scored in fifths, to 61",
+        Preset::PartyTwelve => "double-twelve, 5-8 players, two ends",
+    }
+}
+
+/// The rules in words, for the start screen: the table, the lead, the layout, the scoring and
+/// the end of the game, one phrase each.
+#[must_use]
+pub fn rules_in_words(r: &Rules) -> String {
+    use fiveup_engine::{Award, GameEnd, NextLead, NoDouble, PlayScoring, SpinnerRule, SproutRule};
+    let mut out: Vec<String> = Vec::new();
+    out.push(format!(
+        "{} players{}, {} tiles each, to {}",
+        r.players,
+        if r.partnerships {
+            " in two partnerships"
+        } else {
+            ""
+        },
+        r.hand_size,
+        r.target
+    ));
+    out.push(
+        match r.first_lead {
+            FirstLead::HighestDouble => "the highest double leads first",
+            FirstLead::HighestDoubleAny => "the highest double's holder leads first, any tile",
+            FirstLead::Lot => "the first leader is chosen by lot, any tile",
+            FirstLead::TopDouble => "the set's top double leads first",
+        }
+        .to_string(),
+    );
+    out.push(
+        match r.next_lead {
+            NextLead::Winner => "then the hand's winner leads",
+            NextLead::Rotate => "then the lead passes round",
+        }
+        .to_string(),
+    );
+    if r.first_lead != FirstLead::Lot && r.first_lead != FirstLead::TopDouble {
+        out.push(
+            match r.no_double {
+                NoDouble::Redeal => "no double dealt: deal again",
+                NoDouble::DrawUntilDouble => "no double dealt: draw until one comes",
+                NoDouble::HeaviestTile => "no double dealt: the heaviest tile leads",
+            }
+            .to_string(),
+        );
+    }
+    out.push(
+        match (r.spinner, r.sprouts) {
+            (SpinnerRule::None, _) => "no spinner",
+            (SpinnerRule::First, SproutRule::AfterBothSides) => {
+                "the first double spins once both its sides are covered"
+            }
+            (SpinnerRule::First, SproutRule::AtOnce) => "the first double spins at once",
+            (SpinnerRule::All, SproutRule::AfterBothSides) => {
+                "every double spins once both its sides are covered"
+            }
+            (SpinnerRule::All, SproutRule::AtOnce) => "every double spins at once",
+        }
+        .to_string(),
+    );
+    if r.cross_first {
+        out.push("the cross is filled first".into());
+    }
+    out.push(if !r.drawing {
+        "no drawing: pass when stuck".to_string()
+    } else if r.voluntary_draw {
+        "draw when stuck, or at will".to_string()
+    } else {
+        "draw when stuck".to_string()
+    });
+    if r.boneyard_keep > 0 {
+        out.push(format!(
+            "{} left in the boneyard",
+            crate::game::count_of(r.boneyard_keep, "tile", "tiles")
+        ));
+    }
+    out.push(
+        match r.play_scoring {
+            PlayScoring::Fives => "multiples of 5 score in play",
+            PlayScoring::FivesAndThrees => "5s and 3s score in play",
+            PlayScoring::None => "no scoring in play",
+        }
+        .to_string(),
+    );
+    if r.manual_scoring {
+        out.push("you count your own points (Muggins)".into());
+    }
+    out.push(
+        match r.award {
+            Award::Opponents => "the hand's winner takes the others' pips",
+            Award::Difference => "the hand's winner takes the difference in pips",
+            Award::SubtractOwn => "each side loses its own pips",
+        }
+        .to_string(),
+    );
+    if r.doubles_count_one_half {
+        out.push("doubles left count one half".into());
+    }
+    if r.cribbage_scale {
+        out.push("scores divided by 5".into());
+    }
+    if r.exact_target {
+        out.push("the target must be hit exactly".into());
+    }
+    out.push(
+        match r.game_end {
+            GameEnd::Immediate => "the game ends as soon as a side reaches the target",
+            GameEnd::FinishHand => "the hand is finished before the game ends",
+        }
+        .to_string(),
+    );
+    let mut text = out.join("; ");
+    text.push('.');
+    text[..1].to_uppercase() + &text[1..]
+}
+
 /// The set's name in words: `double-twelve (91 tiles)`.
 #[must_use]
 pub fn set_label(set: u8) -> String {
@@ -270,13 +402,67 @@ impl StartForm {
             .trim()
             .parse()
             .map_err(|_| format!("the seed must be a whole number, got {:?}", self.seed))?;
+        // The seats follow the rules' table (`players=6` typed under more options included).
         let mut seats = vec![SeatKind::Human];
-        for i in 0..usize::from(self.players) - 1 {
-            seats.push(SeatKind::Computer(self.levels[i].clone()));
+        for i in 0..usize::from(rules.players).saturating_sub(1) {
+            seats.push(SeatKind::Computer(
+                self.levels
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| LEVEL_CHOICES[2].to_string()),
+            ));
         }
         let s = Setup { rules, seats, seed };
         s.validate()?;
         Ok(s)
+    }
+
+    /// Move the options that have fields of their own (`set=`, `players=`, `partnerships=`,
+    /// `first-lead=`) from the more-options text into those fields, so that the seats and the
+    /// levels follow them. A value the field cannot take stays in the text, for the rules to
+    /// refuse with their reason.
+    pub fn absorb_options(&mut self) {
+        let mut rest = Vec::new();
+        for w in self.options.split_whitespace() {
+            let (k, v) = w.split_once('=').unwrap_or((w, ""));
+            let taken = match k {
+                "set" => match v.parse::<u8>() {
+                    Ok(set) if SET_CHOICES.contains(&set) => {
+                        self.set = set;
+                        self.players = self.players.min(fiveup_engine::max_players(set));
+                        true
+                    }
+                    _ => false,
+                },
+                "players" => match v.parse::<u8>() {
+                    Ok(n) if (2..=fiveup_engine::max_players(self.set)).contains(&n) => {
+                        self.players = n;
+                        self.partners = n == 4 || n == 6;
+                        true
+                    }
+                    _ => false,
+                },
+                "partnerships" | "partners" => match v {
+                    "true" | "false" if self.players == 4 || self.players == 6 => {
+                        self.partners = v == "true";
+                        true
+                    }
+                    _ => false,
+                },
+                "first-lead" => match FIRST_LEAD_CHOICES.iter().position(|(_, n)| *n == v) {
+                    Some(i) => {
+                        self.first_lead = Some(i);
+                        true
+                    }
+                    None => false,
+                },
+                _ => false,
+            };
+            if !taken {
+                rest.push(w);
+            }
+        }
+        self.options = rest.join(" ");
     }
 
     fn change(&mut self, up: bool) {
@@ -818,6 +1004,19 @@ pub fn options_beyond_preset(rules: &Rules) -> String {
 }
 
 fn start_key(form: &mut StartForm, k: Key, quit: &mut bool) -> Option<Setup> {
+    if form.current() == Field::Options
+        && matches!(
+            k,
+            Key::Up | Key::Down | Key::Tab | Key::BackTab | Key::Enter | Key::Esc
+        )
+    {
+        // Leaving the field: the table, set and lead typed there go to their own fields.
+        let before = form.fields().len();
+        form.absorb_options();
+        // Stay on the options field when the fields above it changed in number.
+        let after = form.fields().len();
+        form.field = (form.field + after).saturating_sub(before);
+    }
     let n = form.fields().len();
     match k {
         Key::Up | Key::BackTab => form.field = (form.field + n - 1) % n,

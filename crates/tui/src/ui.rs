@@ -207,7 +207,15 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
                 level_label(&form.levels[s]),
                 false,
             ),
-            Field::Preset => ("Rules".to_string(), preset.name().to_string(), false),
+            Field::Preset => (
+                "Rules".to_string(),
+                format!(
+                    "{}: {}",
+                    preset.name(),
+                    crate::app::preset_description(preset)
+                ),
+                false,
+            ),
             Field::Options => ("More options".to_string(), form.options.clone(), true),
             Field::Target => (
                 "Target".to_string(),
@@ -242,7 +250,7 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
     let (summary, style) = match (&form.error, form.setup()) {
         (Some(e), _) => (e.clone(), theme.accent()),
         (None, Err(e)) => (e, theme.accent()),
-        (None, Ok(s)) => (s.rules.to_options_string(), theme.dim()),
+        (None, Ok(s)) => (crate::app::rules_in_words(&s.rules), theme.dim()),
     };
     for l in wrap_plain(&summary, text_w) {
         lines.push(Line::styled(format!("  {l}"), style));

@@ -575,7 +575,9 @@ fn the_start_screen_shows_all_the_rules_at_every_size() {
             size,
         );
         let text = draw(&mut app);
-        assert!(text.contains("manual=false"), "{text}");
+        // The rules in words, whole: the last phrase is shown.
+        assert!(text.contains("target."), "{text}");
+        assert!(!text.contains("manual=false"), "{text}");
     }
 }
 
@@ -1380,4 +1382,82 @@ fn a_run_of_forced_draws_is_one_step() {
     }
     assert!(longest >= 3, "some step drew a run of tiles: {longest}");
     assert!(human_runs > 0, "the human's forced runs are one step too");
+}
+
+#[test]
+fn the_start_screen_describes_every_preset_in_one_line() {
+    for (i, p) in Preset::ALL.into_iter().enumerate() {
+        let mut form = StartForm::from_setup(&Setup::new(7), Preset::FiveUp, "");
+        form.preset = i;
+        let (lo, _) = p.players();
+        form.set = p.set();
+        form.players = lo;
+        let mut app = App::start(form, (80, 24));
+        let text = draw(&mut app);
+        let line = format!("{}: {}", p.name(), fiveup_tui::app::preset_description(p));
+        assert!(text.contains(&line), "{line}:\n{text}");
+        // No raw `key=value` words: the rules are in words.
+        assert!(
+            !text
+                .lines()
+                .any(|l| l.contains("=true") || l.contains("=false")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn players_typed_under_more_options_bring_their_seats() {
+    let options_at = |form: &StartForm| {
+        form.fields()
+            .iter()
+            .position(|f| *f == fiveup_tui::app::Field::Options)
+            .expect("an options field")
+    };
+    let mut app = App::start(
+        StartForm::from_setup(&Setup::new(7), Preset::FiveUp, ""),
+        (80, 24),
+    );
+    let Screen::Start(form) = &mut app.screen else {
+        unreachable!()
+    };
+    form.field = options_at(form);
+    for c in "players=6 hand=4".chars() {
+        app.key(Key::Char(c));
+    }
+    // Leaving the field moves the table to its own field: six players, five computer seats.
+    app.key(Key::Down);
+    let Screen::Start(form) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(form.players, 6);
+    assert_eq!(form.options, "hand=4");
+    assert_eq!(
+        form.fields()
+            .iter()
+            .filter(|f| matches!(f, fiveup_tui::app::Field::Level(_)))
+            .count(),
+        5
+    );
+    let text = draw(&mut app);
+    assert!(!text.contains("need"), "{text}");
+    app.key(Key::Enter);
+    let Screen::Play(p) = &app.screen else {
+        panic!("the game starts: {}", draw(&mut app))
+    };
+    assert_eq!(p.game.setup().seats.len(), 6);
+    assert_eq!(p.game.rules().hand_size, 4);
+    // The seats follow the rules' table even before the field is left.
+    let mut form = StartForm::from_setup(&Setup::new(7), Preset::FiveUp, "");
+    form.options = "players=3".into();
+    assert_eq!(form.setup().expect("three seats").seats.len(), 3);
+    // A table the set cannot seat is refused with the rules' reason, and nothing starts.
+    let mut form = StartForm::from_setup(&Setup::new(7), Preset::FiveUp, "");
+    form.options = "players=9".into();
+    form.field = options_at(&form);
+    let mut app = App::start(form, (80, 24));
+    app.key(Key::Enter);
+    assert!(matches!(app.screen, Screen::Start(_)));
+    let text = draw(&mut app);
+    assert!(text.contains("players must be 2 to 8, not 9"), "{text}");
 }
