@@ -1481,8 +1481,10 @@ impl PlayScreen {
                     Flow::Stay
                 }
                 Key::Down => {
-                    let lines =
-                        crate::ui::box_lines(size.0, &crate::ui::game_over_lines(&self.game));
+                    let lines = crate::ui::box_lines(
+                        size.0,
+                        &crate::ui::game_over_lines(&self.game, size.0),
+                    );
                     if self.scroll + crate::ui::log_view_rows(size) < lines.len() + 2 {
                         self.scroll += 1;
                     }

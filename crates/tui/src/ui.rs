@@ -23,6 +23,17 @@ use crate::tally::tally;
 /// Width of the side panel.
 const SIDE: u16 = 30;
 
+/// The side panels' width for a screen `width` columns wide: 30 up to 119 columns, then three
+/// tenths of the screen, up to 48, so that a large screen gives the table and the log room.
+#[must_use]
+pub fn side_width(width: u16) -> u16 {
+    if width < 120 {
+        SIDE
+    } else {
+        (width * 3 / 10).min(48)
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Theme {
     color: bool,
@@ -572,7 +583,7 @@ fn draw_table(
     theme: Theme,
     hits: &mut HitMap,
 ) -> TableAreas {
-    let board_w = body.width.saturating_sub(SIDE);
+    let board_w = body.width.saturating_sub(side_width(body.width));
     let board_area = Rect::new(body.x, body.y, board_w, body.height);
     let side_area = Rect::new(body.x + board_w, body.y, body.width - board_w, body.height);
     let right = draw_board(f, board_area, &m.board_title, m, theme, hits, false);
@@ -868,7 +879,13 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
             lines.push("No legal action.".into());
         }
         lines.push(format!("(expert: {unit})"));
-        ("Hint, best first".to_string(), lines)
+        // The unit is in the title too, so it stays in view when the rows are few.
+        let short = if g.hint_in_wins() {
+            "Hint: % chance to win"
+        } else {
+            "Hint: points by hand's end"
+        };
+        (short.to_string(), lines)
     });
     let model = TableModel {
         board_title: match v.phase() {
@@ -1075,7 +1092,7 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
                 f,
                 whole,
                 "Game over",
-                &game_over_lines(g),
+                &game_over_lines(g, whole.width),
                 "Enter: play again, n: new game, q: quit",
                 p.scroll,
                 theme,
@@ -1129,7 +1146,7 @@ pub fn log_view_rows(size: (u16, u16)) -> usize {
 
 /// The game over screen: the winner, the score sheet of every hand, and the last hand.
 #[must_use]
-pub fn game_over_lines(g: &crate::game::Game) -> Vec<String> {
+pub fn game_over_lines(g: &crate::game::Game, area_w: u16) -> Vec<String> {
     let rules = g.rules();
     let winner = g.winner().map_or("Nobody".into(), |s| g.side_name(s));
     let verb = if winner == "You" || winner.contains('&') {
@@ -1149,7 +1166,10 @@ pub fn game_over_lines(g: &crate::game::Game) -> Vec<String> {
         ));
     }
     lines.push(String::new());
-    lines.extend(score_sheet(g));
+    lines.extend(score_sheet(
+        g,
+        usize::from(area_w.min(100).saturating_sub(2)),
+    ));
     lines.push(String::new());
     lines.push(format!("The last hand, hand {}:", v.start().hand_no));
     lines.extend(revealed(g));
@@ -1157,10 +1177,98 @@ pub fn game_over_lines(g: &crate::game::Game) -> Vec<String> {
     lines
 }
 
-/// The score sheet: each hand's points (play and award together, the award in brackets) and the
-/// totals after it.
+/// A seat's or side's name in a narrow column: compass points by their letters (`SW`), other
+/// names cut to four letters; partners joined with `&`.
+fn short_name(name: &str) -> String {
+    name.split(" & ")
+        .map(|n| match n {
+            "North" | "South" | "East" | "West" | "Northwest" | "Northeast" | "Southwest"
+            | "Southeast" => {
+                n.chars()
+                    .filter(char::is_ascii_uppercase)
+                    .collect::<String>()
+                    + match n {
+                        "Northwest" | "Southwest" => "W",
+                        "Northeast" | "Southeast" => "E",
+                        _ => "",
+                    }
+            }
+            other => other.chars().take(4).collect(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// The score sheet within `width` columns: each hand's points (play and award together, the
+/// award in brackets) and the totals after it; when that is too wide (eight players at 80x24),
+/// a narrow sheet: the points of each hand under short names, then the totals.
 #[must_use]
-pub fn score_sheet(g: &crate::game::Game) -> Vec<String> {
+pub fn score_sheet(g: &crate::game::Game, width: usize) -> Vec<String> {
+    let full = full_score_sheet(g);
+    if full.iter().skip(1).all(|l| l.chars().count() <= width) {
+        return full;
+    }
+    let sides = usize::from(g.rules().sides());
+    let names: Vec<String> = (0..sides).map(|s| g.side_name(Side(s as u8))).collect();
+    let short: Vec<String> = names.iter().map(|n| short_name(n)).collect();
+    let cells: Vec<Vec<String>> = g
+        .sheet()
+        .iter()
+        .map(|r| (0..sides).map(|s| format!("{:+}", r.gained[s])).collect())
+        .collect();
+    let totals: Vec<String> = (0..sides)
+        .map(|s| {
+            g.sheet()
+                .last()
+                .map_or_else(|| "0".to_string(), |r| r.totals[s].to_string())
+        })
+        .collect();
+    let col: Vec<usize> = (0..sides)
+        .map(|s| {
+            cells
+                .iter()
+                .map(|c| c[s].len())
+                .chain([short[s].chars().count(), totals[s].len()])
+                .max()
+                .unwrap_or(3)
+        })
+        .collect();
+    let key: Vec<String> = names
+        .iter()
+        .zip(&short)
+        .filter(|(n, s)| n != s)
+        .map(|(n, s)| format!("{s} {n}"))
+        .collect();
+    let mut out = vec![format!(
+        "Score sheet: points in each hand, then the totals{}.",
+        if key.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", key.join(", "))
+        }
+    )];
+    let mut head = "Hand ".to_string();
+    for s in 0..sides {
+        head.push_str(&format!(" {:>w$}", short[s], w = col[s]));
+    }
+    out.push(head);
+    for (r, c) in g.sheet().iter().zip(&cells) {
+        let mut row = format!("{:>4} ", r.hand);
+        for s in 0..sides {
+            row.push_str(&format!(" {:>w$}", c[s], w = col[s]));
+        }
+        out.push(row);
+    }
+    let mut row = "Total".to_string();
+    for s in 0..sides {
+        row.push_str(&format!(" {:>w$}", totals[s], w = col[s]));
+    }
+    out.push(row);
+    out
+}
+
+/// The score sheet at full width: every hand's points with the award in brackets, and the total.
+fn full_score_sheet(g: &crate::game::Game) -> Vec<String> {
     let sides = usize::from(g.rules().sides());
     let names: Vec<String> = (0..sides).map(|s| g.side_name(Side(s as u8))).collect();
     let cells: Vec<Vec<String>> = g
@@ -1394,7 +1502,19 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
         Rect::new(area.x, area.y, area.width, 1),
     );
     let players = rules.players;
-    let bottom_h = 2 + u16::from(players) + 2;
+    // The message (the action shown and the expert's verdict) wraps over up to three rows,
+    // never cut.
+    let mut last = state
+        .log()
+        .last()
+        .map(|e| describe(e, &names))
+        .unwrap_or_else(|| "The hand is dealt.".into());
+    if r.verdicts {
+        last = format!("{last} {}", r.verdict_text());
+    }
+    let message = wrap_plain(&last, usize::from(area.width.max(1)));
+    let message_rows = (message.len() as u16).clamp(1, 3);
+    let bottom_h = 2 + u16::from(players) + message_rows + 1;
     let body = Rect::new(
         area.x,
         area.y + 1,
@@ -1479,19 +1599,13 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
         );
     }
     let y = hands_area.y + hands_area.height;
-    let mut last = state
-        .log()
-        .last()
-        .map(|e| describe(e, &names))
-        .unwrap_or_else(|| "The hand is dealt.".into());
-    if r.verdicts {
-        last = format!("{last} {}", r.verdict_text());
+    for (i, l) in message.iter().take(usize::from(message_rows)).enumerate() {
+        put(f, area.x, y + i as u16, l, theme.accent(), area);
     }
-    put(f, area.x, y, &last, theme.accent(), area);
     put(
         f,
         area.x,
-        y + 1,
+        y + message_rows,
         "Left/Right step  Up/Down hand  Home/End  e expert  ? help  q quit",
         theme.dim(),
         area,

@@ -1461,3 +1461,113 @@ fn players_typed_under_more_options_bring_their_seats() {
     let text = draw(&mut app);
     assert!(text.contains("players must be 2 to 8, not 9"), "{text}");
 }
+
+/// An eight-player party game (each for themselves) played to its end by the test's human.
+fn eight_player_game_over() -> Game {
+    let mut g = Game::new(setup(Preset::PartyTwelve, 8, 3, "target=100")).expect("a game");
+    advance(&mut g, |g| g.phase() == Phase::GameOver);
+    assert_eq!(g.phase(), Phase::GameOver);
+    g
+}
+
+#[test]
+fn the_eight_player_score_sheet_fits_80x24() {
+    let g = eight_player_game_over();
+    let hands = g.sheet().len();
+    let mut app = App::playing(g, (80, 24));
+    // Three screens cover the box (each draw lays out a long double-twelve board).
+    let mut text = draw(&mut app);
+    for _ in 0..2 {
+        for _ in 0..7 {
+            app.key(Key::Down);
+        }
+        text.push_str(&draw(&mut app));
+    }
+    // The sheet's head, every hand's row and the totals, each on one line of the box.
+    let head = text
+        .lines()
+        .find(|l| l.contains("Hand ") && l.contains(" SE"))
+        .unwrap_or_else(|| panic!("the sheet's head:\n{text}"));
+    for name in ["You", "SW", "W", "NW", "N", "NE", "E", "SE"] {
+        assert!(head.split_whitespace().any(|w| w == name), "{name}: {head}");
+    }
+    let total = text
+        .lines()
+        .find(|l| l.contains("│Total "))
+        .unwrap_or_else(|| panic!("the totals:\n{text}"));
+    assert_eq!(total.split_whitespace().count(), 9 + 1, "{total}");
+    for h in 1..=hands {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("│{h:>4}  "))
+                && l.split_whitespace().count() == 1 + 9 + 1),
+            "hand {h}'s row on one line:\n{text}"
+        );
+    }
+    // The first screen of it, as a person meets it.
+    insta::assert_snapshot!(
+        "eight_players_game_over_80x24",
+        text.lines().take(24).collect::<Vec<_>>().join("\n") + "\n"
+    );
+}
+
+#[test]
+fn the_hint_keeps_its_unit_in_view_with_eight_players_at_80x24() {
+    // The human's turn with several legal actions.
+    let mut g = Game::new(setup(Preset::PartyTwelve, 8, 4, "")).expect("a game");
+    advance(&mut g, |g| {
+        g.human_to_act() && g.view().legal_actions().len() >= 3
+    });
+    assert!(g.view().legal_actions().len() >= 3);
+    let mut app = App::playing(g, (80, 24));
+    app.key(Key::Char('?'));
+    let text = draw(&mut app);
+    assert!(
+        text.contains("Hint: points by hand's end") || text.contains("Hint: % chance to win"),
+        "{text}"
+    );
+    insta::assert_snapshot!("eight_players_hint_80x24", text);
+}
+
+#[test]
+fn the_replay_verdict_is_never_cut() {
+    for size in [(80, 24), (100, 32)] {
+        let mut app = replay_app();
+        app.resize(size.0, size.1);
+        app.key(Key::Char('e'));
+        let mut seen_long = false;
+        for _ in 0..80 {
+            if seen_long {
+                break;
+            }
+            app.key(Key::Right);
+            let Screen::Replay(r) = &app.screen else {
+                unreachable!()
+            };
+            let verdict = r.verdict_text();
+            let text = draw(&mut app);
+            // The screen's words, joined across lines, hold the whole verdict.
+            let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let want = verdict.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(words.contains(&want), "{size:?}: {want}\n{text}");
+            seen_long |= verdict.len() > 60;
+        }
+        assert!(seen_long, "a long verdict was shown");
+    }
+}
+
+#[test]
+fn side_panels_use_the_room_of_a_large_screen() {
+    let (_, text) = mid_hand(setup(Preset::FiveUp, 8, 4, "set=12"), 4, (160, 48));
+    let log = text
+        .lines()
+        .find(|l| l.contains("┌ Log "))
+        .unwrap_or_else(|| panic!("a log:\n{text}"));
+    let at = log.chars().position(|c| c == '┌').expect("a corner");
+    let width = log.chars().count() - at;
+    assert!(width >= 44, "{width} columns:\n{text}");
+    // At 80 columns the panels keep their 30.
+    let (_, text) = mid_hand(setup(Preset::FiveUp, 8, 4, "set=12"), 4, (80, 24));
+    let log = text.lines().find(|l| l.contains("┌ Log ")).expect("a log");
+    let at = log.chars().position(|c| c == '┌').expect("a corner");
+    assert_eq!(log.chars().count() - at, 30, "{text}");
+}
