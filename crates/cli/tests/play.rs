@@ -547,3 +547,37 @@ fn next_after_the_game_is_over_says_the_game_is_over() {
     );
     assert!(!transcript.contains("the hand is not over"), "{transcript}");
 }
+
+#[test]
+fn review_verdicts_do_not_depend_on_the_threads() {
+    let path = temp("reviewed.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(["play", "--plain", "--seats", "random,greedy", "--seed", "4"])
+        .args(["--rules", "five-up target=100"])
+        .args(["--save", path.to_str().expect("utf-8 path")])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the fiveup binary runs");
+    assert!(out.status.success());
+    let review = |threads: u32| {
+        let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+            .args(["review", path.to_str().expect("utf-8 path")])
+            .args(["--settings", &format!("samples=40,threads={threads}")])
+            .args(["--seed", "1", "--json"])
+            .output()
+            .expect("the fiveup binary runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let one = review(1);
+    assert!(one.contains("\"best_value\""), "{one}");
+    for threads in [2, 3] {
+        // The settings echoed in the output name the threads; the verdicts must not differ.
+        let other = review(threads).replace(&format!("threads={threads}"), "threads=1");
+        assert_eq!(other, one, "{threads} threads");
+    }
+}
