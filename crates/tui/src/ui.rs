@@ -620,7 +620,16 @@ fn draw_table(
         let inner = block.inner(log_area);
         f.render_widget(block, log_area);
         if m.overlay.is_some() {
-            let entries = wrap_lines(&entries, usize::from(inner.width));
+            let width = usize::from(inner.width);
+            let mut wrapped = wrap_lines(&entries, width);
+            if wrapped.len() > usize::from(inner.height)
+                && entries.last().is_some_and(|l| l.starts_with('('))
+            {
+                // No room for the closing note (the hint's unit, also in the title): leave it
+                // out rather than show it cut.
+                wrapped = wrap_lines(&entries[..entries.len() - 1], width);
+            }
+            let entries = wrapped;
             for (i, l) in entries.iter().take(usize::from(inner.height)).enumerate() {
                 let style = if i == 0 { theme.good() } else { theme.base() };
                 put(f, inner.x, inner.y + i as u16, l, style, inner);
