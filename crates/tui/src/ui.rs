@@ -590,8 +590,17 @@ fn draw_table(
     // The side panel: scores, counts, whose turn, then the log.
     let w = usize::from(side_area.width.saturating_sub(2));
     let lines = table_lines(m, w, theme);
-    let table_h = (lines.len() as u16 + 2)
-        .min(side_area.height.saturating_sub(MIN_LOG_ROWS + 2))
+    // The log keeps three rows; two when that is what the whole table needs (eight players at
+    // 80x24 with a message over two rows): the boneyard's count matters more than a third row
+    // of the log, whose latest line the message repeats.
+    let need = lines.len() as u16 + 2;
+    let log_rows = if need + MIN_LOG_ROWS + 2 > side_area.height {
+        MIN_LOG_ROWS - 1
+    } else {
+        MIN_LOG_ROWS
+    };
+    let table_h = need
+        .min(side_area.height.saturating_sub(log_rows + 2))
         .max(3)
         .min(side_area.height);
     let table_area = Rect::new(side_area.x, side_area.y, side_area.width, table_h);

@@ -1571,3 +1571,29 @@ fn side_panels_use_the_room_of_a_large_screen() {
     let at = log.chars().position(|c| c == '┌').expect("a corner");
     assert_eq!(log.chars().count() - at, 30, "{text}");
 }
+
+#[test]
+fn eight_players_keep_the_boneyard_in_view_under_a_two_row_message() {
+    let mut g = Game::new(setup(Preset::FiveUp, 8, 4, "set=12")).expect("a game");
+    advance(&mut g, |g| g.human_to_act() && g.view().hand().len() >= 4);
+    let mut app = App::playing(g, (80, 24));
+    let Screen::Play(p) = &mut app.screen else {
+        unreachable!()
+    };
+    p.message = "Nothing to play: You drew 4 tiles, 5-4, 11-2, 2-2 and 12-1 (nothing to play \
+                 on 3 or 12)."
+        .into();
+    let text = draw(&mut app);
+    assert!(text.contains("boneyard"), "{text}");
+    // The log keeps two rows at the least.
+    let rows: Vec<&str> = text.lines().collect();
+    let top = rows
+        .iter()
+        .position(|l| l.contains("┌ Log "))
+        .expect("a log");
+    let bottom = rows[top + 1..]
+        .iter()
+        .position(|l| l.contains("└") && l.ends_with("┘"))
+        .expect("its bottom");
+    assert!(bottom >= 2, "{text}");
+}
