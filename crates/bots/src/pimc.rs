@@ -1,7 +1,8 @@
 //! `pimc`: search over the hidden tiles by perfect-information sampling (the expert before the
 //! present one, kept with the same behaviour and the same results for a seed on one thread,
-//! which any number of threads now gives); `oracle`: the same search seeing every hand. The search itself also serves the present expert
-//! ([`crate::expert`]), which weights the worlds by what the opponents' plays say of them.
+//! which any number of threads now gives); `oracle`: the same search seeing every hand. The
+//! search itself also serves the present expert ([`crate::expert`]), which weights the worlds
+//! by what the opponents' plays say of them.
 //!
 //! For each decision pimc draws sampled worlds: full states consistent with its view,
 //! uniform over the deals that agree with everything its seat has seen (see
