@@ -1,7 +1,8 @@
 //! `pimc`: search over the hidden tiles by perfect-information sampling (the expert before the
-//! present one, kept with the same behaviour and the same results for a seed); `oracle`: the
-//! same search seeing every hand. The search itself also serves the present expert
-//! ([`crate::expert`]), which weights the worlds by what the opponents' plays say of them.
+//! present one, kept with the same behaviour and the same results for a seed on one thread,
+//! which any number of threads now gives); `oracle`: the same search seeing every hand. The
+//! search itself also serves the present expert ([`crate::expert`]), which weights the worlds
+//! by what the opponents' plays say of them.
 //!
 //! For each decision pimc draws sampled worlds: full states consistent with its view,
 //! uniform over the deals that agree with everything its seat has seen (see
@@ -25,9 +26,11 @@
 //! [`DEFAULT_SAMPLES`]); or `time` in milliseconds, which keeps sampling until the time is
 //! spent (not deterministic); `threads` to share the worlds (default: the machine's cores);
 //! `endgame`, the most tiles left in all hands for the exact search (default 8); `rollout`,
-//! `club` or `greedy`. The worlds are
-//! split between threads by a fixed rule, each thread with its own generator, so with a
-//! `samples` budget the choice depends only on the seed, never on timing.
+//! `club` or `greedy`. With a `samples` budget the worlds are drawn in turn from one generator
+//! and the threads share their evaluation, the values summed in the worlds' order, so the
+//! answer depends only on the seed and the budget, never on timing nor on the number of
+//! threads (the same to the last bit as on one thread). With a `time` budget each thread
+//! samples with a generator of its own until the time is spent.
 
 use std::time::{Duration, Instant};
 
@@ -539,8 +542,10 @@ struct Job<'a> {
     cap: Option<Duration>,
 }
 
-/// Evaluate every action over the worlds drawn by one thread: `quota` of them (`None`: no
-/// limit), or as many as fit before `deadline`, whichever is fewer; always at least one.
+/// Evaluate every action over the worlds drawn by one thread with its own generator: `quota`
+/// of them (`None`: no limit), or as many as fit before `deadline`, whichever is fewer; always
+/// at least one. A search on a time budget runs one per thread; a budget of worlds is searched
+/// by [`search_worlds`], which draws the same worlds as one of these would.
 fn run_thread(job: &Job<'_>, seed: u64, quota: Option<u32>, deadline: Option<Instant>) -> Tally {
     let mut rng = FastRng::new(seed);
     let mut tally = Tally::new(job.actions.len());
@@ -606,6 +611,155 @@ fn run_thread(job: &Job<'_>, seed: u64, quota: Option<u32>, deadline: Option<Ins
     tally
 }
 
+/// One sampled world with the seed of its nested search (0 when there is none).
+type World = (State, u64);
+
+/// The worlds of a search in the order one generator draws them (with the same random numbers
+/// as one thread of [`run_thread`]), handed out one at a time, so that the threads sharing a
+/// search evaluate the same worlds however many they are.
+struct WorldSource {
+    rng: FastRng,
+    sampler: Option<Sampler>,
+    /// Worlds handed out so far.
+    drawn: u32,
+    /// The view allows no more worlds.
+    done: bool,
+}
+
+impl WorldSource {
+    /// The next world and its index, or `None` once `n` were drawn or no more can be.
+    fn next(&mut self, job: &Job<'_>, n: u32) -> Option<(usize, World)> {
+        if self.done || self.drawn >= n {
+            return None;
+        }
+        let world = match (&job.worlds, &mut self.sampler) {
+            (Worlds::View(_), Some(sm)) => match sm.sample_consistent(&mut self.rng) {
+                Ok(w) => w,
+                Err(_) => {
+                    self.done = true;
+                    return None;
+                }
+            },
+            (Worlds::Known(s), _) => {
+                let mut w = (*s).clone();
+                w.shuffle_boneyard(&mut self.rng);
+                w
+            }
+            (Worlds::View(_), None) => {
+                self.done = true;
+                return None;
+            }
+        };
+        let nested = matches!(job.worlds, Worlds::View(_)) && job.cfg.nest > 0;
+        let nest_seed = if nested { self.rng.next_u64() } else { 0 };
+        self.drawn += 1;
+        Some((self.drawn as usize - 1, (world, nest_seed)))
+    }
+}
+
+/// One world's weight and the value of every action in it.
+fn evaluate_world(job: &Job<'_>, world: &World) -> (f64, Vec<f64>) {
+    let (world, nest_seed) = world;
+    match (job.cfg.infer, &job.worlds) {
+        (t, Worlds::View(v)) if t > 0 || job.cfg.nest > 0 => {
+            let w = if t > 0 {
+                crate::expert::world_weight(world, v.seat(), f64::from(t))
+            } else {
+                1.0
+            };
+            let values = job
+                .actions
+                .iter()
+                .map(|&a| {
+                    if job.cfg.nest > 0 {
+                        evaluate_nested(world, a, job.side, job.cfg, job.to_win, *nest_seed)
+                    } else {
+                        evaluate(world, a, job.side, job.cfg, job.to_win)
+                    }
+                })
+                .collect();
+            (w, values)
+        }
+        _ => (
+            1.0,
+            job.actions
+                .iter()
+                .map(|&a| evaluate(world, a, job.side, job.cfg, job.to_win))
+                .collect(),
+        ),
+    }
+}
+
+/// Search a budget of worlds the same whatever the number of threads: the worlds are drawn
+/// from one generator, the threads share their evaluation, and the values are summed in the
+/// worlds' order, so the result (to the last bit) depends only on the seed and the budget, as
+/// one thread of [`run_thread`] would give it. Under a `cap` the worlds evaluated before it
+/// passed count (at least the first).
+fn search_worlds(job: &Job<'_>, seed: u64, deadline: Option<Instant>) -> Tally {
+    let cfg = job.cfg;
+    let threads = cfg.threads.max(1).min(cfg.samples.max(1) as usize);
+    let source = std::sync::Mutex::new(WorldSource {
+        rng: FastRng::new(seed),
+        sampler: match job.worlds {
+            Worlds::View(v) => Some(Sampler::new(v)),
+            Worlds::Known(_) => None,
+        },
+        drawn: 0,
+        done: false,
+    });
+    let work = || {
+        let mut done: Vec<(usize, f64, Vec<f64>)> = Vec::new();
+        loop {
+            let next = {
+                let mut src = source.lock().expect("the world source");
+                // Past the cap no new world starts (the first always does).
+                if src.drawn > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                    None
+                } else {
+                    src.next(job, cfg.samples)
+                }
+            };
+            let Some((i, world)) = next else { break };
+            let (w, values) = evaluate_world(job, &world);
+            done.push((i, w, values));
+        }
+        done
+    };
+    let mut done: Vec<(usize, f64, Vec<f64>)> = if threads == 1 {
+        work()
+    } else {
+        std::thread::scope(|sc| {
+            let hs: Vec<_> = (0..threads).map(|_| sc.spawn(work)).collect();
+            hs.into_iter()
+                .flat_map(|h| h.join().expect("a search thread panicked"))
+                .collect()
+        })
+    };
+    done.sort_by_key(|d| d.0);
+    let weighted = (cfg.infer > 0 || cfg.nest > 0) && matches!(job.worlds, Worlds::View(_));
+    let mut tally = Tally::new(job.actions.len());
+    for (_, w, values) in &done {
+        for (i, v) in values.iter().enumerate() {
+            if weighted {
+                tally.sum[i] += w * v;
+                tally.sq[i] += w * v * v;
+            } else {
+                tally.sum[i] += v;
+                tally.sq[i] += v * v;
+            }
+        }
+        if weighted {
+            tally.w += w;
+            tally.w2 += w * w;
+        } else {
+            tally.w += 1.0;
+            tally.w2 += 1.0;
+        }
+        tally.n += 1;
+    }
+    tally
+}
+
 fn search(job: &Job<'_>, seed: u64) -> Vec<ActionEval> {
     let cfg = job.cfg;
     let threads = cfg.threads.max(1);
@@ -616,20 +770,17 @@ fn search(job: &Job<'_>, seed: u64) -> Vec<ActionEval> {
         .flatten()
         .min()
         .map(|d| start + d);
-    // A time budget replaces the budget of worlds.
-    let quota = |i: usize| {
-        let per = cfg.samples / threads as u32;
-        let q = per + u32::from((i as u32) < cfg.samples % threads as u32);
-        cfg.time.is_none().then_some(q)
-    };
     let thread_seed = |i: usize| seed ^ (0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1));
     let mut total = Tally::new(job.actions.len());
-    if threads == 1 {
-        total.merge(&run_thread(job, thread_seed(0), quota(0), deadline));
+    if cfg.time.is_none() {
+        // A budget of worlds: the same worlds and the same sums whatever the threads.
+        total.merge(&search_worlds(job, thread_seed(0), deadline));
     } else {
+        // A time budget: each thread samples on with its own generator until the time is spent
+        // (timing decides the result anyway).
         let tallies: Vec<Tally> = std::thread::scope(|sc| {
             let hs: Vec<_> = (0..threads)
-                .map(|i| sc.spawn(move || run_thread(job, thread_seed(i), quota(i), deadline)))
+                .map(|i| sc.spawn(move || run_thread(job, thread_seed(i), None, deadline)))
                 .collect();
             hs.into_iter()
                 .map(|h| h.join().expect("a search thread panicked"))
@@ -884,6 +1035,40 @@ mod tests {
         let mut e1 = Pimc::new(cfg, 11);
         let mut e2 = Pimc::new(cfg, 11);
         assert_eq!(e1.choose(&view), e2.choose(&view));
+    }
+
+    #[test]
+    fn a_budget_of_worlds_gives_the_same_answer_on_any_number_of_threads() {
+        for seed in [2, 5, 8] {
+            let s = mid_hand(seed);
+            let view = s.view(s.to_move());
+            for spec in [
+                "samples=37",
+                "samples=37,rollout=greedy",
+                "samples=23,infer=2",
+            ] {
+                let one = {
+                    let mut c = if spec.contains("infer") {
+                        ExpertConfig::parse_expert(spec).unwrap()
+                    } else {
+                        ExpertConfig::parse(spec).unwrap()
+                    };
+                    c.threads = 1;
+                    c
+                };
+                let base = analyze(&view, &one, 7);
+                assert!(base.iter().all(|e| e.samples == one.samples), "{base:?}");
+                for threads in [2, 3, 8] {
+                    let cfg = ExpertConfig { threads, ..one };
+                    // Equal to the last bit: the same worlds, summed in the same order.
+                    assert_eq!(analyze(&view, &cfg, 7), base, "{spec}, {threads} threads");
+                }
+            }
+            // The oracle too.
+            let mut o1 = Oracle::new(ExpertConfig::parse("samples=20,threads=1").unwrap(), 3);
+            let mut o4 = Oracle::new(ExpertConfig::parse("samples=20,threads=4").unwrap(), 3);
+            assert_eq!(o1.choose(&s), o4.choose(&s));
+        }
     }
 
     #[test]

@@ -273,6 +273,16 @@ mod tests {
         let cfg = ExpertConfig::parse("samples=12,threads=1").unwrap();
         let reviews = review(&record, &cfg, 1).unwrap();
         assert_eq!(reviews.len(), choices);
+        // The verdicts do not depend on the threads the search runs on.
+        for threads in [2, 3] {
+            let cfg = ExpertConfig { threads, ..cfg };
+            let again = review(&record, &cfg, 1).unwrap();
+            assert_eq!(again.len(), reviews.len());
+            for (a, b) in again.iter().zip(&reviews) {
+                assert_eq!(a.verdict(), b.verdict(), "{threads} threads");
+                assert_eq!(a.loss.to_bits(), b.loss.to_bits(), "{threads} threads");
+            }
+        }
         for r in &reviews {
             assert!(r.loss >= 0.0);
             assert!(r.options >= 2);

@@ -155,10 +155,11 @@ fn setup_from(a: &Args) -> Result<(Setup, Preset, String), String> {
     Ok((setup, preset, extra.join(" ")))
 }
 
-/// On Ctrl-C (SIGINT) in plain mode, save the latest record to `path` before ending, as the
-/// end of input and `quit` do. The terminal's raw mode makes Ctrl-C a key in full screen; in
-/// plain mode it is a signal, caught here with tokio's handler on a thread of its own.
-fn save_on_interrupt(path: PathBuf, latest: Arc<Mutex<Option<Record>>>) {
+/// On Ctrl-C (SIGINT) in plain mode, save the latest record to `path` (if given) before ending,
+/// as the end of input and `quit` do, and say so as full screen does. The terminal's raw mode
+/// makes Ctrl-C a key in full screen; in plain mode it is a signal, caught here with tokio's
+/// handler on a thread of its own.
+fn save_on_interrupt(path: Option<PathBuf>, latest: Arc<Mutex<Option<Record>>>) {
     // The game starts only once the handler is in place, so a Ctrl-C at any moment is caught
     // (on a busy machine the thread may start late).
     let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
@@ -186,25 +187,30 @@ fn save_on_interrupt(path: PathBuf, latest: Arc<Mutex<Option<Record>>>) {
             return;
         }
         let record = latest.lock().ok().and_then(|l| l.clone());
-        let code = match record.map(|r| fiveup_tui::game::save_record(&r, &path)) {
-            Some(Ok(())) => {
-                // Standard error: the game's thread holds standard output's lock while it reads.
-                eprintln!("\nInterrupted: record saved to {}.", path.display());
-                130
-            }
-            Some(Err(e)) => {
-                eprintln!("\nfiveup: interrupted, and the record was NOT saved: {e}");
-                1
-            }
-            None => 130,
-        };
-        std::process::exit(code);
+        let saved = record.map(|r| match &path {
+            Some(p) => fiveup_tui::game::save_record(&r, p),
+            None => Ok(()),
+        });
+        let (message, code) = fiveup_tui::game::interrupt_report(path.as_deref(), saved);
+        // Standard error: the game's thread holds standard output's lock while it reads.
+        eprintln!("\n{message}");
+        std::process::exit(i32::from(code));
     });
     let _ = ready_rx.recv_timeout(std::time::Duration::from_secs(5));
 }
 
 fn no_color() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+}
+
+/// The full-screen game the flags describe: the start screen, filled in from the flags, when
+/// the human sits in seat 0; other seatings start at once.
+fn full_screen_app(setup: Setup, preset: Preset, extra: &str) -> Result<App, String> {
+    Ok(if setup.seats.first() == Some(&SeatKind::Human) {
+        App::start(StartForm::from_setup(&setup, preset, extra), (80, 24))
+    } else {
+        App::playing(Game::new(setup)?, (80, 24))
+    })
 }
 
 /// Run `fiveup play`.
@@ -229,12 +235,13 @@ pub fn run(a: &Args) -> Result<(), String> {
         let screen = ReplayScreen::new(record, &name)?;
         let mut app = App::replay(screen, (80, 24));
         app.no_color = no_color();
-        return term::run(
+        let ended = term::run(
             app,
             RunOptions {
                 delay: Duration::from_millis(a.delay),
             },
-        );
+        )?;
+        return interrupted(ended);
     }
     let (setup, preset, extra) = setup_from(a)?;
     // A game is not played for a record that cannot be written.
@@ -243,9 +250,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
     if a.plain {
         let latest = Arc::new(Mutex::new(None));
-        if let Some(path) = &a.save {
-            save_on_interrupt(path.clone(), Arc::clone(&latest));
-        }
+        save_on_interrupt(a.save.clone(), Arc::clone(&latest));
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
         let stdout = std::io::stdout();
@@ -260,18 +265,94 @@ pub fn run(a: &Args) -> Result<(), String> {
             },
         );
     }
-    // The start screen seats the human in seat 0; other seatings start at once.
-    let mut app = if setup.seats.first() == Some(&SeatKind::Human) {
-        App::start(StartForm::from_setup(&setup, preset, &extra), (80, 24))
-    } else {
-        App::playing(Game::new(setup)?, (80, 24))
-    };
+    let mut app = full_screen_app(setup, preset, &extra)?;
     app.no_color = no_color();
     app.save_path.clone_from(&a.save);
-    term::run(
+    let ended = term::run(
         app,
         RunOptions {
             delay: Duration::from_millis(a.delay),
         },
-    )
+    )?;
+    interrupted(ended)
+}
+
+/// End as an interrupted program when Ctrl-C ended the game: the message, then status 130 (or
+/// 1 when the record could not be saved), as in plain mode.
+fn interrupted(ended: term::Ended) -> Result<(), String> {
+    if let term::Ended::Interrupted { message, status } = ended {
+        eprintln!("{message}");
+        std::process::exit(i32::from(status));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use fiveup_tui::app::{Key, Screen};
+
+    #[derive(clap::Parser)]
+    struct Flags {
+        #[command(flatten)]
+        play: Args,
+    }
+
+    fn flags(words: &[&str]) -> Args {
+        Flags::parse_from(std::iter::once("play").chain(words.iter().copied())).play
+    }
+
+    /// The documented `play --players 4 --level L --rules cross --seed 7` starts in full screen
+    /// with three computers of level L, for every level the help names.
+    #[test]
+    fn every_level_is_played_as_named_in_full_screen() {
+        for level in [
+            "beginner", "casual", "club", "strong", "master", "random", "greedy", "pimc", "expert",
+            "oracle",
+        ] {
+            let a = flags(&[
+                "--players",
+                "4",
+                "--level",
+                level,
+                "--rules",
+                "cross",
+                "--seed",
+                "7",
+            ]);
+            let (setup, preset, extra) = setup_from(&a).expect("the flags are good");
+            let mut app = full_screen_app(setup, preset, &extra).expect("an app");
+            app.key(Key::Enter);
+            let Screen::Play(p) = &app.screen else {
+                panic!("{level}: the game starts");
+            };
+            let seats: Vec<SeatKind> = p.game.setup().seats.clone();
+            assert_eq!(
+                seats[1..],
+                [
+                    SeatKind::Computer(level.into()),
+                    SeatKind::Computer(level.into()),
+                    SeatKind::Computer(level.into())
+                ],
+                "{level}"
+            );
+            assert_eq!(
+                p.game.record().tags.get("Players").cloned(),
+                Some(format!(
+                    "You: human, West: {level}, North: {level}, East: {level}"
+                )),
+                "{level}: the record names the level played"
+            );
+            // --seats too.
+            let a = flags(&["--seats", &format!("human,{level}"), "--seed", "7"]);
+            let (setup, preset, extra) = setup_from(&a).expect("the flags are good");
+            let mut app = full_screen_app(setup, preset, &extra).expect("an app");
+            app.key(Key::Enter);
+            let Screen::Play(p) = &app.screen else {
+                panic!("{level}: the game starts");
+            };
+            assert_eq!(p.game.setup().seats[1], SeatKind::Computer(level.into()));
+        }
+    }
 }

@@ -202,7 +202,9 @@ fn describe(record: &Record, game: &ReplayedGame) -> String {
         match &hand.result {
             Some(r) => {
                 let how = match r.end {
-                    HandEnd::Domino { seat } => format!("{} goes out", name(seat)),
+                    HandEnd::Domino { seat } => {
+                        fiveup_tui::game::agree(&name(seat), "goes out", "go out")
+                    }
                     HandEnd::Blocked => "blocked".to_string(),
                 };
                 let n = rules.sides() as usize;

@@ -377,3 +377,207 @@ fn replay_names_seats_as_the_game_does_and_lines_up_its_columns() {
     assert!(at.len() > 20);
     assert!(at.iter().all(|&c| c == at[0]), "{text}");
 }
+
+#[test]
+fn every_level_is_played_as_named_in_plain_mode() {
+    for level in [
+        "beginner", "casual", "club", "strong", "master", "random", "greedy", "pimc", "expert",
+        "oracle",
+    ] {
+        let path = temp(&format!("level-{level}.txt"));
+        let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+            .args(["play", "--plain", "--players", "4", "--level", level])
+            .args(["--rules", "cross", "--seed", "7"])
+            .args(["--save", path.to_str().expect("utf-8 path")])
+            .stdin(Stdio::null())
+            .output()
+            .expect("the fiveup binary runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let players = format!("You: human, West: {level}, North: {level}, East: {level}");
+        assert!(text.contains(&players), "{level}:\n{text}");
+        let record =
+            Record::parse(&std::fs::read_to_string(&path).expect("saved")).expect("a record");
+        assert_eq!(
+            record.tags.get("Players"),
+            Some(&players),
+            "{level}: the record names it"
+        );
+    }
+}
+
+#[test]
+fn ctrl_c_in_plain_mode_without_save_says_nothing_was_saved() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(["play", "--plain", "--seed", "17", "--level", "greedy"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fiveup binary runs");
+    let _input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut transcript = String::new();
+    loop {
+        let mut line = String::new();
+        if output.read_line(&mut line).expect("output") == 0 {
+            panic!("the game ended early:\n{transcript}");
+        }
+        transcript.push_str(&line);
+        if line.starts_with("Legal: ") {
+            break;
+        }
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("Ctrl-C did not end the game:\n{transcript}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut rest)
+        .expect("errors");
+    assert_eq!(status.code(), Some(130), "{transcript}{rest}");
+    assert!(
+        rest.contains("Interrupted: the game was not saved (--save FILE keeps the record)."),
+        "{rest}"
+    );
+}
+
+#[test]
+fn replays_speak_of_you_in_good_english() {
+    use fiveup_engine::{HandEnd, Phase, Seat};
+    use fiveup_tui::game::{Game, SeatKind, Setup};
+    // A game where You go out in the first hand: your first legal action each turn.
+    let game = (1..200)
+        .find_map(|seed| {
+            let mut setup = Setup::new(seed);
+            setup.seats = vec![SeatKind::Human, SeatKind::Computer("random".into())];
+            let mut g = Game::new(setup).expect("a game");
+            while g.phase() == Phase::Play || g.phase() == Phase::Claim {
+                if g.computer_to_act() {
+                    g.computer_step().expect("a move");
+                } else {
+                    let a = g.view().legal_actions()[0];
+                    g.act(a).expect("legal");
+                }
+            }
+            let out = matches!(
+                g.result().map(|r| r.end),
+                Some(HandEnd::Domino { seat: Seat(0) })
+            );
+            out.then_some(g)
+        })
+        .expect("a seed where you go out");
+    let path = temp("you.txt");
+    game.save(&path).expect("saved");
+    let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(["replay", path.to_str().expect("utf-8 path")])
+        .output()
+        .expect("the fiveup binary runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("You go out;"), "{text}");
+    assert!(!text.contains("You goes"), "{text}");
+    let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args([
+            "play",
+            "--plain",
+            "--replay",
+            path.to_str().expect("utf-8 path"),
+        ])
+        .output()
+        .expect("the fiveup binary runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("  You hold "), "{text}");
+    assert!(!text.contains("You holds"), "{text}");
+    assert!(!text.contains(" 1 pips"), "{text}");
+}
+
+#[test]
+fn next_after_the_game_is_over_says_the_game_is_over() {
+    // Computers play the game out; then `next` is typed.
+    let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(["play", "--plain", "--seats", "human,random", "--seed", "5"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the fiveup binary runs");
+    let mut child = out;
+    let mut input = child.stdin.take().expect("stdin");
+    let mut output = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut transcript = String::new();
+    loop {
+        let mut line = String::new();
+        if output.read_line(&mut line).expect("output") == 0 {
+            break;
+        }
+        transcript.push_str(&line);
+        if line.starts_with("Final score: ") {
+            writeln!(input, "next").expect("input");
+            writeln!(input, "quit").expect("input");
+            input.flush().expect("flush");
+        } else if line.starts_with("Hand over. Type next") {
+            writeln!(input, "next").expect("input");
+            input.flush().expect("flush");
+        } else if let Some(legal) = line.strip_prefix("Legal: ") {
+            let pick = legal.split_whitespace().next().expect("an action");
+            let cmd = match pick {
+                "D" => "draw".to_string(),
+                "P" => "pass".to_string(),
+                t => t.to_string(),
+            };
+            writeln!(input, "{cmd}").expect("input");
+            input.flush().expect("flush");
+        }
+    }
+    let _ = child.wait();
+    assert!(
+        transcript.contains("Cannot: the game is over: there is no next hand."),
+        "{transcript}"
+    );
+    assert!(!transcript.contains("the hand is not over"), "{transcript}");
+}
+
+#[test]
+fn review_verdicts_do_not_depend_on_the_threads() {
+    let path = temp("reviewed.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+        .args(["play", "--plain", "--seats", "random,greedy", "--seed", "4"])
+        .args(["--rules", "five-up target=100"])
+        .args(["--save", path.to_str().expect("utf-8 path")])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the fiveup binary runs");
+    assert!(out.status.success());
+    let review = |threads: u32| {
+        let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))
+            .args(["review", path.to_str().expect("utf-8 path")])
+            .args(["--settings", &format!("samples=40,threads={threads}")])
+            .args(["--seed", "1", "--json"])
+            .output()
+            .expect("the fiveup binary runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let one = review(1);
+    assert!(one.contains("\"best_value\""), "{one}");
+    for threads in [2, 3] {
+        // The settings echoed in the output name the threads; the verdicts must not differ.
+        let other = review(threads).replace(&format!("threads={threads}"), "threads=1");
+        assert_eq!(other, one, "{threads} threads");
+    }
+}

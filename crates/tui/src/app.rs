@@ -46,6 +46,8 @@ pub enum Key {
     PageDown,
     /// A function key.
     F(u8),
+    /// A letter typed with Ctrl held (lower case): Ctrl-U clears a text field.
+    Ctrl(char),
 }
 
 /// Something on the screen a click can hit, found by [`crate::ui::render`].
@@ -80,6 +82,138 @@ pub const FIRST_LEAD_CHOICES: [(FirstLead, &str); 4] = [
     (FirstLead::Lot, "lot"),
     (FirstLead::TopDouble, "top-double"),
 ];
+
+/// A preset described in one line, for the start screen.
+#[must_use]
+pub const fn preset_description(p: Preset) -> &'static str {
+    match p {
+        Preset::FiveUp => "highest double leads and spins",
+        Preset::AllFives => "leader by lot; first double spins",
+        Preset::PagatFiveUp => "by lot; every double spins",
+        Preset::Fives => "7 tiles each; highest double, any tile",
+        Preset::Muggins => "no spinner: two ends",
+        Preset::Cross => "every double spins",
+        Preset::FivesAndThrees => "5s and 3s score, to 61",
+        Preset::Draw => "no play scoring; draw when stuck",
+        Preset::Block => "no play scoring; no drawing",
+        Preset::CrossDominoes => "draw game; the cross fills first",
+        Preset::Cribbage => "Five Up scored in fifths, to 61",
+        Preset::PartyTwelve => "double-twelve, 5-8 players, two ends",
+    }
+}
+
+/// The rules in words, for the start screen: the table, the lead, the layout, the scoring and
+/// the end of the game, one phrase each.
+#[must_use]
+pub fn rules_in_words(r: &Rules) -> String {
+    use fiveup_engine::{Award, GameEnd, NextLead, NoDouble, PlayScoring, SpinnerRule, SproutRule};
+    let mut out: Vec<String> = Vec::new();
+    out.push(format!(
+        "{} players{}, {} tiles each, to {}",
+        r.players,
+        if r.partnerships {
+            " in two partnerships"
+        } else {
+            ""
+        },
+        r.hand_size,
+        r.target
+    ));
+    out.push(
+        match r.first_lead {
+            FirstLead::HighestDouble => "the highest double leads first",
+            FirstLead::HighestDoubleAny => "the highest double's holder leads first, any tile",
+            FirstLead::Lot => "the first leader is chosen by lot, any tile",
+            FirstLead::TopDouble => "the set's top double leads first",
+        }
+        .to_string(),
+    );
+    out.push(
+        match r.next_lead {
+            NextLead::Winner => "then the hand's winner leads",
+            NextLead::Rotate => "then the lead passes round",
+        }
+        .to_string(),
+    );
+    if r.first_lead != FirstLead::Lot && r.first_lead != FirstLead::TopDouble {
+        out.push(
+            match r.no_double {
+                NoDouble::Redeal => "no double dealt: deal again",
+                NoDouble::DrawUntilDouble => "no double dealt: draw until one comes",
+                NoDouble::HeaviestTile => "no double dealt: the heaviest tile leads",
+            }
+            .to_string(),
+        );
+    }
+    out.push(
+        match (r.spinner, r.sprouts) {
+            (SpinnerRule::None, _) => "no spinner",
+            (SpinnerRule::First, SproutRule::AfterBothSides) => {
+                "the first double spins once both its sides are covered"
+            }
+            (SpinnerRule::First, SproutRule::AtOnce) => "the first double spins at once",
+            (SpinnerRule::All, SproutRule::AfterBothSides) => {
+                "every double spins once both its sides are covered"
+            }
+            (SpinnerRule::All, SproutRule::AtOnce) => "every double spins at once",
+        }
+        .to_string(),
+    );
+    if r.cross_first {
+        out.push("the cross is filled first".into());
+    }
+    out.push(if !r.drawing {
+        "no drawing: pass when stuck".to_string()
+    } else if r.voluntary_draw {
+        "draw when stuck, or at will".to_string()
+    } else {
+        "draw when stuck".to_string()
+    });
+    if r.boneyard_keep > 0 {
+        out.push(format!(
+            "{} left in the boneyard",
+            crate::game::count_of(r.boneyard_keep, "tile", "tiles")
+        ));
+    }
+    out.push(
+        match r.play_scoring {
+            PlayScoring::Fives => "multiples of 5 score in play",
+            PlayScoring::FivesAndThrees => "5s and 3s score in play",
+            PlayScoring::None => "no scoring in play",
+        }
+        .to_string(),
+    );
+    if r.manual_scoring {
+        out.push("you count your own points (Muggins)".into());
+    }
+    out.push(
+        match r.award {
+            Award::Opponents => "the hand's winner takes the others' pips",
+            Award::Difference => "the hand's winner takes the difference in pips",
+            Award::SubtractOwn => "each side loses its own pips",
+        }
+        .to_string(),
+    );
+    if r.doubles_count_one_half {
+        out.push("doubles left count one half".into());
+    }
+    if r.cribbage_scale {
+        out.push("scores divided by 5".into());
+    }
+    if r.exact_target {
+        out.push("the target must be hit exactly".into());
+    }
+    out.push(
+        match r.game_end {
+            GameEnd::Immediate => "the game ends as soon as a side reaches the target",
+            GameEnd::FinishHand => "the hand is finished before the game ends",
+        }
+        .to_string(),
+    );
+    let mut text = out.join("; ");
+    text.push('.');
+    text[..1].to_uppercase() + &text[1..]
+}
 
 /// The set's name in words: `double-twelve (91 tiles)`.
 #[must_use]
@@ -126,8 +260,9 @@ pub struct StartForm {
     pub players: u8,
     /// Partnerships with four or six players.
     pub partners: bool,
-    /// Index into [`LEVEL_CHOICES`] for seats 1 to 7.
-    pub levels: [usize; 7],
+    /// The player of seats 1 to 7: a level of [`LEVEL_CHOICES`], or any player spec given on
+    /// the command line (`expert`, `pimc:threads=2`), played as named.
+    pub levels: [String; 7],
     /// Index into `Preset::ALL`.
     pub preset: usize,
     /// Index into [`FIRST_LEAD_CHOICES`], or `None` for the preset's rule.
@@ -148,11 +283,10 @@ impl StartForm {
     /// A form showing `setup` (its rules described by `preset` and `options`).
     #[must_use]
     pub fn from_setup(setup: &Setup, preset: Preset, options: &str) -> StartForm {
-        let mut levels = [2usize; 7];
+        let mut levels: [String; 7] = std::array::from_fn(|_| LEVEL_CHOICES[2].to_string());
         for (i, s) in setup.seats.iter().skip(1).enumerate().take(7) {
             if let SeatKind::Computer(l) = s {
-                let name = l.split(':').next().unwrap_or("");
-                levels[i] = LEVEL_CHOICES.iter().position(|c| *c == name).unwrap_or(2);
+                levels[i].clone_from(l);
             }
         }
         let r = &setup.rules;
@@ -268,15 +402,67 @@ impl StartForm {
             .trim()
             .parse()
             .map_err(|_| format!("the seed must be a whole number, got {:?}", self.seed))?;
+        // The seats follow the rules' table (`players=6` typed under more options included).
         let mut seats = vec![SeatKind::Human];
-        for i in 0..usize::from(self.players) - 1 {
+        for i in 0..usize::from(rules.players).saturating_sub(1) {
             seats.push(SeatKind::Computer(
-                LEVEL_CHOICES[self.levels[i] % LEVEL_CHOICES.len()].to_string(),
+                self.levels
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| LEVEL_CHOICES[2].to_string()),
             ));
         }
         let s = Setup { rules, seats, seed };
         s.validate()?;
         Ok(s)
+    }
+
+    /// Move the options that have fields of their own (`set=`, `players=`, `partnerships=`,
+    /// `first-lead=`) from the more-options text into those fields, so that the seats and the
+    /// levels follow them. A value the field cannot take stays in the text, for the rules to
+    /// refuse with their reason.
+    pub fn absorb_options(&mut self) {
+        let mut rest = Vec::new();
+        for w in self.options.split_whitespace() {
+            let (k, v) = w.split_once('=').unwrap_or((w, ""));
+            let taken = match k {
+                "set" => match v.parse::<u8>() {
+                    Ok(set) if SET_CHOICES.contains(&set) => {
+                        self.set = set;
+                        self.players = self.players.min(fiveup_engine::max_players(set));
+                        true
+                    }
+                    _ => false,
+                },
+                "players" => match v.parse::<u8>() {
+                    Ok(n) if (2..=fiveup_engine::max_players(self.set)).contains(&n) => {
+                        self.players = n;
+                        self.partners = n == 4 || n == 6;
+                        true
+                    }
+                    _ => false,
+                },
+                "partnerships" | "partners" => match v {
+                    "true" | "false" if self.players == 4 || self.players == 6 => {
+                        self.partners = v == "true";
+                        true
+                    }
+                    _ => false,
+                },
+                "first-lead" => match FIRST_LEAD_CHOICES.iter().position(|(_, n)| *n == v) {
+                    Some(i) => {
+                        self.first_lead = Some(i);
+                        true
+                    }
+                    None => false,
+                },
+                _ => false,
+            };
+            if !taken {
+                rest.push(w);
+            }
+        }
+        self.options = rest.join(" ");
     }
 
     fn change(&mut self, up: bool) {
@@ -295,7 +481,15 @@ impl StartForm {
                 self.partners = self.players == 4 || self.players == 6;
             }
             Field::Partners => self.partners = !self.partners,
-            Field::Level(i) => self.levels[i] = step(self.levels[i], LEVEL_CHOICES.len()),
+            Field::Level(i) => {
+                // A player named on the command line that is not one of the choices (`expert`)
+                // gives way to the club player.
+                let next = LEVEL_CHOICES
+                    .iter()
+                    .position(|c| *c == self.levels[i])
+                    .map_or(2, |at| step(at, LEVEL_CHOICES.len()));
+                self.levels[i] = LEVEL_CHOICES[next].to_string();
+            }
             Field::Preset => {
                 self.preset = step(self.preset, Preset::ALL.len());
                 // The preset's own set and table (the party game: double-twelve, 5 to 8).
@@ -363,7 +557,13 @@ pub enum Mode {
     /// Typing the points to claim (manual scoring).
     Claim(String),
     /// Typing a file name to save the record.
-    Save(String),
+    Save {
+        /// The name so far.
+        name: String,
+        /// Whether the name is the offered default, selected: typing replaces it, Backspace
+        /// clears it, Left/Right/End keep it for editing.
+        selected: bool,
+    },
     /// Asking whether to quit.
     ConfirmQuit,
     /// The help page, scrolled down by this many lines.
@@ -552,7 +752,7 @@ impl ReplayScreen {
 #[derive(Debug)]
 pub enum Screen {
     /// Choosing the game.
-    Start(StartForm),
+    Start(Box<StartForm>),
     /// Playing.
     Play(Box<PlayScreen>),
     /// Stepping through a record.
@@ -577,6 +777,8 @@ pub struct App {
     /// A record that could not be saved to the `--save` file: the runner reports it and ends
     /// with a failure.
     pub save_error: Option<String>,
+    /// Set when the user pressed Ctrl-C: the runner ends as an interrupted program does.
+    pub interrupted: bool,
 }
 
 /// The smallest terminal the full-screen game draws in.
@@ -587,13 +789,14 @@ impl App {
     #[must_use]
     pub fn start(form: StartForm, size: (u16, u16)) -> App {
         App {
-            screen: Screen::Start(form),
+            screen: Screen::Start(Box::new(form)),
             size,
             no_color: false,
             quit: false,
             save_path: None,
             hits: Vec::new(),
             save_error: None,
+            interrupted: false,
         }
     }
 
@@ -684,6 +887,27 @@ impl App {
         }
     }
 
+    /// Ctrl-C: save the record to the `--save` file (as quitting does) and end.
+    pub fn interrupt(&mut self) {
+        self.save_on_quit();
+        self.quit = true;
+        self.interrupted = true;
+    }
+
+    /// What an interrupted game says and its exit status, as plain mode says it.
+    #[must_use]
+    pub fn interrupt_report(&self) -> (String, u8) {
+        let saved = match &self.screen {
+            Screen::Play(_) => Some(match &self.save_error {
+                Some(e) => Err(e.clone()),
+                None => Ok(()),
+            }),
+            Screen::Replay(_) => return ("Interrupted.".to_string(), 130),
+            Screen::Start(_) => None,
+        };
+        crate::game::interrupt_report(self.save_path.as_deref(), saved)
+    }
+
     /// A click at a cell.
     pub fn click(&mut self, x: u16, y: u16) {
         let hit = self
@@ -698,6 +922,15 @@ impl App {
 
     /// A key.
     pub fn key(&mut self, k: Key) {
+        if k == Key::Ctrl('c') {
+            self.interrupt();
+            return;
+        }
+        if k == Key::Ctrl('q') {
+            self.save_on_quit();
+            self.quit = true;
+            return;
+        }
         // Nothing is visible on a screen that is too small: only quitting works there.
         if self.too_small() {
             if matches!(k, Key::Char('q') | Key::Esc) {
@@ -732,11 +965,26 @@ impl App {
                     form.preset = 0;
                     let setup = p.game.setup();
                     form.options = options_beyond_preset(&setup.rules);
-                    self.screen = Screen::Start(form);
+                    self.screen = Screen::Start(Box::new(form));
                 }
             },
         }
         self.autosave();
+    }
+}
+
+/// What the tile that must lead is: `(the highest double dealt)`.
+fn describe_forced_lead(rules: &Rules, v: &fiveup_engine::View, t: fiveup_engine::Tile) -> String {
+    use fiveup_engine::LeadKind;
+    match v.lead_kind() {
+        LeadKind::HighestDouble if rules.first_lead == FirstLead::TopDouble => {
+            "(the set's highest double)".into()
+        }
+        LeadKind::HighestDouble => "(the highest double dealt)".into(),
+        LeadKind::HeaviestTile => "(the heaviest tile; no double was dealt)".into(),
+        LeadKind::DrawUntilDouble => "(the double drawn)".into(),
+        _ if t.is_double() => "(a double)".into(),
+        _ => String::new(),
     }
 }
 
@@ -756,6 +1004,19 @@ pub fn options_beyond_preset(rules: &Rules) -> String {
 }
 
 fn start_key(form: &mut StartForm, k: Key, quit: &mut bool) -> Option<Setup> {
+    if form.current() == Field::Options
+        && matches!(
+            k,
+            Key::Up | Key::Down | Key::Tab | Key::BackTab | Key::Enter | Key::Esc
+        )
+    {
+        // Leaving the field: the table, set and lead typed there go to their own fields.
+        let before = form.fields().len();
+        form.absorb_options();
+        // Stay on the options field when the fields above it changed in number.
+        let after = form.fields().len();
+        form.field = (form.field + after).saturating_sub(before);
+    }
     let n = form.fields().len();
     match k {
         Key::Up | Key::BackTab => form.field = (form.field + n - 1) % n,
@@ -770,6 +1031,11 @@ fn start_key(form: &mut StartForm, k: Key, quit: &mut bool) -> Option<Setup> {
         Key::Backspace => {
             if let Some(t) = form.text() {
                 t.pop();
+            }
+        }
+        Key::Ctrl('u') => {
+            if let Some(t) = form.text() {
+                t.clear();
             }
         }
         Key::Char(c) => {
@@ -818,6 +1084,11 @@ impl PlayScreen {
             saved_at_end: false,
             scroll: 0,
         };
+        // A game just dealt says who leads and why.
+        let reason = p.game.lead_reason();
+        if p.game.log().last().is_some_and(|l| l.text == reason) {
+            p.message = format!("Hand {} dealt. {reason}", p.game.hand_no());
+        }
         p.after();
         p
     }
@@ -837,10 +1108,19 @@ impl PlayScreen {
         }
     }
 
+    /// One step of the game: a computer's action or the human's forced draw or pass. A run of
+    /// forced draws by one player is one step, shown at once (the drawn tile's play is the next
+    /// step).
     fn tick(&mut self) {
+        let before = self.game.log().len();
+        let seat = self.game.view().to_move();
         if let Some(a) = self.game.forced_human_action() {
-            let before = self.game.log().len();
             if self.game.act(a).is_ok() {
+                while self.game.forced_human_action() == Some(Action::Draw) {
+                    if self.game.act(Action::Draw).is_err() {
+                        break;
+                    }
+                }
                 let what = self.news(before);
                 self.message = if a == Action::Draw {
                     format!("Nothing to play: {what}")
@@ -848,11 +1128,18 @@ impl PlayScreen {
                     format!("Nothing to play or draw: {what}")
                 };
             }
-        } else {
-            let before = self.game.log().len();
-            if self.game.computer_step().is_some() {
-                self.message = self.news(before);
+        } else if let Some(a) = self.game.computer_step() {
+            if a == Action::Draw {
+                while self.game.must_draw()
+                    && self.game.view().to_move() == seat
+                    && self.game.computer_to_act()
+                {
+                    if self.game.computer_step().is_none() {
+                        break;
+                    }
+                }
             }
+            self.message = self.news(before);
         }
         self.after();
     }
@@ -911,7 +1198,29 @@ impl PlayScreen {
         }
         match h.arms.as_slice() {
             [] => {
-                self.message = format!("{} does not fit any open end.", h.tile);
+                let v = self.game.view();
+                let lead = Action::Play {
+                    tile: h.tile,
+                    arm: None,
+                };
+                self.message = match (v.layout().is_empty(), v.check(lead)) {
+                    // The hand must be led with a particular tile: name it.
+                    (true, Err(fiveup_engine::IllegalAction::MustLead(t))) => {
+                        let at = tiles
+                            .iter()
+                            .position(|x| x.tile == t)
+                            .map(|i| format!(" (tile {})", i + 1))
+                            .unwrap_or_default();
+                        format!(
+                            "{} cannot lead: {} {} must lead this hand{at}.",
+                            h.tile,
+                            t,
+                            describe_forced_lead(self.game.rules(), &v, t)
+                        )
+                    }
+                    (true, Err(e)) => format!("{} cannot lead: {}.", h.tile, e),
+                    _ => format!("{} does not fit any open end.", h.tile),
+                };
             }
             [one] => self.act(Action::Play {
                 tile: h.tile,
@@ -1013,7 +1322,10 @@ impl PlayScreen {
                             }
                             _ => {
                                 self.mode = Mode::Normal;
-                                self.message = format!("There is no tile {t}: you hold {n}.");
+                                self.message = format!(
+                                    "There is no tile {t}: you hold {}.",
+                                    crate::game::count_of(n as i64, "tile", "tiles")
+                                );
                             }
                         }
                     }
@@ -1040,12 +1352,27 @@ impl PlayScreen {
                 self.message = "Carry on.".into();
                 return Flow::Stay;
             }
-            Mode::Save(name) => {
+            Mode::Save { name, selected } => {
                 match k {
-                    Key::Char(c) if !c.is_control() && name.len() < 200 => name.push(c),
-                    Key::Backspace => {
-                        name.pop();
+                    Key::Char(c) if !c.is_control() && name.len() < 200 => {
+                        // The offered name is replaced by what is typed, not added to.
+                        if std::mem::take(selected) {
+                            name.clear();
+                        }
+                        name.push(c);
                     }
+                    Key::Backspace => {
+                        if std::mem::take(selected) {
+                            name.clear();
+                        } else {
+                            name.pop();
+                        }
+                    }
+                    Key::Ctrl('u') => {
+                        *selected = false;
+                        name.clear();
+                    }
+                    Key::Left | Key::Right | Key::End | Key::Home => *selected = false,
                     Key::Esc => {
                         self.mode = Mode::Normal;
                         self.message = "Not saved.".into();
@@ -1136,7 +1463,11 @@ impl PlayScreen {
                     if let Err(e) = self.game.next_hand() {
                         self.message = e;
                     } else {
-                        self.message = format!("Hand {} dealt.", self.game.hand_no());
+                        self.message = format!(
+                            "Hand {} dealt. {}",
+                            self.game.hand_no(),
+                            self.game.lead_reason()
+                        );
                         self.selected = 0;
                     }
                     self.after();
@@ -1150,8 +1481,10 @@ impl PlayScreen {
                     Flow::Stay
                 }
                 Key::Down => {
-                    let lines =
-                        crate::ui::box_lines(size.0, &crate::ui::game_over_lines(&self.game));
+                    let lines = crate::ui::box_lines(
+                        size.0,
+                        &crate::ui::game_over_lines(&self.game, size.0),
+                    );
                     if self.scroll + crate::ui::log_view_rows(size) < lines.len() + 2 {
                         self.scroll += 1;
                     }
@@ -1253,7 +1586,10 @@ impl PlayScreen {
                     || "fiveup-game.txt".to_string(),
                     |p| p.display().to_string(),
                 );
-                self.mode = Mode::Save(default);
+                self.mode = Mode::Save {
+                    name: default,
+                    selected: true,
+                };
                 self.message = "Save the record to (Enter saves, Esc cancels):".into();
             }
             Key::Char('L') | Key::PageUp => self.mode = Mode::Log(0),

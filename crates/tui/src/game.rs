@@ -230,15 +230,20 @@ pub fn replay_error_text(e: &fiveup_engine::notation::ReplayError, names: &[Stri
 /// An illegal action explained about a named player (the engine speaks to "you").
 #[must_use]
 pub fn explain_for(e: &IllegalAction, who: &str) -> String {
+    // The human seat is "You" at the start of a sentence and "you" inside one.
+    let inner = if who == "You" { "you" } else { who };
     match e {
+        IllegalAction::NotYourTurn if who == "You" => "it is not your turn".to_string(),
         IllegalAction::NotYourTurn => format!("it is not {who}'s turn"),
-        IllegalAction::NotInHand(t) => format!("{who} does not hold {t}"),
+        IllegalAction::NotInHand(t) => {
+            format!("{} {t}", agree(who, "does not hold", "do not hold"))
+        }
         IllegalAction::MustPlay => format!("{who} can lay a tile, so must"),
         IllegalAction::MustDraw => format!("{who} cannot lay a tile, so must draw"),
         IllegalAction::MustKeepDrawing => {
-            format!("the tile {who} drew does not fit: {who} must keep drawing")
+            format!("the tile {inner} drew does not fit: {who} must keep drawing")
         }
-        IllegalAction::CannotDraw => format!("there is nothing {who} may draw"),
+        IllegalAction::CannotDraw => format!("there is nothing {inner} may draw"),
         IllegalAction::CannotPass => format!("{who} may only pass when unable to lay or draw"),
         IllegalAction::MustClaim => format!("{who} must claim the points of the play first"),
         other => other.to_string(),
@@ -412,6 +417,13 @@ impl Game {
         }
     }
 
+    /// Whether the player to move can do nothing but draw (a forced draw, one of a run).
+    #[must_use]
+    pub fn must_draw(&self) -> bool {
+        self.state.phase() == Phase::Play
+            && matches!(self.state.legal_actions().as_slice(), [Action::Draw])
+    }
+
     /// One computer action; returns it, or `None` when no computer is to act.
     pub fn computer_step(&mut self) -> Option<Action> {
         if !self.computer_to_act() {
@@ -468,8 +480,16 @@ impl Game {
 
     /// Deal the next hand once a hand is over.
     pub fn next_hand(&mut self) -> Result<(), String> {
-        if self.state.phase() != Phase::HandOver {
-            return Err("the hand is not over".into());
+        match self.state.phase() {
+            Phase::HandOver => {}
+            Phase::GameOver => {
+                return Err(
+                    "the game is over: there is no next hand. Type again for a new game \
+                     with the same players, save FILE to keep the record, or quit"
+                        .into(),
+                )
+            }
+            _ => return Err("the hand is not over: play on until it ends".into()),
         }
         self.state
             .next_hand_from_seed(&self.deal_seed)
@@ -616,7 +636,19 @@ impl Game {
             text,
             totals: None,
         });
+        // Why this seat leads: which tile was shown, who holds it, or the lot.
+        self.lines.push(LogLine {
+            hand: v.start().hand_no,
+            text: lead_text(self.rules(), &v, &self.names),
+            totals: None,
+        });
         self.draws = None;
+    }
+
+    /// Why the player to lead this hand leads, in words (the second line of the hand's log).
+    #[must_use]
+    pub fn lead_reason(&self) -> String {
+        lead_text(self.rules(), &self.view(), &self.names)
     }
 
     /// Whether the last log line is a run of draws that may still grow (the seat that drew is
@@ -810,6 +842,79 @@ impl Game {
     }
 }
 
+/// `who` with the verb that agrees with it: "You hold", "North holds", "You & North hold".
+#[must_use]
+pub fn agree(who: &str, singular: &str, plural: &str) -> String {
+    if who == "You" || who.contains(" & ") {
+        format!("{who} {plural}")
+    } else {
+        format!("{who} {singular}")
+    }
+}
+
+/// `n` and the noun, singular or plural: `1 pip`, `3 pips`.
+#[must_use]
+pub fn count_of(n: impl Into<i64>, singular: &str, plural: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
+
+/// Why the leader of a hand leads, from what the table has seen: the tile shown (the highest
+/// double, the set's top double, the heaviest tile, the double drawn), the lot, or the rule
+/// for later hands.
+#[must_use]
+pub fn lead_text(rules: &Rules, v: &View, names: &[String]) -> String {
+    use fiveup_engine::{FirstLead, LeadKind, NextLead};
+    let who = names
+        .get(v.leader().idx())
+        .cloned()
+        .unwrap_or_else(|| v.leader().to_string());
+    let plural = who == "You" || who.contains(" & ");
+    let verb = |singular: &'static str, plural_form: &'static str| {
+        if plural {
+            plural_form
+        } else {
+            singular
+        }
+    };
+    let leads_it = if rules.first_lead == FirstLead::HighestDoubleAny {
+        format!("{} any tile", verb("leads", "lead"))
+    } else {
+        "must lead it".to_string()
+    };
+    match (v.lead_kind(), v.shown_tile()) {
+        (LeadKind::HighestDouble, Some(t)) => {
+            let what = if rules.first_lead == FirstLead::TopDouble {
+                "the set's highest double"
+            } else {
+                "the highest double dealt"
+            };
+            format!(
+                "{who} {} {t}, {what}, and {leads_it}.",
+                verb("holds", "hold")
+            )
+        }
+        (LeadKind::HeaviestTile, Some(t)) => format!(
+            "No double was dealt: {who} {} {t}, the heaviest tile, and {leads_it}.",
+            verb("holds", "hold")
+        ),
+        (LeadKind::DrawUntilDouble, Some(t)) => format!(
+            "No double was dealt: the players drew in turn until {who} drew {t}, and {leads_it}."
+        ),
+        (LeadKind::Lot, _) => {
+            format!("The lot chose {who} to lead (no tile decides it): any tile may lead.")
+        }
+        (LeadKind::Free, _) => match rules.next_lead {
+            NextLead::Winner => format!(
+                "{who} won the last hand and {} any tile.",
+                verb("leads", "lead")
+            ),
+            NextLead::Rotate => format!("The lead passes round the table to {who}: any tile."),
+        },
+        (_, None) => format!("{who} {} the hand.", verb("leads", "lead")),
+    }
+}
+
 /// The seat that scored by an entry, and the points (0 when it scored nothing).
 fn scored_by(e: &Entry) -> (Option<Seat>, u16) {
     match *e {
@@ -883,6 +988,34 @@ pub fn check_save_path(path: &Path) -> Result<(), String> {
         let _ = std::fs::remove_file(path);
     }
     Ok(())
+}
+
+/// What an interrupted game (Ctrl-C) says and its exit status, the same in full screen and
+/// in plain mode: where the record was saved and how to see it again, or that it was not.
+/// `saved` is the outcome of saving to `path` (`None`: no game had begun).
+#[must_use]
+pub fn interrupt_report(path: Option<&Path>, saved: Option<Result<(), String>>) -> (String, u8) {
+    match (path, saved) {
+        (Some(p), Some(Ok(()))) => (
+            format!(
+                "Interrupted: record saved to {0} (fiveup play --replay {0} steps through it).",
+                p.display()
+            ),
+            130,
+        ),
+        (Some(_), Some(Err(e))) => (
+            format!("fiveup: interrupted, and the record was NOT saved: {e}"),
+            1,
+        ),
+        (_, None) => (
+            "Interrupted before a game began: nothing to save.".to_string(),
+            130,
+        ),
+        (None, Some(_)) => (
+            "Interrupted: the game was not saved (--save FILE keeps the record).".to_string(),
+            130,
+        ),
+    }
 }
 
 /// Write a record: JSON when the name ends in `.json`, the text notation otherwise.
@@ -973,8 +1106,9 @@ pub fn describe_as(e: &Entry, names: &[String], hide_count: bool) -> String {
             }
         ),
         Entry::Muggins { seat, points } => format!(
-            "{} called Muggins and took {points} missed points.",
-            who(seat)
+            "{} called Muggins and took {}.",
+            who(seat),
+            count_of(points, "missed point", "missed points")
         ),
     }
 }
@@ -1029,9 +1163,18 @@ pub fn explain_award(
         Award::SubtractOwn => {
             for s in (0..sides).map(Side) {
                 let p = u32::from(r.side_pips[s]);
+                let who = side_name(s);
+                let own = if who == "You" {
+                    "your"
+                } else if who.contains(" & ") {
+                    "their"
+                } else {
+                    "its"
+                };
                 out.push(format!(
-                    "{} loses its own {p} pips, rounded to {}: {}.",
-                    side_name(s),
+                    "{} {own} own {}, rounded to {}: {}.",
+                    agree(&who, "loses", "lose"),
+                    count_of(p, "pip", "pips"),
                     round5(p),
                     scale(round5(p))
                 ));
@@ -1151,6 +1294,162 @@ mod tests {
         assert_eq!(
             replay_error_text(&e, &names),
             "hand 2, action 7: not allowed for North: North does not hold 4-2"
+        );
+    }
+
+    /// The log line after `Hand 1 dealt` for the first seed whose deal passes `pick`.
+    fn lead_lines(rules: &str, pick: impl Fn(&Game) -> bool) -> (Game, String) {
+        for seed in 1..200 {
+            let mut setup = Setup::new(seed);
+            setup.rules = Rules::parse(rules).unwrap();
+            let g = Game::new(setup).unwrap();
+            if pick(&g) {
+                let line = g.log()[1].text.clone();
+                assert_eq!(line, g.lead_reason());
+                return (g, line);
+            }
+        }
+        panic!("no seed fits");
+    }
+
+    #[test]
+    fn a_hand_says_why_its_leader_leads() {
+        let you = |g: &Game| g.view().leader() == Seat(0);
+        let north = |g: &Game| g.view().leader() == Seat(1);
+        let (_, l) = lead_lines("five-up", you);
+        assert!(
+            l.starts_with("You hold ")
+                && l.ends_with(", the highest double dealt, and must lead it."),
+            "{l}"
+        );
+        let (_, l) = lead_lines("five-up", north);
+        assert!(l.starts_with("North holds "), "{l}");
+        let (_, l) = lead_lines("five-up first-lead=lot", north);
+        assert_eq!(
+            l,
+            "The lot chose North to lead (no tile decides it): any tile may lead."
+        );
+        let (g, l) = lead_lines("five-up first-lead=highest-double-any", you);
+        let t = g.view().shown_tile().unwrap();
+        assert_eq!(
+            l,
+            format!("You hold {t}, the highest double dealt, and lead any tile.")
+        );
+        let (_, l) = lead_lines("five-up first-lead=top-double", north);
+        assert_eq!(
+            l,
+            "North holds 6-6, the set's highest double, and must lead it."
+        );
+        let (_, l) = lead_lines(
+            "five-up no-double=heaviest-tile first-lead=highest-double-any",
+            |g| g.view().lead_kind() == fiveup_engine::LeadKind::HeaviestTile,
+        );
+        assert!(
+            l.starts_with("No double was dealt: ") && l.contains("the heaviest tile"),
+            "{l}"
+        );
+        // A later hand: its winner leads.
+        let mut setup = Setup::new(3);
+        setup.seats = vec![
+            SeatKind::Computer("club".into()),
+            SeatKind::Computer("club".into()),
+        ];
+        let mut g = Game::new(setup).unwrap();
+        while g.phase() != Phase::HandOver {
+            g.computer_step().unwrap();
+        }
+        let winner = match g.result().unwrap().end {
+            HandEnd::Domino { seat } => g.names()[seat.idx()].clone(),
+            HandEnd::Blocked => panic!("seed 3's first hand is blocked: pick another seed"),
+        };
+        g.next_hand().unwrap();
+        assert_eq!(
+            g.lead_reason(),
+            format!("{winner} won the last hand and leads any tile.")
+        );
+        assert!(g.log().iter().any(|l| l.text == g.lead_reason()));
+    }
+
+    #[test]
+    fn the_human_seat_and_counts_are_worded_as_english() {
+        assert_eq!(agree("You", "holds", "hold"), "You hold");
+        assert_eq!(agree("North", "goes out", "go out"), "North goes out");
+        assert_eq!(agree("You & North", "wins", "win"), "You & North win");
+        assert_eq!(count_of(1, "pip", "pips"), "1 pip");
+        assert_eq!(count_of(0, "pip", "pips"), "0 pips");
+        assert_eq!(count_of(3, "pip", "pips"), "3 pips");
+        let t = fiveup_engine::Tile::new(4, 2);
+        assert_eq!(
+            explain_for(&IllegalAction::NotInHand(t), "You"),
+            "You do not hold 4-2"
+        );
+        assert_eq!(
+            explain_for(&IllegalAction::NotYourTurn, "You"),
+            "it is not your turn"
+        );
+        assert_eq!(
+            explain_for(&IllegalAction::MustKeepDrawing, "You"),
+            "the tile you drew does not fit: You must keep drawing"
+        );
+        let e = Entry::Muggins {
+            seat: Seat(0),
+            points: 1,
+        };
+        assert_eq!(
+            describe(&e, &["You".into(), "North".into()]),
+            "You called Muggins and took 1 missed point."
+        );
+    }
+
+    #[test]
+    fn the_subtract_own_award_speaks_to_you() {
+        let mut setup = Setup::new(4);
+        setup.rules = Rules::parse("five-up award=subtract-own").unwrap();
+        setup.seats = vec![SeatKind::Human, SeatKind::Computer("club".into())];
+        let mut g = Game::new(setup).unwrap();
+        while g.phase() == Phase::Play || g.phase() == Phase::Claim {
+            if g.computer_to_act() {
+                g.computer_step().unwrap();
+            } else {
+                let a = g.view().legal_actions()[0];
+                g.act(a).unwrap();
+            }
+        }
+        let lines = g.award_explanation();
+        assert!(
+            lines.iter().any(|l| l.starts_with("You lose your own ")),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.starts_with("North loses its own ")),
+            "{lines:?}"
+        );
+        assert!(!lines.iter().any(|l| l.contains(" 1 pips")), "{lines:?}");
+    }
+
+    #[test]
+    fn next_after_the_game_is_over_says_so() {
+        let mut setup = Setup::new(3);
+        setup.seats = vec![
+            SeatKind::Computer("greedy".into()),
+            SeatKind::Computer("club".into()),
+        ];
+        let mut g = Game::new(setup).unwrap();
+        assert!(g
+            .next_hand()
+            .unwrap_err()
+            .starts_with("the hand is not over"));
+        while g.phase() != Phase::GameOver {
+            if g.phase() == Phase::HandOver {
+                g.next_hand().unwrap();
+            } else {
+                g.computer_step().unwrap();
+            }
+        }
+        let e = g.next_hand().unwrap_err();
+        assert!(
+            e.starts_with("the game is over") && e.contains("again"),
+            "{e}"
         );
     }
 

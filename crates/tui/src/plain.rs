@@ -222,8 +222,8 @@ pub fn parse_play(view: &View, args: &[&str]) -> Result<Action, String> {
     let tile = if let Ok(i) = tile_word.parse::<usize>() {
         if i == 0 || i > hand.len() {
             return Err(format!(
-                "you have {} tiles; {i} is not one of them",
-                hand.len()
+                "you have {}; {i} is not one of them",
+                crate::game::count_of(hand.len() as i64, "tile", "tiles")
             ));
         }
         hand[i - 1].tile
@@ -713,8 +713,8 @@ pub fn replay_lines(record: &fiveup_engine::notation::Record) -> Result<Vec<Stri
         out.push(format!("Hand {}:", h + 1));
         for p in 0..rules.players {
             out.push(format!(
-                "  {} holds {}",
-                names[usize::from(p)],
+                "  {} {}",
+                crate::game::agree(&names[usize::from(p)], "holds", "hold"),
                 hand_list(deal.hand(Seat(p)))
             ));
         }

@@ -44,8 +44,35 @@ pub fn map_key(code: KeyCode) -> Option<Key> {
     })
 }
 
+/// Map a terminal key with its modifiers: a letter with Ctrl held is [`Key::Ctrl`] (Ctrl-C
+/// interrupts, Ctrl-U clears a text field), never the letter itself.
+#[must_use]
+pub fn map_key_event(code: KeyCode, modifiers: KeyModifiers) -> Option<Key> {
+    match code {
+        KeyCode::Char(c) if modifiers.contains(KeyModifiers::CONTROL) => {
+            Some(Key::Ctrl(c.to_ascii_lowercase()))
+        }
+        _ => map_key(code),
+    }
+}
+
+/// How the full-screen game ended.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Ended {
+    /// The player quit.
+    Quit,
+    /// Ctrl-C: what to say once the screen is restored, and the exit status (130, as for an
+    /// interrupted program, or 1 when the record could not be saved).
+    Interrupted {
+        /// The message.
+        message: String,
+        /// The exit status.
+        status: u8,
+    },
+}
+
 /// Run the app full-screen until the user quits.
-pub fn run(mut app: App, opts: RunOptions) -> Result<(), String> {
+pub fn run(mut app: App, opts: RunOptions) -> Result<Ended, String> {
     let mut terminal = ratatui::try_init()
         .map_err(|e| format!("cannot use the terminal ({e}); --plain plays without one"))?;
     let _ = execute!(stdout(), EnableMouseCapture);
@@ -70,12 +97,7 @@ pub fn run(mut app: App, opts: RunOptions) -> Result<(), String> {
             if event::poll(wait).map_err(|e| e.to_string())? {
                 match event::read().map_err(|e| e.to_string())? {
                     Event::Key(k) if k.kind != KeyEventKind::Release => {
-                        if k.modifiers.contains(KeyModifiers::CONTROL)
-                            && matches!(k.code, KeyCode::Char('c' | 'q'))
-                        {
-                            app.save_on_quit();
-                            app.quit = true;
-                        } else if let Some(key) = map_key(k.code) {
+                        if let Some(key) = map_key_event(k.code, k.modifiers) {
                             app.key(key);
                         }
                     }
@@ -98,8 +120,12 @@ pub fn run(mut app: App, opts: RunOptions) -> Result<(), String> {
     ratatui::restore();
     result?;
     // Said after the screen is restored, so that it stays in view; the exit status says it too.
+    if app.interrupted {
+        let (message, status) = app.interrupt_report();
+        return Ok(Ended::Interrupted { message, status });
+    }
     match app.save_error.take() {
         Some(e) => Err(format!("the record was NOT saved: {e}")),
-        None => Ok(()),
+        None => Ok(Ended::Quit),
     }
 }

@@ -11,8 +11,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
 use crate::app::{
-    App, Field, HitMap, Mode, PlayScreen, ReplayScreen, Screen, StartForm, Target, LEVEL_CHOICES,
-    MIN_SIZE,
+    App, Field, HitMap, Mode, PlayScreen, ReplayScreen, Screen, StartForm, Target, MIN_SIZE,
 };
 use crate::board::{self, Role};
 use crate::game::{
@@ -23,6 +22,17 @@ use crate::tally::tally;
 
 /// Width of the side panel.
 const SIDE: u16 = 30;
+
+/// The side panels' width for a screen `width` columns wide: 30 up to 119 columns, then three
+/// tenths of the screen, up to 48, so that a large screen gives the table and the log room.
+#[must_use]
+pub fn side_width(width: u16) -> u16 {
+    if width < 120 {
+        SIDE
+    } else {
+        (width * 3 / 10).min(48)
+    }
+}
 
 #[derive(Clone, Copy, Debug)]
 struct Theme {
@@ -205,10 +215,18 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
             ),
             Field::Level(s) => (
                 format!("{} plays", names.get(s + 1).cloned().unwrap_or_default()),
-                level_label(LEVEL_CHOICES[form.levels[s] % LEVEL_CHOICES.len()]),
+                level_label(&form.levels[s]),
                 false,
             ),
-            Field::Preset => ("Rules".to_string(), preset.name().to_string(), false),
+            Field::Preset => (
+                "Rules".to_string(),
+                format!(
+                    "{}: {}",
+                    preset.name(),
+                    crate::app::preset_description(preset)
+                ),
+                false,
+            ),
             Field::Options => ("More options".to_string(), form.options.clone(), true),
             Field::Target => (
                 "Target".to_string(),
@@ -243,7 +261,7 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
     let (summary, style) = match (&form.error, form.setup()) {
         (Some(e), _) => (e.clone(), theme.accent()),
         (None, Err(e)) => (e, theme.accent()),
-        (None, Ok(s)) => (s.rules.to_options_string(), theme.dim()),
+        (None, Ok(s)) => (crate::app::rules_in_words(&s.rules), theme.dim()),
     };
     for l in wrap_plain(&summary, text_w) {
         lines.push(Line::styled(format!("  {l}"), style));
@@ -376,7 +394,10 @@ fn draw_board(
         );
     }
     let note = if d.hidden > 0 {
-        Some(format!("{} tiles not shown: enlarge the window", d.hidden))
+        Some(format!(
+            "{} not shown: enlarge the window",
+            crate::game::count_of(d.hidden as i64, "tile", "tiles")
+        ))
     } else if d.crowded > 0 && !alone {
         Some("Crowded: b shows the board alone".to_string())
     } else if d.crowded > 0 {
@@ -562,15 +583,24 @@ fn draw_table(
     theme: Theme,
     hits: &mut HitMap,
 ) -> TableAreas {
-    let board_w = body.width.saturating_sub(SIDE);
+    let board_w = body.width.saturating_sub(side_width(body.width));
     let board_area = Rect::new(body.x, body.y, board_w, body.height);
     let side_area = Rect::new(body.x + board_w, body.y, body.width - board_w, body.height);
     let right = draw_board(f, board_area, &m.board_title, m, theme, hits, false);
     // The side panel: scores, counts, whose turn, then the log.
     let w = usize::from(side_area.width.saturating_sub(2));
     let lines = table_lines(m, w, theme);
-    let table_h = (lines.len() as u16 + 2)
-        .min(side_area.height.saturating_sub(MIN_LOG_ROWS + 2))
+    // The log keeps three rows; two when that is what the whole table needs (eight players at
+    // 80x24 with a message over two rows): the boneyard's count matters more than a third row
+    // of the log, whose latest line the message repeats.
+    let need = lines.len() as u16 + 2;
+    let log_rows = if need + MIN_LOG_ROWS + 2 > side_area.height {
+        MIN_LOG_ROWS - 1
+    } else {
+        MIN_LOG_ROWS
+    };
+    let table_h = need
+        .min(side_area.height.saturating_sub(log_rows + 2))
         .max(3)
         .min(side_area.height);
     let table_area = Rect::new(side_area.x, side_area.y, side_area.width, table_h);
@@ -599,7 +629,16 @@ fn draw_table(
         let inner = block.inner(log_area);
         f.render_widget(block, log_area);
         if m.overlay.is_some() {
-            let entries = wrap_lines(&entries, usize::from(inner.width));
+            let width = usize::from(inner.width);
+            let mut wrapped = wrap_lines(&entries, width);
+            if wrapped.len() > usize::from(inner.height)
+                && entries.last().is_some_and(|l| l.starts_with('('))
+            {
+                // No room for the closing note (the hint's unit, also in the title): leave it
+                // out rather than show it cut.
+                wrapped = wrap_lines(&entries[..entries.len() - 1], width);
+            }
+            let entries = wrapped;
             for (i, l) in entries.iter().take(usize::from(inner.height)).enumerate() {
                 let style = if i == 0 { theme.good() } else { theme.base() };
                 put(f, inner.x, inner.y + i as u16, l, style, inner);
@@ -858,7 +897,13 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
             lines.push("No legal action.".into());
         }
         lines.push(format!("(expert: {unit})"));
-        ("Hint, best first".to_string(), lines)
+        // The unit is in the title too, so it stays in view when the rows are few.
+        let short = if g.hint_in_wins() {
+            "Hint: % chance to win"
+        } else {
+            "Hint: points by hand's end"
+        };
+        (short.to_string(), lines)
     });
     let model = TableModel {
         board_title: match v.phase() {
@@ -986,7 +1031,7 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         }
         (Mode::Pick(_), _) => "next digit  Enter this tile  Backspace  Esc cancel",
         (Mode::Claim(_), _) => "digits points  Enter claim  Backspace  v hands  H help  q quit",
-        (Mode::Save(_), _) => "type a file name (.json for JSON)  Enter save  Esc cancel",
+        (Mode::Save { .. }, _) => "type a file name (.json for JSON)  Enter save  Esc cancel",
         (Mode::Log(_), _) => "Up/Down PgUp/PgDn Home/End scroll  any other key closes",
         (Mode::Help(_), _) => "Up/Down PgUp/PgDn scroll  any other key closes",
         (Mode::Board, _) => "any key returns to the table",
@@ -1065,7 +1110,7 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
                 f,
                 whole,
                 "Game over",
-                &game_over_lines(g),
+                &game_over_lines(g, whole.width),
                 "Enter: play again, n: new game, q: quit",
                 p.scroll,
                 theme,
@@ -1090,7 +1135,15 @@ fn message_text(p: &PlayScreen) -> String {
         Mode::Pick(t) => {
             format!("Tile {t}_: type the next digit, or Enter for tile {t} (Esc cancels)")
         }
-        Mode::Save(name) => format!("Save the record to: {name}_  (Enter saves, Esc cancels)"),
+        Mode::Save { name, selected } => {
+            if *selected {
+                format!(
+                    "Save the record to: [{name}]  (typing replaces it; Enter saves, Esc cancels)"
+                )
+            } else {
+                format!("Save the record to: {name}_  (Enter saves, Esc cancels)")
+            }
+        }
         _ => p.message.clone(),
     }
 }
@@ -1111,7 +1164,7 @@ pub fn log_view_rows(size: (u16, u16)) -> usize {
 
 /// The game over screen: the winner, the score sheet of every hand, and the last hand.
 #[must_use]
-pub fn game_over_lines(g: &crate::game::Game) -> Vec<String> {
+pub fn game_over_lines(g: &crate::game::Game, area_w: u16) -> Vec<String> {
     let rules = g.rules();
     let winner = g.winner().map_or("Nobody".into(), |s| g.side_name(s));
     let verb = if winner == "You" || winner.contains('&') {
@@ -1131,7 +1184,10 @@ pub fn game_over_lines(g: &crate::game::Game) -> Vec<String> {
         ));
     }
     lines.push(String::new());
-    lines.extend(score_sheet(g));
+    lines.extend(score_sheet(
+        g,
+        usize::from(area_w.min(100).saturating_sub(2)),
+    ));
     lines.push(String::new());
     lines.push(format!("The last hand, hand {}:", v.start().hand_no));
     lines.extend(revealed(g));
@@ -1139,10 +1195,98 @@ pub fn game_over_lines(g: &crate::game::Game) -> Vec<String> {
     lines
 }
 
-/// The score sheet: each hand's points (play and award together, the award in brackets) and the
-/// totals after it.
+/// A seat's or side's name in a narrow column: compass points by their letters (`SW`), other
+/// names cut to four letters; partners joined with `&`.
+fn short_name(name: &str) -> String {
+    name.split(" & ")
+        .map(|n| match n {
+            "North" | "South" | "East" | "West" | "Northwest" | "Northeast" | "Southwest"
+            | "Southeast" => {
+                n.chars()
+                    .filter(char::is_ascii_uppercase)
+                    .collect::<String>()
+                    + match n {
+                        "Northwest" | "Southwest" => "W",
+                        "Northeast" | "Southeast" => "E",
+                        _ => "",
+                    }
+            }
+            other => other.chars().take(4).collect(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// The score sheet within `width` columns: each hand's points (play and award together, the
+/// award in brackets) and the totals after it; when that is too wide (eight players at 80x24),
+/// a narrow sheet: the points of each hand under short names, then the totals.
 #[must_use]
-pub fn score_sheet(g: &crate::game::Game) -> Vec<String> {
+pub fn score_sheet(g: &crate::game::Game, width: usize) -> Vec<String> {
+    let full = full_score_sheet(g);
+    if full.iter().skip(1).all(|l| l.chars().count() <= width) {
+        return full;
+    }
+    let sides = usize::from(g.rules().sides());
+    let names: Vec<String> = (0..sides).map(|s| g.side_name(Side(s as u8))).collect();
+    let short: Vec<String> = names.iter().map(|n| short_name(n)).collect();
+    let cells: Vec<Vec<String>> = g
+        .sheet()
+        .iter()
+        .map(|r| (0..sides).map(|s| format!("{:+}", r.gained[s])).collect())
+        .collect();
+    let totals: Vec<String> = (0..sides)
+        .map(|s| {
+            g.sheet()
+                .last()
+                .map_or_else(|| "0".to_string(), |r| r.totals[s].to_string())
+        })
+        .collect();
+    let col: Vec<usize> = (0..sides)
+        .map(|s| {
+            cells
+                .iter()
+                .map(|c| c[s].len())
+                .chain([short[s].chars().count(), totals[s].len()])
+                .max()
+                .unwrap_or(3)
+        })
+        .collect();
+    let key: Vec<String> = names
+        .iter()
+        .zip(&short)
+        .filter(|(n, s)| n != s)
+        .map(|(n, s)| format!("{s} {n}"))
+        .collect();
+    let mut out = vec![format!(
+        "Score sheet: points in each hand, then the totals{}.",
+        if key.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", key.join(", "))
+        }
+    )];
+    let mut head = "Hand ".to_string();
+    for s in 0..sides {
+        head.push_str(&format!(" {:>w$}", short[s], w = col[s]));
+    }
+    out.push(head);
+    for (r, c) in g.sheet().iter().zip(&cells) {
+        let mut row = format!("{:>4} ", r.hand);
+        for s in 0..sides {
+            row.push_str(&format!(" {:>w$}", c[s], w = col[s]));
+        }
+        out.push(row);
+    }
+    let mut row = "Total".to_string();
+    for s in 0..sides {
+        row.push_str(&format!(" {:>w$}", totals[s], w = col[s]));
+    }
+    out.push(row);
+    out
+}
+
+/// The score sheet at full width: every hand's points with the award in brackets, and the total.
+fn full_score_sheet(g: &crate::game::Game) -> Vec<String> {
     let sides = usize::from(g.rules().sides());
     let names: Vec<String> = (0..sides).map(|s| g.side_name(Side(s as u8))).collect();
     let cells: Vec<Vec<String>> = g
@@ -1198,7 +1342,11 @@ fn revealed(g: &crate::game::Game) -> Vec<String> {
                         .collect::<Vec<_>>()
                         .join(" ")
                 };
-                format!("{}: {list} ({pips} pips)", g.names()[s.idx()])
+                format!(
+                    "{}: {list} ({})",
+                    g.names()[s.idx()],
+                    crate::game::count_of(pips, "pip", "pips")
+                )
             })
         })
         .collect()
@@ -1221,17 +1369,122 @@ b                 the board alone, on the whole screen (for a crowded layout)
 H, F1             this page
 q, Esc            quit (asks first)";
 
-/// What the screen shows and the rules that explain it.
+/// What the screen shows, the same in every game.
 pub const LEGEND: &str = "\
 [6|4] /6\\|-|\\4/   a tile lying across, or up and down (top half first); a double lies crosswise to its line
 W E N S 4 5 ...   an open end, named by its arm: W grows left from the lead, E right, the spinner's sprouts N up and S down; later spinners' sprouts are numbered
 +                 a spinner's sprout that is not open yet: it opens once both sides of the spinner are covered
 bold, underlined  the tile laid last
 (+3)              three tiles of an arm not drawn for lack of room (a larger window shows them)
-Count             the sum of the ends: the outer half of each end tile, both halves of a double lying at an end, and both halves of a spinner until two tiles lie against it; an empty sprout adds nothing. The table panel shows the parts (W 6 + E 1 + 5-5=10). A count that is a multiple of 5 scores it.
-Tally             scores kept as on paper: | is 5, X is 10, # is a finished figure of 50, +n points that are not a multiple of 5; 135 is ## X X X |
-The lead          the first hand is led by whoever holds the highest double, and must be led with it: nobody picks a lead that scores at once, and that double is the spinner whose four arms the layout grows from. Later hands are led as the next-lead rule says.
-Manual scoring    you add up the count yourself and claim it; points you miss can be taken by the next player with Muggins (m)";
+Tally             scores kept as on paper: | is 5, X is 10, # is a finished figure of 50, +n points that are not a multiple of 5; 135 is ## X X X |";
+
+/// The rules that explain the screen, as `rules` has them: how a count scores, who leads the
+/// first hand and with what, later leads, Cross Dominoes' waiting arms, manual scoring.
+#[must_use]
+pub fn rules_legend(rules: &Rules) -> Vec<String> {
+    use fiveup_engine::{FirstLead, NextLead, NoDouble, PlayScoring, SpinnerRule};
+    let row = |name: &str, text: String| format!("{name:<18}{text}");
+    let mut out = Vec::new();
+    let scoring = match rules.play_scoring {
+        PlayScoring::Fives => "A count that is a multiple of 5 scores it.".to_string(),
+        PlayScoring::FivesAndThrees => "A count that divides by 5 or by 3 scores one point \
+            for each 5 and one for each 3 it holds (15 scores 3 + 5 = 8)."
+            .to_string(),
+        PlayScoring::None => "In this game counts score nothing: points come only from the \
+            tiles left in hand at the end of a hand."
+            .to_string(),
+    };
+    out.push(row(
+        "Count",
+        format!(
+            "the sum of the ends: the outer half of each end tile, both halves of a double lying \
+             at an end, and both halves of a spinner until two tiles lie against it; an empty \
+             sprout adds nothing. The table panel shows the parts (W 6 + E 1 + 5-5=10). {scoring}{}",
+            if rules.cribbage_scale {
+                " Every score is divided by 5 (the cribbage scale)."
+            } else {
+                ""
+            }
+        ),
+    ));
+    let spins = rules.spinner != SpinnerRule::None;
+    let no_double = match rules.no_double {
+        NoDouble::Redeal => "with no double dealt the tiles are dealt again",
+        NoDouble::DrawUntilDouble => {
+            "with no double dealt the players draw in turn until one draws a double, and lead it"
+        }
+        NoDouble::HeaviestTile => "with no double dealt the holder of the heaviest tile leads it",
+    };
+    let first = match rules.first_lead {
+        FirstLead::HighestDouble => format!(
+            "the first hand is led by whoever holds the highest double, and must be led with \
+             it{}{}; {no_double}.",
+            if rules.play_scoring == PlayScoring::None {
+                ""
+            } else {
+                ": nobody picks a lead that scores at once"
+            },
+            if spins {
+                ", and that double is the spinner the layout grows from"
+            } else {
+                ""
+            }
+        ),
+        FirstLead::HighestDoubleAny => format!(
+            "the first hand is led by whoever holds the highest double, with any tile they \
+             choose (the double need not be led); {}.",
+            match rules.no_double {
+                NoDouble::Redeal => "with no double dealt the tiles are dealt again",
+                NoDouble::DrawUntilDouble => {
+                    "with no double dealt the players draw in turn until one draws a double, \
+                     and that player leads any tile"
+                }
+                NoDouble::HeaviestTile => {
+                    "with no double dealt the holder of the heaviest tile leads any tile"
+                }
+            }
+        ),
+        FirstLead::Lot => "the first leader is chosen by lot (as part of the deal) and leads \
+            any tile; the log says who the lot chose."
+            .to_string(),
+        FirstLead::TopDouble => format!(
+            "the first hand is led by whoever holds {0}-{0}, the set's highest double, and must \
+             be led with it; when nobody was dealt it the tiles are dealt again.",
+            rules.set
+        ),
+    };
+    let later = match rules.next_lead {
+        NextLead::Winner => format!(
+            " Later hands: the winner of the hand before leads any tile; after a blocked hand {}.",
+            if rules.first_lead == FirstLead::Lot {
+                "the lead is by lot again"
+            } else {
+                "the first hand's rule leads again"
+            }
+        ),
+        NextLead::Rotate => " Later hands: the lead passes clockwise, with any tile.".to_string(),
+    };
+    out.push(row("The lead", format!("{first}{later}")));
+    if rules.cross_first {
+        out.push(row(
+            "The cross",
+            "Cross Dominoes: once the first double is laid, the next tiles must go on its four \
+             sides (W, E, N, S) before any arm grows further. Until the cross is complete the \
+             arms that wait show their names in lower case past their ends (w, e) and the table \
+             panel lists them under Wait for the cross; only the double's free sides are open."
+                .to_string(),
+        ));
+    }
+    if rules.manual_scoring {
+        out.push(row(
+            "Manual scoring",
+            "you add up the count yourself and claim it; points you miss can be taken by the \
+             next player with Muggins (m)"
+                .to_string(),
+        ));
+    }
+    out
+}
 
 /// The help page's lines: the keys, the legend of the screen, and this game's rules.
 #[must_use]
@@ -1241,6 +1494,7 @@ pub fn help_text(rules: &Rules) -> Vec<String> {
     out.push(String::new());
     out.push("The screen and the rules".to_string());
     out.extend(LEGEND.lines().map(str::to_string));
+    out.extend(rules_legend(rules));
     out.push(String::new());
     out.push(format!("{:<18}{}", "This game", rules.to_options_string()));
     out
@@ -1266,7 +1520,19 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
         Rect::new(area.x, area.y, area.width, 1),
     );
     let players = rules.players;
-    let bottom_h = 2 + u16::from(players) + 2;
+    // The message (the action shown and the expert's verdict) wraps over up to three rows,
+    // never cut.
+    let mut last = state
+        .log()
+        .last()
+        .map(|e| describe(e, &names))
+        .unwrap_or_else(|| "The hand is dealt.".into());
+    if r.verdicts {
+        last = format!("{last} {}", r.verdict_text());
+    }
+    let message = wrap_plain(&last, usize::from(area.width.max(1)));
+    let message_rows = (message.len() as u16).clamp(1, 3);
+    let bottom_h = 2 + u16::from(players) + message_rows + 1;
     let body = Rect::new(
         area.x,
         area.y + 1,
@@ -1351,19 +1617,13 @@ fn replay_screen(f: &mut Frame, area: Rect, r: &ReplayScreen, theme: Theme) {
         );
     }
     let y = hands_area.y + hands_area.height;
-    let mut last = state
-        .log()
-        .last()
-        .map(|e| describe(e, &names))
-        .unwrap_or_else(|| "The hand is dealt.".into());
-    if r.verdicts {
-        last = format!("{last} {}", r.verdict_text());
+    for (i, l) in message.iter().take(usize::from(message_rows)).enumerate() {
+        put(f, area.x, y + i as u16, l, theme.accent(), area);
     }
-    put(f, area.x, y, &last, theme.accent(), area);
     put(
         f,
         area.x,
-        y + 1,
+        y + message_rows,
         "Left/Right step  Up/Down hand  Home/End  e expert  ? help  q quit",
         theme.dim(),
         area,

@@ -477,7 +477,8 @@ fn random_keys_clicks_and_sizes_never_panic() {
                 }
             }
             if let Screen::Play(p) = &mut app.screen {
-                if let fiveup_tui::app::Mode::Save(name) = &mut p.mode {
+                if let fiveup_tui::app::Mode::Save { name, selected } = &mut p.mode {
+                    *selected = false;
                     // Never write files from the fuzz.
                     *name = String::new();
                 }
@@ -574,7 +575,9 @@ fn the_start_screen_shows_all_the_rules_at_every_size() {
             size,
         );
         let text = draw(&mut app);
-        assert!(text.contains("manual=false"), "{text}");
+        // The rules in words, whole: the last phrase is shown.
+        assert!(text.contains("target."), "{text}");
+        assert!(!text.contains("manual=false"), "{text}");
     }
 }
 
@@ -1063,4 +1066,534 @@ fn eight_players_keep_the_whole_table_panel_at_80x24() {
     assert!(text.contains("Ends "), "{text}");
     assert!(text.contains("boneyard"), "{text}");
     insta::assert_snapshot!("eight_players_80x24", text);
+}
+
+/// Every computer player the help of `fiveup play` names: the levels and the player specs.
+const NAMED_LEVELS: [&str; 10] = [
+    "beginner", "casual", "club", "strong", "master", "random", "greedy", "pimc", "expert",
+    "oracle",
+];
+
+#[test]
+fn every_level_named_on_the_command_line_is_played_as_named_in_full_screen() {
+    for level in NAMED_LEVELS {
+        // `play --players 4 --level LEVEL --rules cross --seed 7`, as the flags set it up.
+        let mut setup = Setup::new(7);
+        setup.rules = Rules::preset(Preset::Cross, 4);
+        setup.seats = vec![SeatKind::Human];
+        setup
+            .seats
+            .extend((0..3).map(|_| SeatKind::Computer(level.to_string())));
+        let form = StartForm::from_setup(&setup, Preset::Cross, "");
+        let mut app = App::start(form, (80, 24));
+        let text = draw(&mut app);
+        let label = fiveup_tui::game::level_label(level);
+        assert!(
+            text.contains(&label),
+            "{level}: the start screen shows it:\n{text}"
+        );
+        app.key(Key::Enter);
+        let Screen::Play(p) = &app.screen else {
+            panic!("{level}: the game starts")
+        };
+        assert_eq!(
+            p.game.setup().seats[1..],
+            setup.seats[1..],
+            "{level}: every computer seat plays as named"
+        );
+        let record = p.game.record();
+        assert_eq!(
+            record.tags.get("Players").map(String::as_str),
+            Some(format!("You: human, West: {level}, North: {level}, East: {level}").as_str()),
+            "{level}: the record names it"
+        );
+    }
+}
+
+/// The help page's lines for `rules`, joined, with the rows' continuation spaces folded.
+fn help_for(rules: &str) -> String {
+    let rules = Rules::parse(rules).expect("good rules");
+    fiveup_tui::ui::help_text(&rules).join("\n")
+}
+
+#[test]
+fn the_help_follows_the_rules_in_force() {
+    // The default: the highest double must lead, a multiple of 5 scores.
+    let five_up = help_for("five-up");
+    assert!(
+        five_up.contains("led by whoever holds the highest double, and must be led with it"),
+        "{five_up}"
+    );
+    assert!(five_up.contains("multiple of 5 scores it"), "{five_up}");
+    assert!(!five_up.contains("Cross Dominoes"), "{five_up}");
+    // Lot, any-tile and top-double leads say so, and nothing about the highest double.
+    let lot = help_for("five-up first-lead=lot");
+    assert!(lot.contains("chosen by lot"), "{lot}");
+    assert!(!lot.contains("highest double"), "{lot}");
+    let any = help_for("five-up first-lead=highest-double-any");
+    assert!(any.contains("with any tile they choose"), "{any}");
+    assert!(!any.contains("must be led with it"), "{any}");
+    let top = help_for("five-up first-lead=top-double");
+    assert!(top.contains("whoever holds 6-6"), "{top}");
+    let top12 = help_for("party-twelve first-lead=top-double");
+    assert!(top12.contains("whoever holds 12-12"), "{top12}");
+    // No scoring during play: no count scores.
+    let none = help_for("draw");
+    assert!(!none.contains("multiple of 5 scores"), "{none}");
+    assert!(none.contains("counts score nothing"), "{none}");
+    let threes = help_for("fives-and-threes");
+    assert!(threes.contains("by 5 or by 3"), "{threes}");
+    // Cross Dominoes explains the waiting arms.
+    let cross = help_for("cross-dominoes");
+    assert!(
+        cross.contains("must go on its four sides") && cross.contains("lower case"),
+        "{cross}"
+    );
+    // Manual scoring is explained where it is in force.
+    assert!(!five_up.contains("Muggins (m)"), "{five_up}");
+    assert!(help_for("five-up manual=true").contains("Muggins (m)"));
+}
+
+#[test]
+fn the_help_screen_of_a_lot_game_does_not_speak_of_the_highest_double() {
+    let mut setup = Setup::new(2);
+    setup.rules = Rules::parse("all-fives").expect("rules");
+    let mut app = App::playing(Game::new(setup).expect("a game"), (80, 24));
+    app.key(Key::Char('H'));
+    let mut text = draw(&mut app);
+    for _ in 0..40 {
+        app.key(Key::Down);
+        text.push_str(&draw(&mut app));
+    }
+    assert!(text.contains("chosen by lot"), "{text}");
+    assert!(!text.contains("highest double"), "{text}");
+}
+
+#[test]
+fn leading_the_wrong_tile_names_the_double_that_must_lead() {
+    let g = (1..)
+        .map(|seed| Game::new(Setup::new(seed)).expect("a game"))
+        .find(|g| g.human_to_act() && g.view().layout().is_empty())
+        .expect("a seed where you lead");
+    let double = g.view().shown_tile().expect("the highest double");
+    let tiles = fiveup_tui::plain::hand_tiles(&g.view());
+    let wrong = tiles
+        .iter()
+        .position(|t| t.tile != double)
+        .expect("another tile");
+    let before = g.log().len();
+    let mut app = App::playing(g, (80, 24));
+    app.key(Key::Char(char::from(b'1' + wrong as u8)));
+    let text = draw(&mut app);
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    let at = tiles.iter().position(|t| t.tile == double).expect("held") + 1;
+    assert_eq!(
+        p.message,
+        format!(
+            "{} cannot lead: {double} (the highest double dealt) must lead this hand (tile {at}).",
+            tiles[wrong].tile
+        )
+    );
+    assert!(!text.contains("does not fit any open end"), "{text}");
+    assert_eq!(p.game.log().len(), before, "nothing changed");
+}
+
+#[test]
+fn a_new_game_says_who_leads_and_why() {
+    let g = (1..)
+        .map(|seed| Game::new(Setup::new(seed)).expect("a game"))
+        .find(|g| g.human_to_act())
+        .expect("a seed where you lead");
+    let mut app = App::playing(g, (80, 24));
+    let text = draw(&mut app);
+    assert!(
+        text.contains("Hand 1 dealt. You hold ") && text.contains("the highest double dealt"),
+        "{text}"
+    );
+}
+
+fn temp_file(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fiveup-screens-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    dir.join(name)
+}
+
+#[test]
+fn typing_a_name_at_the_save_prompt_replaces_the_offered_one() {
+    let path = temp_file("mid.txt");
+    let _ = std::fs::remove_file(&path);
+    let mut app = App::playing(Game::new(Setup::new(2)).expect("a game"), (80, 24));
+    app.key(Key::Char('s'));
+    let text = draw(&mut app);
+    assert!(
+        text.contains("[fiveup-game.txt]") && text.contains("typing replaces it"),
+        "the offered name is shown selected:\n{text}"
+    );
+    for c in path.to_str().expect("utf-8").chars() {
+        app.key(Key::Char(c));
+    }
+    {
+        let Screen::Play(p) = &app.screen else {
+            unreachable!()
+        };
+        assert_eq!(
+            p.mode,
+            Mode::Save {
+                name: path.display().to_string(),
+                selected: false
+            }
+        );
+    }
+    app.key(Key::Enter);
+    assert!(path.exists(), "saved under the typed name only");
+    // Backspace clears the offered name; Right keeps it for editing; Ctrl-U clears it.
+    app.key(Key::Char('s'));
+    app.key(Key::Backspace);
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(matches!(&p.mode, Mode::Save { name, .. } if name.is_empty()));
+    app.key(Key::Esc);
+    app.key(Key::Char('s'));
+    app.key(Key::Right);
+    app.key(Key::Backspace);
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(matches!(&p.mode, Mode::Save { name, .. } if name == "fiveup-game.tx"));
+    app.key(Key::Ctrl('u'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert!(matches!(&p.mode, Mode::Save { name, .. } if name.is_empty()));
+}
+
+#[test]
+fn ctrl_u_clears_a_text_field_of_the_start_screen() {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    assert_eq!(
+        fiveup_tui::term::map_key_event(KeyCode::Char('u'), KeyModifiers::CONTROL),
+        Some(Key::Ctrl('u')),
+        "Ctrl-U is not the letter u"
+    );
+    let mut app = App::start(
+        StartForm::from_setup(&Setup::new(7), Preset::FiveUp, ""),
+        (80, 24),
+    );
+    let Screen::Start(form) = &mut app.screen else {
+        unreachable!()
+    };
+    form.field = form
+        .fields()
+        .iter()
+        .position(|f| *f == fiveup_tui::app::Field::Seed)
+        .expect("a seed field");
+    app.key(Key::Ctrl('u'));
+    let Screen::Start(form) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(form.seed, "");
+    app.key(Key::Char('4'));
+    let Screen::Start(form) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(form.seed, "4");
+}
+
+#[test]
+fn ctrl_c_in_full_screen_saves_and_ends_as_an_interrupted_program() {
+    let path = temp_file("interrupted.txt");
+    let _ = std::fs::remove_file(&path);
+    let mut app = App::playing(Game::new(Setup::new(2)).expect("a game"), (80, 24));
+    app.save_path = Some(path.clone());
+    app.key(Key::Ctrl('c'));
+    assert!(app.quit && app.interrupted);
+    assert!(path.exists(), "the record is saved");
+    let (message, status) = app.interrupt_report();
+    assert_eq!(status, 130);
+    assert_eq!(
+        message,
+        format!(
+            "Interrupted: record saved to {0} (fiveup play --replay {0} steps through it).",
+            path.display()
+        )
+    );
+    // Without --save: said, with the same status.
+    let mut app = App::playing(Game::new(Setup::new(2)).expect("a game"), (80, 24));
+    app.key(Key::Ctrl('c'));
+    assert_eq!(
+        app.interrupt_report(),
+        (
+            "Interrupted: the game was not saved (--save FILE keeps the record).".to_string(),
+            130
+        )
+    );
+}
+
+#[test]
+fn a_run_of_forced_draws_is_one_step() {
+    let mut longest = 0;
+    let mut human_runs = 0;
+    for seed in 1..40 {
+        let mut app = App::playing(Game::new(Setup::new(seed)).expect("a game"), (80, 24));
+        for _ in 0..400 {
+            let ticks = app.wants_tick();
+            let Screen::Play(p) = &mut app.screen else {
+                unreachable!()
+            };
+            if p.game.phase() != Phase::Play && p.game.phase() != Phase::Claim {
+                break;
+            }
+            if !ticks {
+                let a = human_move(&p.game);
+                p.game.act(a).expect("a legal move");
+                continue;
+            }
+            let seat = p.game.view().to_move();
+            let human = p.game.forced_human_action().is_some();
+            let pile = p.game.view().boneyard_len();
+            app.tick();
+            let Screen::Play(p) = &app.screen else {
+                unreachable!()
+            };
+            let drawn = pile - p.game.view().boneyard_len();
+            if drawn > 0 {
+                // The run is over within the step: its player has something else to do, or
+                // someone else is to move.
+                assert!(
+                    p.game.view().to_move() != seat
+                        || !p.game.must_draw()
+                        || p.game.phase() != Phase::Play,
+                    "seed {seed}: a draw was left for another step"
+                );
+                longest = longest.max(drawn);
+                if human && drawn > 1 {
+                    human_runs += 1;
+                    assert!(
+                        p.message.contains(&format!("drew {drawn} tiles")),
+                        "{}",
+                        p.message
+                    );
+                }
+            }
+        }
+    }
+    assert!(longest >= 3, "some step drew a run of tiles: {longest}");
+    assert!(human_runs > 0, "the human's forced runs are one step too");
+}
+
+#[test]
+fn the_start_screen_describes_every_preset_in_one_line() {
+    for (i, p) in Preset::ALL.into_iter().enumerate() {
+        let mut form = StartForm::from_setup(&Setup::new(7), Preset::FiveUp, "");
+        form.preset = i;
+        let (lo, _) = p.players();
+        form.set = p.set();
+        form.players = lo;
+        let mut app = App::start(form, (80, 24));
+        let text = draw(&mut app);
+        let line = format!("{}: {}", p.name(), fiveup_tui::app::preset_description(p));
+        assert!(text.contains(&line), "{line}:\n{text}");
+        // No raw `key=value` words: the rules are in words.
+        assert!(
+            !text
+                .lines()
+                .any(|l| l.contains("=true") || l.contains("=false")),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn players_typed_under_more_options_bring_their_seats() {
+    let options_at = |form: &StartForm| {
+        form.fields()
+            .iter()
+            .position(|f| *f == fiveup_tui::app::Field::Options)
+            .expect("an options field")
+    };
+    let mut app = App::start(
+        StartForm::from_setup(&Setup::new(7), Preset::FiveUp, ""),
+        (80, 24),
+    );
+    let Screen::Start(form) = &mut app.screen else {
+        unreachable!()
+    };
+    form.field = options_at(form);
+    for c in "players=6 hand=4".chars() {
+        app.key(Key::Char(c));
+    }
+    // Leaving the field moves the table to its own field: six players, five computer seats.
+    app.key(Key::Down);
+    let Screen::Start(form) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(form.players, 6);
+    assert_eq!(form.options, "hand=4");
+    assert_eq!(
+        form.fields()
+            .iter()
+            .filter(|f| matches!(f, fiveup_tui::app::Field::Level(_)))
+            .count(),
+        5
+    );
+    let text = draw(&mut app);
+    assert!(!text.contains("need"), "{text}");
+    app.key(Key::Enter);
+    let Screen::Play(p) = &app.screen else {
+        panic!("the game starts: {}", draw(&mut app))
+    };
+    assert_eq!(p.game.setup().seats.len(), 6);
+    assert_eq!(p.game.rules().hand_size, 4);
+    // The seats follow the rules' table even before the field is left.
+    let mut form = StartForm::from_setup(&Setup::new(7), Preset::FiveUp, "");
+    form.options = "players=3".into();
+    assert_eq!(form.setup().expect("three seats").seats.len(), 3);
+    // A table the set cannot seat is refused with the rules' reason, and nothing starts.
+    let mut form = StartForm::from_setup(&Setup::new(7), Preset::FiveUp, "");
+    form.options = "players=9".into();
+    form.field = options_at(&form);
+    let mut app = App::start(form, (80, 24));
+    app.key(Key::Enter);
+    assert!(matches!(app.screen, Screen::Start(_)));
+    let text = draw(&mut app);
+    assert!(text.contains("players must be 2 to 8, not 9"), "{text}");
+}
+
+/// An eight-player party game (each for themselves) played to its end by the test's human.
+fn eight_player_game_over() -> Game {
+    let mut g = Game::new(setup(Preset::PartyTwelve, 8, 3, "target=100")).expect("a game");
+    advance(&mut g, |g| g.phase() == Phase::GameOver);
+    assert_eq!(g.phase(), Phase::GameOver);
+    g
+}
+
+#[test]
+fn the_eight_player_score_sheet_fits_80x24() {
+    let g = eight_player_game_over();
+    let hands = g.sheet().len();
+    let mut app = App::playing(g, (80, 24));
+    // Three screens cover the box (each draw lays out a long double-twelve board).
+    let mut text = draw(&mut app);
+    for _ in 0..2 {
+        for _ in 0..7 {
+            app.key(Key::Down);
+        }
+        text.push_str(&draw(&mut app));
+    }
+    // The sheet's head, every hand's row and the totals, each on one line of the box.
+    let head = text
+        .lines()
+        .find(|l| l.contains("Hand ") && l.contains(" SE"))
+        .unwrap_or_else(|| panic!("the sheet's head:\n{text}"));
+    for name in ["You", "SW", "W", "NW", "N", "NE", "E", "SE"] {
+        assert!(head.split_whitespace().any(|w| w == name), "{name}: {head}");
+    }
+    let total = text
+        .lines()
+        .find(|l| l.contains("│Total "))
+        .unwrap_or_else(|| panic!("the totals:\n{text}"));
+    assert_eq!(total.split_whitespace().count(), 9 + 1, "{total}");
+    for h in 1..=hands {
+        assert!(
+            text.lines().any(|l| l.starts_with(&format!("│{h:>4}  "))
+                && l.split_whitespace().count() == 1 + 9 + 1),
+            "hand {h}'s row on one line:\n{text}"
+        );
+    }
+    // The first screen of it, as a person meets it.
+    insta::assert_snapshot!(
+        "eight_players_game_over_80x24",
+        text.lines().take(24).collect::<Vec<_>>().join("\n") + "\n"
+    );
+}
+
+#[test]
+fn the_hint_keeps_its_unit_in_view_with_eight_players_at_80x24() {
+    // The human's turn with several legal actions.
+    let mut g = Game::new(setup(Preset::PartyTwelve, 8, 4, "")).expect("a game");
+    advance(&mut g, |g| {
+        g.human_to_act() && g.view().legal_actions().len() >= 3
+    });
+    assert!(g.view().legal_actions().len() >= 3);
+    let mut app = App::playing(g, (80, 24));
+    app.key(Key::Char('?'));
+    let text = draw(&mut app);
+    assert!(
+        text.contains("Hint: points by hand's end") || text.contains("Hint: % chance to win"),
+        "{text}"
+    );
+    insta::assert_snapshot!("eight_players_hint_80x24", text);
+}
+
+#[test]
+fn the_replay_verdict_is_never_cut() {
+    for size in [(80, 24), (100, 32)] {
+        let mut app = replay_app();
+        app.resize(size.0, size.1);
+        app.key(Key::Char('e'));
+        let mut seen_long = false;
+        for _ in 0..80 {
+            if seen_long {
+                break;
+            }
+            app.key(Key::Right);
+            let Screen::Replay(r) = &app.screen else {
+                unreachable!()
+            };
+            let verdict = r.verdict_text();
+            let text = draw(&mut app);
+            // The screen's words, joined across lines, hold the whole verdict.
+            let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let want = verdict.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(words.contains(&want), "{size:?}: {want}\n{text}");
+            seen_long |= verdict.len() > 60;
+        }
+        assert!(seen_long, "a long verdict was shown");
+    }
+}
+
+#[test]
+fn side_panels_use_the_room_of_a_large_screen() {
+    let (_, text) = mid_hand(setup(Preset::FiveUp, 8, 4, "set=12"), 4, (160, 48));
+    let log = text
+        .lines()
+        .find(|l| l.contains("┌ Log "))
+        .unwrap_or_else(|| panic!("a log:\n{text}"));
+    let at = log.chars().position(|c| c == '┌').expect("a corner");
+    let width = log.chars().count() - at;
+    assert!(width >= 44, "{width} columns:\n{text}");
+    // At 80 columns the panels keep their 30.
+    let (_, text) = mid_hand(setup(Preset::FiveUp, 8, 4, "set=12"), 4, (80, 24));
+    let log = text.lines().find(|l| l.contains("┌ Log ")).expect("a log");
+    let at = log.chars().position(|c| c == '┌').expect("a corner");
+    assert_eq!(log.chars().count() - at, 30, "{text}");
+}
+
+#[test]
+fn eight_players_keep_the_boneyard_in_view_under_a_two_row_message() {
+    let mut g = Game::new(setup(Preset::FiveUp, 8, 4, "set=12")).expect("a game");
+    advance(&mut g, |g| g.human_to_act() && g.view().hand().len() >= 4);
+    let mut app = App::playing(g, (80, 24));
+    let Screen::Play(p) = &mut app.screen else {
+        unreachable!()
+    };
+    p.message = "Nothing to play: You drew 4 tiles, 5-4, 11-2, 2-2 and 12-1 (nothing to play \
+                 on 3 or 12)."
+        .into();
+    let text = draw(&mut app);
+    assert!(text.contains("boneyard"), "{text}");
+    // The log keeps two rows at the least.
+    let rows: Vec<&str> = text.lines().collect();
+    let top = rows
+        .iter()
+        .position(|l| l.contains("┌ Log "))
+        .expect("a log");
+    let bottom = rows[top + 1..]
+        .iter()
+        .position(|l| l.contains("└") && l.ends_with("┘"))
+        .expect("its bottom");
+    assert!(bottom >= 2, "{text}");
 }
