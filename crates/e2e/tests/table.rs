@@ -1002,7 +1002,7 @@ async fn the_invitation_and_the_lobby_form() {
         "the landing",
     )
     .await;
-    assert_eq!(h, "Ann invited you to a game of Five Up");
+    assert_eq!(h, "Ann invited you to a game of Cross");
     let page: Value = b
         .execute(
             "return [!!document.querySelector('#guest-name'), !!document.querySelector('#inv-login-name'),
