@@ -510,7 +510,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     if (sound.ctx || typeof AudioContext === 'undefined') return;
     try { sound.ctx = new AudioContext(); } catch (_) { sound.ctx = null; }
   };
-  const gesture = () => { startAudio(); if (sound.ctx) { document.removeEventListener('pointerdown', gesture, true); document.removeEventListener('keydown', gesture, true); } };
+  const gesture = () => { startAudio(); if (sound.ctx?.state === 'suspended') sound.ctx.resume().catch(() => {}); if (sound.ctx) { document.removeEventListener('pointerdown', gesture, true); document.removeEventListener('keydown', gesture, true); } };
   document.addEventListener('pointerdown', gesture, true);
   document.addEventListener('keydown', gesture, true);
   const chime = () => {
@@ -518,16 +518,21 @@ export async function tablePage(main, { params: [id], query, app }) {
     // A page reached by a click in the app (the lobby's buttons) has had its gesture already.
     if (!sound.ctx && navigator.userActivation?.hasBeenActive) startAudio();
     const ctx = sound.ctx;
-    if (!ctx || ctx.state !== 'running') return;
-    try {
-      [659.25, 987.77].forEach((f, i) => {
-        const o = ctx.createOscillator(); const g = ctx.createGain();
-        o.frequency.value = f; o.type = 'sine';
-        const t0 = ctx.currentTime + i * 0.12;
-        g.gain.setValueAtTime(0.0001, t0); g.gain.exponentialRampToValueAtTime(0.12, t0 + 0.02); g.gain.exponentialRampToValueAtTime(0.0001, t0 + 0.35);
-        o.connect(g).connect(ctx.destination); o.start(t0); o.stop(t0 + 0.4);
-      });
-    } catch (_) { /* no audio here */ }
+    if (!ctx) return;
+    const ring = () => {
+      try {
+        [659.25, 987.77].forEach((f, i) => {
+          const o = ctx.createOscillator(); const g = ctx.createGain();
+          o.frequency.value = f; o.type = 'sine';
+          const t0 = ctx.currentTime + i * 0.12;
+          g.gain.setValueAtTime(0.0001, t0); g.gain.exponentialRampToValueAtTime(0.12, t0 + 0.02); g.gain.exponentialRampToValueAtTime(0.0001, t0 + 0.35);
+          o.connect(g).connect(ctx.destination); o.start(t0); o.stop(t0 + 0.4);
+        });
+      } catch (_) { /* no audio here */ }
+    };
+    // A context made since a gesture may still be starting (or was suspended in the background).
+    if (ctx.state === 'running') ring();
+    else if (navigator.userActivation?.hasBeenActive !== false) ctx.resume().then(ring, () => {});
   };
   let wasMine = false;
   const turnSignals = (v) => {
