@@ -206,8 +206,19 @@ impl ChromeDriver {
     /// The console messages of level `SEVERE` (script errors, failed loads, `console.error`)
     /// that the session's pages logged since the last call, read from chromedriver's log.
     pub async fn console_errors(&self, c: &Client) -> Vec<String> {
+        self.console_messages(c)
+            .await
+            .into_iter()
+            .filter(|(level, _)| level == "SEVERE")
+            .map(|(_, m)| m)
+            .collect()
+    }
+
+    /// Every console message (level and text: warnings and logs too) that the session's pages
+    /// logged since the last call to this or [`ChromeDriver::console_errors`].
+    pub async fn console_messages(&self, c: &Client) -> Vec<(String, String)> {
         let Ok(Some(id)) = c.session_id().await else {
-            return vec!["no session id".to_string()];
+            return vec![("SEVERE".to_string(), "no session id".to_string())];
         };
         let port = self.port;
         let answer = tokio::task::spawn_blocking(move || {
@@ -229,8 +240,12 @@ impl ChromeDriver {
             .map(|entries| {
                 entries
                     .iter()
-                    .filter(|e| e["level"] == "SEVERE")
-                    .map(|e| e["message"].as_str().unwrap_or("").to_string())
+                    .map(|e| {
+                        (
+                            e["level"].as_str().unwrap_or("").to_string(),
+                            e["message"].as_str().unwrap_or("").to_string(),
+                        )
+                    })
                     .collect()
             })
             .unwrap_or_default()

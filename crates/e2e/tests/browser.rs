@@ -709,17 +709,23 @@ async fn two_people_and_a_computer_play_a_whole_game_by_clicking() {
         );
     }
     click(&a, ".show-summary").await;
+    // One click on "Play again" seats Ann at the new table and takes her there.
     click(&a, "#play-again").await;
     wait_js(
         &a,
-        "return !!document.querySelector('#rematch-go');",
+        &format!(
+            "const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); return m && m[1] !== {:?} && !!document.querySelector('.table-page');",
+            table_id.as_str().unwrap()
+        ),
         Duration::from_secs(10),
         "the rematch table",
     )
     .await;
 
     // The replay: every action forward and back, the verdicts, and every deal verified.
-    click(&a, "#replay-link").await;
+    a.goto(&format!("{base}/game/{}", table_id.as_str().unwrap()))
+        .await
+        .unwrap();
     let pos = wait_js(
         &a,
         "const p = document.querySelector('#replay-pos'); return p ? p.textContent : '';",

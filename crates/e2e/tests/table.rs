@@ -6,7 +6,9 @@
 //! violation, screenshots), and the features of the commercial rooms (play now, quick match,
 //! how to play, leaderboard, history filters, the manifest, compression, motion and sound), and
 //! the bigger sets and tables (a six-seat double-twelve table on a phone and a laptop, Cross
-//! Dominoes). Skipped, with a message, when Chromium or chromedriver is not installed.
+//! Dominoes), and what a new player still tripped on (four seats on a phone, the dialogs' focus,
+//! resigning, replays of games in play, names of games, guests without a nickname, a quick match
+//! nobody joins). Skipped, with a message, when Chromium or chromedriver is not installed.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -1002,7 +1004,7 @@ async fn the_invitation_and_the_lobby_form() {
         "the landing",
     )
     .await;
-    assert_eq!(h, "Ann invited you to a game of Five Up");
+    assert_eq!(h, "Ann invited you to a game of Cross");
     let page: Value = b
         .execute(
             "return [!!document.querySelector('#guest-name'), !!document.querySelector('#inv-login-name'),
@@ -1634,5 +1636,569 @@ async fn eight_seats_fit_a_phone() {
     no_console_errors(&rig.driver, &c, "eight seats").await;
     c.close().await.unwrap();
     w.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a new player still trips on
+// ---------------------------------------------------------------------------------------------
+
+/// The headings of the page in order, as levels, where one skips a level (`"1->3"`).
+const HEADING_JUMPS_JS: &str = r#"
+const hs = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter((e) => e.getClientRects().length).map((e) => Number(e.tagName[1]));
+const bad = []; let prev = 0;
+for (const l of hs) { if (l > prev + 1) bad.push(`${prev}->${l}`); prev = l; }
+return bad;"#;
+
+/// The phone table with three others: where the cards, the hand, your score and the header lie.
+const PHONE_TABLE_JS: &str = r#"
+window.scrollTo(0, 0);
+const de = document.documentElement;
+const cards = [...document.querySelectorAll('.ring .opp')].map((e) => e.getBoundingClientRect());
+let overlap = false;
+for (let i = 0; i < cards.length; i += 1) for (let j = i + 1; j < cards.length; j += 1) {
+  const a = cards[i]; const b = cards[j];
+  if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) overlap = true;
+}
+const names = [...document.querySelectorAll('.ring .opp .name')];
+const my = document.querySelector('#my-score');
+const mb = my && my.getBoundingClientRect();
+const tiles = [...document.querySelectorAll('#hand .hand-tile')].map((t) => t.getBoundingClientRect().width);
+return {
+  scrollWidth: de.scrollWidth, clientWidth: de.clientWidth, cards: cards.length, overlap,
+  inside: cards.every((b) => b.left >= -0.5 && b.right <= de.clientWidth + 0.5),
+  cut: names.filter((n) => n.scrollWidth > n.clientWidth + 0.5).map((n) => n.textContent),
+  suffix: names.filter((n) => n.textContent.includes('(computer)')).length,
+  icons: [...document.querySelectorAll('.ring .opp .bot-icon')].map((i) => i.getAttribute('aria-label')),
+  tileWidth: tiles.length ? Math.min(...tiles) : 0,
+  header: document.querySelector('header.top').getBoundingClientRect().height,
+  myScore: my ? my.textContent : null,
+  myInView: !!mb && mb.top >= 0 && mb.bottom <= window.innerHeight,
+};"#;
+
+/// Run `script` until it returns something truthy or `timeout` passes: the last value.
+async fn poll_js(c: &Client, script: &str, timeout: Duration) -> Value {
+    let end = Instant::now() + timeout;
+    loop {
+        let v = c.execute(script, vec![]).await.unwrap_or(Value::Null);
+        let truthy = match &v {
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::String(s) => !s.is_empty(),
+            Value::Number(n) => n.as_f64() != Some(0.0),
+            _ => true,
+        };
+        if truthy || Instant::now() >= end {
+            return v;
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+/// Whether two elements overlap on screen: `[a, b]` selectors, true when both show and touch.
+fn overlap_js(a: &str, b: &str) -> String {
+    format!(
+        "const a = document.querySelector({a:?}); const b = document.querySelector({b:?});
+         if (!a || !b) return 'missing ' + (!a ? {a:?} : {b:?});
+         const x = a.getBoundingClientRect(); const y = b.getBoundingClientRect();
+         return x.left < y.right && y.left < x.right && x.top < y.bottom && y.top < x.bottom ? 'overlap' : 'apart';"
+    )
+}
+
+/// A new player's four-seat game on a phone (390 x 844), from the first hand to the rematch:
+/// the three other cards fit side by side without overlapping (the document no wider than its
+/// client area: Chromium widens innerWidth, so that comparison would miss it), computer players
+/// carry an icon with a label instead of a name-cutting suffix, hand tiles are at least 44 px
+/// wide, the header is one line, your own score shows beside your hand; the hint's numbers
+/// and panel pass axe-core (contrast) and keep the headings in order, and say "mean ± standard
+/// error" only on demand; the end-of-hand dialog takes focus on "Next hand"; during the next
+/// hand the last hand's result button hides neither Hint nor the boneyard; at the game's end
+/// "Play again" has focus, it and the replay are on screen, and one click reaches the new table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_seats_on_a_phone_from_the_first_hand_to_a_rematch() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(60),
+        Duration::from_secs(30),
+        |_| {},
+    )
+    .await;
+    let c = rig.driver.session(390, 844).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    let first = create(&c, 4, 100, "five-up", &["bot:casual"; 3]).await;
+    wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
+    let mut problems: Vec<String> = Vec::new();
+    let s = c.execute(PHONE_TABLE_JS, vec![]).await.unwrap();
+    if s["scrollWidth"] != s["clientWidth"] {
+        problems.push(format!(
+            "2: the page is {} wide in {}",
+            s["scrollWidth"], s["clientWidth"]
+        ));
+    }
+    if s["overlap"] == true || s["inside"] != true || s["cards"] != 3 {
+        problems.push(format!("2: the cards overlap or leave the window: {s}"));
+    }
+    if s["suffix"] != 0 || !s["cut"].as_array().unwrap().is_empty() {
+        problems.push(format!("17: names cut or suffixed: {s}"));
+    }
+    if s["icons"] != serde_json::json!(["computer player", "computer player", "computer player"]) {
+        problems.push(format!("17: computer icons: {}", s["icons"]));
+    }
+    if s["tileWidth"].as_f64().unwrap() < 44.0 {
+        problems.push(format!("17: hand tiles {} px wide", s["tileWidth"]));
+    }
+    if s["header"].as_f64().unwrap() > 56.0 {
+        problems.push(format!("17: the header is {} px high", s["header"]));
+    }
+    if s["myInView"] != true || !s["myScore"].as_str().unwrap_or("").contains("pts") {
+        problems.push(format!("4: your score by the hand: {}", s["myScore"]));
+    }
+    screenshot(&c, "newplayer-four-seats-390x844", (390, 844)).await;
+    // A hint: its numbers pass axe-core, its headings follow the page's, and its spread is in words.
+    play_until(&c, "const s = document.querySelector('.table-page'); return s.dataset.turn === 'mine' && document.querySelectorAll('#hand .hand-tile.playable').length >= 2;", true, Duration::from_secs(60), "a turn with a choice").await;
+    click(&c, "#hint").await;
+    wait_js(
+        &c,
+        "return document.querySelectorAll('.hint-tag').length >= 2;",
+        Duration::from_secs(20),
+        "the hint",
+    )
+    .await;
+    screenshot(&c, "newplayer-hint-390x844", (390, 844)).await;
+    let v = axe_violations(&c, &axe).await;
+    if !v.is_empty() {
+        problems.push(format!("5: the hint: {}", v.join("; ")));
+    }
+    let jumps = c.execute(HEADING_JUMPS_JS, vec![]).await.unwrap();
+    if jumps != serde_json::json!([]) {
+        problems.push(format!("6: the hint's headings skip levels: {jumps}"));
+    }
+    let shown = c
+        .execute(
+            "const p = document.querySelector('.hint-panel'); return p ? p.innerText : '';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    if shown.as_str().unwrap().contains('±') {
+        problems.push(format!("17: the hint shows ± : {shown}"));
+    }
+    // The end of the hand: the dialog takes focus on its main button.
+    play_until(
+        &c,
+        "return !!document.querySelector('#summary');",
+        false,
+        Duration::from_secs(120),
+        "the end of the hand",
+    )
+    .await;
+    let focus = poll_js(
+        &c,
+        "const f = document.activeElement; return f && f.id === 'next-hand' ? f.id : '';",
+        Duration::from_secs(3),
+    )
+    .await;
+    if focus != "next-hand" {
+        problems.push("6: the end-of-hand dialog does not focus Next hand".to_string());
+    }
+    click(&c, "#next-hand").await;
+    // During the next hand the last hand's result never hides Hint or the boneyard.
+    let phone_check = play_until(&c, "const s = document.querySelector('.table-page'); return (s.dataset.turn === 'mine' && !!document.querySelector('#last-hand')) || !!document.querySelector('#summary .game-over');", true, Duration::from_secs(120), "a turn in the next hand").await;
+    let _ = phone_check;
+    if c.execute("return !!document.querySelector('#last-hand');", vec![])
+        .await
+        .unwrap()
+        == true
+    {
+        screenshot(&c, "newplayer-last-hand-390x844", (390, 844)).await;
+        for other in ["#hint", ".boneyard"] {
+            let o = c
+                .execute(&overlap_js("#last-hand", other), vec![])
+                .await
+                .unwrap();
+            if o != "apart" {
+                problems.push(format!("3: the last hand's button and {other}: {o}"));
+            }
+        }
+    }
+    // The game over: "Play again" has focus, is on screen with the replay, and one click seats
+    // you at the new table.
+    play_until(
+        &c,
+        "return !!document.querySelector('#summary .game-over');",
+        true,
+        Duration::from_secs(240),
+        "the game over",
+    )
+    .await;
+    let over: Value = wait_js(&c, "const p = document.querySelector('#play-again'); const r = document.querySelector('#replay-link'); if (!p || !r) return null;
+        const inView = (e) => { const b = e.getBoundingClientRect(); return b.top >= 0 && b.bottom <= window.innerHeight; };
+        return {focus: document.activeElement && document.activeElement.id, play: inView(p), replay: inView(r)};", Duration::from_secs(5), "the game-over buttons").await;
+    screenshot(&c, "newplayer-game-over-390x844", (390, 844)).await;
+    if over["focus"] != "play-again" {
+        problems.push(format!("6: focus at the game over: {}", over["focus"]));
+    }
+    if over["play"] != true || over["replay"] != true {
+        problems.push(format!("8: below the fold: {over}"));
+    }
+    let v = axe_violations(&c, &axe).await;
+    if !v.is_empty() {
+        problems.push(format!("6: the game over: {}", v.join("; ")));
+    }
+    click(&c, "#play-again").await;
+    let moved = poll_js(&c, &format!("const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); return m && m[1] !== '{first}' ? m[1] : '';"), Duration::from_secs(6)).await;
+    if moved.as_str().unwrap_or("").is_empty() {
+        problems.push("8: one click on Play again stays at the old table".to_string());
+    }
+    no_console_errors(&rig.driver, &c, "four seats on a phone").await;
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// Resigning, and the replay of a game still in play (1366 x 900): reloading at your turn
+/// logs nothing about audio (the chime waits for a gesture); the replay of the game in play says
+/// so, offers to watch, and fails no request; once you resign the page no longer says "Your
+/// turn" nor offers Draw while the computer plays your seat; the profile's history has no empty
+/// column header.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resigning_and_the_replay_of_a_game_in_play() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(700),
+        Duration::from_secs(3),
+        |_| {},
+    )
+    .await;
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    let id = create(&c, 2, 50, "five-up", &["bot:beginner"]).await;
+    let mut problems: Vec<String> = Vec::new();
+    play_until(
+        &c,
+        "const r = document.querySelector('.table-page'); return !!r && r.dataset.turn === 'mine';",
+        false,
+        Duration::from_secs(30),
+        "Ann's turn",
+    )
+    .await;
+    let _ = rig.driver.console_messages(&c).await;
+    c.refresh().await.unwrap();
+    wait_js(
+        &c,
+        "const r = document.querySelector('.table-page'); return r && r.dataset.turn === 'mine';",
+        Duration::from_secs(10),
+        "Ann's turn after a reload",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let audio: Vec<String> = rig
+        .driver
+        .console_messages(&c)
+        .await
+        .into_iter()
+        .map(|(l, m)| format!("{l}: {m}"))
+        .collect();
+    if !audio.is_empty() {
+        problems.push(format!("15: the console after a reload: {audio:?}"));
+    }
+    // The replay of the game in play.
+    c.goto(&format!("{}/game/{id}", rig.base)).await.unwrap();
+    let said = poll_js(&c, &format!("const m = document.querySelector('main'); return m && m.textContent.includes('still being played') && document.querySelector('main a[href=\"/table/{id}\"]') ? m.textContent : '';"), Duration::from_secs(8)).await;
+    if said.as_str().unwrap_or("").is_empty() {
+        let text = c
+            .execute("return document.querySelector('main').textContent;", vec![])
+            .await
+            .unwrap();
+        problems.push(format!("14: the replay of a game in play says: {text}"));
+    }
+    let errors = rig.driver.console_errors(&c).await;
+    if !errors.is_empty() {
+        problems.push(format!("14: {} console errors: {errors:?}", errors.len()));
+    }
+    // Resigning at your turn.
+    c.goto(&format!("{}/table/{id}", rig.base)).await.unwrap();
+    wait_js(
+        &c,
+        "const r = document.querySelector('.table-page'); return !!r && !!r.dataset.status;",
+        Duration::from_secs(10),
+        "the table again",
+    )
+    .await;
+    play_until(&c, "const r = document.querySelector('.table-page'); return !!r && r.dataset.turn === 'mine' && !!document.querySelector('#resign');", false, Duration::from_secs(30), "Ann's turn again").await;
+    click(&c, "#resign").await;
+    click(&c, "#resign-yes").await;
+    wait_js(
+        &c,
+        "return !!document.querySelector('#resigned');",
+        Duration::from_secs(10),
+        "the resignation",
+    )
+    .await;
+    let after = c
+        .execute("return [document.querySelector('#prompt').textContent, !!document.querySelector('#draw, #pass'), document.querySelectorAll('#hand .hand-tile.playable').length, document.title];", vec![])
+        .await
+        .unwrap();
+    if after[0].as_str().unwrap().contains("Your")
+        || after[1] == true
+        || after[2] != 0
+        || after[3] != "fiveup"
+    {
+        problems.push(format!("7: after resigning: {after}"));
+    }
+    screenshot(&c, "newplayer-resigned-1366x900", (1366, 900)).await;
+    wait_js(
+        &c,
+        "return !!document.querySelector('#summary .game-over');",
+        Duration::from_secs(180),
+        "the game finished by the computer",
+    )
+    .await;
+    c.goto(&format!("{}/user/me", rig.base)).await.unwrap();
+    wait_js(
+        &c,
+        "return !!document.querySelector('.history tbody tr');",
+        Duration::from_secs(10),
+        "the history",
+    )
+    .await;
+    let empty = c.execute("return [...document.querySelectorAll('th')].filter((t) => !t.textContent.trim() && !t.getAttribute('aria-label')).length;", vec![]).await.unwrap();
+    if empty != 0 {
+        problems.push(format!("6: {empty} empty table headers on the profile"));
+    }
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    c.goto(&format!("{}/game/{id}", rig.base)).await.unwrap();
+    wait_js(&c, "return !!document.querySelector('#replay-board g.tile') || !!document.querySelector('#replay-pos');", Duration::from_secs(10), "the replay").await;
+    let jumps = c.execute(HEADING_JUMPS_JS, vec![]).await.unwrap();
+    if jumps != serde_json::json!([]) {
+        problems.push(format!("6: the replay's headings skip levels: {jumps}"));
+    }
+    let v = axe_violations(&c, &axe).await;
+    if !v.is_empty() {
+        problems.push(format!("the replay: {}", v.join("; ")));
+    }
+    no_console_errors(&rig.driver, &c, "the replay").await;
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// The lobby and the tables name their game, and a first click needs no nickname (1366 x 900
+/// and 1920 x 1080): "Play the computer" before any nickname makes a guest name up (shown, and
+/// editable from the lobby) and opens the game; the table page is never taller than the window;
+/// Log out is not styled as the main action; a Cross Dominoes table is headed "Cross
+/// Dominoes", listed under that name, shows no count box (its plays score nothing), and its
+/// fair-deal panel says the commitment in words (the hex only on demand).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_names_games_and_a_first_click_needs_no_nickname() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(200),
+        Duration::from_secs(5),
+        |_| {},
+    )
+    .await;
+    let mut problems: Vec<String> = Vec::new();
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    c.goto(&rig.base).await.unwrap();
+    wait_js(
+        &c,
+        "return !!document.querySelector('#play-now');",
+        Duration::from_secs(10),
+        "the lobby",
+    )
+    .await;
+    click(&c, "#play-now").await;
+    let reached = poll_js(&c, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' ? document.querySelector('#who').textContent : '';", Duration::from_secs(10)).await;
+    if reached.as_str().unwrap_or("").trim().is_empty() {
+        let err = c
+            .execute(
+                "return document.querySelector('.play-now .error')?.textContent || '';",
+                vec![],
+            )
+            .await
+            .unwrap();
+        problems.push(format!("13: the first Play the computer: {err}"));
+        guest(&c, &rig.base, "Ann").await;
+        click(&c, "#play-now").await;
+        wait_js(&c, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing';", Duration::from_secs(10), "the game").await;
+    }
+    wait_js(
+        &c,
+        "return !!document.querySelector('#hand .hand-tile');",
+        Duration::from_secs(10),
+        "the hand",
+    )
+    .await;
+    let tall = c.execute("return [document.documentElement.scrollHeight, document.documentElement.clientHeight];", vec![]).await.unwrap();
+    if tall[0].as_f64() > tall[1].as_f64() {
+        problems.push(format!(
+            "17: the table is {} px high in {}",
+            tall[0], tall[1]
+        ));
+    }
+    // Back in the lobby: the guest can rename, and Log out is a secondary button.
+    c.goto(&rig.base).await.unwrap();
+    wait_js(
+        &c,
+        "return !!document.querySelector('#create-go');",
+        Duration::from_secs(10),
+        "the lobby",
+    )
+    .await;
+    let styles = c.execute("const b = [...document.querySelectorAll('.account button')]; const bg = (t) => { const x = b.find((e) => e.textContent === t); return x ? getComputedStyle(x).backgroundColor : null; }; return [bg('Log out'), bg('Register'), !!document.querySelector('#rename-name')];", vec![]).await.unwrap();
+    if styles[0] == styles[1] {
+        problems.push(format!("17: Log out looks like Register: {styles}"));
+    }
+    if styles[2] != true {
+        problems.push("13: a made-up guest name cannot be changed in the lobby".to_string());
+    }
+    // A Cross Dominoes table, listed, then played with three computers.
+    let listed = create(
+        &c,
+        4,
+        100,
+        "cross-dominoes",
+        &["open", "bot:casual", "bot:casual"],
+    )
+    .await;
+    c.goto(&rig.base).await.unwrap();
+    let item = poll_js(&c, &format!("const i = document.querySelector('#tables [data-table=\"{listed}\"]'); return i ? i.textContent : '';"), Duration::from_secs(10)).await;
+    if !item.as_str().unwrap_or("").contains("Cross Dominoes") {
+        problems.push(format!("10: the lobby lists it as {item}"));
+    }
+    check_page(&rig.driver, &c, Some(&axe), "newplayer-lobby", (1366, 900)).await;
+    create(&c, 4, 100, "cross-dominoes", &["bot:casual"; 3]).await;
+    wait_js(&c, "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the Cross Dominoes hand").await;
+    let seen = c.execute("const c = document.querySelector('#count'); const v = document.querySelector('.verify'); return [document.querySelector('.table-head h1').textContent, !!c && c.getClientRects().length > 0, v ? v.innerText : ''];", vec![]).await.unwrap();
+    if !seen[0].as_str().unwrap().starts_with("Cross Dominoes") {
+        problems.push(format!("10: the table is headed {}", seen[0]));
+    }
+    if seen[1] == true {
+        problems.push("17: a count box where plays score nothing".to_string());
+    }
+    let hexes = seen[2]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .filter(|w| w.len() == 64 && w.chars().all(|x| x.is_ascii_hexdigit()))
+        .count();
+    if hexes > 0 {
+        problems.push(format!("17: the fair-deal panel shows {hexes} hex strings"));
+    }
+    check_page(&rig.driver, &c, Some(&axe), "newplayer-cross", (1366, 900)).await;
+    fiveup_e2e::set_viewport(&c, 1920, 1080).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let tall = c.execute("return [document.documentElement.scrollHeight, document.documentElement.clientHeight];", vec![]).await.unwrap();
+    if tall[0].as_f64() > tall[1].as_f64() {
+        problems.push(format!(
+            "17: the table is {} px high in {}",
+            tall[0], tall[1]
+        ));
+    }
+    check_page(&rig.driver, &c, Some(&axe), "newplayer-cross", (1920, 1080)).await;
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// A quick match that nobody joins: after a short wait the table offers to play at once with
+/// computer players in the open seats, and one click opens that game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quick_match_nobody_joins_offers_the_computer() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(200),
+        Duration::from_secs(5),
+        |_| {},
+    )
+    .await;
+    let c = rig.driver.session(390, 844).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    select(&c, "#qm-players", "3").await;
+    click(&c, "#quick-match").await;
+    let first = wait_js(&c, "const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); return m && document.querySelector('.waiting') ? m[1] : '';", Duration::from_secs(10), "Ann's open table").await;
+    let offer = poll_js(
+        &c,
+        "const o = document.querySelector('#offer-computers'); return o ? o.textContent : '';",
+        Duration::from_secs(25),
+    )
+    .await;
+    assert!(
+        offer.as_str().unwrap_or("").contains("Nobody has come yet"),
+        "12: no offer of computer players after 25 s: {offer}"
+    );
+    screenshot(&c, "newplayer-quick-match-offer-390x844", (390, 844)).await;
+    click(&c, "#offer-go").await;
+    wait_js(&c, &format!("const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); const r = document.querySelector('.table-page'); return m && m[1] !== {:?} && r && r.dataset.status !== 'waiting' && document.querySelectorAll('.opp .bot-icon').length === 2;", first.as_str().unwrap()), Duration::from_secs(15), "the game with two computer players").await;
+    no_console_errors(&rig.driver, &c, "the quick match offer").await;
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// The four-seat table at the three sizes, light and dark: it fits the window both ways (no
+/// scrollbar on a laptop or a desktop), passes axe-core, and is photographed
+/// (`newplayer-table-{light,dark}-{W}x{H}.png`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_four_seat_table_at_three_sizes_light_and_dark() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(100),
+        Duration::from_secs(5),
+        |_| {},
+    )
+    .await;
+    for dark in [false, true] {
+        for (w, h) in SIZES {
+            let flags: &[&str] = if dark {
+                &[
+                    "--force-dark-mode",
+                    "--blink-settings=preferredColorScheme=0",
+                ]
+            } else {
+                &[]
+            };
+            let c = rig.driver.session_with(w, h, flags).await.unwrap();
+            guest(&c, &rig.base, "Ann").await;
+            create(&c, 4, 100, "five-up", &["bot:casual"; 3]).await;
+            play_until(&c, "const r = document.querySelector('.table-page'); return !!r && r.dataset.status === 'playing' && document.querySelectorAll('#board g.tile').length >= 3;", false, Duration::from_secs(30), "a few tiles down").await;
+            let what = format!("the table at {w}x{h}{}", if dark { ", dark" } else { "" });
+            let size = c
+                .execute(
+                    "window.scrollTo(0, 0); const d = document.documentElement; return [d.scrollWidth, d.clientWidth, d.scrollHeight, d.clientHeight];",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            assert_eq!(size[0], size[1], "{what}: wider than the window: {size}");
+            if w > 820 {
+                assert!(
+                    size[2].as_f64() <= size[3].as_f64(),
+                    "{what}: taller than the window: {size}"
+                );
+            }
+            let v = axe_violations(&c, &axe).await;
+            assert!(v.is_empty(), "{what}: {}", v.join("\n"));
+            no_console_errors(&rig.driver, &c, &what).await;
+            screenshot(
+                &c,
+                &format!(
+                    "newplayer-table-{}-{w}x{h}",
+                    if dark { "dark" } else { "light" }
+                ),
+                (w, h),
+            )
+            .await;
+            c.close().await.unwrap();
+        }
+    }
     rig.server.shutdown().await;
 }

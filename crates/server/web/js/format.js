@@ -280,3 +280,24 @@ export function formOptions(p, players, set, options, chosen) {
   const [name, n, ...rest] = base.split(' ');
   return [name, n, `set=${set}`, ...rest].join(' ');
 }
+
+/**
+ * The game a table plays, by its preset's name ("Cross Dominoes"): the preset whose rules for
+ * that many players on that set are the table's; a table with other options is "... with its
+ * own rules" after the closest preset (the target is not counted). `presets`: the server's config (null while it loads).
+ */
+export function gameName(rules, presets) {
+  if (!presets || !presets.length || !rules) return 'Dominoes';
+  const differences = (p) => {
+    const want = presetRulesFor(p, rules.players, rules.set ?? 6);
+    // The target is everyone's own choice: a game to 50 is still Five Up.
+    return Object.keys(want).filter((k) => k !== 'target' && JSON.stringify(want[k]) !== JSON.stringify(rules[k])).length;
+  };
+  let best = null; let bestN = Infinity;
+  for (const p of presets) {
+    const n = differences(p);
+    if (n < bestN) { best = p; bestN = n; }
+  }
+  const name = presetWords(best.name).replace(/ \(.*\)$/, '');
+  return bestN === 0 ? name : `${name}, with its own rules`;
+}

@@ -2,7 +2,7 @@
 import { h, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { Conn } from './conn.js';
-import { seatName, shortRules, optionsString, valueWords, levelWords, rulesLines, presetWords, setWords, maxPlayers, maxHand, formProblems, plainRulesWords, presetRulesFor, formOptions } from './format.js';
+import { seatName, shortRules, gameName, optionsString, valueWords, levelWords, rulesLines, presetWords, setWords, maxPlayers, maxHand, formProblems, plainRulesWords, presetRulesFor, formOptions } from './format.js';
 import { go } from './app.js';
 import { ratingOf } from './ratings.js';
 
@@ -37,6 +37,7 @@ function accountPanel(app, onChange) {
       err);
   }
   const user = h('input', { id: 'reg-name', maxlength: 24, autocomplete: 'username' });
+  const rename = h('input', { id: 'rename-name', maxlength: 24, required: true, value: app.user.name, autocomplete: 'nickname' });
   const pass = h('input', { id: 'reg-pass', type: 'password', autocomplete: 'new-password' });
   return h('section', { class: 'card account', 'aria-labelledby': 'acc-h' },
     h('h2', { id: 'acc-h' }, `Hello, ${app.user.name}`),
@@ -50,18 +51,35 @@ function accountPanel(app, onChange) {
       h('div', { class: 'field' }, h('label', { for: 'reg-name' }, 'User name'), user),
       h('div', { class: 'field' }, h('label', { for: 'reg-pass' }, 'Password'), pass),
       h('button', { type: 'submit' }, 'Register')),
-    h('button', { type: 'button', onClick: async () => { await api.logout(); app.setUser(null); onChange(); } }, 'Log out'),
+    // A guest (named by the page when they went straight to a game) may take another nickname:
+    // that starts a new guest, so the games so far stay with the old name (registering keeps them).
+    app.user.registered ? null : h('details', { class: 'rename' }, h('summary', {}, 'Play under another nickname'),
+      h('form', { class: 'row', onSubmit: async (ev) => {
+        ev.preventDefault();
+        try { const me = await api.guest(rename.value.trim()); app.setUser(me.user); onChange(); } catch (e) { fail(e); }
+      } },
+      h('div', { class: 'field' }, h('label', { for: 'rename-name' }, 'New nickname'), rename),
+      h('button', { type: 'submit', id: 'rename-go' }, 'Change'),
+      h('p', { class: 'note' }, 'Games so far stay with the old name: register above to keep them under a name of your own.'))),
+    h('button', { type: 'button', class: 'secondary', id: 'logout', onClick: async () => { await api.logout(); app.setUser(null); onChange(); } }, 'Log out'),
     err);
 }
 
-function tableItem(t, app, redraw) {
+/** A guest's name made up for a player who has not chosen one: "Guest 4821". */
+export function madeUpName() {
+  const n = new Uint16Array(1);
+  crypto.getRandomValues(n);
+  return `Guest ${1000 + (n[0] % 9000)}`;
+}
+
+function tableItem(t, app, redraw, presets) {
   const free = t.seats.filter((s) => s.occupant.kind === 'open');
   const err = h('span', { class: 'error', role: 'alert' });
   const sit = async (seat) => {
     try { await api.join(t.id, { seat }); go(`/table/${t.id}`); } catch (e) { err.textContent = e.message; }
   };
   return h('li', { class: 'table-item', 'data-table': t.id },
-    h('div', { class: 'rules' }, h('strong', {}, shortRules(t.rules)), ` · ${t.status}`, t.hand_no ? ` · hand ${t.hand_no}` : ''),
+    h('div', { class: 'rules' }, h('strong', { class: 'game' }, gameName(t.rules, presets)), ` · ${shortRules(t.rules)}`, ` · ${t.status}`, t.hand_no ? ` · hand ${t.hand_no}` : ''),
     h('details', {}, h('summary', {}, 'All the rules'), h('ul', { class: 'rules-lines' }, rulesLines(t.rules).map((l) => h('li', {}, l)))),
     h('ul', { class: 'seats', 'aria-label': 'seats' }, t.seats.map((s) => h('li', {},
       `${s.seat + 1}: `, s.occupant.kind === 'open'
@@ -235,11 +253,20 @@ function playNow(cfg, app, tables) {
   const level = h('select', { id: 'pn-level' }, cfg.bot_levels.map((l) => h('option', { value: l, selected: l === 'club' }, levelWords(l))));
   const preset = h('select', { id: 'qm-preset' }, cfg.presets.map((p) => h('option', { value: p.name }, presetWords(p.name))));
   const players = h('select', { id: 'qm-players' }, [2, 3, 4, 5, 6, 7, 8].map((n) => h('option', { value: n }, `${n} players`)));
-  const ready = () => {
+  // No nickname yet: the one typed above, or one made up (changed later in the lobby), so the
+  // first click reaches a game.
+  const ready = async () => {
     if (app.user) return true;
-    err.textContent = 'Choose a nickname (or log in) first, just above.';
-    document.getElementById('guest-name')?.focus();
-    return false;
+    const typed = document.getElementById('guest-name')?.value.trim();
+    try {
+      const me = await api.guest(typed || madeUpName());
+      app.setUser(me.user);
+      return true;
+    } catch (e) {
+      err.textContent = `${e.message}: choose a nickname (or log in) just above.`;
+      document.getElementById('guest-name')?.focus();
+      return false;
+    }
   };
   const rulesOf = (name, n) => { const p = cfg.presets.find((x) => x.name === name) || cfg.presets[0]; return p.rules[n - 2] || p.rules[0]; };
   return h('section', { class: 'card play-now', 'aria-labelledby': 'pn-h' },
@@ -247,7 +274,7 @@ function playNow(cfg, app, tables) {
     h('div', { class: 'row' },
       h('div', { class: 'field' }, h('label', { for: 'pn-level' }, 'Computer'), level),
       h('button', { type: 'button', id: 'play-now', onClick: async () => {
-        if (!ready()) return;
+        if (!(await ready())) return;
         try {
           const t = await api.createTable({ rules: 'five-up players=2', seats: [{ kind: 'me' }, { kind: 'bot', level: level.value }], unlisted: true });
           go(`/table/${t.id}`);
@@ -257,7 +284,7 @@ function playNow(cfg, app, tables) {
       h('div', { class: 'field' }, h('label', { for: 'qm-preset' }, 'Rules'), preset),
       h('div', { class: 'field' }, h('label', { for: 'qm-players' }, 'Table'), players),
       h('button', { type: 'button', id: 'quick-match', onClick: async () => {
-        if (!ready()) return;
+        if (!(await ready())) return;
         const n = Number(players.value);
         const want = rulesOf(preset.value, n);
         const same = (r) => Object.keys(want).every((k) => JSON.stringify(want[k]) === JSON.stringify(r[k]));
@@ -282,7 +309,7 @@ export async function lobbyPage(main, { app }) {
   const tables = new Map();
   const draw = () => {
     const items = [...tables.values()].sort((a, b) => b.created_at - a.created_at);
-    mount(list, items.length ? items.map((t) => tableItem(t, app, draw)) : h('li', { class: 'empty' }, 'No open tables yet: create one.'));
+    mount(list, items.length ? items.map((t) => tableItem(t, app, draw, cfg.presets)) : h('li', { class: 'empty' }, 'No open tables yet: create one.'));
   };
   let conn = null;
   const follow = () => new Conn({

@@ -3,7 +3,7 @@
 import { h, s } from './dom.js';
 import { backSvg, tileRow } from './tiles.js';
 import { tallySegments } from './tally.js';
-import { seatName, sideName } from './format.js';
+import { seatName, sideName, BOT_NAMES } from './format.js';
 import { proofBlock } from './verifyview.js';
 import { ratingOf } from './ratings.js';
 
@@ -48,6 +48,14 @@ export function clockText(since, limit, now = Date.now()) {
   return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
 }
 
+/** The computer player's icon: a small screen, read as "computer player". */
+export function botIcon() {
+  return s('svg', { class: 'bot-icon', viewBox: '0 0 16 16', role: 'img', 'aria-label': 'computer player' },
+    s('title', {}, 'computer player'),
+    s('rect', { x: 1.5, y: 2.5, width: 13, height: 9, rx: 1.5 }),
+    s('path', { d: 'M5.5 14.5h5M8 11.5v3' }));
+}
+
 function seatCard(view, i, clock) {
   const me = view.you ?? -1;
   const seat = view.table.seats[i];
@@ -57,8 +65,11 @@ function seatCard(view, i, clock) {
   const away = person && !seat.connected;
   const limit = away && !seat.taken_over && clock && clock.takeover ? clock.takeover : 0;
   const partner = me >= 0 && i !== me && view.sides[i] === view.sides[me];
+  // A computer player is marked by an icon (labelled for screen readers), not by a suffix that
+  // a narrow card would cut off.
+  const bot = seat.occupant.kind === 'bot';
   return h('li', { class: ['opp', turn ? 'turn' : '', away ? 'away' : ''], 'data-seat': i },
-    h('div', { class: 'name', title: seatName(view.table.seats, i) }, seatName(view.table.seats, i)),
+    h('div', { class: 'name', title: seatName(view.table.seats, i) }, bot ? [botIcon(), BOT_NAMES[i % BOT_NAMES.length]] : seatName(view.table.seats, i)),
     h('div', { class: 'opp-meta' },
       partner ? h('span', { class: 'tag' }, 'partner') : null,
       seat.resigned ? h('span', { class: 'tag' }, 'resigned: a computer plays for them') : seat.taken_over ? h('span', { class: 'tag' }, 'computer playing for them') : away ? h('span', { class: 'tag away-tag' }, 'away') : null,
@@ -108,12 +119,30 @@ export function summary(view, st, actions, { kept = false } = {}) {
   const end = endWords(view, o);
   const during = playPoints(view, view.history);
   const proof = (view.proofs || []).find((p) => p.hand === o.hand);
+  // The dialog's buttons come first, under its heading, so that "Next hand" and "Play again"
+  // are on a phone's screen without scrolling; the main one takes focus (table.js).
+  const buttons = kept ? h('div', { class: 'row buttons' }, h('button', { type: 'button', id: 'close-kept', class: 'main-action', onClick: actions.closeKept }, 'Close')) : h('div', { class: 'row buttons' },
+    over && view.you != null
+      ? [
+        view.rematch && st.rematchJoined
+          ? h('a', { class: 'button main-action', href: `/table/${view.rematch}`, id: 'rematch-go' }, 'Go to the new table')
+          : view.rematch
+            ? h('button', { type: 'button', id: 'rematch-accept', class: 'main-action', onClick: actions.rematch }, 'Accept the rematch')
+            : h('button', { type: 'button', id: 'play-again', class: 'main-action', disabled: !!st.rematchId, onClick: actions.rematch }, st.rematchId ? 'Opening the new table…' : 'Play again'),
+        h('a', { class: 'button', href: `/game/${view.table.id}`, id: 'replay-link' }, 'Replay this game'),
+        h('a', { class: 'button', href: '/' }, 'Lobby')]
+      : over ? h('a', { class: 'button main-action', href: `/game/${view.table.id}`, id: 'replay-link' }, 'Replay this game') : (view.you != null
+        ? h('button', { type: 'button', id: 'next-hand', class: 'main-action', disabled: st.readyNext || view.seed_sent, onClick: actions.next },
+          st.readyNext || view.seed_sent ? 'Waiting for the others…' : 'Next hand')
+        : null),
+    h('button', { type: 'button', class: 'secondary', id: 'look', onClick: actions.hideSummary }, 'Look at the table'));
   return h('div', { class: 'overlay', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'sum-h', id: 'summary' },
     h('div', { class: 'card summary' },
       over
         ? h('h2', { id: 'sum-h', class: 'game-over' }, `Game over: ${sideName(seats, view.sides, view.winner)} win${view.sides.filter((x) => x === view.winner).length > 1 ? '' : 's'}`)
         : h('h2', { id: 'sum-h' }, `Hand ${o.hand}: ${end}`),
       over ? h('p', {}, `Hand ${o.hand}: ${end}.`) : null,
+      buttons,
       h('h3', {}, 'All hands'),
       h('ul', { class: 'revealed' }, o.hands.map((tiles, i) => h('li', {},
         h('span', { class: 'who' }, seatName(seats, i)),
@@ -126,20 +155,6 @@ export function summary(view, st, actions, { kept = false } = {}) {
       !over && !kept && view.you != null && st.dealAt ? h('p', { class: 'deal-countdown', id: 'deal-countdown', 'data-deadline': st.dealAt, role: 'timer' },
         'The next hand is dealt in ', h('span', { class: 'clock-t' }, `${Math.max(0, Math.ceil((st.dealAt - Date.now()) / 1000))} s`),
         ' (your seed is sent for you if you have not pressed Next hand by then).') : null,
-      proof ? actions.keptProof(`last-${proof.hand}`, () => proofBlock(proof, view.table.rules, view.lead_kind, { history: view.history, remaining: o.hands, lot: view.lot }, { id: 'verify-last' })) : null,
-      kept ? h('div', { class: 'row buttons' }, h('button', { type: 'button', id: 'close-kept', onClick: actions.closeKept }, 'Close')) : h('div', { class: 'row buttons' },
-        over && view.you != null
-          ? [
-            view.rematch && st.rematchJoined
-              ? h('a', { class: 'button', href: `/table/${view.rematch}`, id: 'rematch-go' }, 'Go to the new table')
-              : view.rematch
-                ? h('button', { type: 'button', id: 'rematch-accept', onClick: actions.rematch }, 'Accept the rematch')
-                : h('button', { type: 'button', id: 'play-again', onClick: actions.rematch }, 'Play again'),
-            h('a', { class: 'button', href: `/game/${view.table.id}`, id: 'replay-link' }, 'Replay this game'),
-            h('a', { class: 'button', href: '/' }, 'Lobby')]
-          : over ? h('a', { class: 'button', href: `/game/${view.table.id}`, id: 'replay-link' }, 'Replay this game') : (view.you != null
-            ? h('button', { type: 'button', id: 'next-hand', disabled: st.readyNext || view.seed_sent, onClick: actions.next },
-              st.readyNext || view.seed_sent ? 'Waiting for the others…' : 'Next hand')
-            : null),
-        h('button', { type: 'button', class: 'secondary', onClick: actions.hideSummary }, 'Look at the table'))));
+      proof ? actions.keptProof(`last-${proof.hand}`, () => proofBlock(proof, view.table.rules, view.lead_kind, { history: view.history, remaining: o.hands, lot: view.lot }, { id: 'verify-last' })) : null));
 }
+

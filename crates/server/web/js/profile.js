@@ -22,7 +22,7 @@ export async function profilePage(main, { params: [uid], app }) {
     h('div', { class: 'field' }, h('label', { for: 'hf-name' }, 'With player'), who));
   const body = h('tbody', {});
   const table = h('table', { class: 'history' },
-    h('thead', {}, h('tr', {}, ['When', 'Rules', 'Players', 'Result', 'Scores', ''].map((x) => h('th', { scope: 'col' }, x)))), body);
+    h('thead', {}, h('tr', {}, ['When', 'Rules', 'Players', 'Result', 'Scores', 'Replay'].map((x) => h('th', { scope: 'col' }, x)))), body);
   const drawHistory = () => {
     const name = who.value.trim().toLowerCase();
     const shown = p.history.filter((g) => (result.value === 'all' || (result.value === 'won') === g.won)

@@ -31,6 +31,18 @@ async function loadGame(id) {
 }
 
 export async function replayPage(main, { params: [id] }) {
+  // A game still in play has no replay yet: the table is asked first (so no request fails), and
+  // the page says so and offers to watch it.
+  let table = null;
+  try { table = await api.table(id); } catch (_) { table = null; }
+  if (table && table.status !== 'finished') {
+    document.title = 'A game in play · fiveup';
+    mount(main, h('section', { class: 'page in-play', id: 'in-play', 'aria-labelledby': 'rep-h' },
+      h('h1', { id: 'rep-h' }, 'This game is still being played'),
+      h('p', {}, table.status === 'waiting' ? 'Its table is waiting for players.' : 'Its replay is ready when the game ends; until then you can watch it.'),
+      h('p', {}, h('a', { class: 'button', href: `/table/${id}`, id: 'watch-game' }, table.status === 'waiting' ? 'Go to the table' : 'Watch the game'), ' ', h('a', { href: '/' }, 'Back to the lobby'))));
+    return null;
+  }
   const replay = await loadGame(id);
   const pos = positions(replay);
   let at = 0;
@@ -74,7 +86,7 @@ export async function replayPage(main, { params: [id] }) {
         : reviewState === 'loading' ? 'Verdict: the expert is reviewing the game…' : reviewState === 'failed' ? 'Verdict: the review is not available' : 'Verdict: forced (one legal action)') : null,
       h('ul', { class: 'scores-line' }, scores.map((sc, side) => h('li', {}, `${sideName(seats, sides, side)}: `, h('strong', {}, String(sc)), tallySvg(sc, `tally of ${sc}`)))),
       h('p', {}, `Boneyard: ${step ? step.boneyard : hand.boneyard.length}`),
-      last && hand.outcome ? h('div', { class: 'outcome' }, h('h3', {}, 'The award'), h('ol', {}, hand.outcome.explanation.map((l) => h('li', {}, l)))) : null);
+      last && hand.outcome ? h('div', { class: 'outcome' }, h('h2', {}, 'The award'), h('ol', {}, hand.outcome.explanation.map((l) => h('li', {}, l)))) : null);
     mount(hands, h('ul', { class: 'revealed' }, tiles.map((t, i) => h('li', { class: step && step.seat === i ? 'acted' : '' },
       h('span', { class: 'who' }, seatName(seats, i)), t.length ? tileRow(t, `${seatName(seats, i)}'s tiles`) : h('span', {}, 'no tiles')))));
     if (pane.dataset.hand !== String(hand.hand)) {

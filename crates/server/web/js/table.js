@@ -6,10 +6,13 @@ import { Conn, randomSeedHex } from './conn.js';
 import { renderBoard, armName } from './board.js';
 import { playOrder } from './geometry.js';
 import { tileSvg, tileWords } from './tiles.js';
-import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rulesLines, leadWords } from './format.js';
+import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rulesLines, leadWords, gameName, levelWords } from './format.js';
 import { proofBlock, hex } from './verifyview.js';
 import { scoresPanel, seatsPanel, seatPlaces, summary, clockText } from './panels.js';
 import { go } from './app.js';
+
+/** How long a table with open seats waits for players before the page offers computer players. */
+const WAIT_OFFER_MS = 15000;
 
 /** How long before the server stops waiting for seeds the page sends its own by itself. */
 const AUTO_SEED_MARGIN_MS = 2500;
@@ -24,7 +27,12 @@ export async function tablePage(main, { params: [id], query, app }) {
   // disconnected player's turn waits before a computer plays for them.
   const clock = { since: Date.now(), takeover: 0, key: '', redraw: () => { if (st.view) render(); } };
   let seedWaitSecs = 30;
-  api.config().then((c) => { clock.takeover = c.takeover_secs || 0; seedWaitSecs = c.seed_wait_secs || 30; }).catch(() => {});
+  // The server's presets, to name the game the table plays ("Cross Dominoes").
+  let presets = null;
+  const configLoaded = api.config().then((c) => {
+    clock.takeover = c.takeover_secs || 0; seedWaitSecs = c.seed_wait_secs || 30; presets = c.presets || [];
+    if (st.view) render();
+  }).catch(() => {});
   const invite = query.get('invite');
   const el = {
     root: h('section', { class: 'table-page', 'aria-label': 'the table' }),
@@ -199,7 +207,19 @@ export async function tablePage(main, { params: [id], query, app }) {
       if (legal.some((l) => l.tile && l.arm == null)) return 'Your lead: choose a tile';
       return st.selected ? `Choose an end for ${st.selected}` : 'Your turn: choose a tile';
     }
+    if (v.you != null && v.to_move === v.you && v.table.seats[v.you]?.resigned) return 'The computer plays your seat';
     return `${seatName(v.table.seats, v.to_move)} to play`;
+  }
+
+  // The button that opens the result of the hand just over (hidden to look at the table), or of
+  // the last hand during the next one.
+  function resultButton(v) {
+    const kept = !v.last_hand && st.kept && st.kept.last_hand && v.winner == null ? st.kept : null;
+    if (v.last_hand && st.hideSummary === v.last_hand.hand) {
+      return h('button', { type: 'button', class: 'secondary show-summary', id: 'show-summary', onClick: () => { st.hideSummary = null; render(); } }, `Hand ${v.last_hand.hand} result`);
+    }
+    if (kept && !st.showKept) return h('button', { type: 'button', class: 'secondary show-summary', id: 'last-hand', onClick: () => { st.showKept = true; render(); } }, `Last hand (${kept.last_hand.hand}): result`);
+    return null;
   }
 
   // Resign (a computer player plays your seat to the end; your side's win would not count as
@@ -255,6 +275,8 @@ export async function tablePage(main, { params: [id], query, app }) {
     const fly = st.fly && st.fly.version === st.version ? st.fly : null;
     renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly, waiting: v.waiting || [], turns: v.table.rules.spinner === 'none' ? 2 : 1 });
     el.count.replaceChildren(h('span', { class: 'label' }, 'Count'), h('span', { class: 'value', 'aria-label': `count ${v.count}` }, String(v.count)));
+    // Games whose plays score nothing (Cross Dominoes, Draw, Block) have no count to watch.
+    el.count.hidden = v.table.rules.play_scoring === 'none';
     const mustDraw = v.to_move === v.you && legal.length > 0 && legal.every((l) => l.action === 'D');
     const prompt = promptText(v);
     const tiles = v.my_tiles || [];
@@ -299,14 +321,22 @@ export async function tablePage(main, { params: [id], query, app }) {
           type: 'button', class: ['act', l.action === 'D' && mustDraw ? 'big' : ''], id: l.action === 'D' ? 'draw' : l.action === 'P' ? 'pass' : null, 'data-action': l.action, onClick: () => act(l.action),
         }, actionWords(l.action)[0].toUpperCase() + actionWords(l.action).slice(1), l.action === 'D' ? ` (${v.boneyard} left)` : '')),
         resignControls(v),
-        v.you != null ? h('button', { type: 'button', id: 'hint', class: 'secondary', disabled: legal.length < 2 || st.hintPending, title: legal.length === 1 ? 'Only one move is possible' : null, onClick: askHint, 'aria-keyshortcuts': 'h' }, st.hintPending ? 'Thinking…' : 'Hint') : null,
-        h('span', { class: 'boneyard', 'aria-label': `${v.boneyard} tiles in the boneyard` }, `Boneyard: ${v.boneyard}`)),
-      st.hint ? h('section', { class: 'hint-panel', 'aria-label': 'hint' },
-        h('h3', {}, 'The expert\'s evaluation'),
-        h('p', { class: 'unit' }, `What each play is worth to your side over the rest of the hand, ${valueUnit(v.table.rules, v.scores)}, best first:`),
+        v.you != null && !v.table.seats[v.you]?.resigned ? h('button', { type: 'button', id: 'hint', class: 'secondary', disabled: legal.length < 2 || st.hintPending, title: legal.length === 1 ? 'Only one move is possible' : null, onClick: askHint, 'aria-keyshortcuts': 'h' }, st.hintPending ? 'Thinking…' : 'Hint') : null,
+        h('span', { class: 'boneyard', 'aria-label': `${v.boneyard} tiles in the boneyard` }, `Boneyard: ${v.boneyard}`),
+        // Your own score beside your hand, as the other seats show theirs on their cards.
+        v.you != null ? h('span', { class: 'my-score', id: 'my-score' }, `${v.table.rules.partnerships ? 'Your side' : 'You'}: ${v.scores[v.sides[v.you]] ?? 0} pts`) : null,
+        // The last hand's result, reopened from here: in the row, so it never covers a control.
+        resultButton(v)),
+      st.hint ? h('section', { class: 'hint-panel', 'aria-labelledby': 'hint-h' },
+        h('h2', { id: 'hint-h' }, 'The expert\'s evaluation'),
+        h('p', { class: 'unit' }, `What each play is worth to your side over the rest of the hand, ${valueUnit(v.table.rules, v.scores)}, on average over the deals the expert imagined, best first:`),
         h('ol', {}, st.hint.evals.map((e, i) => h('li', { class: i === 0 ? 'best' : '' },
-          h('strong', {}, actionWords(e.action)), `: ${e.mean >= 0 ? '+' : ''}${e.mean.toFixed(1)} ± ${e.stderr.toFixed(1)}`,
-          i > 0 ? h('span', { class: 'loss' }, ` (${(st.hint.evals[0].mean - e.mean).toFixed(1)} worse)`) : ' (best)')))) : null);
+          h('strong', {}, actionWords(e.action)), `: ${e.mean >= 0 ? '+' : ''}${e.mean.toFixed(1)}`,
+          i > 0 ? h('span', { class: 'loss' }, ` (${(st.hint.evals[0].mean - e.mean).toFixed(1)} worse)`) : ' (best)'))),
+        // How sure the estimates are, for those who ask: the standard error of each mean.
+        keptDetails('hint-spread', { class: 'hint-spread' }, 'How sure is this?',
+          h('p', {}, 'Each value is an average over sampled deals, so it is uncertain: the true value is usually within about two of these amounts of it (the standard error of the mean).'),
+          h('ul', {}, st.hint.evals.map((e) => h('li', {}, `${actionWords(e.action)}: ${e.mean >= 0 ? '+' : ''}${e.mean.toFixed(1)} ± ${e.stderr.toFixed(1)}`))))) : null);
     if (hadFocus) {
       const again = (st.selected && playArea.querySelector('.ends-bar button'))
         || handArea.querySelector(`.hand-tile[data-tile="${hadFocus}"]`)
@@ -339,8 +369,8 @@ export async function tablePage(main, { params: [id], query, app }) {
     mount(verifySlot,
       h('section', { class: 'card verify', 'aria-labelledby': 'ver-h' }, h('h2', { id: 'ver-h' }, 'Fair deal'),
         v.proof ? h('div', { class: 'current-proof' },
-          h('p', {}, `Hand ${v.proof.hand}: the server committed to its seed before the deal.`),
-          hex('commitment', v.proof.commitment),
+          h('p', {}, `Hand ${v.proof.hand}: the server locked in its part of the shuffle before the deal, so it cannot change the deal afterwards; after the hand your browser can check it.`),
+          keptDetails('commitment', { class: 'commitment' }, 'Show the commitment (its fingerprint)', hex('commitment', v.proof.commitment)),
           h('p', {}, `Seeds in from seat${v.proof.contributed.length === 1 ? '' : 's'}: ${v.proof.contributed.map((x) => x + 1).join(', ') || 'none yet'}`)) : null,
         proofs.length ? keptDetails('proofs', { class: 'past-proofs' }, 'Finished hands: seeds revealed',
           proofs.map((p) => {
@@ -362,7 +392,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     const host = info?.creator?.name;
     const invited = invite && v.you == null;
     return h('section', { class: 'card waiting', 'aria-labelledby': 'wait-h' },
-      h('h2', { id: 'wait-h' }, invited ? `${host || 'A friend'} invited you to a game of Five Up` : 'Waiting for players'),
+      h('h2', { id: 'wait-h' }, invited ? `${host || 'A friend'} invited you to a game of ${gameName(v.table.rules, presets)}` : 'Waiting for players'),
       invited ? h('p', { class: 'invited' }, app.user ? `Take your seat as ${app.user.name}, or ` : 'Choose a nickname to play as a guest, or log in if you have an account. ', h('a', { href: '/how-to-play' }, 'learn how to play'), '.') : null,
       h('ul', { class: 'rules-lines', 'aria-label': 'the rules' }, rulesLines(v.table.rules).map((l) => h('li', {}, l))),
       h('ul', { class: 'seats' }, v.table.seats.map((seat) => h('li', { 'data-seat': seat.seat },
@@ -377,8 +407,32 @@ export async function tablePage(main, { params: [id], query, app }) {
           return h('div', { class: 'invite' }, `Seat ${inv.seat + 1}: `, h('input', { class: 'invite-link', readonly: true, value: url, 'aria-label': `invitation link for seat ${inv.seat + 1}`, 'data-seat': inv.seat }),
             h('button', { type: 'button', onClick: () => navigator.clipboard?.writeText(url) }, 'Copy'));
         })) : null,
+      offerComputers(v, err),
       v.you != null ? h('button', { type: 'button', class: 'secondary', onClick: async () => { try { await api.leave(id); go('/'); } catch (e) { err.textContent = e.message; } } }, 'Leave the table') : null,
       err);
+  }
+
+  // Nobody has come after a while (a quick match at a quiet hour): offer the same game at once
+  // with computer players in the open seats (a new table; this one is left).
+  function offerComputers(v, err) {
+    const open = v.table.seats.filter((x) => x.occupant.kind === 'open').length;
+    const alone = v.table.seats.every((x) => x.seat === v.you || x.occupant.kind === 'open');
+    if (v.you == null || !open || !alone) { st.waitSince = null; return null; }
+    if (!st.waitSince) st.waitSince = Date.now();
+    if (Date.now() - st.waitSince < WAIT_OFFER_MS) return null;
+    const level = h('select', { id: 'offer-level', 'aria-label': 'computer level' }, ['casual', 'club', 'strong'].map((l) => h('option', { value: l, selected: l === 'club' }, levelWords(l))));
+    return h('div', { class: 'offer', id: 'offer-computers', role: 'status' },
+      h('p', {}, `Nobody has come yet. Play now with ${open === 1 ? 'a computer player' : `${open} computer players`} in the open seat${open === 1 ? '' : 's'}?`),
+      h('div', { class: 'row' }, level,
+        h('button', { type: 'button', id: 'offer-go', onClick: async () => {
+          try {
+            const rules = st.info?.options || v.table.options;
+            const seats = v.table.seats.map((x) => (x.seat === v.you ? { kind: 'me' } : { kind: 'bot', level: level.value }));
+            await api.leave(id);
+            const t = await api.createTable({ rules, seats, unlisted: true });
+            go(`/table/${t.id}`);
+          } catch (e) { err.textContent = e.message; }
+        } }, 'Play the computer instead')));
   }
 
   function guestInline() {
@@ -441,25 +495,44 @@ export async function tablePage(main, { params: [id], query, app }) {
     }
     if (e.points) {
       const wrap = el.root.querySelector('.board-wrap');
+      // One at a time, under the count box (never over its figure).
+      wrap?.querySelectorAll('.score-pop').forEach((old) => old.remove());
       const pop = h('div', { class: 'score-pop', 'aria-hidden': 'true' }, `+${e.points}`);
       wrap?.append(pop);
       setTimeout(() => pop.remove(), 1600);
     }
   };
+  // Browsers let a page start audio only after a user gesture (a reloaded page has had none):
+  // the audio starts with the first click, tap or key on the page, and until then the chime is
+  // silent rather than refused with a console warning.
   const sound = { on: localStorage.getItem('fiveup-sound') !== 'off', ctx: null };
+  const startAudio = () => {
+    if (sound.ctx || typeof AudioContext === 'undefined') return;
+    try { sound.ctx = new AudioContext(); } catch (_) { sound.ctx = null; }
+  };
+  const gesture = () => { startAudio(); if (sound.ctx?.state === 'suspended') sound.ctx.resume().catch(() => {}); if (sound.ctx) { document.removeEventListener('pointerdown', gesture, true); document.removeEventListener('keydown', gesture, true); } };
+  document.addEventListener('pointerdown', gesture, true);
+  document.addEventListener('keydown', gesture, true);
   const chime = () => {
     if (!sound.on) return;
-    try {
-      sound.ctx = sound.ctx || new AudioContext();
-      const ctx = sound.ctx;
-      [659.25, 987.77].forEach((f, i) => {
-        const o = ctx.createOscillator(); const g = ctx.createGain();
-        o.frequency.value = f; o.type = 'sine';
-        const t0 = ctx.currentTime + i * 0.12;
-        g.gain.setValueAtTime(0.0001, t0); g.gain.exponentialRampToValueAtTime(0.12, t0 + 0.02); g.gain.exponentialRampToValueAtTime(0.0001, t0 + 0.35);
-        o.connect(g).connect(ctx.destination); o.start(t0); o.stop(t0 + 0.4);
-      });
-    } catch (_) { /* no audio here */ }
+    // A page reached by a click in the app (the lobby's buttons) has had its gesture already.
+    if (!sound.ctx && navigator.userActivation?.hasBeenActive) startAudio();
+    const ctx = sound.ctx;
+    if (!ctx) return;
+    const ring = () => {
+      try {
+        [659.25, 987.77].forEach((f, i) => {
+          const o = ctx.createOscillator(); const g = ctx.createGain();
+          o.frequency.value = f; o.type = 'sine';
+          const t0 = ctx.currentTime + i * 0.12;
+          g.gain.setValueAtTime(0.0001, t0); g.gain.exponentialRampToValueAtTime(0.12, t0 + 0.02); g.gain.exponentialRampToValueAtTime(0.0001, t0 + 0.35);
+          o.connect(g).connect(ctx.destination); o.start(t0); o.stop(t0 + 0.4);
+        });
+      } catch (_) { /* no audio here */ }
+    };
+    // A context made since a gesture may still be starting (or was suspended in the background).
+    if (ctx.state === 'running') ring();
+    else if (navigator.userActivation?.hasBeenActive !== false) ctx.resume().then(ring, () => {});
   };
   let wasMine = false;
   const turnSignals = (v) => {
@@ -483,9 +556,10 @@ export async function tablePage(main, { params: [id], query, app }) {
     el.root.dataset.hand = String(v.hand_no);
     el.root.dataset.turn = v.you != null && v.to_move === v.you && (v.legal || []).length ? 'mine' : 'other';
     const names = v.table.seats.filter((x) => x.occupant.kind === 'human' || x.occupant.kind === 'bot').map((x) => seatName(v.table.seats, x.seat));
+    const game = gameName(v.table.rules, presets);
     mount(top,
       h('div', { class: 'table-head' },
-        h('h1', {}, names.length ? `Five Up: ${names.join(', ')}` : 'Five Up'),
+        h('h1', {}, names.length ? `${game}: ${names.join(', ')}` : game),
         keptDetails('rules', { class: 'rules' }, shortRules(v.table.rules), h('ul', { class: 'rules-lines' }, rulesLines(v.table.rules).map((l) => h('li', {}, l)))),
         v.table.rules.manual_scoring ? h('span', { class: 'badge manual', id: 'manual-badge' }, 'Scored by hand: claim your points') : null,
         v.you == null && !invite && v.table.status !== 'waiting' ? h('span', { class: 'badge' }, 'watching') : null,
@@ -498,21 +572,33 @@ export async function tablePage(main, { params: [id], query, app }) {
     ringLeft.replaceWith(ring.left); ringLeft = ring.left;
     ringTop.replaceWith(ring.top); ringTop = ring.top;
     ringRight.replaceWith(ring.right); ringRight = ring.right;
-    // Four or more others: on a narrow window they sit in rows above the board, in play order.
+    // Three or more others: on a narrow window they sit in rows above the board, in play order
+    // (three cards around the board do not fit a phone's width).
     const others = v.table.seats.length - (v.you == null ? 0 : 1);
-    ringEl.classList.toggle('many', others >= 4);
+    ringEl.classList.toggle('many', others >= 3);
     ringEl.style.setProperty('--card-rows', String(Math.ceil(others / 3)));
     renderPlayArea();
     renderSide();
     placeTable();
     const showSummary = v.last_hand && st.hideSummary !== v.last_hand.hand;
     const kept = !v.last_hand && st.kept && st.kept.last_hand && v.winner == null ? st.kept : null;
+    // The summary is drawn again on each change: the focused button keeps its focus.
+    const focusedId = overlay.contains(document.activeElement) ? document.activeElement.id : null;
     mount(overlay,
       v.table.status === 'waiting' ? waitingPanel(v) : null,
       showSummary ? summary(v, st, actions) : null,
-      kept && st.showKept ? summary(kept, st, actions, { kept: true }) : null,
-      !showSummary && v.last_hand ? h('button', { type: 'button', class: 'show-summary', onClick: () => { st.hideSummary = null; render(); } }, `Hand ${v.last_hand.hand} result`) : null,
-      kept && !st.showKept ? h('button', { type: 'button', class: 'show-summary', id: 'last-hand', onClick: () => { st.showKept = true; render(); } }, `Last hand (${kept.last_hand.hand}): result`) : null);
+      kept && st.showKept ? summary(kept, st, actions, { kept: true }) : null);
+    // A dialog that opens takes the focus on its main button (Next hand, Play again, Close), so
+    // a keyboard player need not tab through the table to reach it.
+    const again = focusedId && document.getElementById(focusedId);
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+    const dialog = showSummary ? `${v.last_hand.hand}:${v.winner != null}` : kept && st.showKept ? `kept:${kept.last_hand.hand}` : null;
+    if (dialog && dialog !== st.dialogFocused) {
+      const main = overlay.querySelector('#summary .main-action:not([disabled])') || overlay.querySelector('#summary button');
+      if (main) { main.focus({ preventScroll: true }); st.dialogFocused = dialog; }
+    } else if (!dialog) st.dialogFocused = null;
+    // One click on Play again: once the server seats us at the new table, go there.
+    if (st.rematchJoined && v.rematch && !st.rematchGone) { st.rematchGone = true; go(`/table/${v.rematch}`); }
   }
 
   let ringLeft = h('ul', { class: 'ring-left' });
@@ -546,6 +632,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     const d = document.getElementById('deal-countdown');
     if (d) d.querySelector('.clock-t').textContent = `${Math.max(0, Math.ceil((Number(d.dataset.deadline) - Date.now()) / 1000))} s`;
     if (st.dealAt) maybeSendSeed();
+    if (st.waitSince && !document.getElementById('offer-computers') && Date.now() - st.waitSince >= WAIT_OFFER_MS && st.view?.table.status === 'waiting') render();
   }, 500);
   const ro = new ResizeObserver(() => { if (st.view) renderPlayArea(); });
   ro.observe(el.board);
@@ -555,6 +642,8 @@ export async function tablePage(main, { params: [id], query, app }) {
     return () => {};
   }
 
+  // The game's name comes from the config: the first drawing waits for it.
+  await configLoaded;
   conn = new Conn({
     onOpen: (c) => c.send(st.version ? { type: 'open', table: id, since: st.version } : { type: 'open', table: id }),
     onStatus: (ok) => app.setNet(ok),
@@ -615,6 +704,9 @@ export async function tablePage(main, { params: [id], query, app }) {
         default:
           return;
       }
+      // A player who resigned has nothing to play: the computer plays the seat, and the page
+      // must not say "Your turn" nor offer its moves.
+      if (st.view.you != null && st.view.table.seats[st.view.you]?.resigned) st.view.legal = [];
       if (st.selected && !(st.view.legal || []).some((l) => l.tile === st.selected)) st.selected = null;
       render();
       maybeSendSeed();
@@ -628,6 +720,9 @@ export async function tablePage(main, { params: [id], query, app }) {
     conn.close();
     ro.disconnect();
     document.removeEventListener('keydown', onKey);
+    document.removeEventListener('pointerdown', gesture, true);
+    document.removeEventListener('keydown', gesture, true);
+    sound.ctx?.close().catch(() => {});
     window.removeEventListener('pointermove', onPointerMove);
     window.removeEventListener('pointerup', onPointerUp);
   };

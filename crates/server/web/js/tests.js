@@ -3,7 +3,7 @@
 import * as deal from './deal.js';
 import { layoutGeometry, overlaps, fitViewBox, turnLimits } from './geometry.js';
 import { tallyParts, tallySegments } from './tally.js';
-import { actionWords, entryWords, optionsString, seatName, playingToWin, rulesLines, optionsWords, valueWords, formProblems, leadWords, plainRulesWords, presetRulesFor, formOptions, maxPlayers, maxHand } from './format.js';
+import { actionWords, entryWords, optionsString, seatName, playingToWin, rulesLines, optionsWords, valueWords, formProblems, leadWords, plainRulesWords, presetRulesFor, formOptions, maxPlayers, maxHand, gameName } from './format.js';
 import { learnArms } from './board.js';
 import { pipSpots, tileWords, tileSvg, PIP_COLOURS } from './tiles.js';
 import { seatPlaces, endWords, playPoints, clockText } from './panels.js';
@@ -316,6 +316,16 @@ export async function runTests(vectorsText, more = {}) {
   eq(endWords(view, { end: { kind: 'blocked' } }), 'The hand is blocked', 'summary: a blocked hand');
   eq(playPoints(view, [{ kind: 'play', seat: 0, points: 10 }, { kind: 'play', seat: 1, points: 5 }, { kind: 'draw', seat: 2 }, { kind: 'play', seat: 0, points: 15 }]), [25, 5, 0], 'summary: points scored during play per side');
   eq([clockText(0, 0, 65000), clockText(0, 30, 12000), clockText(0, 30, 40000)], ['1:05', '18 s', '0 s'], 'clock: time on a turn and a countdown');
+
+  // The game a table plays, named from the presets (the target aside).
+  const presetsFor = [
+    { name: 'five-up', set: 6, rules: [2, 3, 4].map((n) => ({ players: n, set: 6, target: 100, spinner: 'first', play_scoring: 'fives' })) },
+    { name: 'cross-dominoes', set: 6, rules: [2, 3, 4].map((n) => ({ players: n, set: 6, target: 100, spinner: 'first', play_scoring: 'none' })) },
+  ];
+  eq(gameName({ players: 4, set: 6, target: 100, spinner: 'first', play_scoring: 'none' }, presetsFor), 'Cross Dominoes', 'game name: the preset played');
+  eq(gameName({ players: 3, set: 6, target: 50, spinner: 'first', play_scoring: 'fives' }, presetsFor), 'Five Up', 'game name: another target is the same game');
+  eq(gameName({ players: 2, set: 6, target: 100, spinner: 'all', play_scoring: 'fives' }, presetsFor), 'Five Up, with its own rules', 'game name: other options');
+  eq(gameName({ players: 2 }, null), 'Dominoes', 'game name: before the config');
 
   // The new-table form: impossible choices in words, the preset on another set, the options
   // string sent.

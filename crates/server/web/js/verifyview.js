@@ -27,11 +27,14 @@ export function proofBlock(proof, rules, leadKind, known, { id } = {}) {
     }
   };
   return h('div', { class: 'proof', 'data-hand': proof.hand },
-    h('h4', {}, `Hand ${proof.hand}`),
-    hex('commitment', proof.commitment),
-    hex('server seed', proof.server_seed),
-    (proof.client_seeds || []).map((c, i) => hex(`seat ${i + 1} seed`, c || '(none)')),
-    hex('deal seed', proof.deal_seed),
+    h('h3', { class: 'proof-h' }, `Hand ${proof.hand}`),
+    h('p', { class: 'note' }, 'The server\'s part of the shuffle is revealed with every player\'s: anyone can re-make the deal from them.'),
+    // The figures themselves (64 hexadecimal digits each) on demand.
+    h('details', { class: 'seeds' }, h('summary', {}, 'Show the seeds'),
+      hex('commitment', proof.commitment),
+      hex('server seed', proof.server_seed),
+      (proof.client_seeds || []).map((c, i) => hex(`seat ${i + 1} seed`, c || '(none)')),
+      hex('deal seed', proof.deal_seed)),
     h('button', { type: 'button', class: 'verify-btn', id, onClick: run }, `Verify hand ${proof.hand} in this browser`),
     out);
 }
