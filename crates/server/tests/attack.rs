@@ -776,6 +776,58 @@ async fn lookalike_names_common_passwords_and_hidden_chat_characters_are_refused
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn twins_by_a_capital_i_or_a_combining_mark_are_refused() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("twins.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    assert_eq!(register(addr, "alice", "correct horse").await.status, 200);
+    // And a name with a capital I registered first: its lowercase-l twin is refused.
+    assert_eq!(register(addr, "Ivan", "correct horse").await.status, 200);
+    let twins = [
+        "aIice",
+        "alic\u{1eb9}",
+        "alice\u{323}",
+        "a\u{300}lice",
+        "al\u{301}\u{301}ice",
+        "lvan",
+    ];
+    let mut registered = Vec::new();
+    for twin in twins {
+        let a = register(addr, twin, "battery staple").await;
+        if a.status == 200 {
+            registered.push(twin);
+        } else {
+            let e: ErrorBody = a.json();
+            assert!(
+                matches!(e.error, ErrorCode::NameTaken | ErrorCode::BadName),
+                "{twin:?}: {e:?}"
+            );
+        }
+    }
+    // Nor may a guest take one.
+    let g = post(addr, "/api/guest", None, &json!({"nickname": "aIice"})).await;
+    report(
+        "twins of registered names",
+        &format!(
+            "{} of {} registered {registered:?}; guest aIice: {}",
+            registered.len(),
+            twins.len(),
+            g.status
+        ),
+    );
+    assert!(registered.is_empty());
+    assert_eq!(g.json::<ErrorBody>().error, ErrorCode::NameTaken);
+    // Names with accents are still names.
+    assert_eq!(
+        register(addr, "jos\u{e9}", "correct horse").await.status,
+        200
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn creation_is_idempotent_and_rematches_need_consent() {
     let _one = ONE_AT_A_TIME.lock().await;
     let dir = tempfile::tempdir().unwrap();
