@@ -17,7 +17,7 @@ use fiveup_protocol::{
     ChatLine, ErrorCode, JoinRequest, Occupant, ServerMsg, TableInfo, TableStatus, UserRef,
     VersionedEvent, MAX_CHAT_CHARS,
 };
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::cluster::Lease;
 use crate::db::WriteOp;
@@ -245,10 +245,64 @@ pub struct Hub {
     lobby: Mutex<LobbyList>,
     /// Each person's unfinished tables (the ones they created): id -> has computer players.
     open: Mutex<HashMap<i64, HashMap<String, bool>>>,
-    /// The tables made by create requests with a client request id: (user, id) -> table.
-    requests: Mutex<HashMap<(i64, String), String>>,
+    /// The tables made, or being made, by create requests with a client request id:
+    /// (user, id) -> table.
+    requests: Mutex<HashMap<(i64, String), Request>>,
     /// Lobby messages, serialised.
     pub lobby_tx: broadcast::Sender<Arc<str>>,
+}
+
+/// A create request with a client request id.
+#[derive(Debug)]
+enum Request {
+    /// Its table is being made; the sender is dropped when the first request ends.
+    Making {
+        table: String,
+        done: watch::Receiver<()>,
+    },
+    /// Its table is made (and in the hub).
+    Made(String),
+}
+
+impl Request {
+    fn table(&self) -> &str {
+        match self {
+            Request::Making { table, .. } | Request::Made(table) => table,
+        }
+    }
+}
+
+/// What [`Hub::reserve`] found.
+#[derive(Debug)]
+pub enum Reservation {
+    /// A new table: a place is taken in the quotas. Drop the guard when the request ends
+    /// (made or not): repeats waiting for it then answer.
+    New(Option<Making>),
+    /// A repeat of a request whose table is made: its id.
+    Made(String),
+    /// A repeat of a request whose table is being made: changes (or closes) when it ends.
+    Making(watch::Receiver<()>),
+}
+
+/// The first of concurrent create requests with one request id, while its table is made.
+#[derive(Debug)]
+pub struct Making {
+    app: Arc<App>,
+    key: (i64, String),
+    table: String,
+    _done: watch::Sender<()>,
+}
+
+impl Drop for Making {
+    fn drop(&mut self) {
+        // Made: the entry is `Made` now. Not made (refused, or the request was dropped): the
+        // repeats are free to try again.
+        let mut requests = self.app.hub.requests.lock().expect("requests lock");
+        if matches!(requests.get(&self.key), Some(Request::Making { table, .. }) if *table == self.table)
+        {
+            requests.remove(&self.key);
+        }
+    }
 }
 
 /// The listed tables, and the same sorted newest first (made again only after a change).
@@ -362,7 +416,7 @@ impl Hub {
             self.requests
                 .lock()
                 .expect("requests lock")
-                .retain(|_, t| *t != info.id);
+                .retain(|_, r| r.table() != info.id);
         } else {
             let bots = info
                 .seats
@@ -384,13 +438,26 @@ impl Hub {
     /// Take a place in `user`'s quotas for a new table (with computer players: `bots`).
     pub fn reserve(
         &self,
-        cfg: &crate::Config,
+        app: &Arc<App>,
         user: i64,
         table: &str,
         bots: bool,
         request: Option<&str>,
-    ) -> Result<(), Refusal> {
+    ) -> Result<Reservation, Refusal> {
+        let cfg = &app.cfg;
         let mut open = self.open.lock().expect("open lock");
+        // A repeat is answered with the first request's table, made or being made, whatever
+        // the quotas: the request id is taken before the table is made, under the same locks.
+        let mut requests = self.requests.lock().expect("requests lock");
+        if let Some(r) = request {
+            match requests.get(&(user, r.to_string())) {
+                Some(Request::Made(t)) => return Ok(Reservation::Made(t.clone())),
+                Some(Request::Making { done, .. }) => {
+                    return Ok(Reservation::Making(done.clone()));
+                }
+                None => {}
+            }
+        }
         let mine = open.entry(user).or_default();
         if mine.len() >= cfg.max_open_tables {
             return Err(Refusal::new(
@@ -413,13 +480,24 @@ impl Hub {
             ));
         }
         mine.insert(table.to_string(), bots);
-        if let Some(r) = request {
-            self.requests
-                .lock()
-                .expect("requests lock")
-                .insert((user, r.to_string()), table.to_string());
-        }
-        Ok(())
+        let making = request.map(|r| {
+            let (tx, rx) = watch::channel(());
+            let key = (user, r.to_string());
+            requests.insert(
+                key.clone(),
+                Request::Making {
+                    table: table.to_string(),
+                    done: rx,
+                },
+            );
+            Making {
+                app: app.clone(),
+                key,
+                table: table.to_string(),
+                _done: tx,
+            }
+        });
+        Ok(Reservation::New(making))
     }
 
     /// Give back a place taken by [`Hub::reserve`] for a table that was not made.
@@ -431,17 +509,21 @@ impl Hub {
         self.requests
             .lock()
             .expect("requests lock")
-            .retain(|_, t| t != table);
+            .retain(|_, r| r.table() != table);
     }
 
     /// The table a create request with this client request id made, if any.
     #[must_use]
     pub fn created_for(&self, user: i64, request: &str) -> Option<String> {
-        self.requests
+        match self
+            .requests
             .lock()
             .expect("requests lock")
             .get(&(user, request.to_string()))
-            .cloned()
+        {
+            Some(Request::Made(t)) => Some(t.clone()),
+            _ => None,
+        }
     }
 
     /// The number of loaded tables.
@@ -619,7 +701,7 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
                 .requests
                 .lock()
                 .expect("requests lock")
-                .insert((c.id, r.clone()), core.cfg.id.clone());
+                .insert((c.id, r.clone()), Request::Made(core.cfg.id.clone()));
         }
     }
     let actor = Actor {

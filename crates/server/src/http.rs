@@ -497,7 +497,7 @@ async fn create_table(
                 "a request id has 1 to 64 characters",
             ));
         }
-        // A repeat: the table the first request made.
+        // A repeat of a request whose table is made: that table.
         if let Some(id) = app.hub.created_for(user.id, r) {
             let t = info(&app, &id, Some(user.id)).await?;
             return Ok((StatusCode::CREATED, Json(t)).into_response());
@@ -560,15 +560,35 @@ async fn create_table(
     let bots = cfg.seats.iter().any(|s| matches!(s, SeatSetup::Bot { .. }));
     // Within the person's quotas; the place is taken before the table is made, so that
     // concurrent requests cannot all pass.
-    app.hub
-        .reserve(&app.cfg, user.id, &cfg.id, bots, req.request_id.as_deref())?;
-    match actor::create(&app, cfg.clone(), sits).await {
-        Ok(t) => Ok((StatusCode::CREATED, Json(t)).into_response()),
-        Err(e) => {
-            app.hub.release(user.id, &cfg.id);
-            Err(e.into())
+    // A repeat of a request whose table is being made waits for it.
+    let making = match app
+        .hub
+        .reserve(&app, user.id, &cfg.id, bots, req.request_id.as_deref())?
+    {
+        actor::Reservation::New(making) => making,
+        actor::Reservation::Made(id) => {
+            let t = info(&app, &id, Some(user.id)).await?;
+            return Ok((StatusCode::CREATED, Json(t)).into_response());
         }
+        actor::Reservation::Making(mut done) => {
+            let _ = done.changed().await;
+            let r = req.request_id.as_deref().unwrap_or_default();
+            let Some(id) = app.hub.created_for(user.id, r) else {
+                return Err(ApiError::new(
+                    ErrorCode::ShuttingDown,
+                    "the first request with this request id made no table: send it again",
+                ));
+            };
+            let t = info(&app, &id, Some(user.id)).await?;
+            return Ok((StatusCode::CREATED, Json(t)).into_response());
+        }
+    };
+    let made = actor::create(&app, cfg.clone(), sits).await;
+    if made.is_err() {
+        app.hub.release(user.id, &cfg.id);
     }
+    drop(making);
+    Ok((StatusCode::CREATED, Json(made?)).into_response())
 }
 
 async fn table_info(

@@ -828,6 +828,52 @@ async fn twins_by_a_capital_i_or_a_combining_mark_are_refused() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_concurrent_repeats_of_a_create_all_answer_its_table() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("repeats.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let (ann, _) = guest(addr, "Ann").await;
+    let ann = Arc::new(ann);
+    let rounds = 20;
+    let mut wrong = 0;
+    let mut statuses = std::collections::BTreeMap::new();
+    for round in 0..rounds {
+        let req = json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}],
+            "request_id": format!("burst-{round}")});
+        let tasks: Vec<_> = (0..10)
+            .map(|_| {
+                let (ann, req) = (ann.clone(), req.clone());
+                tokio::spawn(async move { post(addr, "/api/tables", Some(&ann), &req).await })
+            })
+            .collect();
+        let mut ids = std::collections::BTreeSet::new();
+        for t in tasks {
+            let a = t.await.unwrap();
+            *statuses.entry(a.status).or_insert(0) += 1;
+            if a.status == 201 {
+                ids.insert(a.json::<TableInfo>().id);
+            } else {
+                wrong += 1;
+            }
+        }
+        wrong += ids.len().saturating_sub(1);
+    }
+    let l: Lobby = get(addr, "/api/lobby?limit=100", None).await.json();
+    report(
+        "10 concurrent creates with one request id, 20 times",
+        &format!(
+            "{wrong} answers not the one table, statuses {statuses:?}, {} tables listed",
+            l.total
+        ),
+    );
+    assert_eq!(wrong, 0);
+    assert_eq!(l.total, rounds);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn creation_is_idempotent_and_rematches_need_consent() {
     let _one = ONE_AT_A_TIME.lock().await;
     let dir = tempfile::tempdir().unwrap();
