@@ -17,6 +17,7 @@ use fiveup_protocol::{
     ChatLine, ErrorCode, JoinRequest, Occupant, ServerMsg, TableInfo, TableStatus, UserRef,
     VersionedEvent, MAX_CHAT_CHARS,
 };
+use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::cluster::Lease;
@@ -30,8 +31,26 @@ pub type Out = (u64, Arc<str>);
 
 /// Recent events kept for resyncs.
 const RING: usize = 256;
-/// Chat lines kept.
+/// Chat lines kept per table (in memory and in the database): the last 50, each of at most
+/// [`MAX_CHAT_CHARS`] characters.
 const CHAT_KEEP: usize = 50;
+
+/// A chat line as kept: the line, and whether only spectators may read it (a spectator's
+/// line while a hand of a rated game is played).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Said {
+    #[serde(flatten)]
+    line: ChatLine,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    spectators_only: bool,
+}
+
+impl Said {
+    /// Whether a viewer in `seat` (`None`: a spectator) reads it.
+    fn for_seat(&self, seat: Option<u8>) -> bool {
+        !self.spectators_only || seat.is_none()
+    }
+}
 /// Refused command ids remembered per seat.
 const REFUSED_KEEP: usize = 64;
 /// A subscriber's queue in messages; one that falls this far behind (or further behind than
@@ -664,14 +683,14 @@ pub async fn load(app: &Arc<App>, id: &str) -> Result<TableCore, Refusal> {
 }
 
 /// The last chat lines of a table, oldest first.
-async fn load_chat(app: &App, id: &str) -> VecDeque<ChatLine> {
+async fn load_chat(app: &App, id: &str) -> VecDeque<Said> {
     let rows =
         sqlx::query("SELECT line FROM table_chat WHERE table_id = $1 ORDER BY id DESC LIMIT $2")
             .bind(id)
             .bind(CHAT_KEEP as i64)
             .fetch_all(&app.db.pool)
             .await;
-    let mut chat: VecDeque<ChatLine> = match rows {
+    let mut chat: VecDeque<Said> = match rows {
         Ok(rows) => rows
             .iter()
             .filter_map(|r| crate::db::text(r, "line").ok())
@@ -711,6 +730,10 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
         subs: Vec::new(),
         ring: VecDeque::new(),
         chat: VecDeque::new(),
+        chat_bucket: crate::limiter::Bucket::new(
+            app.cfg.table_chat_rate.0,
+            app.cfg.table_chat_rate.1,
+        ),
         refused: HashMap::new(),
         bots: HashMap::new(),
         bot_pending: None,
@@ -843,7 +866,9 @@ struct Actor {
     tx: mpsc::Sender<TableCmd>,
     subs: Vec<Sub>,
     ring: VecDeque<(u64, CoreEvent)>,
-    chat: VecDeque<ChatLine>,
+    chat: VecDeque<Said>,
+    /// Chat lines at this table (all people together).
+    chat_bucket: crate::limiter::Bucket,
     refused: HashMap<u8, VecDeque<(String, String, ErrorCode, String)>>,
     bots: HashMap<u8, Box<Bot>>,
     bot_pending: Option<u64>,
@@ -965,6 +990,23 @@ impl Actor {
             c.publish(info);
         }
         true
+    }
+
+    /// Whether a hand of a rated game is being played: registered people on two sides or more.
+    fn rated_hand_in_play(&self) -> bool {
+        if self.core.status != TableStatus::Playing {
+            return false;
+        }
+        let mut sides = Vec::new();
+        for (i, s) in self.core.seats.iter().enumerate() {
+            if let Occupant::Human { user } = &s.occupant {
+                let side = self.core.cfg.rules.side_of(Seat(i as u8));
+                if user.registered && !sides.contains(&side) {
+                    sides.push(side);
+                }
+            }
+        }
+        sides.len() >= 2
     }
 
     fn viewer_of(&self, user: Option<&UserRef>) -> Viewer {
@@ -1180,7 +1222,12 @@ impl Actor {
                     view: Box::new(table_view(&self.core, viewer)),
                     missed,
                     complete,
-                    chat: self.chat.iter().cloned().collect(),
+                    chat: self
+                        .chat
+                        .iter()
+                        .filter(|c| c.for_seat(viewer.seat))
+                        .map(|c| c.line.clone())
+                        .collect(),
                 };
                 if tx.push(self.core.version, crate::to_json(&msg)) {
                     self.subs.push(Sub { conn, viewer, tx });
@@ -1524,16 +1571,34 @@ impl Actor {
                     );
                     return;
                 }
-                let line = ChatLine {
-                    from: user,
-                    seat: viewer.seat,
-                    text,
-                    at: crate::now(),
+                // Limits: per person (all tables together), then per table.
+                if !self.app.chat_limiter.allow(user.id) || !self.chat_bucket.take(Instant::now()) {
+                    self.error_to(
+                        conn,
+                        None,
+                        &Refusal::new(
+                            ErrorCode::RateLimited,
+                            "too many chat lines (yours, or this table's): wait a moment",
+                        ),
+                    );
+                    return;
+                }
+                let said = Said {
+                    line: ChatLine {
+                        from: user,
+                        seat: viewer.seat,
+                        text,
+                        at: crate::now(),
+                    },
+                    // Spectators may not talk to the players of a rated game during a hand
+                    // (they could tell what they see): they talk among themselves.
+                    spectators_only: viewer.seat.is_none() && self.rated_hand_in_play(),
                 };
-                // Chat is stored, so that it survives restarts and a change of instance.
+                // Chat is stored, so that it survives restarts and a change of instance; only
+                // the last lines are kept.
                 let stored = sqlx::query("INSERT INTO table_chat (table_id, line) VALUES ($1, $2)")
                     .bind(self.core.cfg.id.as_str())
-                    .bind(serde_json::to_string(&line).expect("chat serialises"))
+                    .bind(serde_json::to_string(&said).expect("chat serialises"))
                     .execute(&self.app.db.pool)
                     .await;
                 if let Err(e) = stored {
@@ -1547,13 +1612,31 @@ impl Actor {
                     );
                     return;
                 }
-                self.chat.push_back(line.clone());
+                let trimmed = sqlx::query(
+                    "DELETE FROM table_chat WHERE table_id = $1 AND id < (SELECT MIN(id) FROM \
+                     (SELECT id FROM table_chat WHERE table_id = $2 ORDER BY id DESC LIMIT $3) k)",
+                )
+                .bind(self.core.cfg.id.as_str())
+                .bind(self.core.cfg.id.as_str())
+                .bind(CHAT_KEEP as i64)
+                .execute(&self.app.db.pool)
+                .await;
+                if let Err(e) = trimmed {
+                    crate::log(&format!(
+                        "table {}: cannot trim its chat: {e}",
+                        self.core.cfg.id
+                    ));
+                }
+                self.chat.push_back(said.clone());
                 if self.chat.len() > CHAT_KEEP {
                     self.chat.pop_front();
                 }
+                let line = said.line;
                 let msg = crate::to_json(&ServerMsg::Chat { line });
                 let v = self.core.version;
-                self.subs.retain(|s| s.tx.push(v, msg.clone()));
+                let only = said.spectators_only;
+                self.subs
+                    .retain(|s| (only && s.viewer.seat.is_some()) || s.tx.push(v, msg.clone()));
             }
         }
         self.after_change().await;

@@ -103,6 +103,10 @@ pub struct Config {
     /// State-changing requests per second per user (joins, leaves, tables, logouts), and the
     /// burst (`0`: no limit).
     pub user_rate: (f64, f64),
+    /// Chat lines per second per user (all tables together), and the burst (`0`: no limit).
+    pub chat_rate: (f64, f64),
+    /// Chat lines per second per table (all people together), and the burst (`0`: no limit).
+    pub table_chat_rate: (f64, f64),
     /// Unfinished tables one person may have created at once.
     pub max_open_tables: usize,
     /// Unfinished tables with computer players one person may have created at once.
@@ -169,6 +173,8 @@ impl Config {
             hash_queue: 64,
             login_rate: (0.2, 10.0),
             user_rate: (5.0, 50.0),
+            chat_rate: (1.0, 5.0),
+            table_chat_rate: (4.0, 20.0),
             max_open_tables: 10,
             max_bot_tables: 3,
             waiting_expiry: Duration::from_secs(3600),
@@ -228,6 +234,8 @@ pub struct App {
     pub login_limiter: limiter::KeyedLimiter<String>,
     /// State-changing requests per user.
     pub user_limiter: limiter::KeyedLimiter<i64>,
+    /// Chat lines per user.
+    pub chat_limiter: limiter::KeyedLimiter<i64>,
     /// The password-hashing threads.
     pub hashes: accounts::HashPool,
     /// Open connections per address.
@@ -448,6 +456,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let app = Arc::new(App {
         login_limiter: limiter::KeyedLimiter::new(cfg.login_rate.0, cfg.login_rate.1),
         user_limiter: limiter::KeyedLimiter::new(cfg.user_rate.0, cfg.user_rate.1),
+        chat_limiter: limiter::KeyedLimiter::new(cfg.chat_rate.0, cfg.chat_rate.1),
         hashes: accounts::HashPool::new(cfg.hash_slots, cfg.hash_queue),
         conns: conns.clone(),
         revoked: tokio::sync::broadcast::channel(1024).0,

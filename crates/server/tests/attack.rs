@@ -873,6 +873,239 @@ async fn ten_concurrent_repeats_of_a_create_all_answer_its_table() {
     server.shutdown().await;
 }
 
+/// Chat lines a client reads within `quiet` of the last one.
+async fn chat_lines(c: &mut Client, quiet: Duration) -> Vec<String> {
+    let mut lines = Vec::new();
+    while let Ok(Some(Ok(m))) = tokio::time::timeout(quiet, c.ws.next()).await {
+        if let Message::Text(t) = m {
+            if let Ok(ServerMsg::Chat { line }) = serde_json::from_str(&t) {
+                lines.push(line.text);
+            }
+        }
+    }
+    lines
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_flood_is_limited_and_only_the_last_lines_are_kept() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("chat.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let (host, _) = guest(addr, "Host").await;
+    let t: TableInfo = post(
+        addr,
+        "/api/tables",
+        Some(&host),
+        &json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}]}),
+    )
+    .await
+    .json();
+    let mut reader = connect(addr, Some(&host)).await;
+    reader.open(&t.id, None).await;
+    // One guest, a spectator, floods the table from four connections.
+    let (spam, _) = guest(addr, "Spam").await;
+    let line = "x".repeat(400);
+    let mut sent = 0;
+    let mut floods = Vec::new();
+    for _ in 0..4 {
+        let mut c = connect(addr, Some(&spam)).await;
+        c.open(&t.id, None).await;
+        floods.push(c);
+    }
+    for c in &mut floods {
+        for _ in 0..500 {
+            c.send(&ClientMsg::Chat { text: line.clone() }).await;
+            sent += 1;
+        }
+    }
+    // Ten guests at once, ten lines each: the table's own limit.
+    let mut crowd = Vec::new();
+    for i in 0..10 {
+        let (g, _) = guest(addr, &format!("Crowd{i}")).await;
+        let mut c = connect(addr, Some(&g)).await;
+        c.open(&t.id, None).await;
+        crowd.push(c);
+    }
+    for c in &mut crowd {
+        for j in 0..10 {
+            c.send(&ClientMsg::Chat {
+                text: format!("hello {j}"),
+            })
+            .await;
+            sent += 1;
+        }
+    }
+    let delivered = chat_lines(&mut reader, Duration::from_secs(2)).await;
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(line)), 0) AS bytes FROM table_chat",
+    )
+    .fetch_one(&server.app.db.pool)
+    .await
+    .unwrap();
+    let stored: i64 = sqlx::Row::get(&row, "n");
+    let bytes: i64 = sqlx::Row::get(&row, "bytes");
+    let from_spam = delivered.iter().filter(|l| **l == line).count();
+    report(
+        "a chat flood (2,000 lines by one guest on 4 connections, 100 by 10 guests)",
+        &format!(
+            "{} of {sent} lines delivered ({from_spam} of the flood), {stored} lines kept, \
+             {bytes} bytes",
+            delivered.len()
+        ),
+    );
+    assert!(from_spam <= 10, "{from_spam}");
+    assert!(delivered.len() <= 40, "{}", delivered.len());
+    assert!(stored <= 50, "{stored}");
+    // Later, the table's chat is open again.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let c = &mut crowd[0];
+    c.send(&ClientMsg::Chat {
+        text: "again".to_string(),
+    })
+    .await;
+    assert_eq!(
+        chat_lines(&mut reader, Duration::from_secs(1)).await,
+        ["again"]
+    );
+    server.shutdown().await;
+
+    // Without the limits, a table still keeps only its last 50 lines.
+    let db = dir.path().join("chat2.db").display().to_string();
+    let mut cfg = config(&db);
+    cfg.chat_rate = (0.0, 0.0);
+    cfg.table_chat_rate = (0.0, 0.0);
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let (host, _) = guest(addr, "Host").await;
+    let t: TableInfo = post(
+        addr,
+        "/api/tables",
+        Some(&host),
+        &json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}]}),
+    )
+    .await
+    .json();
+    let mut c = connect(addr, Some(&host)).await;
+    c.open(&t.id, None).await;
+    for i in 0..300 {
+        c.send(&ClientMsg::Chat {
+            text: format!("{i} {line}"),
+        })
+        .await;
+    }
+    let delivered = chat_lines(&mut c, Duration::from_secs(2)).await.len();
+    let kept: i64 = sqlx::Row::get(
+        &sqlx::query("SELECT COUNT(*) AS n FROM table_chat")
+            .fetch_one(&server.app.db.pool)
+            .await
+            .unwrap(),
+        "n",
+    );
+    report(
+        "300 lines without the rate limits",
+        &format!("{delivered} delivered, {kept} kept"),
+    );
+    assert_eq!(delivered, 300);
+    assert_eq!(kept, 50);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_talk_among_themselves_during_a_rated_hand() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("kibitz.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let mal = session_of(&register(addr, "mallory", "correct horse").await);
+    let vic = session_of(&register(addr, "victor", "battery staple").await);
+    let t: TableInfo = post(
+        addr,
+        "/api/tables",
+        Some(&mal),
+        &json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}]}),
+    )
+    .await
+    .json();
+    let j = post(
+        addr,
+        &format!("/api/tables/{}/join", t.id),
+        Some(&vic),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(j.status, 200);
+    let mut players = vec![
+        connect(addr, Some(&mal)).await,
+        connect(addr, Some(&vic)).await,
+    ];
+    for p in &mut players {
+        p.open(&t.id, None).await;
+    }
+    // Seeds in: the first hand is played.
+    play_until(&mut players, 0, |cs| {
+        cs.iter().all(|c| {
+            c.view
+                .as_ref()
+                .is_some_and(|v| v.table.status == fiveup_protocol::TableStatus::Playing)
+        })
+    })
+    .await;
+    let (sam, _) = guest(addr, "Sam").await;
+    let (sue, _) = guest(addr, "Sue").await;
+    let mut sam = connect(addr, Some(&sam)).await;
+    let mut sue = connect(addr, Some(&sue)).await;
+    sam.open(&t.id, None).await;
+    sue.open(&t.id, None).await;
+    sam.send(&ClientMsg::Chat {
+        text: "mal holds the double six".to_string(),
+    })
+    .await;
+    let to_sue = chat_lines(&mut sue, Duration::from_millis(500)).await;
+    let mut to_players = 0;
+    for p in &mut players {
+        to_players += chat_lines(p, Duration::from_millis(300)).await.len();
+    }
+    // A player's line reaches everyone.
+    players[0]
+        .send(&ClientMsg::Chat {
+            text: "good luck".to_string(),
+        })
+        .await;
+    let from_player = chat_lines(&mut sue, Duration::from_millis(500)).await;
+    // Nor does a player reading the table again see the spectators' line.
+    let mut again = connect(addr, Some(&vic)).await;
+    let mut snapshot_lines = Vec::new();
+    again
+        .send(&ClientMsg::Open {
+            table: t.id.clone(),
+            since: None,
+        })
+        .await;
+    if let ServerMsg::Snapshot { chat, .. } = again
+        .until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+        .await
+    {
+        snapshot_lines = chat.into_iter().map(|l| l.text).collect();
+    }
+    report(
+        "a spectator's line during a rated hand",
+        &format!(
+            "{} spectator(s) and {to_players} player(s) read it; a player's line read by the \
+             spectator: {}; a player's snapshot holds {snapshot_lines:?}",
+            to_sue.len(),
+            from_player.len()
+        ),
+    );
+    assert_eq!(to_sue, ["mal holds the double six"]);
+    assert_eq!(to_players, 0);
+    assert_eq!(from_player, ["good luck"]);
+    assert_eq!(snapshot_lines, ["good luck"]);
+    server.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn creation_is_idempotent_and_rematches_need_consent() {
     let _one = ONE_AT_A_TIME.lock().await;
