@@ -154,6 +154,13 @@ async fn healthz(State(app): State<Arc<App>>) -> Response {
     if app.cluster.as_ref().is_some_and(|c| !c.fresh()) {
         return not_ready("table leases not renewed");
     }
+    if app
+        .db_lock
+        .as_ref()
+        .is_some_and(|l| l.lost.load(std::sync::atomic::Ordering::Relaxed))
+    {
+        return not_ready("database lock lost");
+    }
     let ping = sqlx::query("SELECT 1").execute(&app.db.pool);
     match tokio::time::timeout(std::time::Duration::from_secs(2), ping).await {
         Ok(Ok(_)) => (

@@ -28,6 +28,7 @@ pub mod actor;
 pub mod assets;
 pub mod cluster;
 pub mod db;
+pub mod dblock;
 pub mod fairness;
 pub mod games;
 pub mod glicko;
@@ -252,6 +253,8 @@ pub struct App {
     pub draining: std::sync::atomic::AtomicBool,
     /// The shared-database mode (leases, shared lobby), when this is one of several instances.
     pub cluster: Option<cluster::Cluster>,
+    /// The database locks (PostgreSQL): one server per database, one instance per name.
+    pub db_lock: Option<Arc<dblock::DbLock>>,
 }
 
 /// An HTTP error: a code and a message, answered as an [`ErrorBody`].
@@ -393,6 +396,9 @@ impl Server {
         }
         let _ = self.task.await;
         self.app.db.close().await;
+        if let Some(l) = &self.app.db_lock {
+            l.release().await;
+        }
     }
 }
 
@@ -435,6 +441,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         }
     };
     let db = db::Db::connect(&cfg.database).await?;
+    let db_lock = dblock::take(&db::normalize_url(&cfg.database), cfg.instance.as_deref()).await?;
     accounts::backfill_skeletons(&db).await?;
     let metrics = metrics::Metrics::new(cfg.instance.as_deref().unwrap_or("single"));
     let writer = db::Writer::start(
@@ -471,6 +478,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         metrics,
         draining: std::sync::atomic::AtomicBool::new(false),
         cluster,
+        db_lock,
     });
     if let Some(c) = &app.cluster {
         let advertise = app
