@@ -456,9 +456,27 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         listen_socket(cfg.bind).map_err(|e| format!("cannot listen on {}: {e}", cfg.bind))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let http_limiter = limiter::KeyedLimiter::new(cfg.http_rate.0, cfg.http_rate.1);
-    let files = listen::raise_file_limit().unwrap_or(1024);
     // Keep some descriptors for the database, the log and the runtime.
-    let max_conns = usize::try_from(files.saturating_sub(128).max(64)).unwrap_or(usize::MAX);
+    let max_conns = match listen::raise_file_limit() {
+        Some((before, files)) => {
+            let max = listen::max_conns(files);
+            log(&format!(
+                "open files: limit {files}{}; at most {max} connections, {} descriptors kept \
+                 for the database and the server's own work",
+                if before < files {
+                    format!(" (raised from {before})")
+                } else {
+                    String::new()
+                },
+                listen::FILE_RESERVE
+            ));
+            max
+        }
+        None => {
+            log("open files: limit unknown; at most 896 connections");
+            listen::max_conns(1024)
+        }
+    };
     let conns = listen::ConnCounter::new(cfg.max_conns_per_addr, max_conns);
     let app = Arc::new(App {
         login_limiter: limiter::KeyedLimiter::new(cfg.login_rate.0, cfg.login_rate.1),

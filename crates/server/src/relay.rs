@@ -71,6 +71,14 @@ pub async fn open(
         RELAYED,
         HeaderValue::from_str(me).unwrap_or(HeaderValue::from_static("1")),
     );
+    // The relay's own connection takes a file descriptor as a client's does: it counts in
+    // the cap on connections (not in any address's).
+    let Some(slot) = app
+        .conns
+        .admit(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), true)
+    else {
+        return Err("too many open connections to relay one more".to_string());
+    };
     let connect = tokio_tungstenite::connect_async(req);
     let (mut ws, _) = tokio::time::timeout(std::time::Duration::from_secs(3), connect)
         .await
@@ -132,6 +140,7 @@ pub async fn open(
         }
         let _ = ws.close(None).await;
         relayed.dec();
+        drop(slot);
     });
     Ok(Remote {
         tx: cmd_tx,

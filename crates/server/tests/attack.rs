@@ -115,6 +115,8 @@ fn server_process() {
             cfg.ws_ping = Duration::from_secs(2);
         }
         "slow" => cfg.header_timeout = Duration::from_secs(2),
+        // A low open-file limit, soft and hard, that the server cannot raise.
+        "files" => rlimit::setrlimit(rlimit::Resource::NOFILE, FILES, FILES).unwrap(),
         _ => {}
     }
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -136,6 +138,9 @@ fn server_process() {
         server.shutdown().await;
     });
 }
+
+/// The open-file limit of the "files" server process.
+const FILES: u64 = 256;
 
 fn report(attack: &str, figure: &str) {
     use std::io::Write as _;
@@ -485,6 +490,65 @@ async fn slowloris_and_idle_floods_leave_real_requests_answered_within_100_ms() 
     assert_eq!(still_idle, 0);
     assert!(held <= 64, "{held}");
     assert!(peak < 300.0, "peak memory {peak:.0} MiB");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_flood_at_the_open_file_limit_leaves_the_server_working() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = ServerProcess::start("files");
+    let addr = server.addr;
+    let (ann, _) = guest(addr, "Ann").await;
+    let t: TableInfo = post(
+        addr,
+        "/api/tables",
+        Some(&ann),
+        &json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}]}),
+    )
+    .await
+    .json();
+    let mut c = connect(addr, Some(&ann)).await;
+    c.open(&t.id, None).await;
+    // 400 idle connections from 40 addresses, more than the limit allows.
+    let mut socks = Vec::new();
+    for i in 0..400 {
+        if let Ok(s) = tcp_from(addr, attacker(i / 10), None).await {
+            socks.push(s);
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut held = 0;
+    for s in &socks {
+        let mut b = [0u8; 1];
+        if matches!(s.try_read(&mut b), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock) {
+            held += 1;
+        }
+    }
+    let fds = server.open_files();
+    // The websocket opened before still works, down to the database.
+    c.send(&ClientMsg::Chat {
+        text: "still here".to_string(),
+    })
+    .await;
+    let chat = matches!(
+        c.until(|m| matches!(m, ServerMsg::Chat { .. } | ServerMsg::Error { .. }))
+            .await,
+        ServerMsg::Chat { .. }
+    );
+    drop(socks);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after = post(addr, "/api/guest", None, &json!({"nickname": "Bea"})).await;
+    report(
+        "400 idle connections at an open-file limit of 256",
+        &format!(
+            "{held} held, the others closed at once; server descriptors {fds} of {FILES}; \
+             chat stored through an open websocket: {chat}; a new guest after the flood: {}",
+            after.status
+        ),
+    );
+    assert!(held <= 128, "{held}");
+    assert!(fds < FILES as usize, "{fds}");
+    assert!(chat);
+    assert_eq!(after.status, 200);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
