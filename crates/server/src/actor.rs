@@ -264,11 +264,35 @@ pub struct Hub {
     lobby: Mutex<LobbyList>,
     /// Each person's unfinished tables (the ones they created): id -> has computer players.
     open: Mutex<HashMap<i64, HashMap<String, bool>>>,
+    /// The unfinished tables created from each client address since this server started, and
+    /// the address of each (locked after `open`).
+    by_addr: Mutex<ByAddr>,
     /// The tables made, or being made, by create requests with a client request id:
     /// (user, id) -> table.
     requests: Mutex<HashMap<(i64, String), Request>>,
     /// Lobby messages, serialised.
     pub lobby_tx: broadcast::Sender<Arc<str>>,
+}
+
+/// Unfinished tables per client address: address -> (table -> has computer players), and
+/// table -> address.
+#[derive(Debug, Default)]
+struct ByAddr {
+    tables: HashMap<std::net::IpAddr, HashMap<String, bool>>,
+    addr_of: HashMap<String, std::net::IpAddr>,
+}
+
+impl ByAddr {
+    fn remove(&mut self, table: &str) {
+        if let Some(ip) = self.addr_of.remove(table) {
+            if let Some(m) = self.tables.get_mut(&ip) {
+                m.remove(table);
+                if m.is_empty() {
+                    self.tables.remove(&ip);
+                }
+            }
+        }
+    }
 }
 
 /// A create request with a client request id.
@@ -338,6 +362,7 @@ impl Default for Hub {
             loading: Mutex::new(HashMap::new()),
             lobby: Mutex::new(LobbyList::default()),
             open: Mutex::new(HashMap::new()),
+            by_addr: Mutex::new(ByAddr::default()),
             requests: Mutex::new(HashMap::new()),
             lobby_tx: broadcast::channel(4096).0,
         }
@@ -432,6 +457,7 @@ impl Hub {
                     open.remove(&creator);
                 }
             }
+            self.by_addr.lock().expect("addr lock").remove(&info.id);
             self.requests
                 .lock()
                 .expect("requests lock")
@@ -459,6 +485,7 @@ impl Hub {
         &self,
         app: &Arc<App>,
         user: i64,
+        ip: Option<std::net::IpAddr>,
         table: &str,
         bots: bool,
         request: Option<&str>,
@@ -498,6 +525,37 @@ impl Hub {
                 ),
             ));
         }
+        // The same per client address (all the people made from it together).
+        let mut by_addr = self.by_addr.lock().expect("addr lock");
+        if let Some(ip) = ip {
+            let here = by_addr.tables.get(&ip);
+            let n = here.map_or(0, HashMap::len);
+            if n >= cfg.max_open_tables_per_addr {
+                return Err(Refusal::new(
+                    ErrorCode::QuotaExceeded,
+                    format!(
+                        "{n} unfinished tables were created from your address, the most one \
+                         address may have: finish or leave one first"
+                    ),
+                ));
+            }
+            let with_bots = here.map_or(0, |m| m.values().filter(|b| **b).count());
+            if bots && with_bots >= cfg.max_bot_tables_per_addr {
+                return Err(Refusal::new(
+                    ErrorCode::QuotaExceeded,
+                    format!(
+                        "{with_bots} unfinished tables with computer players were created from \
+                         your address, the most one address may have"
+                    ),
+                ));
+            }
+            by_addr
+                .tables
+                .entry(ip)
+                .or_default()
+                .insert(table.to_string(), bots);
+            by_addr.addr_of.insert(table.to_string(), ip);
+        }
         mine.insert(table.to_string(), bots);
         let making = request.map(|r| {
             let (tx, rx) = watch::channel(());
@@ -525,6 +583,7 @@ impl Hub {
         if let Some(m) = open.get_mut(&user) {
             m.remove(table);
         }
+        self.by_addr.lock().expect("addr lock").remove(table);
         self.requests
             .lock()
             .expect("requests lock")

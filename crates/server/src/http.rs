@@ -305,9 +305,25 @@ async fn config(State(app): State<Arc<App>>) -> Json<ServerConfig> {
     })
 }
 
-async fn guest(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> ApiResult<Response> {
+async fn guest(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> ApiResult<Response> {
     let req: GuestRequest = body(&b)?;
     let name = accounts::check_nickname(&req.nickname)?;
+    // New guests per address: otherwise a person could make guests to get round every
+    // per-person limit.
+    if !app
+        .guest_limiter
+        .allow(client_ip(peer.ip(), &headers, &app.cfg.trusted_proxies))
+    {
+        return Err(ApiError::new(
+            ErrorCode::RateLimited,
+            "too many guests made from your address; wait a few minutes, or log in",
+        ));
+    }
     let user = accounts::create_guest(&app.db, &name).await?;
     end_old_session(&app, &headers).await?;
     let token = accounts::new_session(&app.db, &user).await?;
@@ -491,6 +507,7 @@ async fn info(app: &Arc<App>, id: &str, user: Option<i64>) -> ApiResult<TableInf
 
 async fn create_table(
     State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     b: Bytes,
 ) -> ApiResult<Response> {
@@ -568,10 +585,14 @@ async fn create_table(
     // Within the person's quotas; the place is taken before the table is made, so that
     // concurrent requests cannot all pass.
     // A repeat of a request whose table is being made waits for it.
-    let making = match app
-        .hub
-        .reserve(&app, user.id, &cfg.id, bots, req.request_id.as_deref())?
-    {
+    let making = match app.hub.reserve(
+        &app,
+        user.id,
+        Some(client_ip(peer.ip(), &headers, &app.cfg.trusted_proxies)),
+        &cfg.id,
+        bots,
+        req.request_id.as_deref(),
+    )? {
         actor::Reservation::New(making) => making,
         actor::Reservation::Made(id) => {
             let t = info(&app, &id, Some(user.id)).await?;

@@ -108,8 +108,14 @@ pub struct Config {
     pub chat_rate: (f64, f64),
     /// Chat lines per second per table (all people together), and the burst (`0`: no limit).
     pub table_chat_rate: (f64, f64),
+    /// Guests made per second per client address, and the burst (`0`: no limit).
+    pub guest_rate: (f64, f64),
     /// Unfinished tables one person may have created at once.
     pub max_open_tables: usize,
+    /// Unfinished tables created from one client address at once (all its people together).
+    pub max_open_tables_per_addr: usize,
+    /// Unfinished tables with computer players created from one client address at once.
+    pub max_bot_tables_per_addr: usize,
     /// Unfinished tables with computer players one person may have created at once.
     pub max_bot_tables: usize,
     /// A waiting table nobody changed or followed for this long is closed.
@@ -175,6 +181,9 @@ impl Config {
             login_rate: (0.2, 10.0),
             user_rate: (5.0, 50.0),
             chat_rate: (1.0, 5.0),
+            guest_rate: (1.0 / 60.0, 20.0),
+            max_open_tables_per_addr: 30,
+            max_bot_tables_per_addr: 9,
             table_chat_rate: (4.0, 20.0),
             max_open_tables: 10,
             max_bot_tables: 3,
@@ -237,6 +246,8 @@ pub struct App {
     pub user_limiter: limiter::KeyedLimiter<i64>,
     /// Chat lines per user.
     pub chat_limiter: limiter::KeyedLimiter<i64>,
+    /// Guests made per client address.
+    pub guest_limiter: limiter::KeyedLimiter,
     /// The password-hashing threads.
     pub hashes: accounts::HashPool,
     /// Open connections per address.
@@ -482,6 +493,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         login_limiter: limiter::KeyedLimiter::new(cfg.login_rate.0, cfg.login_rate.1),
         user_limiter: limiter::KeyedLimiter::new(cfg.user_rate.0, cfg.user_rate.1),
         chat_limiter: limiter::KeyedLimiter::new(cfg.chat_rate.0, cfg.chat_rate.1),
+        guest_limiter: limiter::KeyedLimiter::new(cfg.guest_rate.0, cfg.guest_rate.1),
         hashes: accounts::HashPool::new(cfg.hash_slots, cfg.hash_queue),
         conns: conns.clone(),
         revoked: tokio::sync::broadcast::channel(1024).0,

@@ -671,6 +671,113 @@ async fn quotas_bound_tables_the_lobby_and_every_mutating_endpoint() {
     server.shutdown().await;
 }
 
+/// Make a guest from `src`: the status and the session token.
+async fn guest_from(addr: SocketAddr, src: IpAddr, name: &str) -> (u16, Option<String>) {
+    let body = json!({ "nickname": name }).to_string();
+    let Ok(mut s) = tcp_from(addr, src, None).await else {
+        return (0, None);
+    };
+    let req = format!(
+        "POST /api/guest HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    if s.write_all(req.as_bytes()).await.is_err() {
+        return (0, None);
+    }
+    let mut raw = Vec::new();
+    let _ = tokio::time::timeout(WAIT, s.read_to_end(&mut raw)).await;
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let token = text.split("fiveup_session=").nth(1).map(|t| {
+        t.split(|c: char| c == ';' || c.is_whitespace())
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    });
+    (status, token.filter(|t| !t.is_empty()))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn more_guests_from_one_address_do_not_get_round_the_quotas() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("guests.db").display().to_string();
+    let mut cfg = config(&db);
+    cfg.max_open_tables = 5;
+    cfg.max_bot_tables = 2;
+    cfg.max_open_tables_per_addr = 10;
+    cfg.max_bot_tables_per_addr = 4;
+    cfg.guest_rate = (1.0 / 60.0, 5.0);
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let src = attacker(7);
+    // Twenty guests from one address.
+    let mut guests = Vec::new();
+    let mut refused = 0;
+    for i in 0..20 {
+        match guest_from(addr, src, &format!("Sock{i}")).await {
+            (200, Some(t)) => guests.push(t),
+            (429, _) => refused += 1,
+            other => panic!("{other:?}"),
+        }
+    }
+    // Each makes tables until refused, half of them with computer players.
+    let open = json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}]}).to_string();
+    let bots =
+        json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"bot","level":"random"}]})
+            .to_string();
+    let mut tables = 0;
+    let mut with_bots = 0;
+    let mut message = String::new();
+    for g in &guests {
+        for _ in 0..5 {
+            for (body, is_bots) in [(&bots, true), (&open, false)] {
+                let (status, b) =
+                    request_from(addr, src, "POST", "/api/tables", Some(g), body, &[JSON]).await;
+                match status {
+                    201 => {
+                        tables += 1;
+                        with_bots += usize::from(is_bots);
+                    }
+                    429 => message = b,
+                    s => panic!("{s} {b}"),
+                }
+            }
+        }
+    }
+    // Another address is not held up by this one.
+    let (status, other) = guest_from(addr, attacker(8), "Elsewhere").await;
+    let (made, _) = request_from(
+        addr,
+        attacker(8),
+        "POST",
+        "/api/tables",
+        other.as_deref(),
+        &bots,
+        &[JSON],
+    )
+    .await;
+    report(
+        "20 guests from one address, each making tables",
+        &format!(
+            "{} guests made, {refused} refused; {tables} tables ({with_bots} with computer \
+             players) from the address; another address: guest {status}, table {made}",
+            guests.len()
+        ),
+    );
+    assert_eq!(guests.len(), 5);
+    assert_eq!(tables, 10);
+    assert_eq!(with_bots, 4);
+    assert!(message.contains("from your address"), "{message}");
+    assert_eq!((status, made), (200, 201));
+    server.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cross_site_requests_are_refused() {
     let _one = ONE_AT_A_TIME.lock().await;
