@@ -252,6 +252,9 @@ pub struct App {
     pub hashes: accounts::HashPool,
     /// Open connections per address.
     pub conns: Arc<listen::ConnCounter>,
+    /// Open websockets per client address named by a trusted proxy (whose own connections
+    /// have no per-address cap).
+    pub forwarded_conns: Arc<listen::ConnCounter>,
     /// Session tokens (their SHA-256, hex) ended: websockets opened with them close.
     pub revoked: tokio::sync::broadcast::Sender<Arc<str>>,
     /// Reviews computed at once.
@@ -496,6 +499,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         guest_limiter: limiter::KeyedLimiter::new(cfg.guest_rate.0, cfg.guest_rate.1),
         hashes: accounts::HashPool::new(cfg.hash_slots, cfg.hash_queue),
         conns: conns.clone(),
+        forwarded_conns: listen::ConnCounter::new(cfg.max_conns_per_addr, usize::MAX),
         revoked: tokio::sync::broadcast::channel(1024).0,
         cfg,
         db: db.clone(),

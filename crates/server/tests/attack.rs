@@ -778,6 +778,62 @@ async fn more_guests_from_one_address_do_not_get_round_the_quotas() {
     server.shutdown().await;
 }
 
+/// A websocket from `src`, as a proxy opening it for `client` (`X-Forwarded-For`); the status
+/// of a refusal.
+async fn forwarded_ws(addr: SocketAddr, src: IpAddr, client: &str) -> Result<Ws2, u16> {
+    let stream = tcp_from(addr, src, None).await.map_err(|_| 0u16)?;
+    let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+    req.headers_mut()
+        .insert("x-forwarded-for", client.parse().unwrap());
+    match tokio_tungstenite::client_async(req, stream).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
+        Err(_) => Err(0),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_behind_the_trusted_proxy_is_capped_like_any_other() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("proxied.db").display().to_string();
+    let mut cfg = config(&db);
+    let proxy = attacker(1);
+    cfg.trusted_proxies = vec![proxy];
+    cfg.max_conns_per_addr = 8;
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    // One client opens 40 websockets through the proxy.
+    let mut open = Vec::new();
+    let mut refused = Vec::new();
+    for _ in 0..40 {
+        match forwarded_ws(addr, proxy, "203.0.113.7").await {
+            Ok(ws) => open.push(ws),
+            Err(status) => refused.push(status),
+        }
+    }
+    // Another client through the same proxy is not held up.
+    let other = forwarded_ws(addr, proxy, "203.0.113.8").await.is_ok();
+    let opened = open.len();
+    // One closed: its place is free again.
+    drop(open.pop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let again = forwarded_ws(addr, proxy, "203.0.113.7").await.is_ok();
+    report(
+        "40 websockets by one client through the trusted proxy (cap 8)",
+        &format!(
+            "{opened} open, {} refused (status {:?}); another client: {other}; after one closed: \
+             {again}",
+            refused.len(),
+            refused.first()
+        ),
+    );
+    assert_eq!(opened, 8);
+    assert!(refused.iter().all(|s| *s == 429), "{refused:?}");
+    assert!(other && again);
+    server.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cross_site_requests_are_refused() {
     let _one = ONE_AT_A_TIME.lock().await;
