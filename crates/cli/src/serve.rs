@@ -63,6 +63,15 @@ pub struct Args {
     /// Unfinished tables with computer players one person may have created at once.
     #[arg(long, default_value_t = 3)]
     pub max_bot_tables: usize,
+    /// Unfinished tables created from one client address at once (all its people together).
+    #[arg(long, default_value_t = 30)]
+    pub max_open_tables_per_addr: usize,
+    /// Unfinished tables with computer players created from one client address at once.
+    #[arg(long, default_value_t = 9)]
+    pub max_bot_tables_per_addr: usize,
+    /// Guests made per minute per client address (bursts of 20); 0 for no limit.
+    #[arg(long, default_value_t = 1.0)]
+    pub guest_rate_per_min: f64,
     /// Minutes a waiting table nobody changed or followed lasts before it is closed.
     #[arg(long, default_value_t = 60)]
     pub waiting_expiry_mins: u64,
@@ -136,6 +145,15 @@ pub fn run(a: &Args) -> Result<(), String> {
     cfg.trusted_proxies.clone_from(&a.trust_proxy);
     cfg.max_open_tables = a.max_open_tables;
     cfg.max_bot_tables = a.max_bot_tables;
+    if a.max_open_tables_per_addr == 0 || a.guest_rate_per_min < 0.0 {
+        return Err(
+            "--max-open-tables-per-addr must be more than 0, --guest-rate-per-min 0 or more"
+                .to_string(),
+        );
+    }
+    cfg.max_open_tables_per_addr = a.max_open_tables_per_addr;
+    cfg.max_bot_tables_per_addr = a.max_bot_tables_per_addr;
+    cfg.guest_rate = (a.guest_rate_per_min / 60.0, 20.0);
     cfg.waiting_expiry = Duration::from_secs(a.waiting_expiry_mins.max(1) * 60);
     cfg.user_rate = (a.user_rate, a.user_rate * 10.0);
     cfg.ws_rate = (a.ws_rate, a.ws_rate * 2.0);

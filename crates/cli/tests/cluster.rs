@@ -63,6 +63,12 @@ fn serve(db: &str, name: &str, port: u16, bot_delay_ms: u64) -> Instance {
             "1000",
             "--max-bot-tables",
             "1000",
+            "--max-open-tables-per-addr",
+            "1000",
+            "--max-bot-tables-per-addr",
+            "1000",
+            "--guest-rate-per-min",
+            "0",
             "--trust-proxy",
             "127.0.0.1",
         ])

@@ -42,6 +42,9 @@ impl InProcess {
         cfg.ws_rate = (0.0, 0.0);
         cfg.http_rate = (0.0, 0.0);
         cfg.user_rate = (0.0, 0.0);
+        cfg.guest_rate = (0.0, 0.0);
+        cfg.max_open_tables_per_addr = usize::MAX;
+        cfg.max_bot_tables_per_addr = usize::MAX;
         let server = rt.block_on(fiveup_server::start(cfg))?;
         let url = format!("http://{}", server.local_addr());
         Ok(InProcess {

@@ -26,15 +26,53 @@ fn name_char(c: char, space: bool) -> bool {
         || (c.is_alphanumeric() && c.identifier_allowed())
 }
 
-/// The key two names collide on: NFKC, lowercase, then Unicode's confusables skeleton (UTS
-/// #39), lowercased again. `alice`, `аlice` (Cyrillic a), `ａｌｉｃｅ` and `alıce` share one.
+/// The keys two names collide on: a name collides with another when they share a key. Both
+/// are Unicode's confusables skeleton (UTS #39) of the NFKC form with case folded, lowercased
+/// again, without combining marks (`alicẹ` is `alice`):
+///
+/// * the first folds case before the skeleton (`ALICE` is `alice`);
+/// * the second takes the skeleton first, as the name is shown, then folds case and takes it
+///   again: a capital I reads as a lowercase l (`aIice` is `alice`).
+///
+/// `alice`, `аlice` (Cyrillic a), `ａｌｉｃｅ`, `alıce`, `ALICE`, `aIice` and `alicẹ` share a key.
+#[must_use]
+pub fn name_keys(name: &str) -> (String, String) {
+    use unicode_normalization::UnicodeNormalization as _;
+    let nfkc: String = name.nfkc().collect();
+    let skel = |s: &str| -> String {
+        unicode_security::skeleton(&s.to_lowercase())
+            .collect::<String>()
+            .to_lowercase()
+            .nfd()
+            .filter(|&c| !unicode_normalization::char::is_combining_mark(c))
+            .collect()
+    };
+    let first = skel(&nfkc);
+    let shown: String = unicode_security::skeleton(&nfkc).collect();
+    (first, skel(&shown))
+}
+
+/// The first of [`name_keys`] (the key of login attempts).
 #[must_use]
 pub fn name_skeleton(name: &str) -> String {
+    name_keys(name).0
+}
+
+/// Whether a name's combining marks are each the single mark of a letter (`é`, `ñ`, `ẹ`):
+/// marks with no letter, stacked on one letter, or on a digit or punctuation are refused (they
+/// draw nothing of their own, or pile up over the line).
+fn marks_well_placed(s: &str) -> bool {
     use unicode_normalization::UnicodeNormalization as _;
-    let folded: String = name.nfkc().collect::<String>().to_lowercase();
-    unicode_security::skeleton(&folded)
-        .collect::<String>()
-        .to_lowercase()
+    let mut prev: Option<char> = None;
+    for c in s.nfd() {
+        let on_nothing = !prev.is_some_and(char::is_alphabetic)
+            || prev.is_some_and(unicode_normalization::char::is_combining_mark);
+        if unicode_normalization::char::is_combining_mark(c) && on_nothing {
+            return false;
+        }
+        prev = Some(c);
+    }
+    true
 }
 
 /// Check a guest nickname (NFKC-normalised).
@@ -49,7 +87,7 @@ pub fn check_nickname(s: &str) -> Result<String, ApiError> {
             "a nickname has 1 to 24 characters",
         ));
     }
-    if !s.chars().all(|c| name_char(c, true)) || s.contains("  ") {
+    if !s.chars().all(|c| name_char(c, true)) || s.contains("  ") || !marks_well_placed(s) {
         return Err(ApiError::new(
             ErrorCode::BadName,
             "a nickname may hold letters, digits, single spaces, '_', '-' and '.'",
@@ -67,6 +105,12 @@ pub fn check_username(s: &str) -> Result<String, ApiError> {
         return Err(ApiError::new(
             ErrorCode::BadName,
             "a user name has 3 to 24 characters: letters, digits, '_', '-' and '.'",
+        ));
+    }
+    if !marks_well_placed(&s) {
+        return Err(ApiError::new(
+            ErrorCode::BadName,
+            "a user name may hold an accent or other mark only on a letter, one per letter",
         ));
     }
     Ok(s)
@@ -237,25 +281,36 @@ fn user_from_row(row: &sqlx::any::AnyRow) -> Result<UserRef, String> {
     })
 }
 
-/// Whether a registered account's name is `name` or confusable with it.
+/// Whether a registered account's name is `name` or confusable with it (shares a key).
 async fn registered_like(db: &Db, name: &str) -> Result<bool, ApiError> {
-    let taken = sqlx::query("SELECT id FROM users WHERE name_skel = $1 AND registered = 1")
-        .bind(name_skeleton(name))
-        .fetch_optional(&db.pool)
-        .await
-        .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    let (a, b) = name_keys(name);
+    let taken = sqlx::query(
+        "SELECT id FROM users WHERE registered = 1 AND \
+         (name_skel = $1 OR name_skel = $2 OR name_skel2 = $1 OR name_skel2 = $2)",
+    )
+    .bind(a)
+    .bind(b)
+    .fetch_optional(&db.pool)
+    .await
+    .map_err(|e| ApiError::internal(db::db_err(e)))?;
     Ok(taken.is_some())
 }
 
-/// Fill in the skeleton of registered names stored before skeletons were kept.
+/// Fill in the keys of registered names stored before they were kept (or when their
+/// computation changed).
 pub async fn backfill_skeletons(db: &Db) -> Result<(), String> {
-    let rows = sqlx::query("SELECT id, name FROM users WHERE registered = 1 AND name_skel IS NULL")
-        .fetch_all(&db.pool)
-        .await
-        .map_err(db::db_err)?;
+    let rows = sqlx::query(
+        "SELECT id, name FROM users WHERE registered = 1 \
+         AND (name_skel IS NULL OR name_skel2 IS NULL)",
+    )
+    .fetch_all(&db.pool)
+    .await
+    .map_err(db::db_err)?;
     for r in rows {
-        sqlx::query("UPDATE users SET name_skel = $1 WHERE id = $2")
-            .bind(name_skeleton(&db::text(&r, "name")?))
+        let (a, b) = name_keys(&db::text(&r, "name")?);
+        sqlx::query("UPDATE users SET name_skel = $1, name_skel2 = $2 WHERE id = $3")
+            .bind(a)
+            .bind(b)
             .bind(db::int(&r, "id")?)
             .execute(&db.pool)
             .await
@@ -294,13 +349,17 @@ pub async fn register(
     hash: &str,
 ) -> Result<UserRef, ApiError> {
     let key = username.to_lowercase();
-    let skel = name_skeleton(username);
-    let taken = sqlx::query("SELECT id FROM users WHERE name_key = $1 OR name_skel = $2")
-        .bind(key.as_str())
-        .bind(skel.as_str())
-        .fetch_optional(&db.pool)
-        .await
-        .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    let (skel, skel2) = name_keys(username);
+    let taken = sqlx::query(
+        "SELECT id FROM users WHERE name_key = $1 OR name_skel = $2 OR name_skel = $3 \
+         OR name_skel2 = $2 OR name_skel2 = $3",
+    )
+    .bind(key.as_str())
+    .bind(skel.as_str())
+    .bind(skel2.as_str())
+    .fetch_optional(&db.pool)
+    .await
+    .map_err(|e| ApiError::internal(db::db_err(e)))?;
     if taken.is_some() {
         return Err(ApiError::new(
             ErrorCode::NameTaken,
@@ -311,25 +370,28 @@ pub async fn register(
         match current.filter(|u| !u.registered) {
             Some(guest) => sqlx::query(
                 "UPDATE users SET name = $1, name_key = $2, password_hash = $3, registered = 1, \
-                 name_skel = $5 WHERE id = $4 RETURNING id, name, registered",
+                 name_skel = $5, name_skel2 = $6 WHERE id = $4 RETURNING id, name, registered",
             )
             .bind(username)
             .bind(key.as_str())
             .bind(hash)
             .bind(guest.id)
             .bind(skel.as_str())
+            .bind(skel2.as_str())
             .fetch_one(&db.pool)
             .await,
             None => {
                 sqlx::query(
                     "INSERT INTO users (name, name_key, password_hash, registered, created_at, \
-                     name_skel) VALUES ($1, $2, $3, 1, $4, $5) RETURNING id, name, registered",
+                     name_skel, name_skel2) VALUES ($1, $2, $3, 1, $4, $5, $6) \
+                     RETURNING id, name, registered",
                 )
                 .bind(username)
                 .bind(key.as_str())
                 .bind(hash)
                 .bind(crate::now())
                 .bind(skel.as_str())
+                .bind(skel2.as_str())
                 .fetch_one(&db.pool)
                 .await
             }
@@ -513,6 +575,15 @@ mod tests {
         assert!(check_username("ali\u{200b}ce").is_err());
         assert!(check_nickname("Ann\u{202e}B").is_err());
         assert_ne!(name_skeleton("alice"), name_skeleton("alina"));
+        // A capital I reads as a lowercase l; a mark under a letter is still the letter.
+        let (a, _) = name_keys("alice");
+        for twin in ["aIice", "alic\u{1eb9}", "alice\u{323}", "ALICE"] {
+            let (x, y) = name_keys(&check_username(twin).unwrap());
+            assert!(x == a || y == a, "{twin}");
+        }
+        assert!(check_username("al\u{301}\u{301}ice").is_err());
+        assert!(check_username("al1\u{301}ce").is_err());
+        assert!(check_username("jos\u{e9}").is_ok());
     }
 
     #[test]

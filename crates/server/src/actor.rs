@@ -17,7 +17,8 @@ use fiveup_protocol::{
     ChatLine, ErrorCode, JoinRequest, Occupant, ServerMsg, TableInfo, TableStatus, UserRef,
     VersionedEvent, MAX_CHAT_CHARS,
 };
-use tokio::sync::{broadcast, mpsc, oneshot};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::cluster::Lease;
 use crate::db::WriteOp;
@@ -30,8 +31,26 @@ pub type Out = (u64, Arc<str>);
 
 /// Recent events kept for resyncs.
 const RING: usize = 256;
-/// Chat lines kept.
+/// Chat lines kept per table (in memory and in the database): the last 50, each of at most
+/// [`MAX_CHAT_CHARS`] characters.
 const CHAT_KEEP: usize = 50;
+
+/// A chat line as kept: the line, and whether only spectators may read it (a spectator's
+/// line while a hand of a rated game is played).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Said {
+    #[serde(flatten)]
+    line: ChatLine,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    spectators_only: bool,
+}
+
+impl Said {
+    /// Whether a viewer in `seat` (`None`: a spectator) reads it.
+    fn for_seat(&self, seat: Option<u8>) -> bool {
+        !self.spectators_only || seat.is_none()
+    }
+}
 /// Refused command ids remembered per seat.
 const REFUSED_KEEP: usize = 64;
 /// A subscriber's queue in messages; one that falls this far behind (or further behind than
@@ -245,10 +264,88 @@ pub struct Hub {
     lobby: Mutex<LobbyList>,
     /// Each person's unfinished tables (the ones they created): id -> has computer players.
     open: Mutex<HashMap<i64, HashMap<String, bool>>>,
-    /// The tables made by create requests with a client request id: (user, id) -> table.
-    requests: Mutex<HashMap<(i64, String), String>>,
+    /// The unfinished tables created from each client address since this server started, and
+    /// the address of each (locked after `open`).
+    by_addr: Mutex<ByAddr>,
+    /// The tables made, or being made, by create requests with a client request id:
+    /// (user, id) -> table.
+    requests: Mutex<HashMap<(i64, String), Request>>,
     /// Lobby messages, serialised.
     pub lobby_tx: broadcast::Sender<Arc<str>>,
+}
+
+/// Unfinished tables per client address: address -> (table -> has computer players), and
+/// table -> address.
+#[derive(Debug, Default)]
+struct ByAddr {
+    tables: HashMap<std::net::IpAddr, HashMap<String, bool>>,
+    addr_of: HashMap<String, std::net::IpAddr>,
+}
+
+impl ByAddr {
+    fn remove(&mut self, table: &str) {
+        if let Some(ip) = self.addr_of.remove(table) {
+            if let Some(m) = self.tables.get_mut(&ip) {
+                m.remove(table);
+                if m.is_empty() {
+                    self.tables.remove(&ip);
+                }
+            }
+        }
+    }
+}
+
+/// A create request with a client request id.
+#[derive(Debug)]
+enum Request {
+    /// Its table is being made; the sender is dropped when the first request ends.
+    Making {
+        table: String,
+        done: watch::Receiver<()>,
+    },
+    /// Its table is made (and in the hub).
+    Made(String),
+}
+
+impl Request {
+    fn table(&self) -> &str {
+        match self {
+            Request::Making { table, .. } | Request::Made(table) => table,
+        }
+    }
+}
+
+/// What [`Hub::reserve`] found.
+#[derive(Debug)]
+pub enum Reservation {
+    /// A new table: a place is taken in the quotas. Drop the guard when the request ends
+    /// (made or not): repeats waiting for it then answer.
+    New(Option<Making>),
+    /// A repeat of a request whose table is made: its id.
+    Made(String),
+    /// A repeat of a request whose table is being made: changes (or closes) when it ends.
+    Making(watch::Receiver<()>),
+}
+
+/// The first of concurrent create requests with one request id, while its table is made.
+#[derive(Debug)]
+pub struct Making {
+    app: Arc<App>,
+    key: (i64, String),
+    table: String,
+    _done: watch::Sender<()>,
+}
+
+impl Drop for Making {
+    fn drop(&mut self) {
+        // Made: the entry is `Made` now. Not made (refused, or the request was dropped): the
+        // repeats are free to try again.
+        let mut requests = self.app.hub.requests.lock().expect("requests lock");
+        if matches!(requests.get(&self.key), Some(Request::Making { table, .. }) if *table == self.table)
+        {
+            requests.remove(&self.key);
+        }
+    }
 }
 
 /// The listed tables, and the same sorted newest first (made again only after a change).
@@ -265,6 +362,7 @@ impl Default for Hub {
             loading: Mutex::new(HashMap::new()),
             lobby: Mutex::new(LobbyList::default()),
             open: Mutex::new(HashMap::new()),
+            by_addr: Mutex::new(ByAddr::default()),
             requests: Mutex::new(HashMap::new()),
             lobby_tx: broadcast::channel(4096).0,
         }
@@ -359,10 +457,11 @@ impl Hub {
                     open.remove(&creator);
                 }
             }
+            self.by_addr.lock().expect("addr lock").remove(&info.id);
             self.requests
                 .lock()
                 .expect("requests lock")
-                .retain(|_, t| *t != info.id);
+                .retain(|_, r| r.table() != info.id);
         } else {
             let bots = info
                 .seats
@@ -384,13 +483,27 @@ impl Hub {
     /// Take a place in `user`'s quotas for a new table (with computer players: `bots`).
     pub fn reserve(
         &self,
-        cfg: &crate::Config,
+        app: &Arc<App>,
         user: i64,
+        ip: Option<std::net::IpAddr>,
         table: &str,
         bots: bool,
         request: Option<&str>,
-    ) -> Result<(), Refusal> {
+    ) -> Result<Reservation, Refusal> {
+        let cfg = &app.cfg;
         let mut open = self.open.lock().expect("open lock");
+        // A repeat is answered with the first request's table, made or being made, whatever
+        // the quotas: the request id is taken before the table is made, under the same locks.
+        let mut requests = self.requests.lock().expect("requests lock");
+        if let Some(r) = request {
+            match requests.get(&(user, r.to_string())) {
+                Some(Request::Made(t)) => return Ok(Reservation::Made(t.clone())),
+                Some(Request::Making { done, .. }) => {
+                    return Ok(Reservation::Making(done.clone()));
+                }
+                None => {}
+            }
+        }
         let mine = open.entry(user).or_default();
         if mine.len() >= cfg.max_open_tables {
             return Err(Refusal::new(
@@ -412,14 +525,56 @@ impl Hub {
                 ),
             ));
         }
-        mine.insert(table.to_string(), bots);
-        if let Some(r) = request {
-            self.requests
-                .lock()
-                .expect("requests lock")
-                .insert((user, r.to_string()), table.to_string());
+        // The same per client address (all the people made from it together).
+        let mut by_addr = self.by_addr.lock().expect("addr lock");
+        if let Some(ip) = ip {
+            let here = by_addr.tables.get(&ip);
+            let n = here.map_or(0, HashMap::len);
+            if n >= cfg.max_open_tables_per_addr {
+                return Err(Refusal::new(
+                    ErrorCode::QuotaExceeded,
+                    format!(
+                        "{n} unfinished tables were created from your address, the most one \
+                         address may have: finish or leave one first"
+                    ),
+                ));
+            }
+            let with_bots = here.map_or(0, |m| m.values().filter(|b| **b).count());
+            if bots && with_bots >= cfg.max_bot_tables_per_addr {
+                return Err(Refusal::new(
+                    ErrorCode::QuotaExceeded,
+                    format!(
+                        "{with_bots} unfinished tables with computer players were created from \
+                         your address, the most one address may have"
+                    ),
+                ));
+            }
+            by_addr
+                .tables
+                .entry(ip)
+                .or_default()
+                .insert(table.to_string(), bots);
+            by_addr.addr_of.insert(table.to_string(), ip);
         }
-        Ok(())
+        mine.insert(table.to_string(), bots);
+        let making = request.map(|r| {
+            let (tx, rx) = watch::channel(());
+            let key = (user, r.to_string());
+            requests.insert(
+                key.clone(),
+                Request::Making {
+                    table: table.to_string(),
+                    done: rx,
+                },
+            );
+            Making {
+                app: app.clone(),
+                key,
+                table: table.to_string(),
+                _done: tx,
+            }
+        });
+        Ok(Reservation::New(making))
     }
 
     /// Give back a place taken by [`Hub::reserve`] for a table that was not made.
@@ -428,20 +583,25 @@ impl Hub {
         if let Some(m) = open.get_mut(&user) {
             m.remove(table);
         }
+        self.by_addr.lock().expect("addr lock").remove(table);
         self.requests
             .lock()
             .expect("requests lock")
-            .retain(|_, t| t != table);
+            .retain(|_, r| r.table() != table);
     }
 
     /// The table a create request with this client request id made, if any.
     #[must_use]
     pub fn created_for(&self, user: i64, request: &str) -> Option<String> {
-        self.requests
+        match self
+            .requests
             .lock()
             .expect("requests lock")
             .get(&(user, request.to_string()))
-            .cloned()
+        {
+            Some(Request::Made(t)) => Some(t.clone()),
+            _ => None,
+        }
     }
 
     /// The number of loaded tables.
@@ -582,14 +742,14 @@ pub async fn load(app: &Arc<App>, id: &str) -> Result<TableCore, Refusal> {
 }
 
 /// The last chat lines of a table, oldest first.
-async fn load_chat(app: &App, id: &str) -> VecDeque<ChatLine> {
+async fn load_chat(app: &App, id: &str) -> VecDeque<Said> {
     let rows =
         sqlx::query("SELECT line FROM table_chat WHERE table_id = $1 ORDER BY id DESC LIMIT $2")
             .bind(id)
             .bind(CHAT_KEEP as i64)
             .fetch_all(&app.db.pool)
             .await;
-    let mut chat: VecDeque<ChatLine> = match rows {
+    let mut chat: VecDeque<Said> = match rows {
         Ok(rows) => rows
             .iter()
             .filter_map(|r| crate::db::text(r, "line").ok())
@@ -619,7 +779,7 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
                 .requests
                 .lock()
                 .expect("requests lock")
-                .insert((c.id, r.clone()), core.cfg.id.clone());
+                .insert((c.id, r.clone()), Request::Made(core.cfg.id.clone()));
         }
     }
     let actor = Actor {
@@ -629,6 +789,10 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
         subs: Vec::new(),
         ring: VecDeque::new(),
         chat: VecDeque::new(),
+        chat_bucket: crate::limiter::Bucket::new(
+            app.cfg.table_chat_rate.0,
+            app.cfg.table_chat_rate.1,
+        ),
         refused: HashMap::new(),
         bots: HashMap::new(),
         bot_pending: None,
@@ -777,7 +941,9 @@ struct Actor {
     tx: mpsc::Sender<TableCmd>,
     subs: Vec<Sub>,
     ring: VecDeque<(u64, CoreEvent)>,
-    chat: VecDeque<ChatLine>,
+    chat: VecDeque<Said>,
+    /// Chat lines at this table (all people together).
+    chat_bucket: crate::limiter::Bucket,
     refused: HashMap<u8, VecDeque<(String, String, ErrorCode, String)>>,
     bots: HashMap<u8, Box<Bot>>,
     bot_pending: Option<u64>,
@@ -899,6 +1065,23 @@ impl Actor {
             c.publish(info);
         }
         true
+    }
+
+    /// Whether a hand of a rated game is being played: registered people on two sides or more.
+    fn rated_hand_in_play(&self) -> bool {
+        if self.core.status != TableStatus::Playing {
+            return false;
+        }
+        let mut sides = Vec::new();
+        for (i, s) in self.core.seats.iter().enumerate() {
+            if let Occupant::Human { user } = &s.occupant {
+                let side = self.core.cfg.rules.side_of(Seat(i as u8));
+                if user.registered && !sides.contains(&side) {
+                    sides.push(side);
+                }
+            }
+        }
+        sides.len() >= 2
     }
 
     fn viewer_of(&self, user: Option<&UserRef>) -> Viewer {
@@ -1114,7 +1297,12 @@ impl Actor {
                     view: Box::new(table_view(&self.core, viewer)),
                     missed,
                     complete,
-                    chat: self.chat.iter().cloned().collect(),
+                    chat: self
+                        .chat
+                        .iter()
+                        .filter(|c| c.for_seat(viewer.seat))
+                        .map(|c| c.line.clone())
+                        .collect(),
                 };
                 if tx.push(self.core.version, crate::to_json(&msg)) {
                     self.subs.push(Sub { conn, viewer, tx });
@@ -1458,16 +1646,34 @@ impl Actor {
                     );
                     return;
                 }
-                let line = ChatLine {
-                    from: user,
-                    seat: viewer.seat,
-                    text,
-                    at: crate::now(),
+                // Limits: per person (all tables together), then per table.
+                if !self.app.chat_limiter.allow(user.id) || !self.chat_bucket.take(Instant::now()) {
+                    self.error_to(
+                        conn,
+                        None,
+                        &Refusal::new(
+                            ErrorCode::RateLimited,
+                            "too many chat lines (yours, or this table's): wait a moment",
+                        ),
+                    );
+                    return;
+                }
+                let said = Said {
+                    line: ChatLine {
+                        from: user,
+                        seat: viewer.seat,
+                        text,
+                        at: crate::now(),
+                    },
+                    // Spectators may not talk to the players of a rated game during a hand
+                    // (they could tell what they see): they talk among themselves.
+                    spectators_only: viewer.seat.is_none() && self.rated_hand_in_play(),
                 };
-                // Chat is stored, so that it survives restarts and a change of instance.
+                // Chat is stored, so that it survives restarts and a change of instance; only
+                // the last lines are kept.
                 let stored = sqlx::query("INSERT INTO table_chat (table_id, line) VALUES ($1, $2)")
                     .bind(self.core.cfg.id.as_str())
-                    .bind(serde_json::to_string(&line).expect("chat serialises"))
+                    .bind(serde_json::to_string(&said).expect("chat serialises"))
                     .execute(&self.app.db.pool)
                     .await;
                 if let Err(e) = stored {
@@ -1481,13 +1687,31 @@ impl Actor {
                     );
                     return;
                 }
-                self.chat.push_back(line.clone());
+                let trimmed = sqlx::query(
+                    "DELETE FROM table_chat WHERE table_id = $1 AND id < (SELECT MIN(id) FROM \
+                     (SELECT id FROM table_chat WHERE table_id = $2 ORDER BY id DESC LIMIT $3) k)",
+                )
+                .bind(self.core.cfg.id.as_str())
+                .bind(self.core.cfg.id.as_str())
+                .bind(CHAT_KEEP as i64)
+                .execute(&self.app.db.pool)
+                .await;
+                if let Err(e) = trimmed {
+                    crate::log(&format!(
+                        "table {}: cannot trim its chat: {e}",
+                        self.core.cfg.id
+                    ));
+                }
+                self.chat.push_back(said.clone());
                 if self.chat.len() > CHAT_KEEP {
                     self.chat.pop_front();
                 }
+                let line = said.line;
                 let msg = crate::to_json(&ServerMsg::Chat { line });
                 let v = self.core.version;
-                self.subs.retain(|s| s.tx.push(v, msg.clone()));
+                let only = said.spectators_only;
+                self.subs
+                    .retain(|s| (only && s.viewer.seat.is_some()) || s.tx.push(v, msg.clone()));
             }
         }
         self.after_change().await;

@@ -25,6 +25,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../migrations/sqlite/0003_cluster.sql"),
         include_str!("../migrations/postgres/0003_cluster.sql"),
     ),
+    (
+        4,
+        include_str!("../migrations/sqlite/0004_names.sql"),
+        include_str!("../migrations/postgres/0004_names.sql"),
+    ),
 ];
 
 /// Which database.

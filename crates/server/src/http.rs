@@ -154,6 +154,13 @@ async fn healthz(State(app): State<Arc<App>>) -> Response {
     if app.cluster.as_ref().is_some_and(|c| !c.fresh()) {
         return not_ready("table leases not renewed");
     }
+    if app
+        .db_lock
+        .as_ref()
+        .is_some_and(|l| l.lost.load(std::sync::atomic::Ordering::Relaxed))
+    {
+        return not_ready("database lock lost");
+    }
     let ping = sqlx::query("SELECT 1").execute(&app.db.pool);
     match tokio::time::timeout(std::time::Duration::from_secs(2), ping).await {
         Ok(Ok(_)) => (
@@ -306,9 +313,25 @@ async fn config(State(app): State<Arc<App>>) -> Json<ServerConfig> {
     })
 }
 
-async fn guest(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> ApiResult<Response> {
+async fn guest(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> ApiResult<Response> {
     let req: GuestRequest = body(&b)?;
     let name = accounts::check_nickname(&req.nickname)?;
+    // New guests per address: otherwise a person could make guests to get round every
+    // per-person limit.
+    if !app
+        .guest_limiter
+        .allow(client_ip(peer.ip(), &headers, &app.cfg.trusted_proxies))
+    {
+        return Err(ApiError::new(
+            ErrorCode::RateLimited,
+            "too many guests made from your address; wait a few minutes, or log in",
+        ));
+    }
     let user = accounts::create_guest(&app.db, &name).await?;
     end_old_session(&app, &headers).await?;
     let token = accounts::new_session(&app.db, &user).await?;
@@ -492,6 +515,7 @@ async fn info(app: &Arc<App>, id: &str, user: Option<i64>) -> ApiResult<TableInf
 
 async fn create_table(
     State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     b: Bytes,
 ) -> ApiResult<Response> {
@@ -505,7 +529,7 @@ async fn create_table(
                 "a request id has 1 to 64 characters",
             ));
         }
-        // A repeat: the table the first request made.
+        // A repeat of a request whose table is made: that table.
         if let Some(id) = app.hub.created_for(user.id, r) {
             let t = info(&app, &id, Some(user.id)).await?;
             return Ok((StatusCode::CREATED, Json(t)).into_response());
@@ -568,15 +592,39 @@ async fn create_table(
     let bots = cfg.seats.iter().any(|s| matches!(s, SeatSetup::Bot { .. }));
     // Within the person's quotas; the place is taken before the table is made, so that
     // concurrent requests cannot all pass.
-    app.hub
-        .reserve(&app.cfg, user.id, &cfg.id, bots, req.request_id.as_deref())?;
-    match actor::create(&app, cfg.clone(), sits).await {
-        Ok(t) => Ok((StatusCode::CREATED, Json(t)).into_response()),
-        Err(e) => {
-            app.hub.release(user.id, &cfg.id);
-            Err(e.into())
+    // A repeat of a request whose table is being made waits for it.
+    let making = match app.hub.reserve(
+        &app,
+        user.id,
+        Some(client_ip(peer.ip(), &headers, &app.cfg.trusted_proxies)),
+        &cfg.id,
+        bots,
+        req.request_id.as_deref(),
+    )? {
+        actor::Reservation::New(making) => making,
+        actor::Reservation::Made(id) => {
+            let t = info(&app, &id, Some(user.id)).await?;
+            return Ok((StatusCode::CREATED, Json(t)).into_response());
         }
+        actor::Reservation::Making(mut done) => {
+            let _ = done.changed().await;
+            let r = req.request_id.as_deref().unwrap_or_default();
+            let Some(id) = app.hub.created_for(user.id, r) else {
+                return Err(ApiError::new(
+                    ErrorCode::ShuttingDown,
+                    "the first request with this request id made no table: send it again",
+                ));
+            };
+            let t = info(&app, &id, Some(user.id)).await?;
+            return Ok((StatusCode::CREATED, Json(t)).into_response());
+        }
+    };
+    let made = actor::create(&app, cfg.clone(), sits).await;
+    if made.is_err() {
+        app.hub.release(user.id, &cfg.id);
     }
+    drop(making);
+    Ok((StatusCode::CREATED, Json(made?)).into_response())
 }
 
 async fn table_info(

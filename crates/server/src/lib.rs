@@ -28,6 +28,7 @@ pub mod actor;
 pub mod assets;
 pub mod cluster;
 pub mod db;
+pub mod dblock;
 pub mod fairness;
 pub mod games;
 pub mod glicko;
@@ -103,8 +104,18 @@ pub struct Config {
     /// State-changing requests per second per user (joins, leaves, tables, logouts), and the
     /// burst (`0`: no limit).
     pub user_rate: (f64, f64),
+    /// Chat lines per second per user (all tables together), and the burst (`0`: no limit).
+    pub chat_rate: (f64, f64),
+    /// Chat lines per second per table (all people together), and the burst (`0`: no limit).
+    pub table_chat_rate: (f64, f64),
+    /// Guests made per second per client address, and the burst (`0`: no limit).
+    pub guest_rate: (f64, f64),
     /// Unfinished tables one person may have created at once.
     pub max_open_tables: usize,
+    /// Unfinished tables created from one client address at once (all its people together).
+    pub max_open_tables_per_addr: usize,
+    /// Unfinished tables with computer players created from one client address at once.
+    pub max_bot_tables_per_addr: usize,
     /// Unfinished tables with computer players one person may have created at once.
     pub max_bot_tables: usize,
     /// A waiting table nobody changed or followed for this long is closed.
@@ -169,6 +180,11 @@ impl Config {
             hash_queue: 64,
             login_rate: (0.2, 10.0),
             user_rate: (5.0, 50.0),
+            chat_rate: (1.0, 5.0),
+            guest_rate: (1.0 / 60.0, 20.0),
+            max_open_tables_per_addr: 30,
+            max_bot_tables_per_addr: 9,
+            table_chat_rate: (4.0, 20.0),
             max_open_tables: 10,
             max_bot_tables: 3,
             waiting_expiry: Duration::from_secs(3600),
@@ -228,10 +244,17 @@ pub struct App {
     pub login_limiter: limiter::KeyedLimiter<String>,
     /// State-changing requests per user.
     pub user_limiter: limiter::KeyedLimiter<i64>,
+    /// Chat lines per user.
+    pub chat_limiter: limiter::KeyedLimiter<i64>,
+    /// Guests made per client address.
+    pub guest_limiter: limiter::KeyedLimiter,
     /// The password-hashing threads.
     pub hashes: accounts::HashPool,
     /// Open connections per address.
     pub conns: Arc<listen::ConnCounter>,
+    /// Open websockets per client address named by a trusted proxy (whose own connections
+    /// have no per-address cap).
+    pub forwarded_conns: Arc<listen::ConnCounter>,
     /// Session tokens (their SHA-256, hex) ended: websockets opened with them close.
     pub revoked: tokio::sync::broadcast::Sender<Arc<str>>,
     /// Reviews computed at once.
@@ -244,6 +267,8 @@ pub struct App {
     pub draining: std::sync::atomic::AtomicBool,
     /// The shared-database mode (leases, shared lobby), when this is one of several instances.
     pub cluster: Option<cluster::Cluster>,
+    /// The database locks (PostgreSQL): one server per database, one instance per name.
+    pub db_lock: Option<Arc<dblock::DbLock>>,
 }
 
 /// An HTTP error: a code and a message, answered as an [`ErrorBody`].
@@ -385,6 +410,9 @@ impl Server {
         }
         let _ = self.task.await;
         self.app.db.close().await;
+        if let Some(l) = &self.app.db_lock {
+            l.release().await;
+        }
     }
 }
 
@@ -427,6 +455,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         }
     };
     let db = db::Db::connect(&cfg.database).await?;
+    let db_lock = dblock::take(&db::normalize_url(&cfg.database), cfg.instance.as_deref()).await?;
     accounts::backfill_skeletons(&db).await?;
     let metrics = metrics::Metrics::new(cfg.instance.as_deref().unwrap_or("single"));
     let writer = db::Writer::start(
@@ -441,15 +470,36 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         listen_socket(cfg.bind).map_err(|e| format!("cannot listen on {}: {e}", cfg.bind))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let http_limiter = limiter::KeyedLimiter::new(cfg.http_rate.0, cfg.http_rate.1);
-    let files = listen::raise_file_limit().unwrap_or(1024);
     // Keep some descriptors for the database, the log and the runtime.
-    let max_conns = usize::try_from(files.saturating_sub(128).max(64)).unwrap_or(usize::MAX);
+    let max_conns = match listen::raise_file_limit() {
+        Some((before, files)) => {
+            let max = listen::max_conns(files);
+            log(&format!(
+                "open files: limit {files}{}; at most {max} connections, {} descriptors kept \
+                 for the database and the server's own work",
+                if before < files {
+                    format!(" (raised from {before})")
+                } else {
+                    String::new()
+                },
+                listen::FILE_RESERVE
+            ));
+            max
+        }
+        None => {
+            log("open files: limit unknown; at most 896 connections");
+            listen::max_conns(1024)
+        }
+    };
     let conns = listen::ConnCounter::new(cfg.max_conns_per_addr, max_conns);
     let app = Arc::new(App {
         login_limiter: limiter::KeyedLimiter::new(cfg.login_rate.0, cfg.login_rate.1),
         user_limiter: limiter::KeyedLimiter::new(cfg.user_rate.0, cfg.user_rate.1),
+        chat_limiter: limiter::KeyedLimiter::new(cfg.chat_rate.0, cfg.chat_rate.1),
+        guest_limiter: limiter::KeyedLimiter::new(cfg.guest_rate.0, cfg.guest_rate.1),
         hashes: accounts::HashPool::new(cfg.hash_slots, cfg.hash_queue),
         conns: conns.clone(),
+        forwarded_conns: listen::ConnCounter::new(cfg.max_conns_per_addr, usize::MAX),
         revoked: tokio::sync::broadcast::channel(1024).0,
         cfg,
         db: db.clone(),
@@ -462,6 +512,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         metrics,
         draining: std::sync::atomic::AtomicBool::new(false),
         cluster,
+        db_lock,
     });
     if let Some(c) = &app.cluster {
         let advertise = app

@@ -121,11 +121,25 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAdd
         .unwrap_or(peer)
 }
 
-/// Raise the soft limit on open files to the hard limit where allowed; returns the limit now
-/// in force (`None` where unknown).
+/// File descriptors kept for the server's own work when connections are capped: the database
+/// pool, its listener and lock connections, SQLite's files, the runtime. Connections (clients'
+/// and the relays' own to other instances) are refused before they would take these.
+pub const FILE_RESERVE: u64 = 128;
+
+/// Raise the soft limit on open files to the hard limit where allowed; returns the limits
+/// before and now (`None` where unknown).
 #[must_use]
-pub fn raise_file_limit() -> Option<u64> {
-    rlimit::increase_nofile_limit(u64::MAX).ok()
+pub fn raise_file_limit() -> Option<(u64, u64)> {
+    let (before, _) = rlimit::Resource::NOFILE.get().ok()?;
+    let now = rlimit::increase_nofile_limit(u64::MAX).ok()?;
+    Some((before, now))
+}
+
+/// The cap on open connections for an open-file limit of `files`: the limit less
+/// [`FILE_RESERVE`], at least 64.
+#[must_use]
+pub fn max_conns(files: u64) -> usize {
+    usize::try_from(files.saturating_sub(FILE_RESERVE).max(64)).unwrap_or(usize::MAX)
 }
 
 /// Serve `router` on `listener` until `stop` turns true; then stop accepting, let the requests

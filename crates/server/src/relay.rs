@@ -20,7 +20,7 @@ use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::actor::{Found, Out, SUB_QUEUE};
+use crate::actor::{Found, Out, Outbox};
 use crate::{ApiError, App};
 
 /// The header marking a request or websocket relayed by another instance (never relayed
@@ -48,6 +48,8 @@ pub struct Remote {
     pub tx: mpsc::Sender<Arc<str>>,
     /// The owner's messages.
     pub rx: mpsc::Receiver<Out>,
+    /// The bytes of those waiting (given back as they are written, see [`Outbox::written`]).
+    pub bytes: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 /// Follow table `id` on the instance at `addr`: open a websocket there with the client's
@@ -57,6 +59,7 @@ pub async fn open(
     app: &Arc<App>,
     addr: &str,
     cookie: Option<&HeaderValue>,
+    client: Option<std::net::IpAddr>,
     id: &str,
     since: Option<u64>,
 ) -> Result<Remote, String> {
@@ -66,11 +69,23 @@ pub async fn open(
     if let Some(c) = cookie {
         req.headers_mut().insert("cookie", c.clone());
     }
+    // The owner counts the client's websockets by its address, as this instance does.
+    if let Some(ip) = client.and_then(|ip| HeaderValue::from_str(&ip.to_string()).ok()) {
+        req.headers_mut().insert("x-forwarded-for", ip);
+    }
     let me = app.cluster.as_ref().map_or("", |c| c.name.as_str());
     req.headers_mut().insert(
         RELAYED,
         HeaderValue::from_str(me).unwrap_or(HeaderValue::from_static("1")),
     );
+    // The relay's own connection takes a file descriptor as a client's does: it counts in
+    // the cap on connections (not in any address's).
+    let Some(slot) = app
+        .conns
+        .admit(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED), true)
+    else {
+        return Err("too many open connections to relay one more".to_string());
+    };
     let connect = tokio_tungstenite::connect_async(req);
     let (mut ws, _) = tokio::time::timeout(std::time::Duration::from_secs(3), connect)
         .await
@@ -98,9 +113,12 @@ pub async fn open(
             _ => return Err(format!("{addr} answered {t}")),
         }
     };
-    let (out_tx, out_rx) = mpsc::channel::<Out>(SUB_QUEUE);
+    // What waits for the client is bounded in bytes as the owner bounds it: a client that
+    // does not read loses the relay (and follows the table again from its last version), as
+    // it would lose its place at the owner.
+    let (out_tx, out_rx, bytes) = Outbox::new(app.cfg.ws_queue_bytes);
     let (cmd_tx, mut cmd_rx) = mpsc::channel::<Arc<str>>(64);
-    let _ = out_tx.send(first).await;
+    let _ = out_tx.push(first.0, first.1);
     let relayed = app.metrics.relayed.clone();
     relayed.inc();
     tokio::spawn(async move {
@@ -118,7 +136,7 @@ pub async fn open(
                         break;
                     }
                     let v = peek.version.unwrap_or(0);
-                    if out_tx.send((v, Arc::from(t.as_str()))).await.is_err() {
+                    if !out_tx.push(v, Arc::from(t.as_str())) {
                         break;
                     }
                 }
@@ -132,10 +150,12 @@ pub async fn open(
         }
         let _ = ws.close(None).await;
         relayed.dec();
+        drop(slot);
     });
     Ok(Remote {
         tx: cmd_tx,
         rx: out_rx,
+        bytes,
     })
 }
 

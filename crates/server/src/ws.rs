@@ -1,11 +1,12 @@
 //! The websocket: one per client, following the lobby or one table.
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use fiveup_protocol::{
@@ -52,6 +53,7 @@ pub async fn upgrade(
     ws: WebSocketUpgrade,
     State(app): State<Arc<App>>,
     guard: Option<axum::Extension<Arc<ConnGuard>>>,
+    peer: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
 ) -> Response {
     if !origin_allowed(&headers, &app.cfg.allow_origins) {
@@ -60,6 +62,31 @@ pub async fn upgrade(
             "websockets are only accepted from this server's own pages",
         )
         .into_response();
+    }
+    // Behind a trusted proxy every client comes from the proxy's address, which has no cap:
+    // the websockets are counted per client address the proxy names instead (a relay from
+    // another instance names its client too).
+    let trusted = &app.cfg.trusted_proxies;
+    let peer = peer.map(|p| (p.0).0);
+    let client = peer.map(|p| crate::listen::client_ip(p.ip(), &headers, trusted));
+    let mut forwarded = None;
+    if let (Some(peer), Some(client)) = (peer, client) {
+        if trusted.contains(&peer.ip()) {
+            match app.forwarded_conns.admit(client, trusted.contains(&client)) {
+                Some(g) => forwarded = Some(g),
+                None => {
+                    return ApiError::new(
+                        ErrorCode::RateLimited,
+                        format!(
+                            "too many open connections from your address (at most {}): close \
+                             some first",
+                            app.cfg.max_conns_per_addr
+                        ),
+                    )
+                    .into_response()
+                }
+            }
+        }
     }
     let user = match accounts::user_of(&app.db, &headers).await {
         Ok(u) => u,
@@ -76,6 +103,7 @@ pub async fn upgrade(
     let hand_on = HandOn {
         cookie: headers.get(header::COOKIE).cloned(),
         relayed: headers.contains_key(crate::relay::RELAYED),
+        client,
     };
     ws.max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
@@ -87,6 +115,7 @@ pub async fn upgrade(
         .on_upgrade(move |socket| async move {
             connection(socket, app, user, token, hand_on).await;
             drop(guard);
+            drop(forwarded);
         })
 }
 
@@ -95,6 +124,8 @@ pub async fn upgrade(
 struct HandOn {
     cookie: Option<axum::http::HeaderValue>,
     relayed: bool,
+    /// The client's address (named to the owner in `X-Forwarded-For`).
+    client: Option<IpAddr>,
 }
 
 /// Where a followed table runs.
@@ -170,13 +201,22 @@ async fn subscribe(
                     ));
                 }
                 if let Some(addr) = addr {
-                    match crate::relay::open(app, &addr, hand_on.cookie.as_ref(), id, since).await {
+                    match crate::relay::open(
+                        app,
+                        &addr,
+                        hand_on.cookie.as_ref(),
+                        hand_on.client,
+                        id,
+                        since,
+                    )
+                    .await
+                    {
                         Ok(r) => {
                             return Ok(Following {
                                 id: id.to_string(),
                                 target: Target::Remote(r.tx),
                                 rx: r.rx,
-                                bytes: Arc::new(AtomicUsize::new(0)),
+                                bytes: r.bytes,
                                 last: since.unwrap_or(0),
                             })
                         }

@@ -115,6 +115,8 @@ fn server_process() {
             cfg.ws_ping = Duration::from_secs(2);
         }
         "slow" => cfg.header_timeout = Duration::from_secs(2),
+        // A low open-file limit, soft and hard, that the server cannot raise.
+        "files" => rlimit::setrlimit(rlimit::Resource::NOFILE, FILES, FILES).unwrap(),
         _ => {}
     }
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -136,6 +138,9 @@ fn server_process() {
         server.shutdown().await;
     });
 }
+
+/// The open-file limit of the "files" server process.
+const FILES: u64 = 256;
 
 fn report(attack: &str, figure: &str) {
     use std::io::Write as _;
@@ -488,6 +493,65 @@ async fn slowloris_and_idle_floods_leave_real_requests_answered_within_100_ms() 
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_flood_at_the_open_file_limit_leaves_the_server_working() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = ServerProcess::start("files");
+    let addr = server.addr;
+    let (ann, _) = guest(addr, "Ann").await;
+    let t: TableInfo = post(
+        addr,
+        "/api/tables",
+        Some(&ann),
+        &json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}]}),
+    )
+    .await
+    .json();
+    let mut c = connect(addr, Some(&ann)).await;
+    c.open(&t.id, None).await;
+    // 400 idle connections from 40 addresses, more than the limit allows.
+    let mut socks = Vec::new();
+    for i in 0..400 {
+        if let Ok(s) = tcp_from(addr, attacker(i / 10), None).await {
+            socks.push(s);
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut held = 0;
+    for s in &socks {
+        let mut b = [0u8; 1];
+        if matches!(s.try_read(&mut b), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock) {
+            held += 1;
+        }
+    }
+    let fds = server.open_files();
+    // The websocket opened before still works, down to the database.
+    c.send(&ClientMsg::Chat {
+        text: "still here".to_string(),
+    })
+    .await;
+    let chat = matches!(
+        c.until(|m| matches!(m, ServerMsg::Chat { .. } | ServerMsg::Error { .. }))
+            .await,
+        ServerMsg::Chat { .. }
+    );
+    drop(socks);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after = post(addr, "/api/guest", None, &json!({"nickname": "Bea"})).await;
+    report(
+        "400 idle connections at an open-file limit of 256",
+        &format!(
+            "{held} held, the others closed at once; server descriptors {fds} of {FILES}; \
+             chat stored through an open websocket: {chat}; a new guest after the flood: {}",
+            after.status
+        ),
+    );
+    assert!(held <= 128, "{held}");
+    assert!(fds < FILES as usize, "{fds}");
+    assert!(chat);
+    assert_eq!(after.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn quotas_bound_tables_the_lobby_and_every_mutating_endpoint() {
     let _one = ONE_AT_A_TIME.lock().await;
     let dir = tempfile::tempdir().unwrap();
@@ -604,6 +668,169 @@ async fn quotas_bound_tables_the_lobby_and_every_mutating_endpoint() {
         post(addr, "/api/tables", Some(&ann), &open).await.status,
         201
     );
+    server.shutdown().await;
+}
+
+/// Make a guest from `src`: the status and the session token.
+async fn guest_from(addr: SocketAddr, src: IpAddr, name: &str) -> (u16, Option<String>) {
+    let body = json!({ "nickname": name }).to_string();
+    let Ok(mut s) = tcp_from(addr, src, None).await else {
+        return (0, None);
+    };
+    let req = format!(
+        "POST /api/guest HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    if s.write_all(req.as_bytes()).await.is_err() {
+        return (0, None);
+    }
+    let mut raw = Vec::new();
+    let _ = tokio::time::timeout(WAIT, s.read_to_end(&mut raw)).await;
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let token = text.split("fiveup_session=").nth(1).map(|t| {
+        t.split(|c: char| c == ';' || c.is_whitespace())
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    });
+    (status, token.filter(|t| !t.is_empty()))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn more_guests_from_one_address_do_not_get_round_the_quotas() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("guests.db").display().to_string();
+    let mut cfg = config(&db);
+    cfg.max_open_tables = 5;
+    cfg.max_bot_tables = 2;
+    cfg.max_open_tables_per_addr = 10;
+    cfg.max_bot_tables_per_addr = 4;
+    cfg.guest_rate = (1.0 / 60.0, 5.0);
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let src = attacker(7);
+    // Twenty guests from one address.
+    let mut guests = Vec::new();
+    let mut refused = 0;
+    for i in 0..20 {
+        match guest_from(addr, src, &format!("Sock{i}")).await {
+            (200, Some(t)) => guests.push(t),
+            (429, _) => refused += 1,
+            other => panic!("{other:?}"),
+        }
+    }
+    // Each makes tables until refused, half of them with computer players.
+    let open = json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}]}).to_string();
+    let bots =
+        json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"bot","level":"random"}]})
+            .to_string();
+    let mut tables = 0;
+    let mut with_bots = 0;
+    let mut message = String::new();
+    for g in &guests {
+        for _ in 0..5 {
+            for (body, is_bots) in [(&bots, true), (&open, false)] {
+                let (status, b) =
+                    request_from(addr, src, "POST", "/api/tables", Some(g), body, &[JSON]).await;
+                match status {
+                    201 => {
+                        tables += 1;
+                        with_bots += usize::from(is_bots);
+                    }
+                    429 => message = b,
+                    s => panic!("{s} {b}"),
+                }
+            }
+        }
+    }
+    // Another address is not held up by this one.
+    let (status, other) = guest_from(addr, attacker(8), "Elsewhere").await;
+    let (made, _) = request_from(
+        addr,
+        attacker(8),
+        "POST",
+        "/api/tables",
+        other.as_deref(),
+        &bots,
+        &[JSON],
+    )
+    .await;
+    report(
+        "20 guests from one address, each making tables",
+        &format!(
+            "{} guests made, {refused} refused; {tables} tables ({with_bots} with computer \
+             players) from the address; another address: guest {status}, table {made}",
+            guests.len()
+        ),
+    );
+    assert_eq!(guests.len(), 5);
+    assert_eq!(tables, 10);
+    assert_eq!(with_bots, 4);
+    assert!(message.contains("from your address"), "{message}");
+    assert_eq!((status, made), (200, 201));
+    server.shutdown().await;
+}
+
+/// A websocket from `src`, as a proxy opening it for `client` (`X-Forwarded-For`); the status
+/// of a refusal.
+async fn forwarded_ws(addr: SocketAddr, src: IpAddr, client: &str) -> Result<Ws2, u16> {
+    let stream = tcp_from(addr, src, None).await.map_err(|_| 0u16)?;
+    let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+    req.headers_mut()
+        .insert("x-forwarded-for", client.parse().unwrap());
+    match tokio_tungstenite::client_async(req, stream).await {
+        Ok((ws, _)) => Ok(ws),
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
+        Err(_) => Err(0),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_behind_the_trusted_proxy_is_capped_like_any_other() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("proxied.db").display().to_string();
+    let mut cfg = config(&db);
+    let proxy = attacker(1);
+    cfg.trusted_proxies = vec![proxy];
+    cfg.max_conns_per_addr = 8;
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    // One client opens 40 websockets through the proxy.
+    let mut open = Vec::new();
+    let mut refused = Vec::new();
+    for _ in 0..40 {
+        match forwarded_ws(addr, proxy, "203.0.113.7").await {
+            Ok(ws) => open.push(ws),
+            Err(status) => refused.push(status),
+        }
+    }
+    // Another client through the same proxy is not held up.
+    let other = forwarded_ws(addr, proxy, "203.0.113.8").await.is_ok();
+    let opened = open.len();
+    // One closed: its place is free again.
+    drop(open.pop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let again = forwarded_ws(addr, proxy, "203.0.113.7").await.is_ok();
+    report(
+        "40 websockets by one client through the trusted proxy (cap 8)",
+        &format!(
+            "{opened} open, {} refused (status {:?}); another client: {other}; after one closed: \
+             {again}",
+            refused.len(),
+            refused.first()
+        ),
+    );
+    assert_eq!(opened, 8);
+    assert!(refused.iter().all(|s| *s == 429), "{refused:?}");
+    assert!(other && again);
     server.shutdown().await;
 }
 
@@ -772,6 +999,347 @@ async fn lookalike_names_common_passwords_and_hidden_chat_characters_are_refused
         _ => unreachable!(),
     };
     assert_eq!(line.text, "gglol!");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn twins_by_a_capital_i_or_a_combining_mark_are_refused() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("twins.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    assert_eq!(register(addr, "alice", "correct horse").await.status, 200);
+    // And a name with a capital I registered first: its lowercase-l twin is refused.
+    assert_eq!(register(addr, "Ivan", "correct horse").await.status, 200);
+    let twins = [
+        "aIice",
+        "alic\u{1eb9}",
+        "alice\u{323}",
+        "a\u{300}lice",
+        "al\u{301}\u{301}ice",
+        "lvan",
+    ];
+    let mut registered = Vec::new();
+    for twin in twins {
+        let a = register(addr, twin, "battery staple").await;
+        if a.status == 200 {
+            registered.push(twin);
+        } else {
+            let e: ErrorBody = a.json();
+            assert!(
+                matches!(e.error, ErrorCode::NameTaken | ErrorCode::BadName),
+                "{twin:?}: {e:?}"
+            );
+        }
+    }
+    // Nor may a guest take one.
+    let g = post(addr, "/api/guest", None, &json!({"nickname": "aIice"})).await;
+    report(
+        "twins of registered names",
+        &format!(
+            "{} of {} registered {registered:?}; guest aIice: {}",
+            registered.len(),
+            twins.len(),
+            g.status
+        ),
+    );
+    assert!(registered.is_empty());
+    assert_eq!(g.json::<ErrorBody>().error, ErrorCode::NameTaken);
+    // Names with accents are still names.
+    assert_eq!(
+        register(addr, "jos\u{e9}", "correct horse").await.status,
+        200
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_concurrent_repeats_of_a_create_all_answer_its_table() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("repeats.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let (ann, _) = guest(addr, "Ann").await;
+    let ann = Arc::new(ann);
+    let rounds = 20;
+    let mut wrong = 0;
+    let mut statuses = std::collections::BTreeMap::new();
+    for round in 0..rounds {
+        let req = json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}],
+            "request_id": format!("burst-{round}")});
+        let tasks: Vec<_> = (0..10)
+            .map(|_| {
+                let (ann, req) = (ann.clone(), req.clone());
+                tokio::spawn(async move { post(addr, "/api/tables", Some(&ann), &req).await })
+            })
+            .collect();
+        let mut ids = std::collections::BTreeSet::new();
+        for t in tasks {
+            let a = t.await.unwrap();
+            *statuses.entry(a.status).or_insert(0) += 1;
+            if a.status == 201 {
+                ids.insert(a.json::<TableInfo>().id);
+            } else {
+                wrong += 1;
+            }
+        }
+        wrong += ids.len().saturating_sub(1);
+    }
+    let l: Lobby = get(addr, "/api/lobby?limit=100", None).await.json();
+    report(
+        "10 concurrent creates with one request id, 20 times",
+        &format!(
+            "{wrong} answers not the one table, statuses {statuses:?}, {} tables listed",
+            l.total
+        ),
+    );
+    assert_eq!(wrong, 0);
+    assert_eq!(l.total, rounds);
+    server.shutdown().await;
+}
+
+/// Chat lines a client reads within `quiet` of the last one.
+async fn chat_lines(c: &mut Client, quiet: Duration) -> Vec<String> {
+    let mut lines = Vec::new();
+    while let Ok(Some(Ok(m))) = tokio::time::timeout(quiet, c.ws.next()).await {
+        if let Message::Text(t) = m {
+            if let Ok(ServerMsg::Chat { line }) = serde_json::from_str(&t) {
+                lines.push(line.text);
+            }
+        }
+    }
+    lines
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_flood_is_limited_and_only_the_last_lines_are_kept() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("chat.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let (host, _) = guest(addr, "Host").await;
+    let t: TableInfo = post(
+        addr,
+        "/api/tables",
+        Some(&host),
+        &json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}]}),
+    )
+    .await
+    .json();
+    let mut reader = connect(addr, Some(&host)).await;
+    reader.open(&t.id, None).await;
+    // One guest, a spectator, floods the table from four connections.
+    let (spam, _) = guest(addr, "Spam").await;
+    let line = "x".repeat(400);
+    let mut sent = 0;
+    let mut floods = Vec::new();
+    let t0 = Instant::now();
+    for _ in 0..4 {
+        let mut c = connect(addr, Some(&spam)).await;
+        c.open(&t.id, None).await;
+        floods.push(c);
+    }
+    for c in &mut floods {
+        for _ in 0..500 {
+            c.send(&ClientMsg::Chat { text: line.clone() }).await;
+            sent += 1;
+        }
+    }
+    // Ten guests at once, ten lines each: the table's own limit.
+    let mut crowd = Vec::new();
+    for i in 0..10 {
+        let (g, _) = guest(addr, &format!("Crowd{i}")).await;
+        let mut c = connect(addr, Some(&g)).await;
+        c.open(&t.id, None).await;
+        crowd.push(c);
+    }
+    for c in &mut crowd {
+        for j in 0..10 {
+            c.send(&ClientMsg::Chat {
+                text: format!("hello {j}"),
+            })
+            .await;
+            sent += 1;
+        }
+    }
+    let delivered = chat_lines(&mut reader, Duration::from_secs(2)).await;
+    // The limits refill while the flood lasts (the quiet wait of 2 s not counted).
+    let secs = t0.elapsed().as_secs_f64() - 2.0;
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n, COALESCE(SUM(LENGTH(line)), 0) AS bytes FROM table_chat",
+    )
+    .fetch_one(&server.app.db.pool)
+    .await
+    .unwrap();
+    let stored: i64 = sqlx::Row::get(&row, "n");
+    let bytes: i64 = sqlx::Row::get(&row, "bytes");
+    let from_spam = delivered.iter().filter(|l| **l == line).count();
+    report(
+        "a chat flood (2,000 lines by one guest on 4 connections, 100 by 10 guests)",
+        &format!(
+            "{} of {sent} lines delivered ({from_spam} of the flood), {stored} lines kept, \
+             {bytes} bytes, in {secs:.1} s",
+            delivered.len()
+        ),
+    );
+    // The person's limit: a burst of 5 and one a second; the table's: 20 and four a second.
+    let secs = secs.max(0.0).ceil() as usize;
+    assert!(from_spam <= 5 + secs, "{from_spam} in {secs} s");
+    assert!(
+        delivered.len() <= 20 + 4 * secs,
+        "{} in {secs} s",
+        delivered.len()
+    );
+    assert!(stored <= 50, "{stored}");
+    // Later, the table's chat is open again.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let c = &mut crowd[0];
+    c.send(&ClientMsg::Chat {
+        text: "again".to_string(),
+    })
+    .await;
+    assert_eq!(
+        chat_lines(&mut reader, Duration::from_secs(1)).await,
+        ["again"]
+    );
+    server.shutdown().await;
+
+    // Without the limits, a table still keeps only its last 50 lines.
+    let db = dir.path().join("chat2.db").display().to_string();
+    let mut cfg = config(&db);
+    cfg.chat_rate = (0.0, 0.0);
+    cfg.table_chat_rate = (0.0, 0.0);
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let (host, _) = guest(addr, "Host").await;
+    let t: TableInfo = post(
+        addr,
+        "/api/tables",
+        Some(&host),
+        &json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}]}),
+    )
+    .await
+    .json();
+    let mut c = connect(addr, Some(&host)).await;
+    c.open(&t.id, None).await;
+    for i in 0..300 {
+        c.send(&ClientMsg::Chat {
+            text: format!("{i} {line}"),
+        })
+        .await;
+    }
+    let delivered = chat_lines(&mut c, Duration::from_secs(2)).await.len();
+    let kept: i64 = sqlx::Row::get(
+        &sqlx::query("SELECT COUNT(*) AS n FROM table_chat")
+            .fetch_one(&server.app.db.pool)
+            .await
+            .unwrap(),
+        "n",
+    );
+    report(
+        "300 lines without the rate limits",
+        &format!("{delivered} delivered, {kept} kept"),
+    );
+    assert_eq!(delivered, 300);
+    assert_eq!(kept, 50);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_talk_among_themselves_during_a_rated_hand() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("kibitz.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let mal = session_of(&register(addr, "mallory", "correct horse").await);
+    let vic = session_of(&register(addr, "victor", "battery staple").await);
+    let t: TableInfo = post(
+        addr,
+        "/api/tables",
+        Some(&mal),
+        &json!({"rules": "five-up", "seats": [{"kind":"me"},{"kind":"open"}]}),
+    )
+    .await
+    .json();
+    let j = post(
+        addr,
+        &format!("/api/tables/{}/join", t.id),
+        Some(&vic),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(j.status, 200);
+    let mut players = vec![
+        connect(addr, Some(&mal)).await,
+        connect(addr, Some(&vic)).await,
+    ];
+    for p in &mut players {
+        p.open(&t.id, None).await;
+    }
+    // Seeds in: the first hand is played (stop as soon as one player sees it, before anyone
+    // moves).
+    play_until(&mut players, 0, |cs| {
+        cs.iter().any(|c| {
+            c.view
+                .as_ref()
+                .is_some_and(|v| v.table.status == fiveup_protocol::TableStatus::Playing)
+        })
+    })
+    .await;
+    let (sam, _) = guest(addr, "Sam").await;
+    let (sue, _) = guest(addr, "Sue").await;
+    let mut sam = connect(addr, Some(&sam)).await;
+    let mut sue = connect(addr, Some(&sue)).await;
+    sam.open(&t.id, None).await;
+    sue.open(&t.id, None).await;
+    sam.send(&ClientMsg::Chat {
+        text: "mal holds the double six".to_string(),
+    })
+    .await;
+    let to_sue = chat_lines(&mut sue, Duration::from_millis(500)).await;
+    let mut to_players = 0;
+    for p in &mut players {
+        to_players += chat_lines(p, Duration::from_millis(300)).await.len();
+    }
+    // A player's line reaches everyone.
+    players[0]
+        .send(&ClientMsg::Chat {
+            text: "good luck".to_string(),
+        })
+        .await;
+    let from_player = chat_lines(&mut sue, Duration::from_millis(500)).await;
+    // Nor does a player reading the table again see the spectators' line.
+    let mut again = connect(addr, Some(&vic)).await;
+    let mut snapshot_lines = Vec::new();
+    again
+        .send(&ClientMsg::Open {
+            table: t.id.clone(),
+            since: None,
+        })
+        .await;
+    if let ServerMsg::Snapshot { chat, .. } = again
+        .until(|m| matches!(m, ServerMsg::Snapshot { .. }))
+        .await
+    {
+        snapshot_lines = chat.into_iter().map(|l| l.text).collect();
+    }
+    report(
+        "a spectator's line during a rated hand",
+        &format!(
+            "{} spectator(s) and {to_players} player(s) read it; a player's line read by the \
+             spectator: {}; a player's snapshot holds {snapshot_lines:?}",
+            to_sue.len(),
+            from_player.len()
+        ),
+    );
+    assert_eq!(to_sue, ["mal holds the double six"]);
+    assert_eq!(to_players, 0);
+    assert_eq!(from_player, ["good luck"]);
+    assert_eq!(snapshot_lines, ["good luck"]);
     server.shutdown().await;
 }
 

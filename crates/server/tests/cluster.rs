@@ -334,3 +334,122 @@ async fn health_metrics_and_stored_chat_on_a_single_instance() {
         eprintln!("single instance on {backend}: ok");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_server_or_a_second_instance_of_one_name_refuses_to_start() {
+    let Some(url) = postgres() else { return };
+    let db = pg_schema(&url).await;
+    let mut refused = Vec::new();
+    let mut started = Vec::new();
+    let mut attempt = |what: &str, r: Result<fiveup_server::Server, String>| match r {
+        Ok(s) => {
+            started.push(what.to_string());
+            Some(s)
+        }
+        Err(e) => {
+            refused.push(format!("{what}: {e}"));
+            None
+        }
+    };
+    // A server without --instance, then another one, then an instance beside it.
+    let one = attempt("single", fiveup_server::start(config(&db)).await).unwrap();
+    let two = attempt("second single", fiveup_server::start(config(&db)).await);
+    let inst = attempt(
+        "instance a beside a single",
+        fiveup_server::start(instance(&db, "a", Duration::from_secs(3))).await,
+    );
+    one.shutdown().await;
+    // Instances: two of one name.
+    let a = attempt(
+        "instance a",
+        fiveup_server::start(instance(&db, "a", Duration::from_secs(3))).await,
+    )
+    .unwrap();
+    let a2 = attempt(
+        "second instance a",
+        fiveup_server::start(instance(&db, "a", Duration::from_secs(3))).await,
+    );
+    let b = attempt(
+        "instance b",
+        fiveup_server::start(instance(&db, "b", Duration::from_secs(3))).await,
+    )
+    .unwrap();
+    let single = attempt(
+        "single beside instances",
+        fiveup_server::start(config(&db)).await,
+    );
+    let h = get(a.local_addr(), "/healthz", None).await;
+    assert_eq!(h.status, 200);
+    a.shutdown().await;
+    // Stopped, its name is free again.
+    let again = attempt(
+        "instance a again",
+        fiveup_server::start(instance(&db, "a", Duration::from_secs(3))).await,
+    )
+    .unwrap();
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "attack: servers on one database: started {started:?}; refused {} of 4 conflicting \
+         starts:\n  {}",
+        refused.len(),
+        refused.join("\n  ")
+    );
+    assert!(two.is_none() && inst.is_none() && a2.is_none() && single.is_none());
+    assert_eq!(refused.len(), 4);
+    assert!(refused[0].contains("another fiveup server is using this database"));
+    assert!(refused[1].contains("without --instance is using this database"));
+    assert!(refused[2].contains("instance \"a\" is already running"));
+    assert!(refused[3].contains("another fiveup server is using this database"));
+    b.shutdown().await;
+    again.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relay_queues_no_more_for_a_client_than_the_owner_does() {
+    let Some(url) = postgres() else { return };
+    let db = pg_schema(&url).await;
+    let queue = 16 << 10;
+    let mut cfg_a = instance(&db, "a", Duration::from_secs(5));
+    cfg_a.ws_queue_bytes = queue;
+    cfg_a.bot_delay = Duration::from_millis(5);
+    let mut cfg_b = instance(&db, "b", Duration::from_secs(5));
+    cfg_b.ws_queue_bytes = queue;
+    let a = fiveup_server::start(cfg_a).await.unwrap();
+    let b = fiveup_server::start(cfg_b).await.unwrap();
+    let (ann, _) = guest(a.local_addr(), "Ann").await;
+    // Computer players playing fast, on a.
+    let t = create(
+        a.local_addr(),
+        &ann,
+        json!({"rules": "five-up target=250", "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "greedy"}]}),
+    )
+    .await;
+    // b relays the table for a client that reads nothing.
+    let mut remote =
+        fiveup_server::relay::open(&b.app, &a.local_addr().to_string(), None, None, &t.id, None)
+            .await
+            .unwrap();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (mut messages, mut bytes, mut largest) = (0, 0, 0);
+    let ended = loop {
+        match remote.rx.try_recv() {
+            Ok((_, text)) => {
+                messages += 1;
+                bytes += text.len();
+                largest = largest.max(text.len());
+            }
+            Err(e) => break e == tokio::sync::mpsc::error::TryRecvError::Disconnected,
+        }
+    };
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "attack: a relay for a client that reads nothing, 2 s of a game of computer players: {messages} \
+         messages, {bytes} bytes queued (the owner's bound {queue}; largest message {largest}); \
+         relay ended: {ended}"
+    );
+    assert!(bytes <= queue, "{bytes} bytes queued");
+    a.shutdown().await;
+    b.shutdown().await;
+}

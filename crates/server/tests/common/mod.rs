@@ -72,6 +72,11 @@ pub fn config(db: &str) -> fiveup_server::Config {
     // The tests play many games as a few people (the quota test sets its own limits).
     c.max_open_tables = 10_000;
     c.max_bot_tables = 10_000;
+    // All from 127.0.0.1: no per-address limits on guests and tables (the quota test sets its
+    // own).
+    c.guest_rate = (0.0, 0.0);
+    c.max_open_tables_per_addr = 10_000;
+    c.max_bot_tables_per_addr = 10_000;
     // The test clients answer as fast as the server does, well over a person's 20 messages a
     // second (the rate-limit test sets its own limit).
     c.ws_rate = (0.0, 0.0);
