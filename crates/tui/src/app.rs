@@ -132,6 +132,7 @@ pub fn rules_in_words(r: &Rules) -> String {
         match r.next_lead {
             NextLead::Winner => "then the hand's winner leads",
             NextLead::Rotate => "then the lead passes round",
+            NextLead::FirstLead => "every hand opens like the first",
         }
         .to_string(),
     );
@@ -141,6 +142,7 @@ pub fn rules_in_words(r: &Rules) -> String {
                 NoDouble::Redeal => "no double dealt: deal again",
                 NoDouble::DrawUntilDouble => "no double dealt: draw until one comes",
                 NoDouble::HeaviestTile => "no double dealt: the heaviest tile leads",
+                NoDouble::EachDraws => "no double dealt: everyone draws one tile",
             }
             .to_string(),
         );

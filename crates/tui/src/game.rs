@@ -910,6 +910,7 @@ pub fn lead_text(rules: &Rules, v: &View, names: &[String]) -> String {
                 verb("leads", "lead")
             ),
             NextLead::Rotate => format!("The lead passes round the table to {who}: any tile."),
+            NextLead::FirstLead => format!("{who} {} the hand.", verb("leads", "lead")),
         },
         (_, None) => format!("{who} {} the hand.", verb("leads", "lead")),
     }

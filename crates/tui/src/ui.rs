@@ -1414,6 +1414,10 @@ pub fn rules_legend(rules: &Rules) -> Vec<String> {
             "with no double dealt the players draw in turn until one draws a double, and lead it"
         }
         NoDouble::HeaviestTile => "with no double dealt the holder of the heaviest tile leads it",
+        NoDouble::EachDraws => {
+            "with no double dealt every player draws one tile, then the highest double (or the \
+             heaviest tile) leads"
+        }
     };
     let first = match rules.first_lead {
         FirstLead::HighestDouble => format!(
@@ -1442,6 +1446,10 @@ pub fn rules_legend(rules: &Rules) -> Vec<String> {
                 NoDouble::HeaviestTile => {
                     "with no double dealt the holder of the heaviest tile leads any tile"
                 }
+                NoDouble::EachDraws => {
+                    "with no double dealt every player draws one tile, then the holder of the \
+                     highest double (or the heaviest tile) leads any tile"
+                }
             }
         ),
         FirstLead::Lot => "the first leader is chosen by lot (as part of the deal) and leads \
@@ -1463,6 +1471,7 @@ pub fn rules_legend(rules: &Rules) -> Vec<String> {
             }
         ),
         NextLead::Rotate => " Later hands: the lead passes clockwise, with any tile.".to_string(),
+        NextLead::FirstLead => " Every later hand opens by the first hand's rule.".to_string(),
     };
     out.push(row("The lead", format!("{first}{later}")));
     if rules.cross_first {
