@@ -1329,14 +1329,7 @@ impl State {
                         // (it holds every double), kept as an error rather than a panic.
                         return Err(SetupError::NoDouble);
                     }
-                    let t = self.deal.order[self.deal.dealt() + self.drawn as usize];
-                    self.drawn += 1;
-                    self.set_bone_left(self.bone_left - 1);
-                    self.take(seat, t);
-                    self.push_log(Entry::LeadDraw {
-                        seat,
-                        tile: Some(t),
-                    });
+                    let t = self.lead_draw(seat);
                     if t.is_double() {
                         self.leader = seat;
                         self.forced_lead = Some(t);
@@ -1353,14 +1346,7 @@ impl State {
                     if self.bone_left == 0 {
                         break;
                     }
-                    let t = self.deal.order[self.deal.dealt() + self.drawn as usize];
-                    self.drawn += 1;
-                    self.set_bone_left(self.bone_left - 1);
-                    self.take(seat, t);
-                    self.push_log(Entry::LeadDraw {
-                        seat,
-                        tile: Some(t),
-                    });
+                    let t = self.lead_draw(seat);
                 }
                 let all = TileSet(self.hands.0.iter().fold(0, |acc, h| acc | h.0));
                 let doubles = all.and(Tile::DOUBLES);
@@ -1384,6 +1370,19 @@ impl State {
                 Ok(())
             }
         }
+    }
+
+    /// One tile drawn by `seat` before the lead (the no-double rules), logged.
+    fn lead_draw(&mut self, seat: Seat) -> Tile {
+        let t = self.deal.order[self.deal.dealt() + self.drawn as usize];
+        self.drawn += 1;
+        self.set_bone_left(self.bone_left - 1);
+        self.take(seat, t);
+        self.push_log(Entry::LeadDraw {
+            seat,
+            tile: Some(t),
+        });
+        t
     }
 
     /// Deal the next hand after a finished one. The leader follows the rules (winner, rotation,
