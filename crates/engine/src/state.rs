@@ -1346,7 +1346,7 @@ impl State {
                     if self.bone_left == 0 {
                         break;
                     }
-                    let t = self.lead_draw(seat);
+                    self.lead_draw(seat);
                 }
                 let all = TileSet(self.hands.0.iter().fold(0, |acc, h| acc | h.0));
                 let doubles = all.and(Tile::DOUBLES);
