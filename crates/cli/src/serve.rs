@@ -99,7 +99,7 @@ pub struct Args {
     /// Microseconds the SQLite writer, when busy, waits for more moves before a commit (one
     /// sync of the log then stores them all); 0: it never waits. Moves are acknowledged only
     /// once stored either way.
-    #[arg(long, default_value_t = fiveup_server::db::COMMIT_WINDOW.as_micros() as u64)]
+    #[arg(long, default_value_t = fiveup_server::store::db::COMMIT_WINDOW.as_micros() as u64)]
     pub commit_window_us: u64,
     /// Threads running connections and tables (default: on SQLite one fewer than the cores, at
     /// least one, as its writer has a thread of its own; on PostgreSQL every core).
@@ -175,7 +175,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         Some(0) => return Err("--workers must be at least 1".to_string()),
         Some(n) if n > 1024 => return Err("--workers must be at most 1024".to_string()),
         Some(n) => n,
-        None => fiveup_server::default_workers(fiveup_server::db::is_sqlite(&a.database)),
+        None => fiveup_server::default_workers(fiveup_server::store::db::is_sqlite(&a.database)),
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers)

@@ -4,13 +4,17 @@
 //! accounts, a lobby, computer players, chat, hints, stored game records, statistics, Glicko-2
 //! ratings, and verifiable deals. See `docs/server.md` and `docs/protocol.md`.
 //!
-//! The pieces:
-//! - [`table`]: one table's game as a pure state machine over its stored changes;
-//! - [`project`]: the one projection from (table, viewer) to what the viewer may see;
-//! - [`actor`]: one task per table, and the hub that finds them;
-//! - [`db`]: SQLite and PostgreSQL through one layer, the migrations, the group-commit writer;
-//! - [`http`] and [`ws`]: the HTTP API and the websocket;
-//! - [`accounts`], [`games`], [`glicko`], [`fairness`], [`assets`].
+//! The code is arranged by concern, one folder each (`docs/architecture.md` has the map):
+//! - [`table`]: the table runtime: one table's game as a pure state machine over its stored
+//!   changes, the one projection to what each viewer may see, the task that runs each table,
+//!   hand outcomes and verifiable deals;
+//! - [`web`]: the web layer: the accept loop, the HTTP API, the websocket, the embedded browser
+//!   client, rate limits, and the relay to the instance that runs a table;
+//! - [`store`]: storage and leases: the database layer and its group-commit writer, the
+//!   database locks, table leases and the bus between instances, the housekeeping;
+//! - [`accounts`]: guests, registration, login, sessions, names;
+//! - [`games`]: finished games and ratings: records, statistics, Glicko-2, replays, reviews;
+//! - [`config`] and [`metrics`]: the settings and what an operator watches.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -18,212 +22,22 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use fiveup_bots::ExpertConfig;
 use fiveup_protocol::{ErrorBody, ErrorCode};
 use serde::Serialize;
 use tokio::sync::watch;
 
 pub mod accounts;
-pub mod actor;
-pub mod assets;
-pub mod cluster;
-pub mod db;
-pub mod dblock;
-pub mod fairness;
+pub mod config;
 pub mod games;
-pub mod glicko;
-pub mod http;
-pub mod janitor;
-pub mod limiter;
-pub mod listen;
 pub mod metrics;
-pub mod outcome;
-pub mod project;
-pub mod relay;
+pub mod store;
 pub mod table;
-pub mod ws;
+pub mod web;
 
-/// Whether cookies get the `Secure` attribute.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum SecureCookies {
-    /// When the request came over TLS, as a proxy's `X-Forwarded-Proto`/`Forwarded` says.
-    Auto,
-    /// Always.
-    Always,
-}
-
-/// The server's settings.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// Where to listen.
-    pub bind: SocketAddr,
-    /// A `postgres://` URL, an `sqlite:` URL, or an SQLite file path.
-    pub database: String,
-    /// The pause before a computer player acts.
-    pub bot_delay: Duration,
-    /// How long a disconnected player's turn waits before a computer player takes over
-    /// (`None`: never).
-    pub takeover: Option<Duration>,
-    /// How long a deal waits for the players' seeds.
-    pub seed_wait: Duration,
-    /// The search behind hints: by default the strongest level's (`master`), so a hint values
-    /// every play as that level would.
-    pub hint_config: ExpertConfig,
-    /// The most time a hint's search may take: past it the search stops after the world in
-    /// progress and the hint rests on the worlds searched so far.
-    pub hint_budget: Duration,
-    /// The least time between two hints on one connection.
-    pub hint_interval: Duration,
-    /// The expert's settings for reviews.
-    pub review_config: ExpertConfig,
-    /// The expert's settings when a `master` sits at a table.
-    pub expert_spec: String,
-    /// Origins allowed to open websockets besides the server's own.
-    pub allow_origins: Vec<String>,
-    /// The `Secure` cookie attribute.
-    pub secure_cookies: SecureCookies,
-    /// Websocket messages per second per connection (average), and the burst.
-    pub ws_rate: (f64, f64),
-    /// HTTP POST requests per second per client address, and the burst (`0`: no limit).
-    pub http_rate: (f64, f64),
-    /// How long a connection may take to send a request head, and may stay idle between
-    /// requests.
-    pub header_timeout: Duration,
-    /// Open connections (websockets included) per client address; `0`: no cap.
-    pub max_conns_per_addr: usize,
-    /// Proxies whose `X-Forwarded-For` names the client (and which have no connection cap).
-    pub trusted_proxies: Vec<std::net::IpAddr>,
-    /// Password hashes (Argon2id, 19 MiB each) computed at once (threads of their own); the
-    /// others wait their turn.
-    pub hash_slots: usize,
-    /// How many password hashes may wait for a thread before more are refused
-    /// (`rate_limited`).
-    pub hash_queue: usize,
-    /// Login attempts per second per account name, and the burst.
-    pub login_rate: (f64, f64),
-    /// State-changing requests per second per user (joins, leaves, tables, logouts), and the
-    /// burst (`0`: no limit).
-    pub user_rate: (f64, f64),
-    /// Chat lines per second per user (all tables together), and the burst (`0`: no limit).
-    pub chat_rate: (f64, f64),
-    /// Chat lines per second per table (all people together), and the burst (`0`: no limit).
-    pub table_chat_rate: (f64, f64),
-    /// Guests made per second per client address, and the burst (`0`: no limit).
-    pub guest_rate: (f64, f64),
-    /// Unfinished tables one person may have created at once.
-    pub max_open_tables: usize,
-    /// Unfinished tables created from one client address at once (all its people together).
-    pub max_open_tables_per_addr: usize,
-    /// Unfinished tables with computer players created from one client address at once.
-    pub max_bot_tables_per_addr: usize,
-    /// Unfinished tables with computer players one person may have created at once.
-    pub max_bot_tables: usize,
-    /// A waiting table nobody changed or followed for this long is closed.
-    pub waiting_expiry: Duration,
-    /// The most tables a lobby answer lists.
-    pub lobby_limit: usize,
-    /// The bytes of messages a websocket may have waiting to be sent; a client that lets more
-    /// pile up is disconnected.
-    pub ws_queue_bytes: usize,
-    /// How often the server pings an idle websocket; one that does not answer within the
-    /// same time is closed.
-    pub ws_ping: Duration,
-    /// How long one websocket write may take before the connection is closed.
-    pub ws_write_timeout: Duration,
-    /// Guests unused for this long (no session, no game, no seat) are deleted.
-    pub guest_expiry: Duration,
-    /// This instance's name. With a PostgreSQL database it makes the server one of several
-    /// sharing it: tables are owned through leases, the lobby is shared (see `cluster`).
-    pub instance: Option<String>,
-    /// Where the other instances reach this one (default: the address it listens on).
-    pub advertise: Option<String>,
-    /// How long a table lease lasts without renewal (renewed every third of it).
-    pub lease: Duration,
-    /// On SIGTERM, how long `/healthz` says "draining" before the tables are handed over, so
-    /// that the proxy stops sending new clients first.
-    pub drain_wait: Duration,
-    /// How long the SQLite writer, once busy, waits for more writes before a commit, so that
-    /// one sync of the log serves more moves (see [`db::Writer::start`]); zero: never waits.
-    pub commit_window: Duration,
-}
-
-impl Config {
-    /// Defaults: 127.0.0.1:8080 and `fiveup.db` in the working directory.
-    #[must_use]
-    pub fn new() -> Config {
-        let expert = |samples| ExpertConfig {
-            samples,
-            threads: 1,
-            ..ExpertConfig::default()
-        };
-        Config {
-            bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            database: "fiveup.db".to_string(),
-            bot_delay: Duration::from_millis(700),
-            takeover: Some(Duration::from_secs(60)),
-            seed_wait: Duration::from_secs(30),
-            hint_config: fiveup_bots::search_config("master").unwrap_or_else(|_| expert(400)),
-            hint_budget: Duration::from_millis(250),
-            hint_interval: Duration::from_millis(500),
-            review_config: expert(60),
-            expert_spec: fiveup_bots::level_spec("master")
-                .unwrap_or("expert:threads=1")
-                .to_string(),
-            allow_origins: Vec::new(),
-            secure_cookies: SecureCookies::Auto,
-            ws_rate: (20.0, 40.0),
-            http_rate: (50.0, 500.0),
-            header_timeout: Duration::from_secs(10),
-            max_conns_per_addr: 64,
-            trusted_proxies: Vec::new(),
-            hash_slots: std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
-            hash_queue: 64,
-            login_rate: (0.2, 10.0),
-            user_rate: (5.0, 50.0),
-            chat_rate: (1.0, 5.0),
-            guest_rate: (1.0 / 60.0, 20.0),
-            max_open_tables_per_addr: 30,
-            max_bot_tables_per_addr: 9,
-            table_chat_rate: (4.0, 20.0),
-            max_open_tables: 10,
-            max_bot_tables: 3,
-            waiting_expiry: Duration::from_secs(3600),
-            lobby_limit: 100,
-            ws_queue_bytes: 1 << 20,
-            ws_ping: Duration::from_secs(30),
-            ws_write_timeout: Duration::from_secs(10),
-            guest_expiry: Duration::from_secs(30 * 24 * 3600),
-            instance: None,
-            advertise: None,
-            lease: Duration::from_secs(5),
-            drain_wait: Duration::from_secs(2),
-            commit_window: db::COMMIT_WINDOW,
-        }
-    }
-
-    /// The player spec for a seat level.
-    #[must_use]
-    pub fn bot_spec(&self, level: &str) -> String {
-        if level == "master" || level == "expert" {
-            self.expert_spec.clone()
-        } else {
-            level.to_string()
-        }
-    }
-}
-
-impl Default for Config {
-    fn default() -> Config {
-        Config::new()
-    }
-}
-
-/// The computer players a seat may hold, weakest first: the levels of
-/// [`fiveup_bots::LEVELS`].
-pub const BOT_LEVELS: [&str; 5] = ["beginner", "casual", "club", "strong", "master"];
-
-/// Players a seat may also name directly, as before the levels (not offered in the lists).
-pub const BOT_PLAYERS: [&str; 5] = ["random", "greedy", "club", "pimc", "expert"];
+pub use config::{Config, SecureCookies, BOT_LEVELS, BOT_PLAYERS};
+use store::{db, dblock, janitor, leases};
+use table::actor;
+use web::{limiter, listen};
 
 /// Everything the handlers and table tasks share.
 #[derive(Debug)]
@@ -266,7 +80,7 @@ pub struct App {
     /// True once a graceful stop began: `/healthz` answers 503 so the proxy sends no one here.
     pub draining: std::sync::atomic::AtomicBool,
     /// The shared-database mode (leases, shared lobby), when this is one of several instances.
-    pub cluster: Option<cluster::Cluster>,
+    pub cluster: Option<leases::Cluster>,
     /// The database locks (PostgreSQL): one server per database, one instance per name.
     pub db_lock: Option<Arc<dblock::DbLock>>,
 }
@@ -353,7 +167,7 @@ pub fn now() -> i64 {
 #[must_use]
 pub fn new_id() -> String {
     const A: &[u8; 36] = b"abcdefghijklmnopqrstuvwxyz0123456789";
-    fairness::random_bytes()[..12]
+    table::fairness::random_bytes()[..12]
         .iter()
         .map(|b| A[(*b as usize) % 36] as char)
         .collect()
@@ -451,7 +265,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
             if cfg.lease < Duration::from_secs(1) {
                 return Err("the lease lasts at least a second".to_string());
             }
-            Some(cluster::Cluster::new(name, &cfg.database, cfg.lease))
+            Some(leases::Cluster::new(name, &cfg.database, cfg.lease))
         }
     };
     let db = db::Db::connect(&cfg.database).await?;
@@ -522,7 +336,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
             .unwrap_or_else(|| addr.to_string());
         advertise.clone_into(&mut c.addr.lock().expect("addr lock"));
         // The tables nobody runs are taken by the orphan scan, started here.
-        cluster::start(&app).await?;
+        leases::start(&app).await?;
     }
     // Bring back every table that was not finished (with several instances, the orphan scan
     // does this).
@@ -543,7 +357,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
             Err(e) => log(&format!("table {id} could not be restored: {}", e.message)),
         }
     }
-    let router = http::router(app.clone());
+    let router = web::api::router(app.clone());
     let stop_rx = shutdown.clone();
     let trusted = Arc::new(app.cfg.trusted_proxies.clone());
     let header_timeout = app.cfg.header_timeout;

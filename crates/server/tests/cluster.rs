@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::*;
 use fiveup_protocol::{ClientMsg, JoinRequest, Lobby, ServerMsg, TableInfo, UserRef};
-use fiveup_server::actor::{self, Found, TableCmd};
+use fiveup_server::table::actor::{self, Found, TableCmd};
 use serde_json::json;
 
 async fn create(addr: std::net::SocketAddr, cookie: &str, body: serde_json::Value) -> TableInfo {
@@ -426,10 +426,16 @@ async fn a_relay_queues_no_more_for_a_client_than_the_owner_does() {
     )
     .await;
     // b relays the table for a client that reads nothing.
-    let mut remote =
-        fiveup_server::relay::open(&b.app, &a.local_addr().to_string(), None, None, &t.id, None)
-            .await
-            .unwrap();
+    let mut remote = fiveup_server::web::relay::open(
+        &b.app,
+        &a.local_addr().to_string(),
+        None,
+        None,
+        &t.id,
+        None,
+    )
+    .await
+    .unwrap();
     tokio::time::sleep(Duration::from_secs(2)).await;
     let (mut messages, mut bytes, mut largest) = (0, 0, 0);
     let ended = loop {

@@ -5,7 +5,7 @@
 
 use fiveup_engine::{Entry, FastRng, Phase, Preset, Rules, Seat, Tile, TileSet};
 use fiveup_protocol::{ServerMsg, TableStatus, UserRef};
-use fiveup_server::project::{event_view, table_view, Viewer};
+use fiveup_server::table::project::{event_view, table_view, Viewer};
 use fiveup_server::table::{SeatSetup, Stored, TableConfig, TableCore};
 
 /// Every tile written in a message (`6-4`, `12-10`, also inside `6-4@W`).
@@ -80,9 +80,9 @@ fn allowed(core: &TableCore, seat: Option<u8>) -> TileSet {
 fn secrets(core: &TableCore) -> Vec<String> {
     let mut out = Vec::new();
     for h in core.pending.iter().chain(core.current.iter()) {
-        out.push(fiveup_server::fairness::to_hex(&h.server_seed));
+        out.push(fiveup_server::table::fairness::to_hex(&h.server_seed));
         for c in h.client.iter().flatten() {
-            out.push(fiveup_server::fairness::to_hex(c));
+            out.push(fiveup_server::table::fairness::to_hex(c));
         }
         if let Some(d) = h.deal_seed {
             out.push(d.to_hex());
@@ -232,7 +232,7 @@ fn no_viewer_ever_sees_what_it_may_not_know() {
                         &mut core,
                         &Stored::Commit {
                             hand,
-                            server_seed: fiveup_server::fairness::to_hex(&seed),
+                            server_seed: fiveup_server::table::fairness::to_hex(&seed),
                         },
                         &viewers,
                         &mut check,
@@ -249,7 +249,7 @@ fn no_viewer_ever_sees_what_it_may_not_know() {
                             &Stored::Seed {
                                 hand,
                                 seat: s as u8,
-                                seed: fiveup_server::fairness::to_hex(&seed),
+                                seed: fiveup_server::table::fairness::to_hex(&seed),
                                 cmd: format!("s{hand}-{s}"),
                             },
                             &viewers,

@@ -1,5 +1,7 @@
 //! Finished games: storing the record, statistics and ratings; replays, reviews, profiles and
-//! deal verification.
+//! deal verification. Ratings are computed by [`glicko`].
+
+pub mod glicko;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -11,9 +13,10 @@ use fiveup_protocol::{
     ReplayHand, ReplayStep, Review, SeatInfo, Stats, UserRef, VerifyReport, DEAL_SCHEME,
 };
 
-use crate::db::{self, Db};
+use crate::store::db::{self, Db};
 use crate::table::TableCore;
-use crate::{fairness, glicko, outcome, ApiError, App};
+use crate::table::{fairness, outcome};
+use crate::{ApiError, App};
 
 /// The date `YYYY-MM-DD` of a Unix time (UTC).
 #[must_use]
@@ -387,11 +390,11 @@ pub fn build_replay(
                 points: step.points,
                 drawn: step.drawn,
                 count: step.count,
-                open_ends: crate::project::open_ends(layout, &tree),
+                open_ends: crate::table::project::open_ends(layout, &tree),
                 scores: step.scores.clone(),
                 hands: (0..n).map(|p| tiles(state.hand(Seat(p as u8)))).collect(),
                 boneyard: state.boneyard_len(),
-                waiting: crate::project::waiting_arms(&tree, layout.cross_pending()),
+                waiting: crate::table::project::waiting_arms(&tree, layout.cross_pending()),
                 layout: tree,
             });
         }

@@ -15,9 +15,9 @@ use fiveup_protocol::{
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::actor::{self, ClientCommand, Out, Outbox, TableCmd, TableHandle};
-use crate::limiter::Bucket;
-use crate::listen::ConnGuard;
+use crate::table::actor::{self, ClientCommand, Out, Outbox, TableCmd, TableHandle};
+use crate::web::limiter::Bucket;
+use crate::web::listen::ConnGuard;
 use crate::{accounts, ApiError, App};
 
 /// The message types a client may send.
@@ -68,7 +68,7 @@ pub async fn upgrade(
     // another instance names its client too).
     let trusted = &app.cfg.trusted_proxies;
     let peer = peer.map(|p| (p.0).0);
-    let client = peer.map(|p| crate::listen::client_ip(p.ip(), &headers, trusted));
+    let client = peer.map(|p| crate::web::listen::client_ip(p.ip(), &headers, trusted));
     let mut forwarded = None;
     if let (Some(peer), Some(client)) = (peer, client) {
         if trusted.contains(&peer.ip()) {
@@ -102,7 +102,7 @@ pub async fn upgrade(
     // itself a relay (never relayed again).
     let hand_on = HandOn {
         cookie: headers.get(header::COOKIE).cloned(),
-        relayed: headers.contains_key(crate::relay::RELAYED),
+        relayed: headers.contains_key(crate::web::relay::RELAYED),
         client,
     };
     ws.max_message_size(HARD_FRAME_LIMIT)
@@ -201,7 +201,7 @@ async fn subscribe(
                     ));
                 }
                 if let Some(addr) = addr {
-                    match crate::relay::open(
+                    match crate::web::relay::open(
                         app,
                         &addr,
                         hand_on.cookie.as_ref(),

@@ -20,9 +20,9 @@ use fiveup_protocol::{
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use crate::cluster::Lease;
-use crate::db::WriteOp;
-use crate::project::{event_view, table_info, table_view, Viewer};
+use crate::store::db::WriteOp;
+use crate::store::leases::Lease;
+use crate::table::project::{event_view, table_info, table_view, Viewer};
 use crate::table::{CoreEvent, Refusal, SeatSetup, Stored, TableConfig, TableCore};
 use crate::{games, App};
 
@@ -715,7 +715,7 @@ pub async fn load(app: &Arc<App>, id: &str) -> Result<TableCore, Refusal> {
         .map_err(|e| internal(e.to_string()))?
         .ok_or_else(|| no_table(id))?;
     let cfg: TableConfig =
-        serde_json::from_str(&crate::db::text(&row, "config").map_err(internal)?)
+        serde_json::from_str(&crate::store::db::text(&row, "config").map_err(internal)?)
             .map_err(|e| internal(format!("table {id}: bad config: {e}")))?;
     let rows = sqlx::query("SELECT seq, body FROM table_events WHERE table_id = $1 ORDER BY seq")
         .bind(id)
@@ -724,8 +724,8 @@ pub async fn load(app: &Arc<App>, id: &str) -> Result<TableCore, Refusal> {
         .map_err(|e| internal(e.to_string()))?;
     let mut core = TableCore::new(cfg);
     for r in rows {
-        let seq = crate::db::int(&r, "seq").map_err(internal)?;
-        let body = crate::db::text(&r, "body").map_err(internal)?;
+        let seq = crate::store::db::int(&r, "seq").map_err(internal)?;
+        let body = crate::store::db::text(&r, "body").map_err(internal)?;
         let change: Stored = serde_json::from_str(&body)
             .map_err(|e| internal(format!("table {id} change {seq}: {e}")))?;
         core.apply(&change).map_err(|e| {
@@ -752,7 +752,7 @@ async fn load_chat(app: &App, id: &str) -> VecDeque<Said> {
     let mut chat: VecDeque<Said> = match rows {
         Ok(rows) => rows
             .iter()
-            .filter_map(|r| crate::db::text(r, "line").ok())
+            .filter_map(|r| crate::store::db::text(r, "line").ok())
             .filter_map(|t| serde_json::from_str(&t).ok())
             .collect(),
         Err(e) => {
@@ -789,7 +789,7 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
         subs: Vec::new(),
         ring: VecDeque::new(),
         chat: VecDeque::new(),
-        chat_bucket: crate::limiter::Bucket::new(
+        chat_bucket: crate::web::limiter::Bucket::new(
             app.cfg.table_chat_rate.0,
             app.cfg.table_chat_rate.1,
         ),
@@ -943,7 +943,7 @@ struct Actor {
     ring: VecDeque<(u64, CoreEvent)>,
     chat: VecDeque<Said>,
     /// Chat lines at this table (all people together).
-    chat_bucket: crate::limiter::Bucket,
+    chat_bucket: crate::web::limiter::Bucket,
     refused: HashMap<u8, VecDeque<(String, String, ErrorCode, String)>>,
     bots: HashMap<u8, Box<Bot>>,
     bot_pending: Option<u64>,
@@ -1157,7 +1157,7 @@ impl Actor {
             });
         }
         if let Err(e) = self.app.writer.write(ops).await {
-            if e == crate::db::LEASE_LOST {
+            if e == crate::store::db::LEASE_LOST {
                 // Another instance runs the table now: this task stops, its clients follow
                 // the table there.
                 self.lost = true;
@@ -1938,7 +1938,7 @@ impl Actor {
         }
         let spec = self.app.cfg.bot_spec(&self.core.bot_level(seat));
         let seed = u64::from_le_bytes(
-            crate::fairness::random_bytes()[..8]
+            crate::table::fairness::random_bytes()[..8]
                 .try_into()
                 .expect("8 bytes"),
         );
@@ -1993,7 +1993,9 @@ impl Actor {
                     .map_or(1, |s| s.start().hand_no + 1);
                 Some(Stored::Commit {
                     hand,
-                    server_seed: crate::fairness::to_hex(&crate::fairness::random_bytes()),
+                    server_seed: crate::table::fairness::to_hex(
+                        &crate::table::fairness::random_bytes(),
+                    ),
                 })
             } else if self.core.status == TableStatus::Dealing && self.core.seeds_complete() {
                 Some(Stored::Deal {

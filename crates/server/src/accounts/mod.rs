@@ -6,8 +6,8 @@ use argon2::Argon2;
 use axum::http::HeaderMap;
 use fiveup_protocol::{ErrorCode, UserRef, SESSION_COOKIE};
 
-use crate::db::{self, Db};
-use crate::fairness::{random_bytes, sha256, to_hex};
+use crate::store::db::{self, Db};
+use crate::table::fairness::{random_bytes, sha256, to_hex};
 use crate::ApiError;
 
 /// How long a session lasts, in seconds.

@@ -6,7 +6,7 @@
 //!   not renewed runs out, and any instance may then take the table (a *takeover*), reloading
 //!   it from its stored changes. Every write of the group-commit writer reads the lease rows of
 //!   its tables `FOR SHARE` in its own transaction and is refused unless they still carry this
-//!   instance's token ([`crate::db::Fence`]): a stale owner can store nothing once another has
+//!   instance's token ([`crate::store::db::Fence`]): a stale owner can store nothing once another has
 //!   the table, and the table's version in the primary key of `table_events` backs this up.
 //! * **The bus.** Lobby changes and ended sessions go to every instance by `NOTIFY` on the
 //!   shared database, received with sqlx's `PgListener`; the lobby is also kept in
@@ -16,7 +16,7 @@
 //!   instance's relay follows the table) to the new owner.
 //!
 //! An instance that does not own a table hands the table's clients on: it relays their
-//! websocket and their table requests to the owner ([`crate::relay`]).
+//! websocket and their table requests to the owner ([`crate::web::relay`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use tokio::sync::mpsc;
 
-use crate::db::{self, Fence};
+use crate::store::db::{self, Fence};
 use crate::App;
 
 /// The database's clock in milliseconds since the epoch (one clock for every instance).
@@ -289,7 +289,7 @@ pub async fn start(app: &Arc<App>) -> Result<(), String> {
     .map_err(db::db_err)?;
     for r in mine {
         let id = db::text(&r, "table_id")?;
-        if let Err(e) = crate::actor::find(app, &id).await {
+        if let Err(e) = crate::table::actor::find(app, &id).await {
             crate::log(&format!("table {id}: cannot take it back: {}", e.message));
         }
     }
@@ -379,7 +379,7 @@ async fn lost(app: &Arc<App>, table: &str) {
     c.forget(table);
     app.metrics.leases_lost.inc();
     if let Some(h) = app.hub.handle(table) {
-        let _ = h.tx.send(crate::actor::TableCmd::Stop).await;
+        let _ = h.tx.send(crate::table::actor::TableCmd::Stop).await;
     }
 }
 
@@ -403,7 +403,7 @@ async fn orphans(app: Arc<App>) {
                     return;
                 }
                 let Ok(id) = db::text(&r, "id") else { continue };
-                if let Err(e) = crate::actor::find(&app, &id).await {
+                if let Err(e) = crate::table::actor::find(&app, &id).await {
                     crate::log(&format!("table {id}: cannot take it over: {}", e.message));
                 }
             }

@@ -5,8 +5,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::actor::TableCmd;
-use crate::{db, App};
+use crate::store::db;
+use crate::table::actor::TableCmd;
+use crate::App;
 
 /// How often the janitor runs.
 const EVERY: Duration = Duration::from_secs(60);

@@ -20,7 +20,7 @@ use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::actor::{Found, Out, Outbox};
+use crate::table::actor::{Found, Out, Outbox};
 use crate::{ApiError, App};
 
 /// The header marking a request or websocket relayed by another instance (never relayed
@@ -180,7 +180,7 @@ pub async fn forward_if_elsewhere(
         return Err(req);
     };
     let relayed = req.headers().contains_key(RELAYED);
-    let addr = match crate::actor::find(app, &id).await {
+    let addr = match crate::table::actor::find(app, &id).await {
         Ok(Found::Remote { addr: Some(a), .. }) if !relayed => a,
         Ok(Found::Remote { .. }) => {
             return Ok(ApiError::new(

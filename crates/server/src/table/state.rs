@@ -4,7 +4,7 @@
 //! database: applying the stored list of a table again rebuilds it exactly (that is how tables
 //! come back after a restart). Each change raises the version by one and yields
 //! [`CoreEvent`]s; what a viewer may see of the table and of each event is decided in
-//! [`crate::project`] only. Randomness (the server seeds) comes in from outside, inside the
+//! [`crate::table::project`] only. Randomness (the server seeds) comes in from outside, inside the
 //! `Commit` change.
 
 use std::collections::HashMap;
@@ -16,8 +16,8 @@ use fiveup_protocol::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::fairness;
-use crate::outcome;
+use crate::table::fairness;
+use crate::table::outcome;
 
 /// How a seat was set up when the table was created.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -137,7 +137,7 @@ pub enum Stored {
     },
 }
 
-/// What a change did, with everything any viewer could be shown; [`crate::project`] cuts it
+/// What a change did, with everything any viewer could be shown; [`crate::table::project`] cuts it
 /// down per viewer.
 #[derive(Clone, PartialEq, Debug)]
 pub enum CoreEvent {

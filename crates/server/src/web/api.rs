@@ -18,10 +18,11 @@ use fiveup_protocol::{
 use serde::de::DeserializeOwned;
 use tokio::sync::oneshot;
 
-use crate::actor::{self, TableCmd};
-use crate::listen::client_ip;
+use crate::table::actor::{self, TableCmd};
 use crate::table::{SeatSetup, TableConfig};
-use crate::{accounts, assets, games, ApiError, App, SecureCookies, BOT_LEVELS, BOT_PLAYERS};
+use crate::web::assets;
+use crate::web::listen::client_ip;
+use crate::{accounts, games, ApiError, App, SecureCookies, BOT_LEVELS, BOT_PLAYERS};
 
 /// The largest HTTP body read, in bytes (records for `verify` included).
 const MAX_BODY: usize = 1 << 20;
@@ -57,7 +58,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/users/{id}", get(profile))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/verify", post(verify))
-        .route("/ws", get(crate::ws::upgrade))
+        .route("/ws", get(crate::web::ws::upgrade))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
         .fallback(not_found)
@@ -93,7 +94,7 @@ async fn guard(
 ) -> Response {
     if req.method() == axum::http::Method::POST {
         let headers = req.headers();
-        if !crate::ws::origin_allowed(headers, &app.cfg.allow_origins) {
+        if !crate::web::ws::origin_allowed(headers, &app.cfg.allow_origins) {
             return ApiError::new(
                 ErrorCode::BadOrigin,
                 "requests that change something are only accepted from this server's own pages",
@@ -128,7 +129,7 @@ async fn guard(
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
             .map(|c| client_ip(c.0.ip(), req.headers(), &app.cfg.trusted_proxies));
-        return match crate::relay::forward_if_elsewhere(&app, req, peer).await {
+        return match crate::web::relay::forward_if_elsewhere(&app, req, peer).await {
             Ok(r) => r,
             Err(req) => next.run(req).await,
         };
@@ -562,7 +563,9 @@ async fn create_table(
             }
             SeatConfig::Open => SeatSetup::Open,
             SeatConfig::Invite => SeatSetup::Invite {
-                token: crate::fairness::to_hex(&crate::fairness::random_bytes()[..12]),
+                token: crate::table::fairness::to_hex(
+                    &crate::table::fairness::random_bytes()[..12],
+                ),
             },
             SeatConfig::Bot { level } => {
                 if !BOT_LEVELS.contains(&level.as_str()) && !BOT_PLAYERS.contains(&level.as_str()) {

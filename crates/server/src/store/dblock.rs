@@ -41,7 +41,7 @@ pub struct DbLock {
 /// Take the locks for a server on the database at `url` (`instance`: its name, if one of
 /// several). `None` for SQLite (one file, one process).
 pub async fn take(url: &str, instance: Option<&str>) -> Result<Option<Arc<DbLock>>, String> {
-    if crate::db::is_sqlite(url) {
+    if crate::store::db::is_sqlite(url) {
         return Ok(None);
     }
     // A server restarted at once after a crash may find its old connection not yet ended by

@@ -15,147 +15,147 @@ use axum::response::{IntoResponse, Response};
 pub type Asset = (&'static str, &'static str, &'static [u8]);
 
 /// Every embedded file. Add an entry per file:
-/// `("app.js", "text/javascript; charset=utf-8", include_bytes!("../web/app.js"))`.
+/// `("app.js", "text/javascript; charset=utf-8", include_bytes!("../../web/app.js"))`.
 pub const FILES: &[Asset] = &[
     (
         "icon-192.png",
         "image/png",
-        include_bytes!("../web/icon-192.png"),
+        include_bytes!("../../web/icon-192.png"),
     ),
     (
         "icon-512.png",
         "image/png",
-        include_bytes!("../web/icon-512.png"),
+        include_bytes!("../../web/icon-512.png"),
     ),
     (
         "icon.svg",
         "image/svg+xml",
-        include_bytes!("../web/icon.svg"),
+        include_bytes!("../../web/icon.svg"),
     ),
     (
         "index.html",
         "text/html; charset=utf-8",
-        include_bytes!("../web/index.html"),
+        include_bytes!("../../web/index.html"),
     ),
     (
         "js/api.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/api.js"),
+        include_bytes!("../../web/js/api.js"),
     ),
     (
         "js/app.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/app.js"),
+        include_bytes!("../../web/js/app.js"),
     ),
     (
         "js/board.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/board.js"),
+        include_bytes!("../../web/js/board.js"),
     ),
     (
         "js/conn.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/conn.js"),
+        include_bytes!("../../web/js/conn.js"),
     ),
     (
         "js/deal.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/deal.js"),
+        include_bytes!("../../web/js/deal.js"),
     ),
     (
         "js/dom.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/dom.js"),
+        include_bytes!("../../web/js/dom.js"),
     ),
     (
         "js/format.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/format.js"),
+        include_bytes!("../../web/js/format.js"),
     ),
     (
         "js/geometry.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/geometry.js"),
+        include_bytes!("../../web/js/geometry.js"),
     ),
     (
         "js/howto.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/howto.js"),
+        include_bytes!("../../web/js/howto.js"),
     ),
     (
         "js/leaderboard.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/leaderboard.js"),
+        include_bytes!("../../web/js/leaderboard.js"),
     ),
     (
         "js/lobby.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/lobby.js"),
+        include_bytes!("../../web/js/lobby.js"),
     ),
     (
         "js/panels.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/panels.js"),
+        include_bytes!("../../web/js/panels.js"),
     ),
     (
         "js/profile.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/profile.js"),
+        include_bytes!("../../web/js/profile.js"),
     ),
     (
         "js/ratings.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/ratings.js"),
+        include_bytes!("../../web/js/ratings.js"),
     ),
     (
         "js/replay.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/replay.js"),
+        include_bytes!("../../web/js/replay.js"),
     ),
     (
         "js/table.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/table.js"),
+        include_bytes!("../../web/js/table.js"),
     ),
     (
         "js/tally.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/tally.js"),
+        include_bytes!("../../web/js/tally.js"),
     ),
     (
         "js/testpage.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/testpage.js"),
+        include_bytes!("../../web/js/testpage.js"),
     ),
     (
         "js/tests.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/tests.js"),
+        include_bytes!("../../web/js/tests.js"),
     ),
     (
         "js/tiles.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/tiles.js"),
+        include_bytes!("../../web/js/tiles.js"),
     ),
     (
         "js/verifyview.js",
         "text/javascript; charset=utf-8",
-        include_bytes!("../web/js/verifyview.js"),
+        include_bytes!("../../web/js/verifyview.js"),
     ),
     (
         "manifest.webmanifest",
         "application/manifest+json",
-        include_bytes!("../web/manifest.webmanifest"),
+        include_bytes!("../../web/manifest.webmanifest"),
     ),
     (
         "style.css",
         "text/css; charset=utf-8",
-        include_bytes!("../web/style.css"),
+        include_bytes!("../../web/style.css"),
     ),
     (
         "test.html",
         "text/html; charset=utf-8",
-        include_bytes!("../web/test.html"),
+        include_bytes!("../../web/test.html"),
     ),
 ];
 
@@ -179,7 +179,7 @@ fn etag(index: usize) -> &'static str {
             .map(|(_, _, bytes)| {
                 format!(
                     "\"{}\"",
-                    crate::fairness::to_hex(&crate::fairness::sha256(bytes)[..16])
+                    crate::table::fairness::to_hex(&crate::table::fairness::sha256(bytes)[..16])
                 )
             })
             .collect()

@@ -12,23 +12,23 @@ use tokio::sync::{mpsc, oneshot};
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (
         1,
-        include_str!("../migrations/sqlite/0001_init.sql"),
-        include_str!("../migrations/postgres/0001_init.sql"),
+        include_str!("../../migrations/sqlite/0001_init.sql"),
+        include_str!("../../migrations/postgres/0001_init.sql"),
     ),
     (
         2,
-        include_str!("../migrations/sqlite/0002_hardening.sql"),
-        include_str!("../migrations/postgres/0002_hardening.sql"),
+        include_str!("../../migrations/sqlite/0002_hardening.sql"),
+        include_str!("../../migrations/postgres/0002_hardening.sql"),
     ),
     (
         3,
-        include_str!("../migrations/sqlite/0003_cluster.sql"),
-        include_str!("../migrations/postgres/0003_cluster.sql"),
+        include_str!("../../migrations/sqlite/0003_cluster.sql"),
+        include_str!("../../migrations/postgres/0003_cluster.sql"),
     ),
     (
         4,
-        include_str!("../migrations/sqlite/0004_names.sql"),
-        include_str!("../migrations/postgres/0004_names.sql"),
+        include_str!("../../migrations/sqlite/0004_names.sql"),
+        include_str!("../../migrations/postgres/0004_names.sql"),
     ),
 ];
 
@@ -257,7 +257,7 @@ impl Writer {
     /// instances of a cluster share).
     ///
     /// With SQLite the writer is an OS thread of its own that calls SQLite directly and, when
-    /// busy, waits up to `window` to gather more writes into a commit (see [`sqlite_writer`]);
+    /// busy, waits up to `window` to gather more writes into a commit (see `sqlite_writer`);
     /// with PostgreSQL it is a task on the runtime using the pool.
     pub async fn start(
         db: Db,
@@ -573,7 +573,7 @@ fn sqlite_commit(conn: &rusqlite::Connection, batch: &[WriteReqInner]) -> DbResu
     }
 }
 
-/// The default commit window (see [`sqlite_writer`]).
+/// The default commit window (see `sqlite_writer`).
 pub const COMMIT_WINDOW: Duration = Duration::from_millis(2);
 
 /// Above this mean number of requests per commit (in hundredths), the writer is busy: writes

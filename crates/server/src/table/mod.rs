@@ -1,0 +1,16 @@
+//! The table runtime: everything that runs one table's game.
+//!
+//! - [`state`]: one table's game as a pure state machine over its stored changes (its items are
+//!   re-exported here: `table::TableCore`, `table::Stored`, ...);
+//! - [`project`]: the one projection from a table and a viewer to what that viewer may see;
+//! - [`actor`]: one task per table, the hub that finds them, computer players and timers;
+//! - [`outcome`]: a finished hand explained for people;
+//! - [`fairness`]: verifiable deals (commit and reveal).
+
+pub mod actor;
+pub mod fairness;
+pub mod outcome;
+pub mod project;
+pub mod state;
+
+pub use state::*;
