@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod backup;
 mod bench;
 mod loadtest;
 mod matchcmd;
@@ -45,6 +46,8 @@ enum Command {
     Serve(serve::Args),
     /// Re-derive every deal of a game record from its revealed seeds and check it.
     Verify(verify::Args),
+    /// Back up the server's SQLite database while it runs (SQLite's online backup).
+    Backup(backup::Args),
     /// Many concurrent tables of client players against the game server, timing every move.
     Loadtest(loadtest::Args),
 }
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Play(a) => play::run(&a),
         Command::Serve(a) => serve::run(&a),
         Command::Verify(a) => verify::run(&a),
+        Command::Backup(a) => backup::run(&a),
         Command::Loadtest(a) => loadtest::run(&a),
     };
     match result {

@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{get, guest, pg_schema, post, Proc};
+use common::{free_port, get, guest, haproxy_bin, pg_schema, post, Proc};
 use fiveup_protocol::{ClientMsg, ErrorCode, Lobby, ServerMsg, TableInfo, TableStatus, TableView};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
@@ -104,24 +104,6 @@ fn serve(db: &str, name: &str, port: u16, bot_delay_ms: u64) -> Instance {
         proc: Proc(child),
         addr,
     }
-}
-
-fn haproxy_bin() -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    dirs.extend(["/usr/sbin", "/usr/local/sbin", "/sbin"].map(PathBuf::from));
-    dirs.into_iter()
-        .map(|d| d.join("haproxy"))
-        .find(|p| p.is_file())
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// HAProxy with the repository's configuration, on `port`, in front of `backends`.

@@ -464,3 +464,23 @@ impl Drop for Proc {
         }
     }
 }
+
+/// The `haproxy` program, if installed (Debian puts it in `/usr/sbin`).
+pub fn haproxy_bin() -> Option<std::path::PathBuf> {
+    let mut dirs: Vec<std::path::PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).collect())
+        .unwrap_or_default();
+    dirs.extend(["/usr/sbin", "/usr/local/sbin", "/sbin"].map(std::path::PathBuf::from));
+    dirs.into_iter()
+        .map(|d| d.join("haproxy"))
+        .find(|p| p.is_file())
+}
+
+/// A free loopback port.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
