@@ -1,0 +1,234 @@
+//! The encoder: protocol messages made from a seat's [`View`] and nothing else.
+//!
+//! Every method takes a [`View`], which holds only what its seat may know (its own tiles, the
+//! public history with other seats' draws as counts, and every hand once the result reveals
+//! them), so no message can carry a tile the seat may not see: the types allow no other
+//! source.
+
+use fiveup_engine::{Entry, Seat, TileSet, View};
+
+use crate::messages::{Clock, PastHand, Position, RulesMsg, TableMsg, ToEngine};
+
+/// The messages one seat's engine has been sent, so that each is sent once and in order.
+#[derive(Clone, Debug, Default)]
+pub struct Encoder {
+    /// Games begun, numbered from 1.
+    game: u64,
+    /// The hand whose events are being sent (its number), once begun.
+    hand_no: Option<u16>,
+    /// Entries of the current hand already sent.
+    sent: usize,
+    /// Whether the current hand's result was sent.
+    over_sent: bool,
+    /// Counts after the last entry sent: tiles by seat, boneyard, scores by side.
+    hand_sizes: Vec<u8>,
+    boneyard: u8,
+    scores: Vec<i32>,
+    /// The game's finished hands.
+    earlier: Vec<PastHand>,
+}
+
+/// The table as the protocol describes it.
+fn table(view: &View) -> TableMsg {
+    let rules = view.rules();
+    TableMsg {
+        players: rules.players,
+        seat: view.seat(),
+        sides: rules.sides(),
+        partnerships: rules.partnerships,
+        seat_sides: (0..rules.players).map(|s| rules.side_of(Seat(s))).collect(),
+        side: view.side(),
+    }
+}
+
+/// The seat's tiles as dealt: those it holds, plus those it laid, less those it drew.
+fn dealt_tiles(view: &View) -> TileSet {
+    let me = view.seat();
+    let mut t = view.hand();
+    for e in view.history() {
+        match *e {
+            Entry::Play { seat, tile, .. } if seat == me => t.insert(tile),
+            Entry::Draw {
+                seat,
+                tile: Some(tile),
+                ..
+            }
+            | Entry::LeadDraw {
+                seat,
+                tile: Some(tile),
+            } if seat == me => t.remove(tile),
+            _ => {}
+        }
+    }
+    t
+}
+
+impl Encoder {
+    /// An encoder with nothing sent.
+    #[must_use]
+    pub fn new() -> Encoder {
+        Encoder::default()
+    }
+
+    /// Forget what was sent (a new process for the same game): the next messages begin the
+    /// game again. The finished hands are kept for the requests' positions.
+    pub fn reconnect(&mut self) {
+        self.game = 0;
+        self.hand_no = None;
+        self.sent = 0;
+        self.over_sent = false;
+    }
+
+    /// The game's finished hands so far.
+    #[must_use]
+    pub fn earlier_hands(&self) -> &[PastHand] {
+        &self.earlier
+    }
+
+    /// Begin a new game with `view`'s rules and seat.
+    fn new_game(&mut self, view: &View, out: &mut Vec<ToEngine>) {
+        self.game += 1;
+        self.hand_no = None;
+        out.push(ToEngine::NewGame {
+            game: self.game,
+            rules: RulesMsg::new(view.rules()),
+            table: table(view),
+        });
+    }
+
+    /// The messages that bring the engine up to date with `view`: a new game and a new hand
+    /// when they begin, then every entry of the hand not yet sent.
+    pub fn catch_up(&mut self, view: &View) -> Vec<ToEngine> {
+        let mut out = Vec::new();
+        let hand_no = view.start().hand_no;
+        match self.hand_no {
+            Some(h) if h == hand_no => {}
+            Some(h) if h < hand_no => self.begin_hand(view, &mut out),
+            _ => {
+                // A hand number that goes back starts a new game in the same session.
+                if self.hand_no.is_some() {
+                    self.earlier.clear();
+                }
+                self.new_game(view, &mut out);
+                self.begin_hand(view, &mut out);
+            }
+        }
+        let rules = view.rules();
+        for e in &view.history()[self.sent.min(view.history().len())..] {
+            let side = |s: Seat| usize::from(rules.side_of(s).0);
+            match *e {
+                Entry::Play { seat, points, .. } => {
+                    self.hand_sizes[seat.idx()] = self.hand_sizes[seat.idx()].saturating_sub(1);
+                    self.scores[side(seat)] += i32::from(points);
+                }
+                Entry::Draw { seat, .. } | Entry::LeadDraw { seat, .. } => {
+                    self.hand_sizes[seat.idx()] += 1;
+                    self.boneyard = self.boneyard.saturating_sub(1);
+                }
+                Entry::Claim { seat, points, .. } | Entry::Muggins { seat, points } => {
+                    self.scores[side(seat)] += i32::from(points);
+                }
+                Entry::Pass { .. } => {}
+            }
+            out.push(ToEngine::Event {
+                entry: *e,
+                hand_sizes: self.hand_sizes.clone(),
+                boneyard: self.boneyard,
+                scores: self.scores.clone(),
+            });
+        }
+        self.sent = view.history().len();
+        out
+    }
+
+    fn begin_hand(&mut self, view: &View, out: &mut Vec<ToEngine>) {
+        let rules = view.rules();
+        self.hand_no = Some(view.start().hand_no);
+        self.sent = 0;
+        self.over_sent = false;
+        self.hand_sizes = vec![rules.hand_size; usize::from(rules.players)];
+        self.boneyard = rules.boneyard_size();
+        self.scores = view.start().scores.0[..usize::from(rules.sides())].to_vec();
+        out.push(ToEngine::Hand {
+            start: *view.start(),
+            leader: view.leader(),
+            lead_kind: view.lead_kind(),
+            shown: view.shown_tile(),
+            tiles: dealt_tiles(view),
+            commitment: None,
+        });
+    }
+
+    /// The messages at the end of a hand: the entries not yet sent, then the result. Empty
+    /// when `view`'s hand is not over or its result was already sent.
+    pub fn hand_over(&mut self, view: &View) -> Vec<ToEngine> {
+        let Some(result) = view.result() else {
+            return Vec::new();
+        };
+        let mut out = self.catch_up(view);
+        if self.over_sent {
+            return out;
+        }
+        self.over_sent = true;
+        let sides = usize::from(view.rules().sides());
+        self.earlier.push(PastHand {
+            start: *view.start(),
+            leader: view.leader(),
+            lead_kind: view.lead_kind(),
+            history: view.history().to_vec(),
+            result: *result,
+        });
+        out.push(ToEngine::HandOver {
+            result: *result,
+            scores: view.scores().0[..sides].to_vec(),
+            winner: view.winner(),
+            proof: None,
+        });
+        out
+    }
+
+    /// Everything `view`'s seat knows, with the game's earlier hands.
+    #[must_use]
+    pub fn position(&self, view: &View) -> Position {
+        let rules = view.rules();
+        let n = usize::from(rules.players);
+        // Earlier hands belong to this game only while the view's hand follows them.
+        let earlier = self
+            .earlier
+            .iter()
+            .filter(|h| h.start.hand_no < view.start().hand_no)
+            .cloned()
+            .collect();
+        Position {
+            rules: RulesMsg::new(rules),
+            table: table(view),
+            start: *view.start(),
+            leader: view.leader(),
+            lead_kind: view.lead_kind(),
+            shown: view.shown_tile(),
+            hand: view.hand(),
+            hand_sizes: view.hand_sizes().0[..n].to_vec(),
+            boneyard: view.boneyard_len(),
+            scores: view.scores().0[..usize::from(rules.sides())].to_vec(),
+            count: view.layout().count(),
+            to_move: view.to_move(),
+            phase: view.phase(),
+            history: view.history().to_vec(),
+            earlier_hands: earlier,
+        }
+    }
+
+    /// The request for a decision in `view` (the viewer's turn).
+    #[must_use]
+    pub fn request(&self, view: &View, id: u64, clock: Clock) -> ToEngine {
+        let legal: Vec<_> = view.legal_actions().iter().copied().collect();
+        let points = legal.iter().map(|&a| view.points_of(a)).collect();
+        ToEngine::Request {
+            id,
+            legal,
+            points,
+            clock,
+            position: Box::new(self.position(view)),
+        }
+    }
+}
