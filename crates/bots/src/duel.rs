@@ -310,10 +310,10 @@ impl DealOutcome {
 
 /// Makes a player from its spec and seed: [`make_bot`], or a maker that also knows other
 /// kinds of players (outside programs), passed to [`run_match_using`].
-pub type MakeBot = dyn Fn(&str, u64) -> Result<Bot, SpecError> + Sync;
+pub type MakeBot<'a> = dyn Fn(&str, u64) -> Result<Bot, SpecError> + Sync + 'a;
 
 /// Play deal `deal` under every seating.
-fn play_deal(cfg: &MatchConfig, make: &MakeBot, deal: u64) -> Result<DealOutcome, MatchError> {
+fn play_deal(cfg: &MatchConfig, make: &MakeBot<'_>, deal: u64) -> Result<DealOutcome, MatchError> {
     let rules = cfg.rules;
     let seed = deal_seed(cfg.seed, deal);
     let mut out = DealOutcome::default();
@@ -416,7 +416,7 @@ pub fn wilson95(k: u64, n: u64) -> (f64, f64) {
 }
 
 /// Check the settings and return the players' names.
-fn check(cfg: &MatchConfig, make: &MakeBot) -> Result<(String, String), MatchError> {
+fn check(cfg: &MatchConfig, make: &MakeBot<'_>) -> Result<(String, String), MatchError> {
     if cfg.deals == 0 {
         return Err(MatchError::Config("a match needs at least 1 deal".into()));
     }
@@ -454,7 +454,7 @@ pub fn run_match_with_progress(
 /// ([`Bot::hand_over`]).
 pub fn run_match_using(
     cfg: &MatchConfig,
-    make: &MakeBot,
+    make: &MakeBot<'_>,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<MatchReport, MatchError> {
     let (a_name, b_name) = check(cfg, make)?;
