@@ -90,7 +90,9 @@ pub fn roster(engine: &EngineArgs, specs: &[String]) -> Result<(Roster, Vec<Stri
         .map(|s| roster.add(s))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some(o) = roster.unused_options().first() {
-        return Err(format!("--engine-option {o}: no engine announces that option"));
+        return Err(format!(
+            "--engine-option {o}: no engine announces that option"
+        ));
     }
     Ok((roster, keys))
 }

@@ -159,27 +159,31 @@ impl Encoder {
         });
     }
 
-    /// The messages at the end of a hand: the entries not yet sent, then the result. Empty
-    /// when `view`'s hand is not over or its result was already sent.
+    /// The messages at the end of a hand: the entries not yet sent, then the result (none when
+    /// a side reached the target mid-hand and so ended the game). Empty when `view`'s hand is
+    /// not over, and only the entries when its end was already sent.
     pub fn hand_over(&mut self, view: &View) -> Vec<ToEngine> {
-        let Some(result) = view.result() else {
+        let result = view.result().copied();
+        if result.is_none() && view.winner().is_none() {
             return Vec::new();
-        };
+        }
         let mut out = self.catch_up(view);
         if self.over_sent {
             return out;
         }
         self.over_sent = true;
         let sides = usize::from(view.rules().sides());
-        self.earlier.push(PastHand {
-            start: *view.start(),
-            leader: view.leader(),
-            lead_kind: view.lead_kind(),
-            history: view.history().to_vec(),
-            result: *result,
-        });
+        if let Some(result) = result {
+            self.earlier.push(PastHand {
+                start: *view.start(),
+                leader: view.leader(),
+                lead_kind: view.lead_kind(),
+                history: view.history().to_vec(),
+                result,
+            });
+        }
         out.push(ToEngine::HandOver {
-            result: *result,
+            result,
             scores: view.scores().0[..sides].to_vec(),
             winner: view.winner(),
             proof: None,

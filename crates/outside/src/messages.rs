@@ -259,8 +259,9 @@ pub enum ToEngine {
     },
     /// The hand is over: its result reveals every hand.
     HandOver {
-        /// The result.
-        result: HandResult,
+        /// The result; `null` when a side reached the target mid-hand, which ends the game
+        /// at once (the hands stay hidden).
+        result: Option<HandResult>,
         /// Scores by side after the hand.
         scores: Vec<i32>,
         /// The side that won the game, if it is over.

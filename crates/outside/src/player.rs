@@ -6,10 +6,11 @@
 //! Each decision the engine fails is played by the fallback player (a built-in level,
 //! `greedy` unless configured) and records one strike, whatever went wrong: no answer within
 //! the time for the move, an answer naming no legal action, a line that is not a protocol
-//! message (or longer than [`MAX_LINE`](crate::messages::MAX_LINE)), an engine that exited,
+//! message, a line longer than [`MAX_LINE`](crate::messages::MAX_LINE), an engine that exited,
 //! closed its output or stopped reading its input, or a failed handshake. An engine that
-//! exited, stopped reading or failed its handshake is killed, and the fallback plays the rest
-//! of that game without further strikes; the next game starts a fresh process.
+//! exited, stopped reading, sent an overlong line or failed its handshake is killed, and the
+//! fallback plays the rest of that game without further strikes; the next game starts a fresh
+//! process.
 //!
 //! After [`STRIKES`] strikes in one match the engine *forfeits* the match: it is never asked
 //! again, no process of it is started again, and the fallback makes every decision of its seats
@@ -80,8 +81,10 @@ pub enum FaultKind {
     Timeout,
     /// An answer that names no legal action.
     Illegal,
-    /// A line that is not a protocol message, or too long.
+    /// A line that is not a protocol message.
     Garbage,
+    /// A line longer than [`MAX_LINE`](crate::messages::MAX_LINE) bytes: the engine is killed.
+    TooLong,
     /// The engine exited or closed its output.
     Exited,
     /// The engine stopped reading its input.
@@ -98,6 +101,7 @@ impl FaultKind {
             FaultKind::Timeout => "timeout",
             FaultKind::Illegal => "illegal",
             FaultKind::Garbage => "garbage",
+            FaultKind::TooLong => "too-long",
             FaultKind::Exited => "exited",
             FaultKind::NotReading => "not-reading",
             FaultKind::Handshake => "handshake",
@@ -108,7 +112,7 @@ impl FaultKind {
     const fn kills(self) -> bool {
         matches!(
             self,
-            FaultKind::Exited | FaultKind::NotReading | FaultKind::Handshake
+            FaultKind::Exited | FaultKind::NotReading | FaultKind::Handshake | FaultKind::TooLong
         )
     }
 }
@@ -554,7 +558,7 @@ fn check_stray(line: Line) -> Result<(), Fault> {
     match line {
         Line::Closed => Err((FaultKind::Exited, "the engine closed its output".into())),
         Line::TooLong => Err((
-            FaultKind::Garbage,
+            FaultKind::TooLong,
             format!("a line over {} bytes", crate::messages::MAX_LINE),
         )),
         Line::Text(l) => match serde_json::from_str::<FromEngine>(&l) {
