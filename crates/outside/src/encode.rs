@@ -236,3 +236,83 @@ impl Encoder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fiveup_engine::{FastRng, Phase, Preset, Rules, Seed, State};
+
+    /// After every action of games of every preset (manual scoring and Muggins calls
+    /// included), the counts in the last event sent are the view's own.
+    #[test]
+    fn events_count_tiles_and_scores_as_the_view_does() {
+        let mut rng = FastRng::new(17);
+        for preset in Preset::ALL {
+            for manual in [false, true] {
+                let (players, _) = preset.players();
+                let mut rules = Rules::preset(preset, players);
+                rules.manual_scoring = manual;
+                if rules.validate().is_err() {
+                    continue;
+                }
+                let seed = Seed::from_u64(rng.next_u64());
+                let mut s = State::from_seed(rules, &seed).unwrap();
+                let me = Seat(players - 1);
+                let mut enc = Encoder::new();
+                let mut hands = 0;
+                let mut events = 0;
+                loop {
+                    while matches!(s.phase(), Phase::Play | Phase::Claim) {
+                        let v = s.view(me);
+                        let msgs = enc.catch_up(&v);
+                        if let Some(ToEngine::Event {
+                            hand_sizes,
+                            boneyard,
+                            scores,
+                            ..
+                        }) = msgs.last()
+                        {
+                            events += msgs.len();
+                            let n = usize::from(rules.players);
+                            assert_eq!(hand_sizes[..], v.hand_sizes().0[..n], "{preset}");
+                            assert_eq!(*boneyard, v.boneyard_len(), "{preset}");
+                            assert_eq!(scores[..], v.scores().0[..scores.len()], "{preset}");
+                        }
+                        let l = s.legal_actions();
+                        let a = l[rng.below(l.len() as u32) as usize];
+                        s.apply(a).unwrap();
+                    }
+                    let over = enc.hand_over(&s.view(me));
+                    assert!(
+                        matches!(over.last(), Some(ToEngine::HandOver { .. })),
+                        "{preset}"
+                    );
+                    assert!(enc.hand_over(&s.view(me)).is_empty(), "sent once");
+                    hands += 1;
+                    if s.phase() == Phase::GameOver || hands == 3 {
+                        break;
+                    }
+                    s.next_hand_from_seed(&seed).unwrap();
+                }
+                assert!(events > 0);
+                let p = enc.position(&s.view(me));
+                // The position holds the finished hands before the view's own.
+                let before = s.start().hand_no;
+                assert!(p.earlier_hands.iter().all(|h| h.start.hand_no < before));
+                assert_eq!(p.earlier_hands.len(), usize::from(before) - 1, "{preset}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_new_game_and_its_first_hand_come_first() {
+        let s = State::from_seed(Rules::default(), &Seed::from_u64(4)).unwrap();
+        let v = s.view(Seat(1));
+        let msgs = Encoder::new().catch_up(&v);
+        assert!(matches!(msgs[0], ToEngine::NewGame { game: 1, .. }));
+        match &msgs[1] {
+            ToEngine::Hand { tiles, .. } => assert_eq!(*tiles, s.deal().hand(Seat(1))),
+            m => panic!("{m:?}"),
+        }
+    }
+}

@@ -380,3 +380,76 @@ impl FromEngine {
 pub fn to_line<T: Serialize>(msg: &T) -> String {
     serde_json::to_string(msg).expect("protocol messages serialise")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn legal() -> Vec<Action> {
+        ["6-4@W", "D"].iter().map(|a| a.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn answers_pick_by_index_or_by_text_and_must_agree() {
+        let l = legal();
+        assert_eq!(FromEngine::pick(Some(1), None, &l), Ok(l[1]));
+        assert_eq!(FromEngine::pick(None, Some(" 6-4@W "), &l), Ok(l[0]));
+        assert_eq!(FromEngine::pick(Some(0), Some("6-4@W"), &l), Ok(l[0]));
+        for (i, t, want) in [
+            (Some(2), None, "outside the 2 legal"),
+            (None, Some("5-5@W"), "not legal"),
+            (None, Some("xyz"), "does not parse"),
+            (Some(1), Some("6-4@W"), "names D but"),
+            (None, None, "names no action"),
+        ] {
+            let e = FromEngine::pick(i, t, &l).unwrap_err();
+            assert!(e.contains(want), "{e}");
+        }
+    }
+
+    #[test]
+    fn messages_are_tagged_lines() {
+        let line = to_line(&ToEngine::Quit);
+        assert_eq!(line, r#"{"type":"quit"}"#);
+        let a: FromEngine =
+            serde_json::from_str(r#"{"type":"action","id":3,"action":"D"}"#).unwrap();
+        assert_eq!(
+            a,
+            FromEngine::Action {
+                id: 3,
+                index: None,
+                action: Some("D".into()),
+                eval: None
+            }
+        );
+        assert!(serde_json::from_str::<FromEngine>(r#"{"type":"move"}"#).is_err());
+        let id: FromEngine = serde_json::from_str(r#"{"type":"id","name":"x"}"#).unwrap();
+        assert!(matches!(id, FromEngine::Id { ref options, .. } if options.is_empty()));
+    }
+
+    #[test]
+    fn option_values_are_checked_against_their_kind() {
+        let int = OptionSpec {
+            name: "depth".into(),
+            kind: "int".into(),
+            default: 3.into(),
+            min: Some(1),
+            max: Some(9),
+            help: String::new(),
+        };
+        assert_eq!(int.parse("4"), Ok(4.into()));
+        assert!(int.parse("10").unwrap_err().contains("1..=9"));
+        assert!(int.parse("x").unwrap_err().contains("whole number"));
+        let flag = OptionSpec {
+            kind: "bool".into(),
+            ..int.clone()
+        };
+        assert_eq!(flag.parse("true"), Ok(true.into()));
+        assert!(flag.parse("yes").is_err());
+        let text = OptionSpec {
+            kind: "string".into(),
+            ..int
+        };
+        assert_eq!(text.parse("abc"), Ok("abc".into()));
+    }
+}
