@@ -9,12 +9,13 @@
 //!   messages; an engine that stops reading until the queue is full is reported as not
 //!   reading, never waited for.
 //! - The process runs in a process group of its own (on Unix), and dropping the handle kills
-//!   the whole group, so a script's own children go with it.
+//!   the whole group, so a script's own children go with it. [`Child::quit`] first lets a
+//!   healthy engine read its last messages and exit, for a bounded time.
 
 use std::io::{BufRead as _, BufReader, Read, Write as _};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::messages::MAX_LINE;
 
@@ -127,9 +128,19 @@ impl Child {
         }
     }
 
-    /// Close the engine's input (after a last message), so that it sees the end of it.
-    pub fn close_input(&mut self) {
+    /// End the session politely: queue `last` (the quit message), close the engine's input,
+    /// and give the engine up to `grace` to read what was queued and exit before it is killed.
+    pub fn quit(mut self, last: String, grace: Duration) {
+        let _ = self.send(last);
         self.to_child = None;
+        let until = Instant::now() + grace;
+        while Instant::now() < until {
+            match self.child.try_wait() {
+                Ok(Some(_)) | Err(_) => break,
+                Ok(None) => std::thread::sleep(Duration::from_millis(1)),
+            }
+        }
+        // Dropped: killed if still running, with its process group.
     }
 }
 

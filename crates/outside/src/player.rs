@@ -37,6 +37,10 @@ pub const STRIKES: usize = 3;
 /// The prefix of an engine spec: `engine:python3 examples/engines/greedy.py`.
 pub const ENGINE_PREFIX: &str = "engine:";
 
+/// Time a healthy engine has, after its game, to read the last messages and the quit and exit
+/// before it is killed.
+pub const QUIT_GRACE: Duration = Duration::from_millis(250);
+
 /// Time allowed beyond the time for a move for the answer to travel (pipes, scheduling).
 pub const GRACE: Duration = Duration::from_millis(100);
 
@@ -286,10 +290,9 @@ impl EngineHost {
             }
             Err(e) => return Err(format!("fallback: {e}")),
         }
-        let (mut child, id) =
+        let (child, id) =
             handshake(&argv, config).map_err(|(_, e)| format!("engine {command:?}: {e}"))?;
-        let _ = child.send(to_line(&ToEngine::Quit));
-        drop(child);
+        child.quit(to_line(&ToEngine::Quit), QUIT_GRACE);
         let mut set = Vec::new();
         for (name, text) in &config.options {
             if let Some(spec) = id.options.iter().find(|o| &o.name == name) {
@@ -610,9 +613,10 @@ impl Player for EnginePlayer {
 
 impl Drop for EnginePlayer {
     fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.send(to_line(&ToEngine::Quit));
-            child.close_input();
+        // A healthy engine reads the end of the game and the quit, and exits; a failed one
+        // was killed already.
+        if let Some(child) = self.child.take() {
+            child.quit(to_line(&ToEngine::Quit), QUIT_GRACE);
         }
     }
 }
