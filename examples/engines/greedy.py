@@ -68,7 +68,8 @@ def main():
         kind = msg.get("type")
         if kind == "hello":
             if msg.get("protocol") != PROTOCOL:
-                send({"type": "info", "text": "unknown protocol " + str(msg.get("protocol"))})
+                send({"type": "info", "text": "I speak " + PROTOCOL + " only"})
+                continue
             send({
                 "type": "id",
                 "name": "greedy.py",
