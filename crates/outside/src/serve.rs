@@ -2,7 +2,7 @@
 //! (`fiveup engine LEVEL`).
 //!
 //! It keeps no memory of the game: each request's position is rebuilt into a full state
-//! consistent with it ([`SeatKnowledge::rebuild`]), whose view for the seat is what the player
+//! consistent with it ([`SeatKnowledge::rebuild`](fiveup_engine::SeatKnowledge::rebuild)), whose view for the seat is what the player
 //! chooses from. So it answers the same whether or not it saw the events before a request.
 
 use std::io::{BufRead, Write};
@@ -99,16 +99,23 @@ impl Served {
                 ..
             } => {
                 let knowledge = position.knowledge();
-                let state = match knowledge.rebuild(&mut self.rng) {
-                    Ok(s) => s,
+                // A position no deal explains (a bridge's mistake) is answered with an info
+                // line, never with a crash: fiveup then plays the move for this engine.
+                let chosen = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    knowledge
+                        .rebuild(&mut self.rng)
+                        .map(|state| self.player.choose(&state.view(knowledge.seat)))
+                        .map_err(|e| e.to_string())
+                }))
+                .unwrap_or_else(|_| Err("the position could not be rebuilt".into()));
+                let action = match chosen {
+                    Ok(a) => a,
                     Err(e) => {
                         return Some(FromEngine::Info {
                             text: format!("request {id}: {e}"),
                         })
                     }
                 };
-                let view = state.view(knowledge.seat);
-                let action = self.player.choose(&view);
                 Some(FromEngine::Action {
                     id,
                     index: legal.iter().position(|&a| a == action),
@@ -141,5 +148,71 @@ impl Served {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::Encoder;
+    use crate::messages::Clock;
+    use fiveup_engine::{Rules, Seed, State};
+
+    fn request_line(state: &State) -> String {
+        let view = state.view(state.to_move());
+        let clock = Clock {
+            move_ms: 1000,
+            left_ms: None,
+        };
+        to_line(&Encoder::new().request(&view, 1, clock))
+    }
+
+    fn answers(input: &str) -> Vec<FromEngine> {
+        let mut out = Vec::new();
+        Served::new("greedy", 1)
+            .unwrap()
+            .run(input.as_bytes(), &mut out)
+            .unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_request_alone_is_answered_with_the_players_choice() {
+        let state = State::from_seed(Rules::default(), &Seed::from_u64(9)).unwrap();
+        let got = answers(&format!("{}\n", request_line(&state)));
+        let want = fiveup_bots::greedy_action(&state);
+        match &got[..] {
+            [FromEngine::Action {
+                id: 1,
+                index: Some(i),
+                action: Some(a),
+                ..
+            }] => {
+                assert_eq!(state.legal_actions()[*i], want);
+                assert_eq!(*a, want.to_string());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_position_no_deal_explains_gets_an_info_line() {
+        let state = State::from_seed(Rules::default(), &Seed::from_u64(9)).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(&request_line(&state)).unwrap();
+        // The seat claims a tile that another seat laid.
+        let mine = v["position"]["hand"][0].clone();
+        v["position"]["history"] = serde_json::json!([{
+            "kind": "play", "seat": 1 - state.to_move().0, "tile": mine,
+            "arm": null, "count": 0, "points": 0
+        }]);
+        let got = answers(&format!("{v}\n{{\"type\":\"quit\"}}\n{v}\n"));
+        assert!(
+            matches!(&got[..], [FromEngine::Info { text }] if text.starts_with("request 1:")),
+            "{got:?}"
+        );
     }
 }
