@@ -2,8 +2,10 @@
 //! (`fiveup engine LEVEL`).
 //!
 //! It keeps no memory of the game: each request's position is rebuilt into a full state
-//! consistent with it ([`SeatKnowledge::rebuild`](fiveup_engine::SeatKnowledge::rebuild)), whose view for the seat is what the player
-//! chooses from. So it answers the same whether or not it saw the events before a request.
+//! consistent with it
+//! ([`SeatKnowledge::rebuild`](fiveup_engine::SeatKnowledge::rebuild)), whose view for the
+//! seat is what the player chooses from. So it answers the same whether or not it saw the
+//! events before a request.
 
 use std::io::{BufRead, Write};
 
