@@ -19,6 +19,10 @@ const MISBEHAVE: &str = concat!(
     "/../outside/tests/engines/misbehave.py"
 );
 
+/// The time for a move in the tests that expect no strike: far more than any answer takes, so
+/// that a busy machine cannot turn a slow answer into a strike.
+const SLOW_MACHINE_MS: &str = "30000";
+
 fn need_python() {
     let ok = Command::new("python3")
         .arg("--version")
@@ -82,6 +86,8 @@ fn the_python_engine_and_served_levels_play_whole_games_of_every_preset() {
             "--games",
             "--option",
             "target=61",
+            "--engine-move-ms",
+            SLOW_MACHINE_MS,
             "--json",
         ]));
         let what = preset.name();
@@ -99,7 +105,17 @@ fn the_python_engine_and_served_levels_play_whole_games_of_every_preset() {
         &["--players", "3"][..],
         &["--players", "4", "--partners"][..],
     ] {
-        let mut args = vec!["match", "--a", &python, "--b", &served, "--deals", "2"];
+        let mut args = vec![
+            "match",
+            "--a",
+            &python,
+            "--b",
+            &served,
+            "--deals",
+            "2",
+            "--engine-move-ms",
+            SLOW_MACHINE_MS,
+        ];
         args.extend_from_slice(extra);
         args.push("--json");
         let v = json_of(&fiveup(&args));
@@ -129,6 +145,8 @@ fn a_served_player_plays_exactly_as_the_player_itself() {
                 level,
                 "--deals",
                 "2",
+                "--engine-move-ms",
+                SLOW_MACHINE_MS,
                 "--json",
             ]));
             let what = format!("{level} in {}", preset.name());
@@ -232,7 +250,16 @@ fn fiveup_engine_answers_the_handshake_and_ignores_garbage() {
 fn the_arena_rates_engines_and_levels_with_intervals() {
     need_python();
     let python = format!("engine:python3 {GREEDY_PY}");
-    let o = fiveup(&["arena", "random", &python, "greedy", "--deals", "6"]);
+    let o = fiveup(&[
+        "arena",
+        "random",
+        &python,
+        "greedy",
+        "--deals",
+        "6",
+        "--engine-move-ms",
+        SLOW_MACHINE_MS,
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("| `random` | 1000 (anchor) |"), "{text}");
