@@ -308,8 +308,12 @@ impl DealOutcome {
     }
 }
 
+/// Makes a player from its spec and seed: [`make_bot`], or a maker that also knows other
+/// kinds of players (outside programs), passed to [`run_match_using`].
+pub type MakeBot<'a> = dyn Fn(&str, u64) -> Result<Bot, SpecError> + Sync + 'a;
+
 /// Play deal `deal` under every seating.
-fn play_deal(cfg: &MatchConfig, deal: u64) -> Result<DealOutcome, MatchError> {
+fn play_deal(cfg: &MatchConfig, make: &MakeBot<'_>, deal: u64) -> Result<DealOutcome, MatchError> {
     let rules = cfg.rules;
     let seed = deal_seed(cfg.seed, deal);
     let mut out = DealOutcome::default();
@@ -327,7 +331,7 @@ fn play_deal(cfg: &MatchConfig, deal: u64) -> Result<DealOutcome, MatchError> {
             } else {
                 (&cfg.b, 1)
             };
-            bots.push((make_bot(spec, bot_seed(cfg.seed, deal, seating, s))?, who));
+            bots.push((make(spec, bot_seed(cfg.seed, deal, seating, s))?, who));
         }
         let mut state = State::from_seed(rules, &seed).map_err(|e| engine(e.to_string()))?;
         let mut hands = 1u32;
@@ -345,6 +349,9 @@ fn play_deal(cfg: &MatchConfig, deal: u64) -> Result<DealOutcome, MatchError> {
                         bot.name()
                     )));
                 }
+            }
+            for (s, (bot, _)) in bots.iter_mut().enumerate() {
+                bot.hand_over(&state, Seat(s as u8));
             }
             let winners = match state.result() {
                 Some(r) => r.winners,
@@ -409,7 +416,7 @@ pub fn wilson95(k: u64, n: u64) -> (f64, f64) {
 }
 
 /// Check the settings and return the players' names.
-fn check(cfg: &MatchConfig) -> Result<(String, String), MatchError> {
+fn check(cfg: &MatchConfig, make: &MakeBot<'_>) -> Result<(String, String), MatchError> {
     if cfg.deals == 0 {
         return Err(MatchError::Config("a match needs at least 1 deal".into()));
     }
@@ -424,7 +431,7 @@ fn check(cfg: &MatchConfig) -> Result<(String, String), MatchError> {
             "the hand limit of a game must be at least 1".into(),
         ));
     }
-    Ok((make_bot(&cfg.a, 0)?.name(), make_bot(&cfg.b, 0)?.name()))
+    Ok((make(&cfg.a, 0)?.name(), make(&cfg.b, 0)?.name()))
 }
 
 /// Play a match. See the [module documentation](self) for the format.
@@ -438,7 +445,19 @@ pub fn run_match_with_progress(
     cfg: &MatchConfig,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<MatchReport, MatchError> {
-    let (a_name, b_name) = check(cfg)?;
+    run_match_using(cfg, &make_bot, progress)
+}
+
+/// Play a match whose players are made by `make` instead of [`make_bot`] (for players
+/// [`make_bot`] does not know, such as outside programs), calling `progress` as
+/// [`run_match_with_progress`] does. Every player is told when each hand is over
+/// ([`Bot::hand_over`]).
+pub fn run_match_using(
+    cfg: &MatchConfig,
+    make: &MakeBot<'_>,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<MatchReport, MatchError> {
+    let (a_name, b_name) = check(cfg, make)?;
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
@@ -450,7 +469,7 @@ pub fn run_match_with_progress(
             if deal >= cfg.deals {
                 break;
             }
-            let r = play_deal(cfg, deal);
+            let r = play_deal(cfg, make, deal);
             if r.is_err() {
                 failed.store(true, Ordering::Relaxed);
             }

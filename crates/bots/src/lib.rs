@@ -35,7 +35,7 @@ pub mod rating;
 pub mod review;
 
 pub use club::{choose_with as club_choose_with, Club, Weights as ClubWeights};
-pub use duel::{run_match, MatchConfig, MatchError, MatchMode, MatchReport};
+pub use duel::{run_match, MakeBot, MatchConfig, MatchError, MatchMode, MatchReport};
 pub use expert::{
     world_weight, world_weight_model, world_weight_with, Expert, DEFAULT_INFER, EXPERT_SAMPLES,
     FLOOR,
@@ -64,6 +64,13 @@ pub trait Player: Send {
     fn choose_within(&mut self, view: &View, cap: std::time::Duration) -> Action {
         let _ = cap;
         self.choose(view)
+    }
+
+    /// Told once a hand is over, with the seat's view of the finished hand (every hand
+    /// revealed in its result). Players that keep no memory between hands ignore it; a player
+    /// that speaks to an outside program passes the result on.
+    fn hand_over(&mut self, view: &View) {
+        let _ = view;
     }
 }
 
@@ -97,6 +104,14 @@ impl Bot {
         match self {
             Bot::Seat(p) => p.name(),
             Bot::Omniscient(p) => p.name(),
+        }
+    }
+
+    /// Tell a seat player in `seat` that the hand in `state` is over (see
+    /// [`Player::hand_over`]); it is given only that seat's view.
+    pub fn hand_over(&mut self, state: &State, seat: fiveup_engine::Seat) {
+        if let Bot::Seat(p) = self {
+            p.hand_over(&state.view(seat));
         }
     }
 

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod backup;
 mod bench;
+mod enginecmd;
 mod loadtest;
 mod matchcmd;
 mod play;
@@ -50,6 +51,12 @@ enum Command {
     Backup(backup::Args),
     /// Many concurrent tables of client players against the game server, timing every move.
     Loadtest(loadtest::Args),
+    /// Serve a built-in player as an outside engine: the fiveup-engine/1 protocol on standard
+    /// input and output (docs/engine-protocol.md).
+    Engine(enginecmd::Args),
+    /// A round robin of duplicate matches between outside engines and built-in players, rated
+    /// on the Elo scale with 95% intervals, with each engine's strikes and forfeits.
+    Arena(enginecmd::ArenaArgs),
 }
 
 /// Write to standard output. A closed pipe (`fiveup replay f | head`) ends the program quietly
@@ -90,6 +97,8 @@ fn main() -> ExitCode {
         Command::Verify(a) => verify::run(&a),
         Command::Backup(a) => backup::run(&a),
         Command::Loadtest(a) => loadtest::run(&a),
+        Command::Engine(a) => enginecmd::run(&a),
+        Command::Arena(a) => enginecmd::run_arena(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,14 +4,16 @@ use std::io::{IsTerminal as _, Write as _};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use fiveup_bots::duel::{run_match_with_progress, MatchConfig, MatchMode, MatchReport};
+use fiveup_bots::duel::{MatchConfig, MatchMode, MatchReport};
+use fiveup_outside::Conduct;
 
 use crate::selfplay::match_rules_from;
 
 /// Options of `fiveup match`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Player A: a spec such as `greedy` or `random`.
+    /// Player A: a spec such as `greedy` or `random`, or an outside engine,
+    /// `"engine:python3 examples/engines/greedy.py"` (docs/engine-protocol.md).
     #[arg(long, value_name = "BOT")]
     pub a: String,
     /// Player B.
@@ -51,6 +53,9 @@ pub struct Args {
     /// In --games mode, stop with an error when a game has not ended after this many hands.
     #[arg(long, default_value_t = 1000)]
     pub max_hands: u32,
+    /// How outside engines are run.
+    #[command(flatten)]
+    pub engine: crate::enginecmd::EngineArgs,
 }
 
 /// The progress line on standard error, redrawn at most ten times a second.
@@ -121,9 +126,11 @@ pub fn run(a: &Args) -> Result<(), String> {
         return Err("--threads must be at least 1".into());
     }
     let rules = match_rules_from(&a.rules, a.players, a.partners, &a.options)?;
+    // Engines are started once here to read their ids: a bad command fails before any deal.
+    let (roster, keys) = crate::enginecmd::roster(&a.engine, &[a.a.clone(), a.b.clone()])?;
     let cfg = MatchConfig {
-        a: a.a.clone(),
-        b: a.b.clone(),
+        a: keys[0].clone(),
+        b: keys[1].clone(),
         rules,
         deals: a.deals,
         seed: a.seed,
@@ -136,25 +143,26 @@ pub fn run(a: &Args) -> Result<(), String> {
             MatchMode::Hands
         },
     };
-    let report = if std::io::stderr().is_terminal() {
+    let (report, conduct) = if std::io::stderr().is_terminal() {
         let progress = Progress::new();
-        let r = run_match_with_progress(&cfg, &|done, total| progress.update(done, total));
+        let r = crate::enginecmd::play(&roster, &cfg, &|done, total| {
+            progress.update(done, total);
+        });
         progress.clear();
         r
     } else {
-        run_match_with_progress(&cfg, &|_, _| {})
-    }
-    .map_err(|e| e.to_string())?;
+        crate::enginecmd::play(&roster, &cfg, &|_, _| {})
+    }?;
     if a.json {
-        crate::outln!("{}", json(&cfg, &report));
+        crate::outln!("{}", json(&cfg, &report, &conduct));
     } else {
-        summary(&cfg, &report);
+        summary(&cfg, &report, &conduct);
     }
     Ok(())
 }
 
 /// The report as one JSON object.
-fn json(cfg: &MatchConfig, r: &MatchReport) -> serde_json::Value {
+fn json(cfg: &MatchConfig, r: &MatchReport, conduct: &[Option<Conduct>; 2]) -> serde_json::Value {
     let mut v = serde_json::json!({
         "a": r.a.name,
         "b": r.b.name,
@@ -187,6 +195,8 @@ fn json(cfg: &MatchConfig, r: &MatchReport) -> serde_json::Value {
         "decision_ms_p99_a": r.time_a.p99_ms,
         "decision_ms_median_b": r.time_b.median_ms,
         "decision_ms_p99_b": r.time_b.p99_ms,
+        "engine_a": conduct[0],
+        "engine_b": conduct[1],
     });
     if let (Some(g), Some(o)) = (&r.games, v.as_object_mut()) {
         o.insert("games".into(), g.games.into());
@@ -211,7 +221,7 @@ fn signed(x: f64) -> String {
 }
 
 /// The report as a readable summary.
-fn summary(cfg: &MatchConfig, r: &MatchReport) {
+fn summary(cfg: &MatchConfig, r: &MatchReport, conduct: &[Option<Conduct>; 2]) {
     let unit = if r.games.is_some() { "game" } else { "hand" };
     crate::outln!(
         "{} (A) vs {} (B): {} deals x {} seatings, {} hands",
@@ -273,6 +283,14 @@ fn summary(cfg: &MatchConfig, r: &MatchReport) {
             t.median_ms,
             t.p99_ms
         );
+    }
+    for (who, c) in ["A", "B"].iter().zip(conduct) {
+        if let Some(c) = c {
+            crate::outln!("engine {who}: {}", c.summary());
+            for (k, s) in c.strikes.iter().enumerate() {
+                crate::outln!("  strike {}: {}: {}", k + 1, s.kind.name(), s.detail);
+            }
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! `fiveup rate`: a round robin of duplicate matches, rated on the Elo scale.
 
 use fiveup_bots::duel::{run_match, MatchConfig, MatchMode};
-use fiveup_bots::rating::{fit, PairResult};
+use fiveup_bots::rating::{fit, PairResult, Rating};
 use fiveup_bots::LEVELS;
 
 use crate::selfplay::match_rules_from;
@@ -100,11 +100,23 @@ pub fn run(a: &Args) -> Result<(), String> {
             });
         }
     }
-    let ratings = fit(players.len(), &pairs).ok_or("the results do not connect every player")?;
+    let ratings = fit_ratings(players.len(), &pairs)?;
     crate::outln!("");
+    print_ratings(&players, &ratings);
+    Ok(())
+}
+
+/// The ratings of a round robin (see [`fit`]), or an error when the results do not connect
+/// every player.
+pub fn fit_ratings(players: usize, pairs: &[PairResult]) -> Result<Vec<Rating>, String> {
+    fit(players, pairs).ok_or_else(|| "the results do not connect every player".into())
+}
+
+/// The rating list: each player's Elo with its 95% interval (the first is the anchor).
+pub fn print_ratings(players: &[String], ratings: &[Rating]) {
     crate::outln!("| player | Elo (95% CI) |");
     crate::outln!("| --- | --- |");
-    for (p, r) in players.iter().zip(&ratings) {
+    for (p, r) in players.iter().zip(ratings) {
         if r.ci95 > 0.0 {
             crate::outln!(
                 "| `{p}` | {:.0} ({:.0} .. {:.0}) |",
@@ -116,5 +128,4 @@ pub fn run(a: &Args) -> Result<(), String> {
             crate::outln!("| `{p}` | {:.0} (anchor) |", r.elo);
         }
     }
-    Ok(())
 }

@@ -108,7 +108,7 @@ pub struct Layout {
     /// Doubles that are in the layout, as a pip mask.
     doubles: u16,
     count: u16,
-    tiles: TileSet,
+    pub(crate) tiles: TileSet,
     /// For each pip, how many open arms show it (indices 13 to 15 unused), kept with `open`
     /// and `pip`.
     open_pips: [u8; 16],

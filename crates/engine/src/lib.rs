@@ -44,6 +44,7 @@
 //! ```
 
 mod deal;
+mod knowledge;
 mod layout;
 pub mod notation;
 mod playout;
@@ -55,6 +56,7 @@ mod tree;
 mod view;
 
 pub use deal::{shuffle, uniform_below, ChaCha20, Deal, DealError, FastRng, Seed, SHUFFLE_VERSION};
+pub use knowledge::{RebuildError, SeatKnowledge};
 pub use layout::{ArmId, Layout, MAX_ARMS};
 pub use playout::{perft, play_out, random_hand, random_hand_in_place};
 pub use resample::{ResampleError, Sampler};
