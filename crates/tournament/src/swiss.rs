@@ -381,12 +381,13 @@ pub(crate) fn paired_standings(
 /// of a pairing is, in strict order of importance (each term outweighs any sum of the later
 /// ones):
 ///
-/// 1. a repeat of an earlier pairing, or a second bye for a player who has had one;
-/// 2. for the bye, how far above the bottom of the ranking its receiver stands (the bye goes
+/// 1. a second bye for a player who has had one (never, while someone has not);
+/// 2. a repeat of an earlier pairing;
+/// 3. for the bye, how far above the bottom of the ranking its receiver stands (the bye goes
 ///    to the lowest-ranked player who has not had one);
-/// 3. the square of the score difference of the two players (so pairs stay in their score
+/// 4. the square of the score difference of the two players (so pairs stay in their score
 ///    group, and a player who must float moves as few groups as possible);
-/// 4. within a score group, how far the two players' places differ from half the group's size
+/// 5. within a score group, how far the two players' places differ from half the group's size
 ///    (the top half meets the bottom half: 1 v 5, 2 v 6, ... in a group of eight); across
 ///    groups, how far the higher player is from the bottom of their group plus how far the
 ///    lower one is from the top of theirs.
@@ -394,13 +395,20 @@ pub(crate) fn paired_standings(
 /// Fields of up to [`WHOLE_GRAPH_LIMIT`] players are one graph, so the pairing is the exact
 /// optimum of those terms. Bigger fields are cut, in ranking order and at score-group
 /// boundaries where possible, into blocks of about [`BLOCK`] players, paired top block first;
-/// a block with an odd count sends its lowest-ranked player it can (term 2 with a floater in
+/// a block with an odd count sends its lowest-ranked player it can (term 3 with a floater in
 /// place of the bye) down to the next block, and only the last block can give the bye.
 /// Repeats are then avoided within each block.
 ///
 /// Returns the pairings, top table first, the higher-ranked player as side A; a bye last.
 #[must_use]
 pub fn pair_swiss(players: &[SwissPlayer]) -> Vec<Pairing> {
+    pair_swiss_with(players, WHOLE_GRAPH_LIMIT)
+}
+
+/// [`pair_swiss`] with another whole-graph limit: fields up to `whole_graph_limit` players are
+/// paired as one graph, bigger ones in blocks (for measuring what the blocks save).
+#[must_use]
+pub fn pair_swiss_with(players: &[SwissPlayer], whole_graph_limit: usize) -> Vec<Pairing> {
     let mut order: Vec<usize> = (0..players.len()).collect();
     order.sort_by(|&a, &b| {
         let (pa, pb) = (&players[a], &players[b]);
@@ -414,7 +422,7 @@ pub fn pair_swiss(players: &[SwissPlayer]) -> Vec<Pairing> {
         .flat_map(|p| p.opponents.iter().map(move |&o| key(p.id, o)))
         .collect();
     let mut pairs: Vec<(usize, Option<usize>)> = Vec::new();
-    if order.len() <= WHOLE_GRAPH_LIMIT {
+    if order.len() <= whole_graph_limit {
         pair_block(players, &met, &order, true, &mut pairs);
     } else {
         let blocks = blocks(players, &order);
@@ -521,11 +529,12 @@ fn pair_block(
     let m_diff = pairs * kk + 1;
     let m_bye = pairs * (d2max * m_diff + kk) + 1;
     let m_rep = pairs * (kk * m_bye + d2max * m_diff + kk) + 1;
+    let m_second = pairs * m_rep + m_rep + 1;
     let cost = |i: usize, j: usize| -> i128 {
         if Some(j) == dummy {
             let p = &players[members[i]];
             let second = i128::from(last && p.had_bye);
-            return second * m_rep + (kk - 1 - i as i128) * m_bye;
+            return second * m_second + (kk - 1 - i as i128) * m_bye;
         }
         let (pi, pj) = (&players[members[i]], &players[members[j]]);
         let rep = i128::from(met.contains(&key(pi.id, pj.id)));
