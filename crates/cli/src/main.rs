@@ -13,6 +13,7 @@ mod replay;
 mod review;
 mod selfplay;
 mod serve;
+mod tournament;
 mod verify;
 
 /// Five Up dominoes: exact rules, computer players, and tools.
@@ -47,6 +48,9 @@ enum Command {
     Verify(verify::Args),
     /// Many concurrent tables of client players against the game server, timing every move.
     Loadtest(loadtest::Args),
+    /// An event of computer players, offline: Swiss, knockout, double elimination, arena,
+    /// round robin, duplicate or cut-throat tables, with standings.
+    Tournament(tournament::Args),
 }
 
 /// Write to standard output. A closed pipe (`fiveup replay f | head`) ends the program quietly
@@ -86,6 +90,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => serve::run(&a),
         Command::Verify(a) => verify::run(&a),
         Command::Loadtest(a) => loadtest::run(&a),
+        Command::Tournament(a) => tournament::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

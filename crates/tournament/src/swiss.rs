@@ -22,7 +22,7 @@ use crate::{
 
 /// Fields of at most this many players are paired as one graph; bigger fields are cut into
 /// blocks of about [`BLOCK`] players along score groups (see [`pair_swiss`]).
-pub const WHOLE_GRAPH_LIMIT: usize = 400;
+pub const WHOLE_GRAPH_LIMIT: usize = 1000;
 
 /// The size of a pairing block in a field over [`WHOLE_GRAPH_LIMIT`].
 pub const BLOCK: usize = 200;
