@@ -395,7 +395,10 @@ pub fn run(a: &Args) -> Result<(), String> {
                 line.pop();
                 let _ = writeln!(log, "{line}");
             }
-            heading = format!("Swiss, {rounds} rounds, {heading}, rules {}", rules.to_options_string());
+            heading = format!(
+                "Swiss, {rounds} rounds, {heading}, rules {}",
+                rules.to_options_string()
+            );
             standings = s.standings();
             json.insert("rounds".into(), to_value(s.rounds())?);
             json.insert("log".into(), to_value(s.log())?);
@@ -416,7 +419,11 @@ pub fn run(a: &Args) -> Result<(), String> {
             log = k.to_text();
             heading = format!(
                 "{} elimination, {heading}, rules {}",
-                if elimination == Elimination::Single { "Single" } else { "Double" },
+                if elimination == Elimination::Single {
+                    "Single"
+                } else {
+                    "Double"
+                },
                 rules.to_options_string()
             );
             standings = k.standings();
@@ -494,7 +501,9 @@ pub fn run(a: &Args) -> Result<(), String> {
                         playing.insert((now + u64::from(hands) * 120_000, g));
                     }
                 }
-                let Some(&(t, _)) = playing.first() else { break };
+                let Some(&(t, _)) = playing.first() else {
+                    break;
+                };
                 now = t;
                 while let Some(&(t, g)) = playing.first() {
                     if t != now {
@@ -597,7 +606,9 @@ pub fn run(a: &Args) -> Result<(), String> {
             let (min, max) = a
                 .seats
                 .split_once('-')
-                .and_then(|(x, y)| Some((x.trim().parse::<u8>().ok()?, y.trim().parse::<u8>().ok()?)))
+                .and_then(|(x, y)| {
+                    Some((x.trim().parse::<u8>().ok()?, y.trim().parse::<u8>().ok()?))
+                })
                 .ok_or_else(|| format!("--seats takes MIN-MAX, such as 3-4, got {:?}", a.seats))?;
             let rounds = a.rounds.unwrap_or(3);
             let settings = CutThroatSettings {
@@ -617,8 +628,11 @@ pub fn run(a: &Args) -> Result<(), String> {
                 for (i, t) in tables.iter().enumerate() {
                     let size = t.seats.len() as u8;
                     let rules = rules_from(&a.rules, Some(size), false, true, &a.options)?;
-                    let seats: Vec<&str> =
-                        t.seats.iter().map(|&id| by_id(id).specs[0].as_str()).collect();
+                    let seats: Vec<&str> = t
+                        .seats
+                        .iter()
+                        .map(|&id| by_id(id).specs[0].as_str())
+                        .collect();
                     let (scores, _, _) = table.game(rules, &seats)?;
                     let cells: Vec<String> = t
                         .seats
@@ -641,7 +655,10 @@ pub fn run(a: &Args) -> Result<(), String> {
         }
     }
     if a.json {
-        json.insert("format".into(), format!("{:?}", a.format).to_lowercase().into());
+        json.insert(
+            "format".into(),
+            format!("{:?}", a.format).to_lowercase().into(),
+        );
         json.insert("seed".into(), a.seed.into());
         json.insert("best_of".into(), a.best_of.into());
         json.insert(
@@ -700,7 +717,13 @@ fn standings_table(rows: &[StandingRow]) -> String {
     }
     let cols = cells[0].len();
     let widths: Vec<usize> = (0..cols)
-        .map(|c| cells.iter().map(|l| l.get(c).map_or(0, String::len)).max().unwrap_or(0))
+        .map(|c| {
+            cells
+                .iter()
+                .map(|l| l.get(c).map_or(0, String::len))
+                .max()
+                .unwrap_or(0)
+        })
         .collect();
     let mut out = String::new();
     for line in &cells {

@@ -33,8 +33,12 @@ fn after_three_rounds(n: u32) -> Vec<SwissPlayer> {
                 x ^= x >> 7;
                 x ^= x << 17;
                 let a_won = x % 2 == 0;
-                s.record(r, t, MatchResult::game(a_won, if a_won { [250, 100] } else { [100, 250] }))
-                    .expect("a valid result");
+                s.record(
+                    r,
+                    t,
+                    MatchResult::game(a_won, if a_won { [250, 100] } else { [100, 250] }),
+                )
+                .expect("a valid result");
             }
         }
     }

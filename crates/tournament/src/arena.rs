@@ -181,13 +181,14 @@ impl Arena {
                     return Err(TournamentError::State("time cannot go back".into()));
                 }
                 let pairs = pair_waiting(&self.waiting());
-                self.matches.extend(pairs.into_iter().map(|(a, b)| ArenaMatch {
-                    a,
-                    b,
-                    started_ms: *now,
-                    result: None,
-                    finished_ms: None,
-                }));
+                self.matches
+                    .extend(pairs.into_iter().map(|(a, b)| ArenaMatch {
+                        a,
+                        b,
+                        started_ms: *now,
+                        result: None,
+                        finished_ms: None,
+                    }));
             }
             ArenaOp::Record {
                 game,
@@ -236,7 +237,12 @@ impl Arena {
     }
 
     /// Record match `game`'s result at `at_ms`.
-    pub fn record(&mut self, game: usize, result: MatchResult, at_ms: u64) -> Result<(), TournamentError> {
+    pub fn record(
+        &mut self,
+        game: usize,
+        result: MatchResult,
+        at_ms: u64,
+    ) -> Result<(), TournamentError> {
         self.apply(ArenaOp::Record {
             game,
             result,
@@ -310,7 +316,8 @@ impl Arena {
             .collect();
         let mut s = vec![(0u32, 0u32, Record::default()); self.entrants.len()];
         // Results in the order they came in (ties by match index).
-        let mut done: Vec<&ArenaMatch> = self.matches.iter().filter(|m| m.result.is_some()).collect();
+        let mut done: Vec<&ArenaMatch> =
+            self.matches.iter().filter(|m| m.result.is_some()).collect();
         done.sort_by_key(|m| m.finished_ms);
         for m in done {
             let Some(r) = m.result else { continue };
@@ -403,8 +410,16 @@ mod tests {
             last_opponent: last.map(EntrantId),
         };
         // 0 and 1 are nearest but just met; 2 and 3 are free too.
-        let got = pair_waiting(&[w(0, 1, Some(1)), w(1, 2, Some(0)), w(2, 3, None), w(3, 4, None)]);
-        assert_eq!(got, vec![(EntrantId(0), EntrantId(2)), (EntrantId(1), EntrantId(3))]);
+        let got = pair_waiting(&[
+            w(0, 1, Some(1)),
+            w(1, 2, Some(0)),
+            w(2, 3, None),
+            w(3, 4, None),
+        ]);
+        assert_eq!(
+            got,
+            vec![(EntrantId(0), EntrantId(2)), (EntrantId(1), EntrantId(3))]
+        );
         // Only the two of them free: they meet again.
         let got = pair_waiting(&[w(0, 1, Some(1)), w(1, 2, Some(0))]);
         assert_eq!(got, vec![(EntrantId(0), EntrantId(1))]);
@@ -423,7 +438,8 @@ mod tests {
                 for g in new {
                     let m = a.matches()[g];
                     let a_won = m.a == EntrantId(0) || m.b != EntrantId(0);
-                    a.record(g, MatchResult::game(a_won, [10, 5]), t * 1000 + 500).unwrap();
+                    a.record(g, MatchResult::game(a_won, [10, 5]), t * 1000 + 500)
+                        .unwrap();
                 }
             }
             let row = a
@@ -445,7 +461,10 @@ mod tests {
         a.leave(EntrantId(3)).unwrap();
         let new = a.pair(0).unwrap();
         assert_eq!(new.len(), 1);
-        assert!(a.matches().iter().all(|m| m.a != EntrantId(3) && m.b != EntrantId(3)));
+        assert!(a
+            .matches()
+            .iter()
+            .all(|m| m.a != EntrantId(3) && m.b != EntrantId(3)));
         assert!(a.pair(60_000).is_err());
         let again = Arena::replay(a.settings(), a.entrants.clone(), a.log()).unwrap();
         assert_eq!(again, a);

@@ -206,7 +206,10 @@ pub fn table_points(points: &[i64]) -> Vec<u32> {
 
 impl CutThroat {
     /// A cut-throat event; the field must fit the seat limits.
-    pub fn new(settings: CutThroatSettings, entrants: Vec<Entrant>) -> Result<CutThroat, TournamentError> {
+    pub fn new(
+        settings: CutThroatSettings,
+        entrants: Vec<Entrant>,
+    ) -> Result<CutThroat, TournamentError> {
         check_entrants(&entrants)?;
         if !(1..=1000).contains(&settings.rounds) {
             return Err(TournamentError::Settings(format!(
@@ -303,7 +306,9 @@ impl CutThroat {
                     .get_mut(*round)
                     .and_then(|r| r.get_mut(*table))
                     .ok_or_else(|| {
-                        TournamentError::State(format!("there is no table {table} in round {round}"))
+                        TournamentError::State(format!(
+                            "there is no table {table} in round {round}"
+                        ))
                     })?;
                 if t.points.is_some() {
                     return Err(TournamentError::State(format!(
@@ -326,7 +331,9 @@ impl CutThroat {
                     .position(|e| e.id == *id)
                     .ok_or(TournamentError::UnknownEntrant(*id))?;
                 if self.withdrawn[i] {
-                    return Err(TournamentError::State(format!("{id} has already withdrawn")));
+                    return Err(TournamentError::State(format!(
+                        "{id} has already withdrawn"
+                    )));
                 }
                 let left = self.withdrawn.iter().filter(|w| !**w).count() - 1;
                 table_sizes(
@@ -348,7 +355,12 @@ impl CutThroat {
     }
 
     /// Record a table's game points, one per seat.
-    pub fn record(&mut self, round: usize, table: usize, points: Vec<i64>) -> Result<(), TournamentError> {
+    pub fn record(
+        &mut self,
+        round: usize,
+        table: usize,
+        points: Vec<i64>,
+    ) -> Result<(), TournamentError> {
         self.apply(CutThroatOp::Record {
             round,
             table,

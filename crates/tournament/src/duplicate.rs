@@ -15,7 +15,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{assign_ranks, check_entrants, Entrant, EntrantId, Record, StandingRow, TieBreak, TournamentError};
+use crate::{
+    assign_ranks, check_entrants, Entrant, EntrantId, Record, StandingRow, TieBreak,
+    TournamentError,
+};
 
 /// How boards are scored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -225,7 +228,10 @@ mod tests {
             },
         ];
         let rows = standings(&entrants, &boards, DuplicateScoring::Matchpoints).unwrap();
-        let got: Vec<(&str, u32, f64)> = rows.iter().map(|r| (r.name.as_str(), r.rank, r.points)).collect();
+        let got: Vec<(&str, u32, f64)> = rows
+            .iter()
+            .map(|r| (r.name.as_str(), r.rank, r.points))
+            .collect();
         assert_eq!(got, vec![("B", 1, 62.5), ("A", 2, 50.0), ("C", 3, 37.5)]);
         let rows = standings(&entrants, &boards, DuplicateScoring::Difference).unwrap();
         let got: Vec<(&str, u32, f64)> = rows

@@ -167,7 +167,10 @@ pub fn bracket_order(size: u32) -> Vec<u32> {
 
 impl Knockout {
     /// A knockout of these entrants, seeded by rating.
-    pub fn new(settings: KnockoutSettings, entrants: Vec<Entrant>) -> Result<Knockout, TournamentError> {
+    pub fn new(
+        settings: KnockoutSettings,
+        entrants: Vec<Entrant>,
+    ) -> Result<Knockout, TournamentError> {
         settings.rule.validate()?;
         check_entrants(&entrants)?;
         if entrants.len() < 2 {
@@ -208,11 +211,9 @@ impl Knockout {
 
     /// Record the result of a ready match (from place 0's view); it must have a winner.
     pub fn record(&mut self, match_id: usize, result: MatchResult) -> Result<(), TournamentError> {
-        let view = self
-            .bracket()
-            .into_iter()
-            .nth(match_id)
-            .ok_or_else(|| TournamentError::State(format!("the bracket has no match {match_id}")))?;
+        let view = self.bracket().into_iter().nth(match_id).ok_or_else(|| {
+            TournamentError::State(format!("the bracket has no match {match_id}"))
+        })?;
         if view.status != MatchStatus::Ready {
             return Err(TournamentError::State(format!(
                 "match {match_id} is not ready to be played ({:?})",
@@ -402,7 +403,12 @@ impl Knockout {
     #[must_use]
     pub fn to_text(&self) -> String {
         let b = self.bracket();
-        let seed = |id: EntrantId| self.seeds.iter().position(|&s| s == id).map_or(0, |p| p + 1);
+        let seed = |id: EntrantId| {
+            self.seeds
+                .iter()
+                .position(|&s| s == id)
+                .map_or(0, |p| p + 1)
+        };
         let show = |s: Slot| match s {
             Slot::Entrant(id) => format!("({}) {}", seed(id), self.name(id)),
             Slot::Empty => "bye".to_string(),
@@ -573,7 +579,11 @@ fn build(n: u32, elimination: Elimination) -> Vec<BracketMatch> {
                 .into_iter()
                 .enumerate()
                 .map(|(i, w)| {
-                    let d = if reversed { drops[drops.len() - 1 - i] } else { drops[i] };
+                    let d = if reversed {
+                        drops[drops.len() - 1 - i]
+                    } else {
+                        drops[i]
+                    };
                     push(
                         &mut ms,
                         BracketSide::Losers,

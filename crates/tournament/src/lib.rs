@@ -82,7 +82,12 @@ impl Entrant {
 
     /// A partnership entered as one team.
     #[must_use]
-    pub fn team(id: EntrantId, name: impl Into<String>, rating: i32, partners: Vec<String>) -> Entrant {
+    pub fn team(
+        id: EntrantId,
+        name: impl Into<String>,
+        rating: i32,
+        partners: Vec<String>,
+    ) -> Entrant {
         Entrant {
             id,
             name: name.into(),
@@ -327,9 +332,10 @@ impl Round {
         rule: MatchRule,
         result: MatchResult,
     ) -> Result<(), TournamentError> {
-        let p = self.pairings.get(table).ok_or_else(|| {
-            TournamentError::State(format!("the round has no table {table}"))
-        })?;
+        let p = self
+            .pairings
+            .get(table)
+            .ok_or_else(|| TournamentError::State(format!("the round has no table {table}")))?;
         if p.b.is_none() {
             return Err(TournamentError::State(format!(
                 "table {table} is a bye: it has no result"
@@ -564,10 +570,7 @@ mod tests {
         let bo2 = MatchRule::best_of(2);
         assert_eq!(bo2.wins_needed(), 1);
         assert!(bo2.check(&MatchResult::new([0, 0], 2, [0, 0])).is_ok());
-        assert_eq!(
-            MatchResult::new([0, 0], 2, [0, 0]).outcome(),
-            Outcome::Draw
-        );
+        assert_eq!(MatchResult::new([0, 0], 2, [0, 0]).outcome(), Outcome::Draw);
         assert!(MatchRule::best_of(0).validate().is_err());
         assert!(MatchRule::single()
             .check(&MatchResult::new([0, 1], 0, [80, 250]))

@@ -19,7 +19,10 @@ const I64_LIMIT: i128 = 1 << 56;
 /// below).
 #[must_use]
 pub fn min_cost_perfect_matching(n: usize, cost: impl Fn(usize, usize) -> i128) -> Vec<usize> {
-    assert!(n.is_multiple_of(2), "a perfect matching needs an even count");
+    assert!(
+        n.is_multiple_of(2),
+        "a perfect matching needs an even count"
+    );
     if n == 0 {
         return Vec::new();
     }

@@ -250,6 +250,9 @@ mod tests {
         for r in rr.rounds() {
             assert_eq!(r.pairings.iter().filter(|p| p.b.is_none()).count(), 1);
         }
-        assert_eq!(rr.rounds()[0].pairings[0].a, rr.rounds()[5].pairings[0].b.unwrap());
+        assert_eq!(
+            rr.rounds()[0].pairings[0].a,
+            rr.rounds()[5].pairings[0].b.unwrap()
+        );
     }
 }

@@ -255,7 +255,12 @@ impl Swiss {
     /// The players still in, as the pairing sees them.
     #[must_use]
     pub fn pairing_players(&self) -> Vec<SwissPlayer> {
-        let t = tally(self.entrants.len(), &self.index(), &self.rounds, &self.missed);
+        let t = tally(
+            self.entrants.len(),
+            &self.index(),
+            &self.rounds,
+            &self.missed,
+        );
         self.entrants
             .iter()
             .enumerate()
@@ -265,7 +270,11 @@ impl Swiss {
                 score: t[i].score,
                 rating: e.rating,
                 had_bye: t[i].byes > 0,
-                opponents: t[i].games.iter().map(|(o, _)| self.entrants[*o].id).collect(),
+                opponents: t[i]
+                    .games
+                    .iter()
+                    .map(|(o, _)| self.entrants[*o].id)
+                    .collect(),
             })
             .collect()
     }
@@ -297,7 +306,8 @@ impl Swiss {
     /// Whether every round is paired and complete.
     #[must_use]
     pub fn is_finished(&self) -> bool {
-        self.rounds.len() as u32 == self.settings.rounds && self.rounds.iter().all(Round::is_complete)
+        self.rounds.len() as u32 == self.settings.rounds
+            && self.rounds.iter().all(Round::is_complete)
     }
 
     /// The standings: score, then Buchholz (the sum of the opponents' scores), then
@@ -306,7 +316,12 @@ impl Swiss {
     /// rounds add to the score but bring no opponent to the tie-breaks.
     #[must_use]
     pub fn standings(&self) -> Vec<StandingRow> {
-        let t = tally(self.entrants.len(), &self.index(), &self.rounds, &self.missed);
+        let t = tally(
+            self.entrants.len(),
+            &self.index(),
+            &self.rounds,
+            &self.missed,
+        );
         paired_standings(&self.entrants, &t, &self.withdrawn, true)
     }
 }
@@ -331,7 +346,12 @@ pub(crate) fn paired_standings(
                 .iter()
                 .map(|(o, r)| u64::from(t[*o].score) * u64::from(result_halves(r)))
                 .sum();
-            (me.score, if buchholz { bh } else { 0 }, sb, me.record.point_difference())
+            (
+                me.score,
+                if buchholz { bh } else { 0 },
+                sb,
+                me.record.point_difference(),
+            )
         })
         .collect();
     let mut order: Vec<usize> = (0..entrants.len()).collect();
@@ -517,11 +537,7 @@ fn pair_block(
         }
         start = end;
     }
-    let max_d = members
-        .iter()
-        .map(|&p| players[p].score)
-        .max()
-        .unwrap_or(0)
+    let max_d = members.iter().map(|&p| players[p].score).max().unwrap_or(0)
         - members.iter().map(|&p| players[p].score).min().unwrap_or(0);
     let kk = k as i128;
     let pairs = kk / 2 + 1;
@@ -590,11 +606,7 @@ mod tests {
         )
         .unwrap();
         let r = s.pair_next_round().unwrap();
-        let got: Vec<(u32, u32)> = r
-            .pairings
-            .iter()
-            .map(|p| (p.a.0, p.b.unwrap().0))
-            .collect();
+        let got: Vec<(u32, u32)> = r.pairings.iter().map(|p| (p.a.0, p.b.unwrap().0)).collect();
         assert_eq!(got, vec![(0, 4), (1, 5), (2, 6), (3, 7)]);
     }
 
@@ -635,9 +647,7 @@ mod tests {
         let before = s.clone();
         assert!(s.pair_next_round().is_err());
         assert!(s.record(0, 9, win(true)).is_err());
-        assert!(s
-            .record(0, 0, MatchResult::new([2, 0], 0, [0, 0]))
-            .is_err());
+        assert!(s.record(0, 0, MatchResult::new([2, 0], 0, [0, 0])).is_err());
         assert!(s.withdraw(EntrantId(99)).is_err());
         assert_eq!(s, before);
         s.record(0, 0, win(true)).unwrap();
@@ -722,8 +732,7 @@ mod tests {
             .enumerate()
             .map(|(i, n)| Entrant::single(EntrantId(i as u32), *n, 1500))
             .collect();
-        let index: BTreeMap<EntrantId, usize> =
-            (0..4).map(|i| (EntrantId(i as u32), i)).collect();
+        let index: BTreeMap<EntrantId, usize> = (0..4).map(|i| (EntrantId(i as u32), i)).collect();
         let p = |a: u32, b: u32| Pairing {
             a: EntrantId(a),
             b: Some(EntrantId(b)),

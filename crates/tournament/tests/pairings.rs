@@ -39,7 +39,11 @@ fn random_result(rng: &mut Rng) -> MatchResult {
 
 /// Every perfect matching of `0..n` (n even), as lists of pairs.
 fn all_matchings(n: usize) -> Vec<Vec<(usize, usize)>> {
-    fn go(free: &mut Vec<usize>, cur: &mut Vec<(usize, usize)>, out: &mut Vec<Vec<(usize, usize)>>) {
+    fn go(
+        free: &mut Vec<usize>,
+        cur: &mut Vec<(usize, usize)>,
+        out: &mut Vec<Vec<(usize, usize)>>,
+    ) {
         if free.is_empty() {
             out.push(cur.clone());
             return;
@@ -62,7 +66,11 @@ fn all_matchings(n: usize) -> Vec<Vec<(usize, usize)>> {
 /// The documented objective of a Swiss pairing, most important first: second byes, repeats,
 /// how far above the bottom the bye's receiver ranks, the sum of squared score
 /// differences. `rank` lists the players (indices) in ranking order.
-fn objective(players: &[SwissPlayer], rank: &[usize], pairs: &[(usize, Option<usize>)]) -> (u32, u32, usize, u64) {
+fn objective(
+    players: &[SwissPlayer],
+    rank: &[usize],
+    pairs: &[(usize, Option<usize>)],
+) -> (u32, u32, usize, u64) {
     let place = |i: usize| rank.iter().position(|&r| r == i).unwrap_or(0);
     let mut second = 0;
     let mut rep = 0;
