@@ -259,7 +259,7 @@ proptest! {
                 // With the favourites winning, 1 and 2 first meet in the winners' final,
                 // both unbeaten.
                 met01 = true;
-                prop_assert!(losses.get(&a).is_none() && losses.get(&b).is_none());
+                prop_assert!(!losses.contains_key(&a) && !losses.contains_key(&b));
             }
             *losses.entry(loser).or_default() += 1;
             k.record(id, r).unwrap();
@@ -363,5 +363,47 @@ proptest! {
         }
         let again = CutThroat::replay(settings, field(n), c.log()).unwrap();
         prop_assert_eq!(again, c);
+    }
+}
+
+/// A field too big for one graph is paired in blocks: after three rounds of 2,500 players,
+/// round 4 seats everyone once, repeats no pairing, gives one bye to a player without one,
+/// and keeps every pair within one score group of each other.
+#[test]
+fn big_fields_are_paired_in_blocks() {
+    let n = 2_501;
+    let settings = SwissSettings {
+        rounds: 5,
+        rule: MatchRule::single(),
+    };
+    let mut s = Swiss::new(settings, field(n)).unwrap();
+    let mut rng = Rng(7);
+    for r in 0..4 {
+        // The players as the pairing saw them.
+        let players: BTreeMap<EntrantId, SwissPlayer> =
+            s.pairing_players().into_iter().map(|p| (p.id, p)).collect();
+        let round = s.pair_next_round().unwrap().clone();
+        let mut seen = BTreeSet::new();
+        for p in &round.pairings {
+            assert!(seen.insert(p.a));
+            if let Some(b) = p.b {
+                assert!(seen.insert(b));
+            }
+        }
+        assert_eq!(seen.len() as u32, n);
+        assert_eq!(round.pairings.iter().filter(|p| p.b.is_none()).count(), 1);
+        let mut byes = 0;
+        for (t, p) in round.pairings.iter().enumerate() {
+            match p.b {
+                Some(b) => {
+                    let (x, y) = (&players[&p.a], &players[&b]);
+                    assert!(!x.opponents.contains(&b), "round {r}: a repeat pairing");
+                    assert!(x.score.abs_diff(y.score) <= 2, "round {r}: {x:?} v {y:?}");
+                    s.record(r, t, random_result(&mut rng)).unwrap();
+                }
+                None => byes += u32::from(players[&p.a].had_bye),
+            }
+        }
+        assert_eq!(byes, 0, "a second bye in round {r}");
     }
 }
