@@ -65,8 +65,8 @@ pub struct Args {
     #[arg(long)]
     pub rounds: Option<u32>,
     /// Games in a match: best of N, the first to ceil(N/2) game wins takes it.
-    #[arg(long, default_value_t = 1)]
-    pub best_of: u32,
+    #[arg(long)]
+    pub best_of: Option<u32>,
     /// Rules preset, optionally followed by options: `cross`, `"five-up target=150"`.
     #[arg(long, default_value = "five-up")]
     pub rules: String,
@@ -82,24 +82,25 @@ pub struct Args {
     /// Round robin: play every pairing twice (a double round robin).
     #[arg(long)]
     pub twice: bool,
-    /// Arena: its length in simulated minutes (each hand takes two).
-    #[arg(long, default_value_t = 60)]
-    pub minutes: u64,
+    /// Arena: its length in simulated minutes (each hand takes two; default 60).
+    #[arg(long)]
+    pub minutes: Option<u64>,
     /// Arena: lichess's streak rule (after two wins in a row, wins score double).
     #[arg(long)]
     pub streaks: bool,
-    /// Duplicate: the boards (deals) everyone plays.
-    #[arg(long, default_value_t = 4)]
-    pub boards: u32,
-    /// Duplicate: the computer player everyone plays against.
-    #[arg(long, default_value = "greedy")]
-    pub house: String,
-    /// Duplicate: how boards are scored.
-    #[arg(long, value_enum, default_value = "matchpoints")]
-    pub scoring: Scoring,
-    /// Cut-throat: seats at a table, `MIN-MAX` within 3-8 (the rules must seat that many).
-    #[arg(long, default_value = "3-4")]
-    pub seats: String,
+    /// Duplicate: the boards (deals) everyone plays (default 4).
+    #[arg(long)]
+    pub boards: Option<u32>,
+    /// Duplicate: the computer player everyone plays against (default greedy).
+    #[arg(long)]
+    pub house: Option<String>,
+    /// Duplicate: how boards are scored (default matchpoints).
+    #[arg(long, value_enum)]
+    pub scoring: Option<Scoring>,
+    /// Cut-throat: seats at a table, `MIN-MAX` within 3-8 (default 3-4; the rules must seat
+    /// that many).
+    #[arg(long)]
+    pub seats: Option<String>,
     /// Stop with an error when a game has not ended after this many hands.
     #[arg(long, default_value_t = 1000)]
     pub max_hands: u32,
@@ -336,11 +337,60 @@ fn duel_rules(a: &Args) -> Result<Rules, String> {
     }
 }
 
+/// Refuse an option the format does not use, rather than ignore it.
+fn check_options(a: &Args) -> Result<(), String> {
+    use Format::{Arena, Cutthroat, Duplicate, Roundrobin, Swiss};
+    let f = a.format;
+    let given: [(&str, bool, &[Format]); 10] = [
+        ("--rounds", a.rounds.is_some(), &[Swiss, Cutthroat]),
+        ("--twice", a.twice, &[Roundrobin]),
+        ("--minutes", a.minutes.is_some(), &[Arena]),
+        ("--streaks", a.streaks, &[Arena]),
+        ("--boards", a.boards.is_some(), &[Duplicate]),
+        ("--house", a.house.is_some(), &[Duplicate]),
+        ("--scoring", a.scoring.is_some(), &[Duplicate]),
+        ("--seats", a.seats.is_some(), &[Cutthroat]),
+        (
+            "--best-of",
+            a.best_of.is_some(),
+            &[Swiss, Format::Knockout, Format::Double, Arena, Roundrobin],
+        ),
+        (
+            "--partners",
+            a.partners,
+            &[
+                Swiss,
+                Format::Knockout,
+                Format::Double,
+                Arena,
+                Roundrobin,
+                Duplicate,
+            ],
+        ),
+    ];
+    for (name, on, formats) in given {
+        if on && !formats.contains(&f) {
+            let names: Vec<String> = formats
+                .iter()
+                .map(|x| format!("{x:?}").to_lowercase())
+                .collect();
+            return Err(format!(
+                "{name} does not apply to --format {}: it is for {}",
+                format!("{f:?}").to_lowercase(),
+                names.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Run `fiveup tournament`.
 pub fn run(a: &Args) -> Result<(), String> {
+    check_options(a)?;
     let field = players(a)?;
     let entrants: Vec<Entrant> = field.iter().map(|p| p.entrant.clone()).collect();
-    let rule = MatchRule::best_of(a.best_of);
+    let best_of = a.best_of.unwrap_or(1);
+    let rule = MatchRule::best_of(best_of);
     rule.validate().map_err(|e| e.to_string())?;
     let mut table = Table {
         seed: a.seed,
@@ -356,9 +406,8 @@ pub fn run(a: &Args) -> Result<(), String> {
     let mut json = serde_json::Map::new();
     let standings: Vec<StandingRow>;
     let mut heading = format!(
-        "{} entrants, best of {}, seed {}",
+        "{} entrants, best of {best_of}, seed {}",
         field.len(),
-        a.best_of,
         a.seed
     );
     match a.format {
@@ -472,10 +521,11 @@ pub fn run(a: &Args) -> Result<(), String> {
         }
         Format::Arena => {
             let rules = duel_rules(a)?;
-            if a.minutes == 0 {
-                return Err("--minutes must be at least 1".into());
+            let minutes = a.minutes.unwrap_or(60);
+            if minutes == 0 || minutes > 100_000 {
+                return Err("--minutes must be 1 to 100,000".into());
             }
-            let duration_ms = a.minutes * 60_000;
+            let duration_ms = minutes * 60_000;
             let settings = ArenaSettings {
                 duration_ms,
                 streaks: a.streaks,
@@ -528,8 +578,7 @@ pub fn run(a: &Args) -> Result<(), String> {
                 }
             }
             heading = format!(
-                "Arena, {} minutes{}, {heading}, rules {}",
-                a.minutes,
+                "Arena, {minutes} minutes{}, {heading}, rules {}",
                 if a.streaks { ", streaks" } else { "" },
                 rules.to_options_string()
             );
@@ -538,15 +587,17 @@ pub fn run(a: &Args) -> Result<(), String> {
         }
         Format::Duplicate => {
             let rules = duel_rules(a)?;
-            if a.boards == 0 {
+            let board_count = a.boards.unwrap_or(4);
+            if board_count == 0 {
                 return Err("--boards must be at least 1".into());
             }
-            if rating(&a.house).is_none() {
-                return Err(format!("--house {:?} is not a player", a.house));
+            let house = a.house.clone().unwrap_or_else(|| "greedy".into());
+            if rating(&house).is_none() {
+                return Err(format!("--house {house:?} is not a player"));
             }
-            make_bot(&a.house, 0).map_err(|e| format!("--house: {e}"))?;
+            make_bot(&house, 0).map_err(|e| format!("--house: {e}"))?;
             let mut boards = Vec::new();
-            for b in 0..u64::from(a.boards) {
+            for b in 0..u64::from(board_count) {
                 let mut board = Board::default();
                 let mut line = format!("Board {}:", b + 1);
                 for (i, p) in field.iter().enumerate() {
@@ -555,7 +606,7 @@ pub fn run(a: &Args) -> Result<(), String> {
                             if rules.side_of(Seat(s)).0 == 0 {
                                 p.specs[usize::from(s / 2) % p.specs.len()].as_str()
                             } else {
-                                a.house.as_str()
+                                house.as_str()
                             }
                         })
                         .collect();
@@ -583,14 +634,12 @@ pub fn run(a: &Args) -> Result<(), String> {
                 let _ = writeln!(log, "{line}");
                 boards.push(board);
             }
-            let scoring = match a.scoring {
+            let scoring = match a.scoring.unwrap_or(Scoring::Matchpoints) {
                 Scoring::Matchpoints => DuplicateScoring::Matchpoints,
                 Scoring::Difference => DuplicateScoring::Difference,
             };
             heading = format!(
-                "Duplicate, {} boards against {}, {} entrants, seed {}, rules {}",
-                a.boards,
-                a.house,
+                "Duplicate, {board_count} boards against {house}, {} entrants, seed {}, rules {}",
                 field.len(),
                 a.seed,
                 rules.to_options_string()
@@ -600,16 +649,13 @@ pub fn run(a: &Args) -> Result<(), String> {
             json.insert("boards".into(), to_value(&boards)?);
         }
         Format::Cutthroat => {
-            if a.partners {
-                return Err("cut-throat tables are each for themselves: drop --partners".into());
-            }
-            let (min, max) = a
-                .seats
+            let seats = a.seats.clone().unwrap_or_else(|| "3-4".into());
+            let (min, max) = seats
                 .split_once('-')
                 .and_then(|(x, y)| {
                     Some((x.trim().parse::<u8>().ok()?, y.trim().parse::<u8>().ok()?))
                 })
-                .ok_or_else(|| format!("--seats takes MIN-MAX, such as 3-4, got {:?}", a.seats))?;
+                .ok_or_else(|| format!("--seats takes MIN-MAX, such as 3-4, got {seats:?}"))?;
             let rounds = a.rounds.unwrap_or(3);
             let settings = CutThroatSettings {
                 min_seats: min,
@@ -660,7 +706,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             format!("{:?}", a.format).to_lowercase().into(),
         );
         json.insert("seed".into(), a.seed.into());
-        json.insert("best_of".into(), a.best_of.into());
+        json.insert("best_of".into(), best_of.into());
         json.insert(
             "entrants".into(),
             to_value(&field.iter().map(|p| &p.entrant).collect::<Vec<_>>())?,

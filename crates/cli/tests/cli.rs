@@ -815,7 +815,27 @@ fn tournament_bad_input_gets_a_clear_error() {
     let o = tournament("cutthroat", &["--field", "6", "--seats", "three"]);
     assert!(stderr(&o).contains("MIN-MAX"), "{}", stderr(&o));
     let o = tournament("cutthroat", &["--field", "6", "--partners"]);
-    assert!(stderr(&o).contains("drop --partners"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--partners does not apply to --format cutthroat"),
+        "{}",
+        stderr(&o)
+    );
+    // An option of another format is refused, not ignored.
+    for (format, args) in [
+        ("knockout", ["--rounds", "3"]),
+        ("swiss", ["--minutes", "5"]),
+        ("duplicate", ["--best-of", "3"]),
+        ("arena", ["--seats", "3-4"]),
+    ] {
+        let mut all = vec!["--field", "4"];
+        all.extend(args);
+        let o = tournament(format, &all);
+        assert!(
+            !o.status.success() && stdout(&o).is_empty(),
+            "{format} {args:?}"
+        );
+        assert!(stderr(&o).contains("does not apply"), "{}", stderr(&o));
+    }
     let o = tournament("duplicate", &["--field", "3", "--house", "nobody"]);
     assert!(
         !o.status.success() && stderr(&o).contains("--house"),
