@@ -95,10 +95,35 @@ pub struct Arena {
 /// Pair the waiting players: least total squared rank distance, avoiding each player's last opponent
 /// whenever someone else is free. Returns the pairs (the better-ranked first) in rank order;
 /// with an odd count one player is left waiting, the lowest-ranked one the matching can spare.
+///
+/// Up to [`crate::swiss::WHOLE_GRAPH_LIMIT`] waiting players are matched as one graph; more
+/// (the start of a big arena) are matched in rank order in blocks of
+/// [`crate::swiss::BLOCK`], the player a block leaves over joining the next.
 #[must_use]
 pub fn pair_waiting(waiting: &[Waiting]) -> Vec<(EntrantId, EntrantId)> {
     let mut w: Vec<Waiting> = waiting.to_vec();
     w.sort_by_key(|p| (p.rank, p.id));
+    if w.len() <= crate::swiss::WHOLE_GRAPH_LIMIT {
+        return pair_block(&w);
+    }
+    let mut out = Vec::new();
+    let mut carried: Vec<Waiting> = Vec::new();
+    for chunk in w.chunks(crate::swiss::BLOCK) {
+        let mut block = std::mem::take(&mut carried);
+        block.extend_from_slice(chunk);
+        let pairs = pair_block(&block);
+        let paired: BTreeSet<EntrantId> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+        carried = block
+            .into_iter()
+            .filter(|p| !paired.contains(&p.id))
+            .collect();
+        out.extend(pairs);
+    }
+    out
+}
+
+/// Pair players sorted by rank as one graph.
+fn pair_block(w: &[Waiting]) -> Vec<(EntrantId, EntrantId)> {
     let k = w.len();
     if k < 2 {
         return Vec::new();
@@ -423,6 +448,25 @@ mod tests {
         // Only the two of them free: they meet again.
         let got = pair_waiting(&[w(0, 1, Some(1)), w(1, 2, Some(0))]);
         assert_eq!(got, vec![(EntrantId(0), EntrantId(1))]);
+    }
+
+    #[test]
+    fn big_waiting_lists_are_paired_in_blocks() {
+        let n = 2_501u32;
+        let waiting: Vec<Waiting> = (0..n)
+            .map(|i| Waiting {
+                id: EntrantId(i),
+                rank: i / 3 + 1,
+                last_opponent: Some(EntrantId(i ^ 1)),
+            })
+            .collect();
+        let pairs = pair_waiting(&waiting);
+        assert_eq!(pairs.len() as u32, n / 2);
+        let mut seen = BTreeSet::new();
+        for &(a, b) in &pairs {
+            assert!(seen.insert(a) && seen.insert(b));
+            assert_ne!(a.0 ^ 1, b.0, "{a} met their last opponent again");
+        }
     }
 
     #[test]
