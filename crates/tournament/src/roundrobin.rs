@@ -61,20 +61,18 @@ pub fn berger_tables(n: u32) -> Vec<Vec<(u32, u32)>> {
     (1..=m)
         .map(|r| {
             let target = (r + 1) % m;
-            let mut pairs = Vec::new();
-            for i in 1..=m {
-                if (2 * i) % m == target {
-                    // Alternate which side the last player takes, as the printed tables do.
-                    pairs.push(if r % 2 == 1 { (i, even) } else { (even, i) });
-                }
+            // i's partner j is the number in 1..=m with i + j = target (mod m); the one i
+            // that is its own partner meets the last player instead.
+            let partner = |i: u32| match (target + m - i % m) % m {
+                0 => m,
+                j => j,
+            };
+            let mut pairs = Vec::with_capacity(even as usize / 2);
+            if let Some(i) = (1..=m).find(|&i| partner(i) == i) {
+                // Alternate which side the last player takes, as the printed tables do.
+                pairs.push(if r % 2 == 1 { (i, even) } else { (even, i) });
             }
-            for i in 1..=m {
-                for j in i + 1..=m {
-                    if (i + j) % m == target {
-                        pairs.push((i, j));
-                    }
-                }
-            }
+            pairs.extend((1..=m).filter(|&i| i < partner(i)).map(|i| (i, partner(i))));
             pairs
         })
         .collect()
