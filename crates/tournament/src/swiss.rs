@@ -405,8 +405,11 @@ pub(crate) fn paired_standings(
 /// 2. a repeat of an earlier pairing;
 /// 3. for the bye, how far above the bottom of the ranking its receiver stands (the bye goes
 ///    to the lowest-ranked player who has not had one);
-/// 4. the square of the score difference of the two players (so pairs stay in their score
-///    group, and a player who must float moves as few groups as possible);
+/// 4. how many score groups apart the two players are: nothing in the same group, 1 for
+///    adjacent groups, and `w (d - 1)^2 + 1` for `d` groups apart, `w` being more than the
+///    number of pairs: so pairs stay in their score groups, no pair is more than one group
+///    apart while a pairing (equal on terms 1 to 3) without such a pair exists, and a longer
+///    float costs more the longer it is;
 /// 5. within a score group, how far the two players' places differ from half the group's size
 ///    (the top half meets the bottom half: 1 v 5, 2 v 6, ... in a group of eight); across
 ///    groups, how far the higher player is from the bottom of their group plus how far the
@@ -522,30 +525,43 @@ fn pair_block(
     }
     let n = k + k % 2;
     let dummy = (k % 2 == 1).then_some(k);
-    // Place within its score group and the group's size, for term 4.
+    // Each member's score group (counted from the top of the block), place within it and
+    // the group's size, for terms 4 and 5.
+    let mut group = vec![0i128; k];
     let mut group_place = vec![0usize; k];
     let mut group_size = vec![0usize; k];
     let mut start = 0;
+    let mut g = 0;
     while start < k {
         let s = players[members[start]].score;
         let end = (start..k)
             .find(|&j| players[members[j]].score != s)
             .unwrap_or(k);
         for j in start..end {
+            group[j] = g;
             group_place[j] = j - start;
             group_size[j] = end - start;
         }
+        g += 1;
         start = end;
     }
-    let max_d = members.iter().map(|&p| players[p].score).max().unwrap_or(0)
-        - members.iter().map(|&p| players[p].score).min().unwrap_or(0);
+    let groups = g;
+    // Term 4 for a pair `d` score groups apart: 0 in the same group, 1 for adjacent groups, and
+    // `w (d - 1)^2 + 1` further apart, where `w` exceeds the number of pairs, so one pair
+    // further apart than adjacent groups costs more than every adjacent float together.
     let kk = k as i128;
     let pairs = kk / 2 + 1;
-    let d2max = i128::from(max_d) * i128::from(max_d);
-    let m_diff = pairs * kk + 1;
-    let m_bye = pairs * (d2max * m_diff + kk) + 1;
-    let m_rep = pairs * (kk * m_bye + d2max * m_diff + kk) + 1;
-    let m_second = pairs * m_rep + m_rep + 1;
+    let w = pairs + 1;
+    let float = |d: i128| if d <= 1 { d } else { w * (d - 1) * (d - 1) + 1 };
+    // Each multiplier exceeds the largest total the later terms can reach.
+    let t5 = pairs * 2 * kk;
+    let m_diff = t5 + 1;
+    let t4 = pairs * float(groups - 1) * m_diff + t5;
+    let m_bye = t4 + 1;
+    let t3 = kk * m_bye + t4;
+    let m_rep = t3 + 1;
+    let t2 = pairs * m_rep + t3;
+    let m_second = t2 + 1;
     let cost = |i: usize, j: usize| -> i128 {
         if Some(j) == dummy {
             let p = &players[members[i]];
@@ -554,7 +570,6 @@ fn pair_block(
         }
         let (pi, pj) = (&players[members[i]], &players[members[j]]);
         let rep = i128::from(met.contains(&key(pi.id, pj.id)));
-        let d = i128::from(pi.score.abs_diff(pj.score));
         let fold = if pi.score == pj.score {
             let half = group_size[i] / 2;
             (group_place[j].abs_diff(group_place[i])).abs_diff(half) as i128
@@ -562,7 +577,7 @@ fn pair_block(
             // i ranks above j (members are in ranking order and i < j).
             (group_size[i] - 1 - group_place[i] + group_place[j]) as i128
         };
-        rep * m_rep + d * d * m_diff + fold
+        rep * m_rep + float(group[j] - group[i]) * m_diff + fold
     };
     let mates = min_cost_perfect_matching(n, cost);
     let mut left = None;

@@ -63,15 +63,25 @@ fn all_matchings(n: usize) -> Vec<Vec<(usize, usize)>> {
     out
 }
 
+/// How many score groups apart two players are (groups: the distinct scores in the field).
+fn group_distance(players: &[SwissPlayer], a: usize, b: usize) -> u64 {
+    let lo = players[a].score.min(players[b].score);
+    let hi = players[a].score.max(players[b].score);
+    let scores: BTreeSet<u32> = players.iter().map(|p| p.score).collect();
+    scores.range(lo..hi).count() as u64
+}
+
 /// The documented objective of a Swiss pairing, most important first: second byes, repeats,
-/// how far above the bottom the bye's receiver ranks, the sum of squared score
-/// differences. `rank` lists the players (indices) in ranking order.
+/// how far above the bottom the bye's receiver ranks, the cost of score-group floats (1 for
+/// adjacent groups, `w (d - 1)^2 + 1` for `d` groups apart, `w` above the number of pairs).
+/// `rank` lists the players (indices) in ranking order.
 fn objective(
     players: &[SwissPlayer],
     rank: &[usize],
     pairs: &[(usize, Option<usize>)],
 ) -> (u32, u32, usize, u64) {
     let place = |i: usize| rank.iter().position(|&r| r == i).unwrap_or(0);
+    let w = players.len() as u64 / 2 + 2;
     let mut second = 0;
     let mut rep = 0;
     let mut bye_rank = 0;
@@ -84,8 +94,8 @@ fn objective(
             }
             Some(b) => {
                 rep += u32::from(players[a].opponents.contains(&players[b].id));
-                let d = u64::from(players[a].score.abs_diff(players[b].score));
-                d2 += d * d;
+                let d = group_distance(players, a, b);
+                d2 += if d <= 1 { d } else { w * (d - 1) * (d - 1) + 1 };
             }
         }
     }
@@ -129,7 +139,8 @@ proptest! {
 
     /// The Swiss pairing is the best of all pairings on the documented objective: no second
     /// bye and no repeat pairing while a pairing with fewer exists, the bye to the lowest-ranked
-    /// player possible, and the least sum of squared score differences.
+    /// player possible, then the least cost of score-group floats; in particular, no pair
+    /// more than one score group apart while a pairing as good on the rest has none.
     #[test]
     fn swiss_pairing_is_optimal(players in swiss_players()) {
         let n = players.len();
@@ -160,6 +171,39 @@ proptest! {
             })
             .min();
         prop_assert_eq!(Some(objective(&players, &rank, &got_pairs)), best);
+        // Score groups: the widest float is within adjacent groups whenever some pairing
+        // as good on byes and repeats keeps every pair so.
+        let as_pairs = |m: Vec<(usize, usize)>| -> Vec<(usize, Option<usize>)> {
+            m.into_iter()
+                .map(|(a, b)| {
+                    if b == n {
+                        (a, None)
+                    } else if a == n {
+                        (b, None)
+                    } else {
+                        (a, Some(b))
+                    }
+                })
+                .collect()
+        };
+        let widest = |pairs: &[(usize, Option<usize>)]| {
+            pairs
+                .iter()
+                .filter_map(|&(a, b)| b.map(|b| group_distance(&players, a, b)))
+                .max()
+                .unwrap_or(0)
+        };
+        let tiers = |pairs: &[(usize, Option<usize>)]| {
+            let o = objective(&players, &rank, pairs);
+            (o.0, o.1, o.2)
+        };
+        let adjacent_possible = all_matchings(v).into_iter().any(|m| {
+            let pairs = as_pairs(m);
+            tiers(&pairs) == tiers(&got_pairs) && widest(&pairs) <= 1
+        });
+        if adjacent_possible {
+            prop_assert!(widest(&got_pairs) <= 1, "a float over more than one group: {got:?}");
+        }
     }
 
     /// A whole Swiss: each player gets the pairing bye at most once, nobody meets the same
