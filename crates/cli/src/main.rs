@@ -15,6 +15,7 @@ mod replay;
 mod review;
 mod selfplay;
 mod serve;
+mod tournament;
 mod verify;
 
 /// Five Up dominoes: exact rules, computer players, and tools.
@@ -57,6 +58,9 @@ enum Command {
     /// A round robin of duplicate matches between outside engines and built-in players, rated
     /// on the Elo scale with 95% intervals, with each engine's strikes and forfeits.
     Arena(enginecmd::ArenaArgs),
+    /// An event of computer players, offline: Swiss, knockout, double elimination, arena,
+    /// round robin, duplicate or cut-throat tables, with standings.
+    Tournament(tournament::Args),
 }
 
 /// Write to standard output. A closed pipe (`fiveup replay f | head`) ends the program quietly
@@ -99,6 +103,7 @@ fn main() -> ExitCode {
         Command::Loadtest(a) => loadtest::run(&a),
         Command::Engine(a) => enginecmd::run(&a),
         Command::Arena(a) => enginecmd::run_arena(&a),
+        Command::Tournament(a) => tournament::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -605,3 +605,241 @@ fn a_party_game_lasts_several_hands() {
         assert!(per_game >= 3.0, "{n} players: {per_game} hands a game");
     }
 }
+
+/// `fiveup tournament` with short games between the quick players.
+fn tournament(format: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "tournament",
+        "--format",
+        format,
+        "--rules",
+        "five-up target=50",
+        "--seed",
+        "5",
+    ];
+    args.extend_from_slice(extra);
+    fiveup(&args)
+}
+
+/// The standings of a `--json` run.
+fn standings_of(o: &Output) -> Vec<serde_json::Value> {
+    assert!(o.status.success(), "tournament failed: {}", stderr(o));
+    let v: serde_json::Value = serde_json::from_str(stdout(o).trim()).expect("JSON output");
+    v["standings"].as_array().cloned().expect("standings")
+}
+
+#[test]
+fn tournament_swiss_is_deterministic_and_scores_every_match() {
+    let args = [
+        "--entrants",
+        "random,greedy,random,greedy,random",
+        "--rounds",
+        "3",
+    ];
+    let a = tournament("swiss", &args);
+    let b = tournament("swiss", &args);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b), "same seed, same event");
+    let text = stdout(&a);
+    assert!(text.starts_with("Swiss, 3 rounds, 5 entrants"), "{text}");
+    assert_eq!(text.matches(" bye").count(), 3, "one bye a round: {text}");
+    assert!(
+        text.contains("Buchholz") && text.contains("Sonneborn-Berger"),
+        "{text}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let rows = standings_of(&tournament("swiss", &json_args));
+    assert_eq!(rows.len(), 5);
+    assert_eq!(rows[0]["rank"], 1);
+    // Two matches a round score 1 each, the bye half a point: 3 rounds make 7.5.
+    let total: f64 = rows
+        .iter()
+        .map(|r| r["points"].as_f64().unwrap_or(0.0))
+        .sum();
+    assert!((total - 7.5).abs() < 1e-9, "{rows:?}");
+}
+
+#[test]
+fn tournament_knockouts_print_their_brackets() {
+    let o = tournament(
+        "knockout",
+        &["--entrants", "greedy,random,random,random,random,random"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    // Six entrants in a bracket of eight: seeds 1 and 2 (greedy is seed 1) have byes.
+    assert!(text.contains("(1) greedy through (bye)"), "{text}");
+    assert!(text.contains("Champion: "), "{text}");
+    let rows = standings_of(&tournament(
+        "knockout",
+        &[
+            "--entrants",
+            "greedy,random,random,random,random,random",
+            "--json",
+        ],
+    ));
+    assert_eq!(rows.len(), 6);
+    let played: u64 = rows
+        .iter()
+        .map(|r| r["record"]["played"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(played, 2 * 5, "five matches, two entrants each");
+
+    let o = tournament(
+        "double",
+        &[
+            "--entrants",
+            "random,greedy,random,greedy",
+            "--best-of",
+            "3",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("Losers' round 1") && text.contains("Grand final"),
+        "{text}"
+    );
+    let rows = standings_of(&tournament(
+        "double",
+        &[
+            "--entrants",
+            "random,greedy,random,greedy",
+            "--best-of",
+            "3",
+            "--json",
+        ],
+    ));
+    let lost: u64 = rows
+        .iter()
+        .map(|r| r["record"]["lost"].as_u64().unwrap_or(0))
+        .sum();
+    // Every entrant but the champion loses twice; the champion at most once.
+    assert!(lost == 6 || lost == 7, "{rows:?}");
+}
+
+#[test]
+fn tournament_round_robin_arena_duplicate_and_cutthroat_run() {
+    let rows = standings_of(&tournament(
+        "roundrobin",
+        &[
+            "--entrants",
+            "random,greedy,club,random",
+            "--twice",
+            "--json",
+        ],
+    ));
+    // A double round robin of four: each plays the three others twice.
+    assert!(rows.iter().all(|r| r["record"]["played"] == 6), "{rows:?}");
+
+    let o = tournament("arena", &["--field", "4", "--minutes", "30", "--streaks"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("Arena, 30 minutes, streaks"),
+        "{}",
+        stdout(&o)
+    );
+    let rows = standings_of(&tournament(
+        "arena",
+        &[
+            "--entrants",
+            "random,greedy,random",
+            "--minutes",
+            "20",
+            "--json",
+        ],
+    ));
+    assert_eq!(rows.len(), 3);
+
+    let o = tournament(
+        "duplicate",
+        &["--entrants", "random,greedy,club", "--boards", "3"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches("\nBoard ").count(), 3, "{}", stdout(&o));
+    let rows = standings_of(&tournament(
+        "duplicate",
+        &[
+            "--entrants",
+            "random,greedy,club",
+            "--boards",
+            "3",
+            "--json",
+        ],
+    ));
+    // Matchpoint percentages average 50 over the field.
+    let mean: f64 = rows
+        .iter()
+        .map(|r| r["points"].as_f64().unwrap_or(0.0))
+        .sum::<f64>()
+        / 3.0;
+    assert!((mean - 50.0).abs() < 1e-9, "{rows:?}");
+
+    let o = tournament(
+        "cutthroat",
+        &["--field", "7", "--seats", "3-4", "--rounds", "2"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(
+        text.matches("  table ").count(),
+        4,
+        "two tables a round: {text}"
+    );
+
+    let o = tournament("swiss", &["--field", "4", "--partners", "--rounds", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("beginner+beginner"), "{}", stdout(&o));
+}
+
+#[test]
+fn tournament_bad_input_gets_a_clear_error() {
+    for (args, says) in [
+        (vec!["--entrants", "random,oracle"], "cannot enter"),
+        (vec!["--entrants", "random"], "at least two entrants"),
+        (
+            vec!["--entrants", "random,greedy", "--best-of", "0"],
+            "best of 0",
+        ),
+        (vec![], "--entrants LIST or --field N"),
+        (vec!["--entrants", "random+greedy,club"], "--partners"),
+    ] {
+        let o = tournament("swiss", &args);
+        assert!(!o.status.success(), "{args:?} should fail");
+        assert!(stdout(&o).is_empty(), "nothing printed for {args:?}");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    let o = tournament("cutthroat", &["--field", "5", "--seats", "3-4"]);
+    assert!(stderr(&o).contains("cannot be seated"), "{}", stderr(&o));
+    let o = tournament("cutthroat", &["--field", "6", "--seats", "three"]);
+    assert!(stderr(&o).contains("MIN-MAX"), "{}", stderr(&o));
+    let o = tournament("cutthroat", &["--field", "6", "--partners"]);
+    assert!(
+        stderr(&o).contains("--partners does not apply to --format cutthroat"),
+        "{}",
+        stderr(&o)
+    );
+    // An option of another format is refused, not ignored.
+    for (format, args) in [
+        ("knockout", ["--rounds", "3"]),
+        ("swiss", ["--minutes", "5"]),
+        ("duplicate", ["--best-of", "3"]),
+        ("arena", ["--seats", "3-4"]),
+    ] {
+        let mut all = vec!["--field", "4"];
+        all.extend(args);
+        let o = tournament(format, &all);
+        assert!(
+            !o.status.success() && stdout(&o).is_empty(),
+            "{format} {args:?}"
+        );
+        assert!(stderr(&o).contains("does not apply"), "{}", stderr(&o));
+    }
+    let o = tournament("duplicate", &["--field", "3", "--house", "nobody"]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("--house"),
+        "{}",
+        stderr(&o)
+    );
+}
