@@ -50,6 +50,9 @@ pub struct Child {
     child: std::process::Child,
     to_child: Option<SyncSender<String>>,
     from_child: Receiver<Line>,
+    /// The engine's output has ended: every later read says so at once (the reader thread
+    /// sends `Closed` before it ends, so the channel may not be disconnected yet).
+    closed: bool,
 }
 
 impl Child {
@@ -95,6 +98,7 @@ impl Child {
             child,
             to_child: Some(to_child),
             from_child,
+            closed: false,
         })
     }
 
@@ -111,21 +115,31 @@ impl Child {
     /// The next line from the engine, waiting until `deadline` at most (`None`: the deadline
     /// passed first).
     pub fn recv(&mut self, deadline: Instant) -> Option<Line> {
+        if self.closed {
+            return Some(Line::Closed);
+        }
         let wait = deadline.saturating_duration_since(Instant::now());
-        match self.from_child.recv_timeout(wait) {
+        let line = match self.from_child.recv_timeout(wait) {
             Ok(l) => Some(l),
             Err(RecvTimeoutError::Timeout) => None,
             Err(RecvTimeoutError::Disconnected) => Some(Line::Closed),
-        }
+        };
+        self.closed = line == Some(Line::Closed);
+        line
     }
 
     /// A line already received, without waiting.
     pub fn try_recv(&mut self) -> Option<Line> {
-        match self.from_child.try_recv() {
+        if self.closed {
+            return Some(Line::Closed);
+        }
+        let line = match self.from_child.try_recv() {
             Ok(l) => Some(l),
             Err(mpsc::TryRecvError::Empty) => None,
             Err(mpsc::TryRecvError::Disconnected) => Some(Line::Closed),
-        }
+        };
+        self.closed = line == Some(Line::Closed);
+        line
     }
 
     /// End the session politely: queue `last` (the quit message), close the engine's input,
