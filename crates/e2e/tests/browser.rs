@@ -167,9 +167,15 @@ fn real_layouts(rules: &str, hands: u64) -> Vec<Value> {
                     _ => None,
                 })
                 .collect();
+            let last = s.log().iter().rev().find_map(|e| match e {
+                Entry::Play { tile, .. } => Some(tile.to_string()),
+                _ => None,
+            });
             serde_json::json!({
                 "tree": LayoutTree::from_history(&rules, s.log()),
                 "order": order,
+                "set": rules.set,
+                "last": last,
             })
         })
         .collect()
@@ -207,6 +213,63 @@ async fn layout_geometry_keeps_real_layouts_apart() {
             Value::Array(vec![]),
             "{rules}: tiles overlap or are missing"
         );
+    }
+    // Tile sizes at the end of long double-twelve party hands, six to eight players, on the
+    // boards the table gives them: a phone's (390x844, the seats in rows above the board) and
+    // a laptop's (1366x900), measured in Chromium by the six- and eight-seat table tests. The
+    // whole layout always fits the laptop's board at a readable size; the phone shows the
+    // whole layout when it fits at a readable size and otherwise a readable window on the tile
+    // just laid, which the player pans and zooms; never a tile under 18 px a half.
+    let boards = serde_json::json!([
+        {"width": 378, "height": 234},
+        {"width": 378, "height": 190},
+        {"width": 615, "height": 470},
+    ]);
+    for players in 6..=8 {
+        let rules = format!("party-twelve players={players}");
+        let mut trees = real_layouts(&rules, 300);
+        // The longest hands: the layouts with the most tiles.
+        trees.sort_by_key(|t| {
+            std::cmp::Reverse(
+                t["tree"]["arms"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .map(|arm| arm["tiles"].as_array().map_or(0, |x| x.len()))
+                            .sum::<usize>()
+                    })
+                    .unwrap_or(0),
+            )
+        });
+        let report = c
+            .execute(
+                "return window.sizeReport(arguments[0], arguments[1]);",
+                vec![Value::Array(trees), boards.clone()],
+            )
+            .await
+            .unwrap();
+        eprintln!("{rules}: {report}");
+        for b in report.as_array().unwrap() {
+            let what = format!("{rules} on {}x{}", b["width"], b["height"]);
+            assert_eq!(b["overlapping"], 0, "{what}: {b}");
+            assert_eq!(b["layouts"], 300, "{what}: {b}");
+            assert!(
+                b["mostTiles"].as_u64().unwrap() >= 40,
+                "{what}: long hands were laid out: {b}"
+            );
+            assert!(
+                b["shownMin"].as_f64().unwrap() >= 18.0 - 1e-9,
+                "{what}: tiles shown under 18 px a half: {b}"
+            );
+            assert_eq!(b["lastInView"], true, "{what}: the last tile off the view: {b}");
+            if b["width"] == 615 {
+                assert!(
+                    b["fitMin"].as_f64().unwrap() >= 18.0,
+                    "{what}: the whole layout fits the laptop's board: {b}"
+                );
+                assert_eq!(b["windows"], 0, "{what}: {b}");
+            }
+        }
     }
     page.finish().await;
 }

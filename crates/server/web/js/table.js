@@ -3,7 +3,7 @@
 import { h, s, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { Conn, randomSeedHex } from './conn.js';
-import { renderBoard, armName } from './board.js';
+import { renderBoard, armName, resetZoom } from './board.js';
 import { playOrder } from './geometry.js';
 import { tileSvg, tileWords } from './tiles.js';
 import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rulesLines, leadWords, gameName, levelWords } from './format.js';
@@ -273,7 +273,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     const leadTarget = st.selected && legalFor(st.selected).some((l) => l.arm == null);
     const last = [...(v.history || [])].reverse().find((e) => e.kind === 'play');
     const fly = st.fly && st.fly.version === st.version ? st.fly : null;
-    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly, waiting: v.waiting || [], turns: v.table.rules.spinner === 'none' ? 2 : 1 });
+    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly, waiting: v.waiting || [], wind: v.table.rules.spinner === 'none', set: v.table.rules.set || 6, zoomable: true });
     el.count.replaceChildren(h('span', { class: 'label' }, 'Count'), h('span', { class: 'value', 'aria-label': `count ${v.count}` }, String(v.count)));
     // Games whose plays score nothing (Cross Dominoes, Draw, Block) have no count to watch.
     el.count.hidden = v.table.rules.play_scoring === 'none';
@@ -673,7 +673,7 @@ export async function tablePage(main, { params: [id], query, app }) {
             st.kept = m.view; st.showKept = false;
             handsSeen.set(e.outcome.hand, { leadKind: m.view.lead_kind, known: { history: m.view.history, remaining: e.outcome.hands, lot: m.view.lot } });
           }
-          if (e.kind === 'dealt') { st.drawnTile = null; st.note = ''; st.dealAt = null; announce(`Hand ${e.hand} dealt`); }
+          if (e.kind === 'dealt') { resetZoom(el.board); st.drawnTile = null; st.note = ''; st.dealAt = null; announce(`Hand ${e.hand} dealt`); }
           if (e.kind === 'seat' || e.kind === 'started') api.table(id).then((i) => { st.info = i; render(); }).catch(() => {});
           if (e.kind === 'rematch' && before) announce('A new table is ready: play again');
           // A hint is for one version of the table; errors are about the moment they came.
