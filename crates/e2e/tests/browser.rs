@@ -261,7 +261,10 @@ async fn layout_geometry_keeps_real_layouts_apart() {
                 b["shownMin"].as_f64().unwrap() >= 18.0 - 1e-9,
                 "{what}: tiles shown under 18 px a half: {b}"
             );
-            assert_eq!(b["lastInView"], true, "{what}: the last tile off the view: {b}");
+            assert_eq!(
+                b["lastInView"], true,
+                "{what}: the last tile off the view: {b}"
+            );
             if b["width"] == 615 {
                 assert!(
                     b["fitMin"].as_f64().unwrap() >= 18.0,

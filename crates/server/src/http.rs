@@ -37,6 +37,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/leaderboard", get(assets::index))
         .route("/favicon.ico", get(assets::favicon))
         .route("/manifest.webmanifest", get(assets::manifest))
+        .route("/sw.js", get(assets::service_worker))
         .route("/static/{*path}", get(assets::file))
         .route("/api/config", get(config))
         .route("/api/guest", post(guest))

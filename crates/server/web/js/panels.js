@@ -14,13 +14,30 @@ export function tallySvg(score, label) {
     t.segs.map(([x1, y1, x2, y2]) => s('line', { x1, y1, x2, y2 })));
 }
 
+/**
+ * A seat's name to show: a computer player's name with the computer icon (labelled for screen
+ * readers) rather than a "(computer)" suffix.
+ */
+export function seatLabel(seats, i) {
+  const seat = seats && seats[i];
+  if (seat && seat.occupant.kind === 'bot') return h('span', { class: 'seat-label bot' }, botIcon(), BOT_NAMES[i % BOT_NAMES.length]);
+  return h('span', { class: 'seat-label' }, seatName(seats, i));
+}
+
+/** A side's names to show (`seatLabel`), partners joined by "&". */
+export function sideLabel(seats, sides, side) {
+  const out = [];
+  sides.forEach((sd, i) => { if (sd === side) { if (out.length) out.push(' & '); out.push(seatLabel(seats, i)); } });
+  return out.length ? out : [`side ${side + 1}`];
+}
+
 export function scoresPanel(view) {
   const seats = view.table.seats;
   const nSides = view.scores.length;
   return h('section', { class: 'card scores', 'aria-labelledby': 'scores-h' },
     h('h2', { id: 'scores-h' }, `Scores · to ${view.table.rules.target}`),
     h('ul', {}, Array.from({ length: nSides }, (_, side) => h('li', { class: ['score', view.you != null && view.sides[view.you] === side ? 'mine' : ''], 'data-side': side },
-      h('span', { class: 'who' }, sideName(seats, view.sides, side)),
+      h('span', { class: 'who' }, sideLabel(seats, view.sides, side)),
       h('span', { class: 'num', 'aria-label': `${view.scores[side]} points` }, String(view.scores[side])),
       tallySvg(view.scores[side], `tally of ${view.scores[side]}`)))));
 }
@@ -145,7 +162,7 @@ export function summary(view, st, actions, { kept = false } = {}) {
       buttons,
       h('h3', {}, 'All hands'),
       h('ul', { class: 'revealed' }, o.hands.map((tiles, i) => h('li', {},
-        h('span', { class: 'who' }, seatName(seats, i)),
+        h('span', { class: 'who' }, seatLabel(seats, i)),
         tiles.length ? tileRow(tiles, `${seatName(seats, i)}'s tiles`) : h('span', {}, 'no tiles'),
         h('span', { class: 'pips' }, `${o.pips[i]} pips`)))),
       h('h3', {}, 'The award, step by step'),
