@@ -125,6 +125,36 @@ export function endWords(view, o) {
   return o.end.kind === 'domino' ? `${seatName(seats, o.end.seat)} went out` : 'The hand is blocked';
 }
 
+/** A registered player's rating change over the game just ended. */
+function ratingLine({ before, after }) {
+  const d = Math.round(after) - Math.round(before);
+  return h('p', { class: ['rating-change', d >= 0 ? 'up' : 'down'], id: 'rating-change' },
+    `Your rating: ${Math.round(before)} → ${Math.round(after)} (${d >= 0 ? '+' : '−'}${Math.abs(d)})`);
+}
+
+/**
+ * The game hand by hand: what each side made in each hand and its score after it, the winner's
+ * column marked. `sheet`: `[{hand, scored, scores}]` from the game's replay (null while it is
+ * fetched).
+ */
+export function scoreSheet(view, sheet) {
+  const seats = view.table.seats;
+  const n = view.scores.length;
+  if (!sheet || !sheet.length) return h('p', { class: 'note', id: 'score-sheet-wait' }, 'The score sheet is on its way…');
+  return h('section', { class: 'score-sheet-wrap', 'aria-labelledby': 'sheet-h' },
+    h('h3', { id: 'sheet-h' }, 'The score sheet'),
+    h('table', { class: 'result score-sheet', id: 'score-sheet' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'hand'), Array.from({ length: n }, (_, side) => h('th', { scope: 'col', class: side === view.winner ? 'winner' : null }, sideLabel(seats, view.sides, side))))),
+      h('tbody', {}, sheet.map((row, k) => {
+        const prev = k ? sheet[k - 1].scores : view.scores.map(() => 0);
+        return h('tr', {}, h('th', { scope: 'row' }, String(row.hand)), Array.from({ length: n }, (_, side) => {
+          const gain = (row.scores[side] ?? 0) - (prev[side] ?? 0);
+          return h('td', { class: 'num' }, h('span', { class: 'gain' }, `${gain >= 0 ? '+' : '−'}${Math.abs(gain)}`), ' ', h('strong', {}, String(row.scores[side] ?? 0)));
+        }));
+      })),
+      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'final'), Array.from({ length: n }, (_, side) => h('td', { class: ['num', side === view.winner ? 'winner' : ''] }, h('strong', {}, String(view.scores[side]))))))));
+}
+
 /**
  * The end-of-hand summary. `kept`: the summary of a hand already over, opened again during the
  * next one (only a Close button).
@@ -153,13 +183,21 @@ export function summary(view, st, actions, { kept = false } = {}) {
           st.readyNext || view.seed_sent ? 'Waiting for the others…' : 'Next hand')
         : null),
     h('button', { type: 'button', class: 'secondary', id: 'look', onClick: actions.hideSummary }, 'Look at the table'));
+  // The game's end for a player: won or lost, said first and big; a spectator sees who won.
+  const mySide = view.you != null ? view.sides[view.you] : null;
+  const won = over && mySide != null && mySide === view.winner;
+  const winners = `${sideName(seats, view.sides, view.winner)} win${view.sides.filter((x) => x === view.winner).length > 1 ? '' : 's'}`;
   return h('div', { class: 'overlay', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'sum-h', id: 'summary' },
-    h('div', { class: 'card summary' },
+    h('div', { class: ['card summary', over ? 'final' : '', over && mySide != null ? (won ? 'won' : 'lost') : ''] },
       over
-        ? h('h2', { id: 'sum-h', class: 'game-over' }, `Game over: ${sideName(seats, view.sides, view.winner)} win${view.sides.filter((x) => x === view.winner).length > 1 ? '' : 's'}`)
+        ? h('h2', { id: 'sum-h', class: 'game-over' },
+          mySide != null ? h('span', { class: 'verdict', id: 'verdict' }, won ? 'You won!' : 'You lost') : null,
+          h('span', { class: 'winners' }, mySide != null ? ` Game over: ${winners}` : `Game over: ${winners}`))
         : h('h2', { id: 'sum-h' }, `Hand ${o.hand}: ${end}`),
       over ? h('p', {}, `Hand ${o.hand}: ${end}.`) : null,
+      over && st.ratingChange ? ratingLine(st.ratingChange) : null,
       buttons,
+      over ? scoreSheet(view, st.sheet) : null,
       h('h3', {}, 'All hands'),
       h('ul', { class: 'revealed' }, o.hands.map((tiles, i) => h('li', {},
         h('span', { class: 'who' }, seatLabel(seats, i)),

@@ -625,9 +625,39 @@ export async function tablePage(main, { params: [id], query, app }) {
     render();
   } }, sound.on ? 'Sound on' : 'Sound off');
 
+  // The game over: the match hand by hand (from the game's replay), and for a registered
+  // player the rating before the game (fetched when the page opened, before this game was
+  // stored) and after it (once the server has stored the game in their profile).
+  const gameOverData = (v) => {
+    if (v.winner == null || st.sheetAsked) return;
+    st.sheetAsked = true;
+    api.game(id).then((r) => {
+      st.sheet = (r.hands || []).filter((x) => x.outcome).map((x) => ({ hand: x.hand, scored: x.outcome.scored, scores: x.outcome.scores, during: x.scores_before }));
+      render();
+    }).catch(() => {});
+    if (!st.ratingBefore) return;
+    let tries = 0;
+    const poll = () => {
+      tries += 1;
+      api.user(app.user.id).then((p) => {
+        if ((p.history || []).some((g) => g.game === id) && p.rating) {
+          st.ratingChange = { before: st.ratingBefore.rating, after: p.rating.rating };
+          render();
+        } else if (tries < 10) setTimeout(poll, 1000);
+      }).catch(() => {});
+    };
+    poll();
+  };
+  if (app.user && app.user.registered) {
+    api.user(app.user.id).then((p) => {
+      if (p.rating && !(p.history || []).some((g) => g.game === id)) st.ratingBefore = p.rating;
+    }).catch(() => {});
+  }
+
   function render() {
     const v = st.view;
     if (!v) return;
+    gameOverData(v);
     turnSignals(v);
     el.root.dataset.version = String(st.version);
     el.root.dataset.status = v.table.status;
