@@ -2439,7 +2439,7 @@ async fn chat_unread_on_a_phone_watchers_and_takeovers() {
     .unwrap();
     let s = wait_js(
         &a,
-        &format!("const s = (() => {{ {unread} }})(); return s.count === '1' ? s : null;"),
+        &format!("const s = (() => {{ {unread} }})(); return s.count === '1' && s.live.includes('Bob') ? s : null;"),
         Duration::from_secs(10),
         "the unread count",
     )
@@ -2461,7 +2461,7 @@ async fn chat_unread_on_a_phone_watchers_and_takeovers() {
     .unwrap();
     let s = wait_js(
         &a,
-        &format!("const s = (() => {{ {unread} }})(); return s.count === '2' ? s : null;"),
+        &format!("const s = (() => {{ {unread} }})(); return s.count === '2' && s.live.includes('Cat') ? s : null;"),
         Duration::from_secs(10),
         "two unread",
     )
@@ -2493,10 +2493,18 @@ async fn chat_unread_on_a_phone_watchers_and_takeovers() {
         .await
         .unwrap();
     assert_eq!(focus, "chat-input", "the chat box has the focus");
-    // Bob's connection goes (he leaves the page): at his turn a computer plays for him, and the
-    // chat says so; back at the table, he plays again, and the chat says that too.
-    b.goto(&format!("{}/leaderboard", rig.base)).await.unwrap();
+    // Bob's connection goes (he leaves the page at Ann's turn): at his turn a computer plays
+    // for him, and the chat says so; back at the table, he plays again, and the chat says that
+    // too.
+    play_until(&b, "return document.querySelector('.table-page').dataset.turn !== 'mine' && !document.querySelector('#summary');", true, Duration::from_secs(60), "Bob's turn played").await;
+    let cookies = b.get_all_cookies().await.unwrap();
+    b.close().await.unwrap();
     play_until(&a, "return [...document.querySelectorAll('.chat-lines li.system')].some((l) => l.textContent.includes('Bob lost the connection'));", true, Duration::from_secs(120), "the takeover said").await;
+    let b = rig.driver.session(1366, 900).await.unwrap();
+    b.goto(&format!("{}/leaderboard", rig.base)).await.unwrap();
+    for cookie in cookies {
+        b.add_cookie(cookie).await.unwrap();
+    }
     b.goto(&format!("{}/table/{id}", rig.base)).await.unwrap();
     play_until(&a, "return [...document.querySelectorAll('.chat-lines li.system')].some((l) => l.textContent.includes('Bob is back'));", true, Duration::from_secs(60), "the return said").await;
     for c in [a, b, w] {
