@@ -215,15 +215,16 @@ async fn layout_geometry_keeps_real_layouts_apart() {
         );
     }
     // Tile sizes at the end of long double-twelve party hands, six to eight players, on the
-    // boards the table gives them: a phone's (390x844, the seats in rows above the board) and
-    // a laptop's (1366x900), measured in Chromium by the six- and eight-seat table tests. The
+    // boards the table gives them, as the six- and eight-seat table tests measured them in
+    // Chromium: a phone's (390x844: 378x298 with six seats, 378x232 with eight, the seats in
+    // rows above the board) and a laptop's (1366x900, six seats: 790x422). The
     // whole layout always fits the laptop's board at a readable size; the phone shows the
     // whole layout when it fits at a readable size and otherwise a readable window on the tile
     // just laid, which the player pans and zooms; never a tile under 18 px a half.
     let boards = serde_json::json!([
-        {"width": 378, "height": 234},
-        {"width": 378, "height": 190},
-        {"width": 615, "height": 470},
+        {"width": 378, "height": 298},
+        {"width": 378, "height": 232},
+        {"width": 790, "height": 422},
     ]);
     for players in 6..=8 {
         let rules = format!("party-twelve players={players}");
@@ -265,7 +266,7 @@ async fn layout_geometry_keeps_real_layouts_apart() {
                 b["lastInView"], true,
                 "{what}: the last tile off the view: {b}"
             );
-            if b["width"] == 615 {
+            if b["width"] == 790 {
                 assert!(
                     b["fitMin"].as_f64().unwrap() >= 18.0,
                     "{what}: the whole layout fits the laptop's board: {b}"

@@ -1630,6 +1630,10 @@ async fn eight_seats_fit_a_phone() {
     assert_eq!(s["opponents"], 7, "{s}");
     assert_eq!(s["inside"], true, "{s}");
     assert!(s["boardHeight"].as_f64().unwrap() >= 150.0, "{s}");
+    eprintln!(
+        "eight seats on a phone: the board {} x {}",
+        s["boardWidth"], s["boardHeight"]
+    );
     hand_in_view(&c, "eight seats on a phone").await;
     fits(&c, "eight seats on a phone").await;
     screenshot(&c, "eight-seats-390x844", (390, 844)).await;
