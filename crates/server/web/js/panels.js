@@ -141,18 +141,19 @@ export function scoreSheet(view, sheet) {
   const seats = view.table.seats;
   const n = view.scores.length;
   if (!sheet || !sheet.length) return h('p', { class: 'note', id: 'score-sheet-wait' }, 'The score sheet is on its way…');
+  // Many sides scroll sideways inside their own box (focusable, so keys scroll it too).
   return h('section', { class: 'score-sheet-wrap', 'aria-labelledby': 'sheet-h' },
     h('h3', { id: 'sheet-h' }, 'The score sheet'),
-    h('table', { class: 'result score-sheet', id: 'score-sheet' },
+    h('div', { class: 'sheet-scroll', tabindex: 0, role: 'region', 'aria-label': 'the score sheet, hand by hand' }, h('table', { class: 'result score-sheet', id: 'score-sheet' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'hand'), Array.from({ length: n }, (_, side) => h('th', { scope: 'col', class: side === view.winner ? 'winner' : null }, sideLabel(seats, view.sides, side))))),
       h('tbody', {}, sheet.map((row, k) => {
         const prev = k ? sheet[k - 1].scores : view.scores.map(() => 0);
         return h('tr', {}, h('th', { scope: 'row' }, String(row.hand)), Array.from({ length: n }, (_, side) => {
           const gain = (row.scores[side] ?? 0) - (prev[side] ?? 0);
-          return h('td', { class: 'num' }, h('span', { class: 'gain' }, `${gain >= 0 ? '+' : '−'}${Math.abs(gain)}`), ' ', h('strong', {}, String(row.scores[side] ?? 0)));
+          return h('td', { class: 'num' }, h('strong', {}, String(row.scores[side] ?? 0)), h('span', { class: 'gain' }, ` (${gain >= 0 ? '+' : '−'}${Math.abs(gain)})`));
         }));
       })),
-      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'final'), Array.from({ length: n }, (_, side) => h('td', { class: ['num', side === view.winner ? 'winner' : ''] }, h('strong', {}, String(view.scores[side]))))))));
+      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'final'), Array.from({ length: n }, (_, side) => h('td', { class: ['num', side === view.winner ? 'winner' : ''] }, h('strong', {}, String(view.scores[side])))))))));
 }
 
 /**
