@@ -1205,6 +1205,29 @@ async fn ratings_in_the_lobby_at_the_table_and_on_the_leaderboard() {
             tokio::time::sleep(Duration::from_millis(40)).await;
         }
     }
+    // The game over shows each player's rating change: up for the winner, down for the loser.
+    for (c, who) in [(&a, "Ann"), (&b, "Bob")] {
+        let r = wait_js(c, "const r = document.querySelector('#rating-change'); const s = document.querySelector('#summary .summary'); return r && s ? {text: r.textContent, won: s.classList.contains('won'), lost: s.classList.contains('lost')} : null;", Duration::from_secs(20), "the rating change").await;
+        eprintln!("{who}: {r}");
+        let text = r["text"].as_str().unwrap();
+        let nums: Vec<i64> = text
+            .split(|ch: char| !ch.is_ascii_digit())
+            .filter(|w| !w.is_empty())
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(nums.len(), 3, "{who}: {text}");
+        assert_eq!((nums[1] - nums[0]).abs(), nums[2], "{who}: {text}");
+        assert_ne!(r["won"], r["lost"], "{who}: won or lost: {r}");
+        if r["won"] == true {
+            assert!(nums[1] > nums[0] && text.contains('+'), "{who} won: {text}");
+        } else {
+            assert!(
+                nums[1] < nums[0] && text.contains('−'),
+                "{who} lost: {text}"
+            );
+        }
+    }
+    screenshot(&a, "game-over-rated-1366x900", (1366, 900)).await;
     a.goto(&format!("{}/leaderboard", rig.base)).await.unwrap();
     let rows = wait_js(&a, "const r = [...document.querySelectorAll('#leaders tbody tr')].map((t) => t.textContent); return r.length === 2 ? r : '';", Duration::from_secs(10), "two players on the leaderboard").await;
     eprintln!("leaderboard: {rows}");
