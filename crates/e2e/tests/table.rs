@@ -2654,3 +2654,93 @@ async fn a_service_worker_and_the_offline_page() {
         c.close().await.unwrap();
     }
 }
+
+/// Display names: a guest who registers in the lobby keeps the nickname as the name shown at
+/// tables (the field is filled with it; the user name is only for logging in), changes it on
+/// their profile (a name like another player's is refused in words), and tables show the new
+/// name. The profile with its form passes axe-core at a phone's size.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_display_name_kept_when_registering_and_changed_on_the_profile() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let other = rig.driver.session(1366, 900).await.unwrap();
+    register(&other, &rig.base, "zedlogin").await;
+    other.close().await.unwrap();
+    let c = rig.driver.session(390, 844).await.unwrap();
+    guest(&c, &rig.base, "Dora Plays").await;
+    let shown = c
+        .execute(
+            "return document.querySelector('#reg-display').value;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(shown, "Dora Plays", "the field starts with the nickname");
+    fill(&c, "#reg-name", "doralogin").await;
+    fill(&c, "#reg-pass", "correct horse battery").await;
+    c.execute(
+        "document.querySelector('#reg-name').form.requestSubmit();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    wait_js(&c, "return document.querySelector('#acc-h').textContent === 'Hello, Dora Plays' && document.querySelector('#who').textContent === 'Dora Plays';", Duration::from_secs(10), "registered under the nickname").await;
+    c.goto(&format!("{}/user/me", rig.base)).await.unwrap();
+    wait_js(
+        &c,
+        "return !!document.querySelector('#display-form');",
+        Duration::from_secs(10),
+        "the profile's form",
+    )
+    .await;
+    fill(&c, "#display-name", "ZEDLOGIN").await;
+    click(&c, "#display-go").await;
+    let msg = wait_js(
+        &c,
+        "const m = document.querySelector('#display-msg.error'); return m ? m.textContent : '';",
+        Duration::from_secs(10),
+        "a look-alike refused",
+    )
+    .await;
+    assert!(
+        msg.as_str().unwrap().contains("another player's name"),
+        "{msg}"
+    );
+    // The refusal is the browser's only console line (the answer's status, 409).
+    let logged = rig.driver.console_errors(&c).await;
+    assert!(
+        logged
+            .iter()
+            .all(|l| l.contains("/api/me/name") && l.contains("409")),
+        "{logged:?}"
+    );
+    fill(&c, "#display-name", "Dora the Fifth").await;
+    click(&c, "#display-go").await;
+    wait_js(&c, "return document.querySelector('#prof-h').textContent === 'Dora the Fifth' && document.querySelector('#who').textContent === 'Dora the Fifth';", Duration::from_secs(10), "the new name").await;
+    let v = axe_violations(&c, &axe).await;
+    assert!(v.is_empty(), "the profile: {}", v.join("\n"));
+    let fit = c
+        .execute(
+            "const d = document.documentElement; return d.scrollWidth <= d.clientWidth;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(fit, true, "the profile fits a phone");
+    screenshot(&c, "profile-display-name-390x844", (390, 844)).await;
+    // A table shows the new name.
+    c.goto(&rig.base).await.unwrap();
+    wait_js(
+        &c,
+        "return !!document.querySelector('#create-go');",
+        Duration::from_secs(10),
+        "the lobby",
+    )
+    .await;
+    create(&c, 2, 50, "five-up", &["bot:beginner"]).await;
+    wait_js(&c, "const h = document.querySelector('.table-head h1'); return !!h && h.textContent.includes('Dora the Fifth');", Duration::from_secs(20), "the name at the table").await;
+    no_console_errors(&rig.driver, &c, "display names").await;
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
