@@ -2444,9 +2444,11 @@ async fn chat_unread_on_a_phone_watchers_and_takeovers() {
         "the watcher's page",
     )
     .await;
-    let unread = "const t = document.querySelector('#chat-toggle'); const r = t.getBoundingClientRect(); return {label: t.getAttribute('aria-label'), count: (t.querySelector('.unread') || {}).textContent || '', live: document.querySelector('#live').textContent, visible: r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight};";
+    let unread = "const t = document.querySelector('#chat-toggle'); const r = t.getBoundingClientRect(); return {label: t.getAttribute('aria-label'), text: t.textContent, sameLine: Math.abs(r.top - document.querySelector('#sound').getBoundingClientRect().top) < 4, count: (t.querySelector('.unread') || {}).textContent || '', live: document.querySelector('#live').textContent, visible: r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight};";
     let s = a.execute(unread, vec![]).await.unwrap();
     assert_eq!(s["label"], "Chat", "no unread line yet: {s}");
+    assert_eq!(s["text"], "Chat", "{s}");
+    assert_eq!(s["sameLine"], true, "Chat and Sound share a line: {s}");
     assert_eq!(
         s["visible"], true,
         "the Chat button is on the phone's screen: {s}"

@@ -1,6 +1,6 @@
 // The layout drawn in SVG: tiles where geometry.js puts them, open ends marked, zoomed to fit.
 import { h, s } from './dom.js';
-import { layoutGeometry, boardLimits, boardView, MIN_UNIT } from './geometry.js';
+import { layoutGeometry, boardLimits, boardView } from './geometry.js';
 import { tileGroup, tileWords } from './tiles.js';
 
 export const ARM_NAMES = { W: 'west', E: 'east', N: 'north', S: 'south' };
@@ -43,7 +43,7 @@ export function renderBoard(svg, tree, opts = {}) {
   const last = geo.tiles.find((t) => t.tile === lastTile);
   const view = boardView(geo.bbox, rect.width, rect.height, {
     minW, minH, focus: last ? [last.x, last.y] : null,
-    zoom: zoomable ? svg.fiveupZoom || null : { fit: true },
+    zoom: zoomable ? svg.fiveupZoom || null : { fit: true }, slack: zoomable ? 44 : 0,
   });
   const vb = view.vb;
   svg.setAttribute('viewBox', vb.map((v) => v.toFixed(3)).join(' '));
@@ -125,8 +125,9 @@ export function resetZoom(svg) { svg.fiveupZoom = null; }
  * Zooming and panning a board too big to show whole at a readable size: buttons (zoom in,
  * zoom out, fit the whole layout, follow play), dragging with a finger or the mouse, pinching,
  * Ctrl and the wheel (a trackpad's pinch), and the keys on the focused board (arrows pan,
- * + and - zoom, 0 fits). The bar of buttons shows while the layout does not fit whole at a
- * comfortable size, or once the player has zoomed.
+ * + and - zoom, 0 fits). The bar of buttons shows while the layout is shown in part, or once
+ * the player has zoomed; the view may then pan past the layout's bottom edge by the bar's
+ * height (`boardView`'s `slack`), so nothing stays under it.
  */
 function attachZoom(svg) {
   const view = () => svg.fiveupView;
@@ -217,7 +218,9 @@ function attachZoom(svg) {
   }
   const v = view();
   const bar = svg.fiveupZoomBar;
-  bar.hidden = !svg.fiveupZoom && v.fitUnit >= 1.5 * MIN_UNIT;
+  // Only while the layout is shown in part (or the player has zoomed): a bar over a board that
+  // shows everything would only hide part of it.
+  bar.hidden = !svg.fiveupZoom && v.whole;
   bar.querySelector('#zoom-follow').hidden = !svg.fiveupZoom;
   bar.querySelector('#zoom-fit').disabled = v.whole;
   bar.querySelector('#zoom-out').disabled = v.whole;

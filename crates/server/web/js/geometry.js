@@ -292,10 +292,11 @@ export function boardLimits(width, height, { wind = false, setTiles = 28 } = {})
  * (`fitViewBox`) while that keeps half a tile at `minUnit` pixels or more; otherwise a window at
  * `minUnit` centred on `focus` (the tile just laid), which the player pans and zooms. `zoom`:
  * the player's own view, `{unit, cx, cy}` (pixels per unit and the centre), or `{fit: true}`
- * for the whole layout at any size. A view never strays past the layout's edges.
+ * for the whole layout at any size. A view never strays past the layout's edges, except by
+ * `slack` pixels below it (room to pan the last row out from under the zoom buttons).
  * Returns `{vb, unit, fitUnit, whole}` (`whole`: everything is in view).
  */
-export function boardView(bbox, width, height, { minUnit = MIN_UNIT, focus = null, zoom = null, minW = 12, minH = 7, margin = 0.6 } = {}) {
+export function boardView(bbox, width, height, { minUnit = MIN_UNIT, focus = null, zoom = null, minW = 12, minH = 7, margin = 0.6, slack = 0 } = {}) {
   const aspect = width > 0 && height > 0 ? width / height : 1.6;
   const fit = fitViewBox(bbox, { aspect, minW, minH, margin });
   const fitUnit = width > 0 ? width / fit[2] : minUnit;
@@ -310,7 +311,7 @@ export function boardView(bbox, width, height, { minUnit = MIN_UNIT, focus = nul
   let [cx, cy] = zoom ? [zoom.cx, zoom.cy] : focus || centre;
   const keep = (c, lo, hi, span) => (span >= hi - lo ? (lo + hi) / 2 : Math.min(hi - span / 2, Math.max(lo + span / 2, c)));
   cx = keep(cx, bbox.minX - margin, bbox.maxX + margin, w);
-  cy = keep(cy, bbox.minY - margin, bbox.maxY + margin, hgt);
+  cy = keep(cy, bbox.minY - margin, bbox.maxY + margin + slack / unit, hgt);
   const whole = w >= bbox.maxX - bbox.minX && hgt >= bbox.maxY - bbox.minY;
   return { vb: [cx - w / 2, cy - hgt / 2, w, hgt], unit, fitUnit, whole };
 }

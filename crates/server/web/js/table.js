@@ -539,7 +539,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     renderUnread();
   } });
   const renderUnread = () => {
-    chatToggle.replaceChildren('Chat', unread.n ? h('span', { class: 'unread', 'aria-hidden': 'true' }, String(unread.n)) : null);
+    chatToggle.replaceChildren(...['Chat', unread.n ? h('span', { class: 'unread', 'aria-hidden': 'true' }, String(unread.n)) : null].filter(Boolean));
     chatToggle.setAttribute('aria-label', unread.n ? `Chat, ${unread.n} unread` : 'Chat');
     chatToggle.classList.toggle('has-unread', unread.n > 0);
   };
