@@ -1891,7 +1891,13 @@ async fn four_seats_on_a_phone_from_the_first_hand_to_a_rematch() {
         const inView = (e) => { const b = e.getBoundingClientRect(); return b.top >= 0 && b.bottom <= window.innerHeight; };
         return {focus: document.activeElement && document.activeElement.id, play: inView(p), replay: inView(r)};", Duration::from_secs(5), "the game-over buttons").await;
     // The game hand by hand, and the win or the loss said first.
-    let sheet = wait_js(&c, "const t = document.querySelector('#score-sheet'); const v = document.querySelector('#verdict'); const r = document.querySelector('.table-page'); return t && v ? {rows: t.querySelectorAll('tbody tr').length, verdict: v.textContent, hand: Number(r.dataset.hand), won: document.querySelector('.summary').classList.contains('won')} : null;", Duration::from_secs(10), "the score sheet").await;
+    let sheet = wait_js(&c, "const t = document.querySelector('#score-sheet'); const v = document.querySelector('#verdict'); const r = document.querySelector('.table-page'); return t && v ? {rows: t.querySelectorAll('tbody tr').length, verdict: v.textContent, hand: Number(r.dataset.hand), won: document.querySelector('.summary').classList.contains('won'),
+        suffixed: [...document.querySelectorAll('#summary h2, #summary h3, #summary th, #summary .result td')].filter((e) => e.textContent.includes('(computer)')).length} : null;", Duration::from_secs(10), "the score sheet").await;
+    if sheet["suffixed"] != 0 {
+        problems.push(format!(
+            "17: the game over's headings or tables say (computer): {sheet}"
+        ));
+    }
     if sheet["rows"] != sheet["hand"]
         || sheet["verdict"]
             != if sheet["won"] == true {

@@ -156,6 +156,13 @@ export function scoreSheet(view, sheet) {
       h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'final'), Array.from({ length: n }, (_, side) => h('td', { class: ['num', side === view.winner ? 'winner' : ''] }, h('strong', {}, String(view.scores[side])))))))));
 }
 
+/** How the hand ended, to show: `endWords` with computer players named by their icon. */
+function endLabel(view, o) {
+  const seats = view.table.seats;
+  if (o.mid_hand) return [sideLabel(seats, view.sides, o.winners[0] ?? view.winner ?? 0), ` reached ${view.table.rules.target} during the hand`];
+  return o.end.kind === 'domino' ? [seatLabel(seats, o.end.seat), ' went out'] : ['The hand is blocked'];
+}
+
 /**
  * The end-of-hand summary. `kept`: the summary of a hand already over, opened again during the
  * next one (only a Close button).
@@ -164,7 +171,6 @@ export function summary(view, st, actions, { kept = false } = {}) {
   const o = view.last_hand;
   const seats = view.table.seats;
   const over = !kept && view.winner !== null && view.winner !== undefined;
-  const end = endWords(view, o);
   const during = playPoints(view, view.history);
   const proof = (view.proofs || []).find((p) => p.hand === o.hand);
   // The dialog's buttons come first, under its heading, so that "Next hand" and "Play again"
@@ -187,15 +193,15 @@ export function summary(view, st, actions, { kept = false } = {}) {
   // The game's end for a player: won or lost, said first and big; a spectator sees who won.
   const mySide = view.you != null ? view.sides[view.you] : null;
   const won = over && mySide != null && mySide === view.winner;
-  const winners = `${sideName(seats, view.sides, view.winner)} win${view.sides.filter((x) => x === view.winner).length > 1 ? '' : 's'}`;
+  const winners = [sideLabel(seats, view.sides, view.winner), ` win${view.sides.filter((x) => x === view.winner).length > 1 ? '' : 's'}`];
   return h('div', { class: 'overlay', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'sum-h', id: 'summary' },
     h('div', { class: ['card summary', over ? 'final' : '', over && mySide != null ? (won ? 'won' : 'lost') : ''] },
       over
         ? h('h2', { id: 'sum-h', class: 'game-over' },
           mySide != null ? h('span', { class: 'verdict', id: 'verdict' }, won ? 'You won!' : 'You lost') : null,
-          h('span', { class: 'winners' }, mySide != null ? ` Game over: ${winners}` : `Game over: ${winners}`))
-        : h('h2', { id: 'sum-h' }, `Hand ${o.hand}: ${end}`),
-      over ? h('p', {}, `Hand ${o.hand}: ${end}.`) : null,
+          h('span', { class: 'winners' }, mySide != null ? ' Game over: ' : 'Game over: ', winners))
+        : h('h2', { id: 'sum-h' }, `Hand ${o.hand}: `, endLabel(view, o)),
+      over ? h('p', {}, `Hand ${o.hand}: `, endLabel(view, o), '.') : null,
       over && st.ratingChange ? ratingLine(st.ratingChange) : null,
       buttons,
       over ? scoreSheet(view, st.sheet) : null,
@@ -207,7 +213,7 @@ export function summary(view, st, actions, { kept = false } = {}) {
       h('h3', {}, 'The award, step by step'),
       h('ol', { class: 'explanation' }, o.explanation.map((line) => h('li', {}, line))),
       h('table', { class: 'result' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'side'), h('th', { scope: 'col' }, 'during play'), h('th', { scope: 'col' }, 'award'), h('th', { scope: 'col' }, 'this hand'), h('th', { scope: 'col' }, 'score'))),
-        h('tbody', {}, o.scores.map((sc, side) => h('tr', {}, h('td', {}, sideName(seats, view.sides, side)), h('td', {}, `+${during[side]}`), h('td', {}, `+${o.scored[side]}`), h('td', { class: 'hand-total' }, `+${during[side] + o.scored[side]}`), h('td', { class: 'num' }, String(sc)))))),
+        h('tbody', {}, o.scores.map((sc, side) => h('tr', {}, h('td', {}, sideLabel(seats, view.sides, side)), h('td', {}, `+${during[side]}`), h('td', {}, `+${o.scored[side]}`), h('td', { class: 'hand-total' }, `+${during[side] + o.scored[side]}`), h('td', { class: 'num' }, String(sc)))))),
       !over && !kept && view.you != null && st.dealAt ? h('p', { class: 'deal-countdown', id: 'deal-countdown', 'data-deadline': st.dealAt, role: 'timer' },
         'The next hand is dealt in ', h('span', { class: 'clock-t' }, `${Math.max(0, Math.ceil((st.dealAt - Date.now()) / 1000))} s`),
         ' (your seed is sent for you if you have not pressed Next hand by then).') : null,
