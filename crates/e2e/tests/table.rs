@@ -2526,15 +2526,11 @@ async fn chat_unread_on_a_phone_watchers_and_takeovers() {
     // for him, and the chat says so; back at the table, he plays again, and the chat says that
     // too.
     play_until(&b, "return document.querySelector('.table-page').dataset.turn !== 'mine' && !document.querySelector('#summary');", true, Duration::from_secs(60), "Bob's turn played").await;
-    let cookies = b.get_all_cookies().await.unwrap();
-    b.close().await.unwrap();
-    play_until(&a, "return [...document.querySelectorAll('.chat-lines li.system')].some((l) => l.textContent.includes('Bob lost the connection'));", true, Duration::from_secs(120), "the takeover said").await;
-    let b = rig.driver.session(1366, 900).await.unwrap();
+    // (A page left for another closes its websocket, even one the browser keeps to come back
+    // to; coming back opens it again.)
     b.goto(&format!("{}/leaderboard", rig.base)).await.unwrap();
-    for cookie in cookies {
-        b.add_cookie(cookie).await.unwrap();
-    }
-    b.goto(&format!("{}/table/{id}", rig.base)).await.unwrap();
+    play_until(&a, "return [...document.querySelectorAll('.chat-lines li.system')].some((l) => l.textContent.includes('Bob lost the connection'));", true, Duration::from_secs(120), "the takeover said").await;
+    b.back().await.unwrap();
     play_until(&a, "return [...document.querySelectorAll('.chat-lines li.system')].some((l) => l.textContent.includes('Bob is back'));", true, Duration::from_secs(60), "the return said").await;
     for c in [a, b, w] {
         c.close().await.unwrap();
