@@ -1045,7 +1045,7 @@ async fn play_now_quick_match_how_to_play_and_motion() {
     guest(&a, &rig.base, "Ann").await;
     select(&a, "#pn-level", "casual").await;
     click(&a, "#play-now").await;
-    wait_js(&a, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' && document.querySelector('.table-head h1').textContent.includes('(computer)');", Duration::from_secs(20), "a game against the computer in one click").await;
+    wait_js(&a, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' && !!document.querySelector('.table-head h1 .bot-icon');", Duration::from_secs(20), "a game against the computer in one click").await;
     // Motion: a tile laid by the computer slides in; the title says when it is Ann's turn.
     play_until(
         &a,
@@ -1205,6 +1205,29 @@ async fn ratings_in_the_lobby_at_the_table_and_on_the_leaderboard() {
             tokio::time::sleep(Duration::from_millis(40)).await;
         }
     }
+    // The game over shows each player's rating change: up for the winner, down for the loser.
+    for (c, who) in [(&a, "Ann"), (&b, "Bob")] {
+        let r = wait_js(c, "const r = document.querySelector('#rating-change'); const s = document.querySelector('#summary .summary'); return r && s ? {text: r.textContent, won: s.classList.contains('won'), lost: s.classList.contains('lost')} : null;", Duration::from_secs(20), "the rating change").await;
+        eprintln!("{who}: {r}");
+        let text = r["text"].as_str().unwrap();
+        let nums: Vec<i64> = text
+            .split(|ch: char| !ch.is_ascii_digit())
+            .filter(|w| !w.is_empty())
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(nums.len(), 3, "{who}: {text}");
+        assert_eq!((nums[1] - nums[0]).abs(), nums[2], "{who}: {text}");
+        assert_ne!(r["won"], r["lost"], "{who}: won or lost: {r}");
+        if r["won"] == true {
+            assert!(nums[1] > nums[0] && text.contains('+'), "{who} won: {text}");
+        } else {
+            assert!(
+                nums[1] < nums[0] && text.contains('−'),
+                "{who} lost: {text}"
+            );
+        }
+    }
+    screenshot(&a, "game-over-rated-1366x900", (1366, 900)).await;
     a.goto(&format!("{}/leaderboard", rig.base)).await.unwrap();
     let rows = wait_js(&a, "const r = [...document.querySelectorAll('#leaders tbody tr')].map((t) => t.textContent); return r.length === 2 ? r : '';", Duration::from_secs(10), "two players on the leaderboard").await;
     eprintln!("leaderboard: {rows}");
@@ -1500,6 +1523,20 @@ async fn a_six_player_double_twelve_table_on_a_phone_and_a_laptop() {
         )
         .await;
         fits(&c, &format!("{what}, the hand's summary")).await;
+        // The board at the hand's end: half a tile of 18 px or more, the whole layout or a
+        // readable part of it.
+        let board = c
+            .execute(
+                "const b = document.querySelector('#board'); const r = b.getBoundingClientRect(); return {unit: Number(b.dataset.unit), fit: Number(b.dataset.fitUnit), whole: b.dataset.whole, width: r.width, height: r.height, tiles: b.querySelectorAll('g.tile').length};",
+                vec![],
+            )
+            .await
+            .unwrap();
+        eprintln!("{what}: the board at the hand's end {board}");
+        assert!(
+            board["unit"].as_f64().unwrap() >= 18.0,
+            "{what}: tiles at the hand's end: {board}"
+        );
         screenshot(
             &c,
             &format!("six-twelve-summary-{}x{}", size.0, size.1),
@@ -1616,6 +1653,10 @@ async fn eight_seats_fit_a_phone() {
     assert_eq!(s["opponents"], 7, "{s}");
     assert_eq!(s["inside"], true, "{s}");
     assert!(s["boardHeight"].as_f64().unwrap() >= 150.0, "{s}");
+    eprintln!(
+        "eight seats on a phone: the board {} x {}",
+        s["boardWidth"], s["boardHeight"]
+    );
     hand_in_view(&c, "eight seats on a phone").await;
     fits(&c, "eight seats on a phone").await;
     screenshot(&c, "eight-seats-390x844", (390, 844)).await;
@@ -1669,6 +1710,10 @@ return {
   inside: cards.every((b) => b.left >= -0.5 && b.right <= de.clientWidth + 0.5),
   cut: names.filter((n) => n.scrollWidth > n.clientWidth + 0.5).map((n) => n.textContent),
   suffix: names.filter((n) => n.textContent.includes('(computer)')).length,
+  // The table's heading and the scores panel name computer players by their icon too.
+  otherSuffix: [...document.querySelectorAll('.table-head h1, .scores')].filter((n) => n.textContent.includes('(computer)')).length,
+  headIcons: [...document.querySelectorAll('.table-head h1 .bot-icon')].map((i) => i.getAttribute('aria-label')),
+  scoreIcons: document.querySelectorAll('.scores .bot-icon[aria-label="computer player"]').length,
   icons: [...document.querySelectorAll('.ring .opp .bot-icon')].map((i) => i.getAttribute('aria-label')),
   tileWidth: tiles.length ? Math.min(...tiles) : 0,
   header: document.querySelector('header.top').getBoundingClientRect().height,
@@ -1745,6 +1790,15 @@ async fn four_seats_on_a_phone_from_the_first_hand_to_a_rematch() {
     }
     if s["icons"] != serde_json::json!(["computer player", "computer player", "computer player"]) {
         problems.push(format!("17: computer icons: {}", s["icons"]));
+    }
+    if s["otherSuffix"] != 0
+        || s["headIcons"]
+            != serde_json::json!(["computer player", "computer player", "computer player"])
+        || s["scoreIcons"] != 3
+    {
+        problems.push(format!(
+            "17: the heading or the scores say (computer), or lack the icon: {s}"
+        ));
     }
     if s["tileWidth"].as_f64().unwrap() < 44.0 {
         problems.push(format!("17: hand tiles {} px wide", s["tileWidth"]));
@@ -1836,6 +1890,24 @@ async fn four_seats_on_a_phone_from_the_first_hand_to_a_rematch() {
     let over: Value = wait_js(&c, "const p = document.querySelector('#play-again'); const r = document.querySelector('#replay-link'); if (!p || !r) return null;
         const inView = (e) => { const b = e.getBoundingClientRect(); return b.top >= 0 && b.bottom <= window.innerHeight; };
         return {focus: document.activeElement && document.activeElement.id, play: inView(p), replay: inView(r)};", Duration::from_secs(5), "the game-over buttons").await;
+    // The game hand by hand, and the win or the loss said first.
+    let sheet = wait_js(&c, "const t = document.querySelector('#score-sheet'); const v = document.querySelector('#verdict'); const r = document.querySelector('.table-page'); return t && v ? {rows: t.querySelectorAll('tbody tr').length, verdict: v.textContent, hand: Number(r.dataset.hand), won: document.querySelector('.summary').classList.contains('won'),
+        suffixed: [...document.querySelectorAll('#summary h2, #summary h3, #summary th, #summary .result td')].filter((e) => e.textContent.includes('(computer)')).length} : null;", Duration::from_secs(10), "the score sheet").await;
+    if sheet["suffixed"] != 0 {
+        problems.push(format!(
+            "17: the game over's headings or tables say (computer): {sheet}"
+        ));
+    }
+    if sheet["rows"] != sheet["hand"]
+        || sheet["verdict"]
+            != if sheet["won"] == true {
+                "You won!"
+            } else {
+                "You lost"
+            }
+    {
+        problems.push(format!("5: the score sheet or the verdict: {sheet}"));
+    }
     screenshot(&c, "newplayer-game-over-390x844", (390, 844)).await;
     if over["focus"] != "play-again" {
         problems.push(format!("6: focus at the game over: {}", over["focus"]));
@@ -2200,5 +2272,479 @@ async fn the_four_seat_table_at_three_sizes_light_and_dark() {
             c.close().await.unwrap();
         }
     }
+    rig.server.shutdown().await;
+}
+
+/// The boneyard count shown beside the hand, the tiles drawn so far this hand by seat 0 (the
+/// page's log), and whether a tile fits.
+const DRAW_JS: &str = r#"
+const b = document.querySelector('.boneyard');
+const r = document.querySelector('.table-page');
+return {
+  boneyard: b ? Number(b.textContent.replace(/\D+/g, '')) : -1,
+  drew: [...document.querySelectorAll('.log li')].filter((l) => /^Ann drew \d+-\d+$/.test(l.textContent) || /^Ann drew \d+-\d+ \(no /.test(l.textContent)).length,
+  playable: document.querySelectorAll('#hand .hand-tile.playable').length,
+  tiles: document.querySelectorAll('#hand .hand-tile').length,
+  turn: r.dataset.turn, version: Number(r.dataset.version), hand: Number(r.dataset.hand),
+  until: !!document.querySelector('#draw-until'),
+  draw: !!document.querySelector('#draw'), pass: !!document.querySelector('#pass'),
+  summary: !!document.querySelector('#summary'),
+};"#;
+
+/// Drawing without a click per tile: at a turn with no tile to play, "Draw until a tile fits"
+/// draws (each draw a move the server stores: the game's replay has every one) until a tile
+/// fits or the boneyard is done; with "Draw for me when no tile fits" on, such turns play
+/// themselves; under the party game's draw-one rule, one draw a turn, so no such button.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drawing_until_a_tile_fits_and_drawing_for_you() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(20),
+        Duration::from_secs(5),
+        |_| {},
+    )
+    .await;
+    let c = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    create(&c, 2, 500, "five-up", &["bot:beginner"]).await;
+    wait_js(&c, "const r = document.querySelector('.table-page'); return r.dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
+    // Play on until a turn with nothing to play and at least two tiles to draw.
+    play_until(&c, "const b = document.querySelector('.boneyard'); return !!document.querySelector('#draw-until') && b && Number(b.textContent.replace(/\\D+/g, '')) >= 2;", true, Duration::from_secs(180), "a turn with no tile to play").await;
+    let before = c.execute(DRAW_JS, vec![]).await.unwrap();
+    click(&c, "#draw-until").await;
+    let after = wait_js(&c, &format!("const s = (() => {{ {DRAW_JS} }})(); return (s.turn !== 'mine' || s.playable > 0 || !s.draw) && s.version > {} ? s : null;", before["version"]), Duration::from_secs(30), "the draws").await;
+    let drawn = before["boneyard"].as_u64().unwrap() - after["boneyard"].as_u64().unwrap();
+    eprintln!("draw until a tile fits: {drawn} tiles drawn, {before} -> {after}");
+    assert!(drawn >= 1, "one action drew: {before} -> {after}");
+    assert_eq!(
+        after["tiles"].as_u64().unwrap(),
+        before["tiles"].as_u64().unwrap() + drawn,
+        "every tile drawn is in the hand: {after}"
+    );
+    assert!(
+        after["playable"].as_u64().unwrap() > 0 || !after["draw"].as_bool().unwrap(),
+        "it stopped when a tile fitted or no draw was left: {after}"
+    );
+    // The hand's history, as the server sends it, has each draw as a move of its own.
+    assert_eq!(
+        after["drew"].as_u64().unwrap() - before["drew"].as_u64().unwrap(),
+        drawn,
+        "the server stored each draw as a move: {before} -> {after}"
+    );
+    // The automatic setting: turns with no tile to play draw (and pass) by themselves.
+    click(&c, "#auto-draw").await;
+    let mut auto_turns = 0;
+    let end = Instant::now() + Duration::from_secs(150);
+    while auto_turns < 1 && Instant::now() < end {
+        let s = c.execute(DRAW_JS, vec![]).await.unwrap();
+        if s["summary"] == true {
+            if c.execute("const n = document.querySelector('#next-hand'); if (n && !n.disabled) { n.click(); return true; } return false;", vec![]).await.unwrap() == true {
+                continue;
+            }
+        } else if s["turn"] == "mine"
+            && s["playable"].as_u64().unwrap() == 0
+            && (s["draw"] == true || s["pass"] == true)
+        {
+            // Nobody clicks: the page moves by itself within a few seconds.
+            let v = s["version"].as_u64().unwrap();
+            wait_js(
+                &c,
+                &format!(
+                    "return Number(document.querySelector('.table-page').dataset.version) > {v};"
+                ),
+                Duration::from_secs(10),
+                "an automatic draw or pass",
+            )
+            .await;
+            auto_turns += 1;
+            continue;
+        } else if s["turn"] == "mine" {
+            play_turn(&c, "Ann with automatic drawing").await;
+            continue;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        auto_turns >= 1,
+        "a turn with no tile to play moved by itself"
+    );
+    // Reloaded, the setting is kept.
+    c.refresh().await.unwrap();
+    wait_js(
+        &c,
+        "const b = document.querySelector('#auto-draw'); return !!b && b.checked;",
+        Duration::from_secs(10),
+        "the setting kept",
+    )
+    .await;
+    no_console_errors(&rig.driver, &c, "drawing").await;
+    // The party game draws one tile a turn: one Draw button, no "until".
+    let c2 = rig.driver.session(1366, 900).await.unwrap();
+    guest(&c2, &rig.base, "Bea").await;
+    create(
+        &c2,
+        5,
+        100,
+        "party-twelve",
+        &[
+            "bot:beginner",
+            "bot:beginner",
+            "bot:beginner",
+            "bot:beginner",
+        ],
+    )
+    .await;
+    wait_js(&c2, "const r = document.querySelector('.table-page'); return r.dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the party game").await;
+    play_until(
+        &c2,
+        "return !!document.querySelector('#draw') || !!document.querySelector('#draw-until');",
+        true,
+        Duration::from_secs(120),
+        "a draw in the party game",
+    )
+    .await;
+    let until = c2
+        .execute("return !!document.querySelector('#draw-until');", vec![])
+        .await
+        .unwrap();
+    assert_eq!(until, false, "draw-one: no Draw until a tile fits");
+    c2.close().await.unwrap();
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// Chat on a phone: lines that come while the chat is below the table count on the Chat button
+/// (its label says how many, for screen readers, and each line is announced politely); the
+/// button brings the chat into view and clears the count. A watcher's line is marked as one.
+/// A computer player taking over a disconnected person's seat, and handing it back when they
+/// come back, is said in the chat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_unread_on_a_phone_watchers_and_takeovers() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(20),
+        Duration::from_secs(5),
+        |cfg| cfg.takeover = Some(Duration::from_secs(2)),
+    )
+    .await;
+    let a = rig.driver.session(390, 844).await.unwrap();
+    guest(&a, &rig.base, "Ann").await;
+    let id = create(&a, 2, 500, "five-up", &["open"]).await;
+    let b = rig.driver.session(1366, 900).await.unwrap();
+    guest(&b, &rig.base, "Bob").await;
+    b.goto(&format!("{}/table/{id}", rig.base)).await.unwrap();
+    click(&b, "button.sit").await;
+    for c in [&a, &b] {
+        wait_js(c, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(30), "the first hand").await;
+    }
+    let w = rig.driver.session(1366, 900).await.unwrap();
+    guest(&w, &rig.base, "Cat").await;
+    w.goto(&format!("{}/table/{id}", rig.base)).await.unwrap();
+    wait_js(
+        &w,
+        "return !!document.querySelector('#chat-input');",
+        Duration::from_secs(10),
+        "the watcher's page",
+    )
+    .await;
+    let unread = "const t = document.querySelector('#chat-toggle'); const r = t.getBoundingClientRect(); return {label: t.getAttribute('aria-label'), text: t.textContent, sameLine: Math.abs(r.top - document.querySelector('#sound').getBoundingClientRect().top) < 4, count: (t.querySelector('.unread') || {}).textContent || '', live: document.querySelector('#live').textContent, visible: r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight};";
+    let s = a.execute(unread, vec![]).await.unwrap();
+    assert_eq!(s["label"], "Chat", "no unread line yet: {s}");
+    assert_eq!(s["text"], "Chat", "{s}");
+    assert_eq!(s["sameLine"], true, "Chat and Sound share a line: {s}");
+    assert_eq!(
+        s["visible"], true,
+        "the Chat button is on the phone's screen: {s}"
+    );
+    fill(&b, "#chat-input", "good luck Ann").await;
+    b.execute(
+        "document.querySelector('#chat-input').form.requestSubmit();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let s = wait_js(
+        &a,
+        &format!("const s = (() => {{ {unread} }})(); return s.count === '1' && s.live.includes('Bob') ? s : null;"),
+        Duration::from_secs(10),
+        "the unread count",
+    )
+    .await;
+    assert_eq!(s["label"], "Chat, 1 unread", "{s}");
+    assert!(
+        s["live"]
+            .as_str()
+            .unwrap()
+            .contains("Chat from Bob: good luck Ann"),
+        "announced: {s}"
+    );
+    fill(&w, "#chat-input", "watching you two").await;
+    w.execute(
+        "document.querySelector('#chat-input').form.requestSubmit();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let s = wait_js(
+        &a,
+        &format!("const s = (() => {{ {unread} }})(); return s.count === '2' && s.live.includes('Cat') ? s : null;"),
+        Duration::from_secs(10),
+        "two unread",
+    )
+    .await;
+    assert!(s["live"].as_str().unwrap().contains("Cat, watching"), "{s}");
+    let marked = a.execute("return [...document.querySelectorAll('.chat-lines li')].map((l) => [l.className, l.textContent]);", vec![]).await.unwrap();
+    assert_eq!(
+        marked,
+        serde_json::json!([
+            ["", "Bob: good luck Ann"],
+            ["watcher", "Cat (watching): watching you two"]
+        ]),
+        "the watcher's line is marked"
+    );
+    screenshot(&a, "chat-unread-390x844", (390, 844)).await;
+    let v = axe_violations(&a, &axe).await;
+    assert!(v.is_empty(), "the unread badge: {}", v.join("\n"));
+    click(&a, "#chat-toggle").await;
+    let s = wait_js(
+        &a,
+        &format!("const s = (() => {{ {unread} }})(); return s.count === '' ? s : null;"),
+        Duration::from_secs(5),
+        "the count cleared",
+    )
+    .await;
+    assert_eq!(s["label"], "Chat");
+    let focus = a
+        .execute("return document.activeElement.id;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(focus, "chat-input", "the chat box has the focus");
+    // Bob's connection goes (he leaves the page at Ann's turn): at his turn a computer plays
+    // for him, and the chat says so; back at the table, he plays again, and the chat says that
+    // too.
+    play_until(&b, "return document.querySelector('.table-page').dataset.turn !== 'mine' && !document.querySelector('#summary');", true, Duration::from_secs(60), "Bob's turn played").await;
+    // (A page left for another closes its websocket, even one the browser keeps to come back
+    // to; coming back opens it again.)
+    b.goto(&format!("{}/leaderboard", rig.base)).await.unwrap();
+    play_until(&a, "return [...document.querySelectorAll('.chat-lines li.system')].some((l) => l.textContent.includes('Bob lost the connection'));", true, Duration::from_secs(120), "the takeover said").await;
+    b.back().await.unwrap();
+    play_until(&a, "return [...document.querySelectorAll('.chat-lines li.system')].some((l) => l.textContent.includes('Bob is back'));", true, Duration::from_secs(60), "the return said").await;
+    for c in [a, b, w] {
+        c.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}
+
+/// The service worker: registered at the site's root with this release in its cache's name, it
+/// caches the app shell and nothing of the API or the games; with the server gone a page
+/// reloads as the offline page (readable, axe-clean), which comes back by itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_service_worker_and_the_offline_page() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    for (k, size) in SIZES.into_iter().enumerate() {
+        let c = rig.driver.session(size.0, size.1).await.unwrap();
+        guest(&c, &rig.base, &format!("Ann{k}")).await;
+        let sw = c
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 navigator.serviceWorker.ready.then(async (reg) => {
+                   const keys = await caches.keys();
+                   const urls = [];
+                   for (const k of keys) for (const r of await (await caches.open(k)).keys()) urls.push(new URL(r.url).pathname);
+                   const text = await (await fetch('/sw.js')).text();
+                   done({scope: new URL(reg.scope).pathname, script: new URL(reg.active.scriptURL).pathname, keys, urls, version: (text.match(/const VERSION = '([0-9a-f]+)'/) || [])[1] || ''});
+                 }, (e) => done({error: String(e)}));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(sw["scope"], "/", "{sw}");
+        assert_eq!(sw["script"], "/sw.js", "{sw}");
+        let version = sw["version"].as_str().unwrap();
+        assert_eq!(version.len(), 16, "{sw}");
+        assert_eq!(
+            sw["keys"],
+            serde_json::json!([format!("fiveup-shell-{version}")]),
+            "one cache, this release's"
+        );
+        let urls: Vec<&str> = sw["urls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u.as_str().unwrap())
+            .collect();
+        for want in [
+            "/",
+            "/static/offline.html",
+            "/static/style.css",
+            "/static/js/app.js",
+            "/static/js/table.js",
+        ] {
+            assert!(urls.contains(&want), "{want} cached: {urls:?}");
+        }
+        // A table played for a while (the API, the websocket, the tiles) adds nothing.
+        create(&c, 2, 100, "five-up", &["bot:beginner"]).await;
+        wait_js(&c, "const r = document.querySelector('.table-page'); return r.dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');", Duration::from_secs(20), "the first hand").await;
+        let after = c
+            .execute_async(
+                "const done = arguments[arguments.length - 1];
+                 (async () => { const urls = []; for (const k of await caches.keys()) for (const r of await (await caches.open(k)).keys()) urls.push(new URL(r.url).pathname); return urls; })().then(done);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let after: Vec<&str> = after
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u.as_str().unwrap())
+            .collect();
+        assert_eq!(after.len(), urls.len(), "nothing more cached: {after:?}");
+        assert!(
+            after.iter().all(|u| !u.starts_with("/api/")
+                && !u.starts_with("/ws")
+                && !u.starts_with("/table/")),
+            "{after:?}"
+        );
+        c.close().await.unwrap();
+    }
+    // The network gone: the server stops, and a reload shows the offline page at each size.
+    let base = rig.base.clone();
+    let sessions = {
+        let mut v = Vec::new();
+        for size in SIZES {
+            let c = rig.driver.session(size.0, size.1).await.unwrap();
+            c.goto(&base).await.unwrap();
+            wait_js(
+                &c,
+                "return navigator.serviceWorker.controller !== null;",
+                Duration::from_secs(15),
+                "the worker controls the page",
+            )
+            .await;
+            v.push((c, size));
+        }
+        v
+    };
+    rig.server.shutdown().await;
+    for (c, size) in &sessions {
+        c.goto(&format!("{base}/how-to-play")).await.unwrap();
+        let h1 = wait_js(
+            c,
+            "const h = document.querySelector('h1#offline'); return h ? h.textContent : '';",
+            Duration::from_secs(10),
+            "the offline page",
+        )
+        .await;
+        assert_eq!(h1, "You are offline");
+        let fit = c
+            .execute(
+                "const d = document.documentElement; return d.scrollWidth <= d.clientWidth;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(fit, true, "the offline page fits {size:?}");
+        let v = axe_violations(c, &axe).await;
+        assert!(v.is_empty(), "the offline page: {}", v.join("\n"));
+        screenshot(c, &format!("offline-{}x{}", size.0, size.1), *size).await;
+    }
+    for (c, _) in sessions {
+        c.close().await.unwrap();
+    }
+}
+
+/// Display names: a guest who registers in the lobby keeps the nickname as the name shown at
+/// tables (the field is filled with it; the user name is only for logging in), changes it on
+/// their profile (a name like another player's is refused in words), and tables show the new
+/// name. The profile with its form passes axe-core at a phone's size.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_display_name_kept_when_registering_and_changed_on_the_profile() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let other = rig.driver.session(1366, 900).await.unwrap();
+    register(&other, &rig.base, "zedlogin").await;
+    other.close().await.unwrap();
+    let c = rig.driver.session(390, 844).await.unwrap();
+    guest(&c, &rig.base, "Dora Plays").await;
+    let shown = c
+        .execute(
+            "return document.querySelector('#reg-display').value;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(shown, "Dora Plays", "the field starts with the nickname");
+    fill(&c, "#reg-name", "doralogin").await;
+    fill(&c, "#reg-pass", "correct horse battery").await;
+    c.execute(
+        "document.querySelector('#reg-name').form.requestSubmit();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    wait_js(&c, "return document.querySelector('#acc-h').textContent === 'Hello, Dora Plays' && document.querySelector('#who').textContent === 'Dora Plays';", Duration::from_secs(10), "registered under the nickname").await;
+    c.goto(&format!("{}/user/me", rig.base)).await.unwrap();
+    wait_js(
+        &c,
+        "return !!document.querySelector('#display-form');",
+        Duration::from_secs(10),
+        "the profile's form",
+    )
+    .await;
+    fill(&c, "#display-name", "ZEDLOGIN").await;
+    click(&c, "#display-go").await;
+    let msg = wait_js(
+        &c,
+        "const m = document.querySelector('#display-msg.error'); return m ? m.textContent : '';",
+        Duration::from_secs(10),
+        "a look-alike refused",
+    )
+    .await;
+    assert!(
+        msg.as_str().unwrap().contains("another player's name"),
+        "{msg}"
+    );
+    // The refusal is the browser's only console line (the answer's status, 409).
+    let logged = rig.driver.console_errors(&c).await;
+    assert!(
+        logged
+            .iter()
+            .all(|l| l.contains("/api/me/name") && l.contains("409")),
+        "{logged:?}"
+    );
+    fill(&c, "#display-name", "Dora the Fifth").await;
+    click(&c, "#display-go").await;
+    wait_js(&c, "return document.querySelector('#prof-h').textContent === 'Dora the Fifth' && document.querySelector('#who').textContent === 'Dora the Fifth';", Duration::from_secs(10), "the new name").await;
+    let v = axe_violations(&c, &axe).await;
+    assert!(v.is_empty(), "the profile: {}", v.join("\n"));
+    let fit = c
+        .execute(
+            "const d = document.documentElement; return d.scrollWidth <= d.clientWidth;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(fit, true, "the profile fits a phone");
+    screenshot(&c, "profile-display-name-390x844", (390, 844)).await;
+    // A table shows the new name.
+    c.goto(&rig.base).await.unwrap();
+    wait_js(
+        &c,
+        "return !!document.querySelector('#create-go');",
+        Duration::from_secs(10),
+        "the lobby",
+    )
+    .await;
+    create(&c, 2, 50, "five-up", &["bot:beginner"]).await;
+    wait_js(&c, "const h = document.querySelector('.table-head h1'); return !!h && h.textContent.includes('Dora the Fifth');", Duration::from_secs(20), "the name at the table").await;
+    no_console_errors(&rig.driver, &c, "display names").await;
+    c.close().await.unwrap();
     rig.server.shutdown().await;
 }

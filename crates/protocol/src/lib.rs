@@ -175,6 +175,18 @@ pub struct Credentials {
     pub username: String,
     /// 8 to 200 characters.
     pub password: String,
+    /// Registering only: the name shown at tables (1 to 24 characters: letters, digits, single
+    /// spaces, `_`, `-`, `.`; like no other registered player's name). Left out: a guest keeps
+    /// their nickname, anyone else is shown by their user name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
+}
+
+/// `POST /api/me/name`: a registered player's new display name.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct DisplayName {
+    /// 1 to 24 characters: letters, digits, single spaces, `_`, `-`, `.`.
+    pub display_name: String,
 }
 
 /// A user as others see them.

@@ -888,3 +888,147 @@ async fn hints_chat_and_a_seat_taken_over() {
     assert!(matches!(returned, ServerMsg::Event { .. }));
     server.shutdown().await;
 }
+
+/// Display names: a guest who registers keeps the nickname they played under (the user name is
+/// for logging in); a display name can be chosen when registering and changed later, is checked
+/// like a nickname, and nobody else may take it or one that looks like it (guests, other
+/// registrations, other display names); bad input changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn display_names_are_kept_chosen_and_guarded() {
+    let dir = tempfile::tempdir().unwrap();
+    for (_backend, db) in databases(dir.path(), "display").await {
+        let server = fiveup_server::start(config(&db)).await.unwrap();
+        let addr = server.local_addr();
+        let tag = &fiveup_server::new_id()[..5];
+        let nick = format!("Ann Shown{tag}");
+        let (guest_a, guest_id) = guest(addr, &nick).await;
+        let login_a = format!("annlogin{tag}");
+        let r = post(
+            addr,
+            "/api/register",
+            Some(&guest_a),
+            &json!({"username": login_a, "password": "correct horse"}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        let me: fiveup_protocol::Me = r.json();
+        assert_eq!(
+            (me.user.id, me.user.name.as_str(), me.user.registered),
+            (guest_id, nick.as_str(), true),
+            "the guest's nickname is kept"
+        );
+        let ann = session_of(&r);
+        // Logging in with the user name, shown by the display name.
+        let ok = post(
+            addr,
+            "/api/login",
+            None,
+            &json!({"username": login_a, "password": "correct horse"}),
+        )
+        .await;
+        assert_eq!(ok.json::<fiveup_protocol::Me>().user.name, nick);
+        // Nobody else takes it, or a look-alike: not a guest, not another registration.
+        let err = |a: &Answer| a.json::<fiveup_protocol::ErrorBody>().error;
+        let g = post(
+            addr,
+            "/api/guest",
+            None,
+            &json!({"nickname": nick.to_uppercase()}),
+        )
+        .await;
+        assert_eq!(err(&g), ErrorCode::NameTaken, "{}", g.body);
+        let login_b = format!("boblogin{tag}");
+        let b = post(
+            addr,
+            "/api/register",
+            None,
+            &json!({"username": login_b, "password": "battery staple", "display_name": nick.replace('A', "\u{0410}")}),
+        )
+        .await;
+        assert_eq!(err(&b), ErrorCode::NameTaken, "{}", b.body);
+        // Bad input is refused with a clear error and creates nothing.
+        let bad = post(
+            addr,
+            "/api/register",
+            None,
+            &json!({"username": login_b, "password": "battery staple", "display_name": "Bob <b>"}),
+        )
+        .await;
+        assert_eq!(err(&bad), ErrorCode::BadName, "{}", bad.body);
+        assert!(bad.body.contains("a display name"), "{}", bad.body);
+        let none = post(
+            addr,
+            "/api/login",
+            None,
+            &json!({"username": login_b, "password": "battery staple"}),
+        )
+        .await;
+        assert_eq!(none.status, 401, "nothing was created");
+        // Chosen when registering.
+        let shown_b = format!("Bobby{tag}");
+        let b = post(
+            addr,
+            "/api/register",
+            None,
+            &json!({"username": login_b, "password": "battery staple", "display_name": format!("  {shown_b} ")}),
+        )
+        .await;
+        assert_eq!(b.status, 200, "{}", b.body);
+        assert_eq!(b.json::<fiveup_protocol::Me>().user.name, shown_b);
+        let bob = session_of(&b);
+        // Changed later: checked the same way, another's name refused, one's own kept.
+        let taken = post(
+            addr,
+            "/api/me/name",
+            Some(&bob),
+            &json!({"display_name": nick.to_lowercase()}),
+        )
+        .await;
+        assert_eq!(err(&taken), ErrorCode::NameTaken, "{}", taken.body);
+        let login_like = post(
+            addr,
+            "/api/me/name",
+            Some(&bob),
+            &json!({"display_name": login_a.to_uppercase()}),
+        )
+        .await;
+        assert_eq!(
+            err(&login_like),
+            ErrorCode::NameTaken,
+            "{}",
+            login_like.body
+        );
+        let renamed = format!("Annie{tag}");
+        let r = post(
+            addr,
+            "/api/me/name",
+            Some(&ann),
+            &json!({"display_name": renamed}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert_eq!(r.json::<fiveup_protocol::Me>().user.name, renamed);
+        let me: fiveup_protocol::Me = get(addr, "/api/me", Some(&ann)).await.json();
+        assert_eq!(me.user.name, renamed);
+        // The old display name is free again; the new one is guarded.
+        assert_eq!(
+            post(addr, "/api/guest", None, &json!({"nickname": nick}))
+                .await
+                .status,
+            200
+        );
+        let g = post(addr, "/api/guest", None, &json!({"nickname": renamed})).await;
+        assert_eq!(err(&g), ErrorCode::NameTaken);
+        // A guest renames by playing under another nickname, not here.
+        let (guest_c, _) = guest(addr, &format!("Cat{tag}")).await;
+        let g = post(
+            addr,
+            "/api/me/name",
+            Some(&guest_c),
+            &json!({"display_name": format!("Kitty{tag}")}),
+        )
+        .await;
+        assert_eq!(err(&g), ErrorCode::BadRequest, "{}", g.body);
+        server.shutdown().await;
+    }
+}

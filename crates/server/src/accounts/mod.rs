@@ -96,6 +96,13 @@ pub fn check_nickname(s: &str) -> Result<String, ApiError> {
     Ok(s.to_string())
 }
 
+/// Check a registered player's display name, the name shown at tables: as a guest's nickname
+/// (NFKC-normalised, 1 to 24 characters: letters, digits, single spaces, `_`, `-`, `.`).
+pub fn check_display_name(s: &str) -> Result<String, ApiError> {
+    check_nickname(s)
+        .map_err(|e| ApiError::new(e.code, e.message.replace("a nickname", "a display name")))
+}
+
 /// Check a user name (NFKC-normalised).
 pub fn check_username(s: &str) -> Result<String, ApiError> {
     use unicode_normalization::UnicodeNormalization as _;
@@ -281,19 +288,67 @@ fn user_from_row(row: &sqlx::any::AnyRow) -> Result<UserRef, String> {
     })
 }
 
-/// Whether a registered account's name is `name` or confusable with it (shares a key).
+/// Whether a registered account's login name or display name is `name` or confusable with it
+/// (shares a key).
 async fn registered_like(db: &Db, name: &str) -> Result<bool, ApiError> {
+    registered_like_except(db, name, None).await
+}
+
+/// `registered_like`, leaving out the account `except` (a player's own names).
+async fn registered_like_except(
+    db: &Db,
+    name: &str,
+    except: Option<i64>,
+) -> Result<bool, ApiError> {
     let (a, b) = name_keys(name);
     let taken = sqlx::query(
-        "SELECT id FROM users WHERE registered = 1 AND \
-         (name_skel = $1 OR name_skel = $2 OR name_skel2 = $1 OR name_skel2 = $2)",
+        "SELECT id FROM users WHERE registered = 1 AND id <> $3 AND \
+         (name_skel = $1 OR name_skel = $2 OR name_skel2 = $1 OR name_skel2 = $2 \
+          OR shown_skel = $1 OR shown_skel = $2 OR shown_skel2 = $1 OR shown_skel2 = $2)",
     )
     .bind(a)
     .bind(b)
+    .bind(except.unwrap_or(-1))
     .fetch_optional(&db.pool)
     .await
     .map_err(|e| ApiError::internal(db::db_err(e)))?;
     Ok(taken.is_some())
+}
+
+/// Refuse a display name that is another registered player's name or looks like one.
+async fn display_free(db: &Db, name: &str, own: Option<i64>) -> Result<(), ApiError> {
+    if registered_like_except(db, name, own).await? {
+        return Err(ApiError::new(
+            ErrorCode::NameTaken,
+            format!("{name:?} is another player's name (or looks like one): choose another"),
+        ));
+    }
+    Ok(())
+}
+
+/// Set a registered player's display name (checked by `check_display_name`): the name shown at
+/// tables from now on, which nobody else may take or imitate. Their login name is unchanged.
+pub async fn set_display_name(db: &Db, user: &UserRef, name: &str) -> Result<UserRef, ApiError> {
+    if !user.registered {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            "a guest changes their name by playing under another nickname",
+        ));
+    }
+    display_free(db, name, Some(user.id)).await?;
+    let (a, b) = name_keys(name);
+    let row = sqlx::query(
+        "UPDATE users SET name = $1, shown_skel = $2, shown_skel2 = $3 WHERE id = $4 \
+         RETURNING id, name, registered",
+    )
+    .bind(name)
+    .bind(a)
+    .bind(b)
+    .bind(user.id)
+    .fetch_one(&db.pool)
+    .await
+    .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    user_from_row(&row).map_err(ApiError::internal)
 }
 
 /// Fill in the keys of registered names stored before they were kept (or when their
@@ -341,18 +396,23 @@ pub async fn create_guest(db: &Db, nickname: &str) -> Result<UserRef, ApiError> 
     user_from_row(&row).map_err(ApiError::internal)
 }
 
-/// Register: a new account, or the current guest account made registered.
+/// Register: a new account, or the current guest account made registered. `display`: the name
+/// shown at tables (checked by `check_display_name`); without one, a guest keeps the nickname
+/// they played under (when no registered player's name looks like it), anyone else is shown
+/// by their login name.
 pub async fn register(
     db: &Db,
     current: Option<&UserRef>,
     username: &str,
     hash: &str,
+    display: Option<&str>,
 ) -> Result<UserRef, ApiError> {
     let key = username.to_lowercase();
     let (skel, skel2) = name_keys(username);
     let taken = sqlx::query(
         "SELECT id FROM users WHERE name_key = $1 OR name_skel = $2 OR name_skel = $3 \
-         OR name_skel2 = $2 OR name_skel2 = $3",
+         OR name_skel2 = $2 OR name_skel2 = $3 OR shown_skel = $2 OR shown_skel = $3 \
+         OR shown_skel2 = $2 OR shown_skel2 = $3",
     )
     .bind(key.as_str())
     .bind(skel.as_str())
@@ -366,32 +426,51 @@ pub async fn register(
             format!("the name {username:?} is taken, or too like a name that is"),
         ));
     }
+    let guest = current.filter(|u| !u.registered);
+    let own = guest.map(|g| g.id);
+    let shown = match display {
+        Some(d) => {
+            display_free(db, d, own).await?;
+            d.to_string()
+        }
+        None => match guest {
+            Some(g) if !registered_like_except(db, &g.name, own).await? => g.name.clone(),
+            _ => username.to_string(),
+        },
+    };
+    let (shown_skel, shown_skel2) = name_keys(&shown);
     let res =
-        match current.filter(|u| !u.registered) {
+        match guest {
             Some(guest) => sqlx::query(
                 "UPDATE users SET name = $1, name_key = $2, password_hash = $3, registered = 1, \
-                 name_skel = $5, name_skel2 = $6 WHERE id = $4 RETURNING id, name, registered",
+                 name_skel = $5, name_skel2 = $6, shown_skel = $7, shown_skel2 = $8 \
+                 WHERE id = $4 RETURNING id, name, registered",
             )
-            .bind(username)
+            .bind(shown.as_str())
             .bind(key.as_str())
             .bind(hash)
             .bind(guest.id)
             .bind(skel.as_str())
             .bind(skel2.as_str())
+            .bind(shown_skel.as_str())
+            .bind(shown_skel2.as_str())
             .fetch_one(&db.pool)
             .await,
             None => {
                 sqlx::query(
                     "INSERT INTO users (name, name_key, password_hash, registered, created_at, \
-                     name_skel, name_skel2) VALUES ($1, $2, $3, 1, $4, $5, $6) \
+                     name_skel, name_skel2, shown_skel, shown_skel2) \
+                     VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8) \
                      RETURNING id, name, registered",
                 )
-                .bind(username)
+                .bind(shown.as_str())
                 .bind(key.as_str())
                 .bind(hash)
                 .bind(crate::now())
                 .bind(skel.as_str())
                 .bind(skel2.as_str())
+                .bind(shown_skel.as_str())
+                .bind(shown_skel2.as_str())
                 .fetch_one(&db.pool)
                 .await
             }

@@ -38,6 +38,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/leaderboard", get(assets::index))
         .route("/favicon.ico", get(assets::favicon))
         .route("/manifest.webmanifest", get(assets::manifest))
+        .route("/sw.js", get(assets::service_worker))
         .route("/static/{*path}", get(assets::file))
         .route("/api/config", get(config))
         .route("/api/guest", post(guest))
@@ -45,6 +46,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/login", post(login))
         .route("/api/logout", post(logout))
         .route("/api/me", get(me))
+        .route("/api/me/name", post(display_name))
         .route("/api/session", get(session))
         .route("/api/lobby", get(lobby))
         .route("/api/rules", get(check_rules))
@@ -361,9 +363,14 @@ async fn register(
     let req: Credentials = body(&b)?;
     let name = accounts::check_username(&req.username)?;
     accounts::check_password(&req.password, &name)?;
+    let display = match req.display_name.as_deref().map(str::trim) {
+        Some(d) if !d.is_empty() => Some(accounts::check_display_name(d)?),
+        _ => None,
+    };
     let current = accounts::user_of(&app.db, &headers).await?;
     let hash = accounts::hash_password(&app.hashes, req.password).await?;
-    let user = accounts::register(&app.db, current.as_ref(), &name, &hash).await?;
+    let user =
+        accounts::register(&app.db, current.as_ref(), &name, &hash, display.as_deref()).await?;
     // The guest's token is not carried over: a new session for the account.
     end_old_session(&app, &headers).await?;
     let token = accounts::new_session(&app.db, &user).await?;
@@ -402,6 +409,21 @@ async fn logout(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Re
 async fn session(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Response> {
     let user = accounts::user_of(&app.db, &headers).await?;
     Ok(Json(serde_json::json!({ "user": user })).into_response())
+}
+
+/// `POST /api/me/name`: a registered player's display name, the name shown at tables (the
+/// login name stays). Tables already joined keep the name they were joined under.
+async fn display_name(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> ApiResult<Json<Me>> {
+    let user = need_user(&app, &headers).await?;
+    let req: fiveup_protocol::DisplayName = body(&b)?;
+    let name = accounts::check_display_name(&req.display_name)?;
+    Ok(Json(Me {
+        user: accounts::set_display_name(&app.db, &user, &name).await?,
+    }))
 }
 
 async fn me(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Me>> {

@@ -93,6 +93,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../../web/js/lobby.js"),
     ),
     (
+        "js/offline.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/js/offline.js"),
+    ),
+    (
         "js/panels.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../web/js/panels.js"),
@@ -148,9 +153,19 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../../web/manifest.webmanifest"),
     ),
     (
+        "offline.html",
+        "text/html; charset=utf-8",
+        include_bytes!("../../web/offline.html"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_bytes!("../../web/style.css"),
+    ),
+    (
+        "sw.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/sw.js"),
     ),
     (
         "test.html",
@@ -239,6 +254,42 @@ pub async fn manifest(headers: HeaderMap) -> Response {
     serve("manifest.webmanifest", &headers)
 }
 
+/// `GET /sw.js`: the service worker (`web/sw.js`), at the site's root so that it serves the
+/// whole site, with this release's fingerprint (of every embedded file) written into it: a new
+/// release is a new worker, which replaces the old one's cache.
+pub async fn service_worker(headers: HeaderMap) -> Response {
+    static BODY: OnceLock<(String, String)> = OnceLock::new();
+    let (body, tag) = BODY.get_or_init(|| {
+        let mut all = Vec::new();
+        for (path, _, bytes) in FILES {
+            all.extend_from_slice(path.as_bytes());
+            all.extend_from_slice(&crate::table::fairness::sha256(bytes));
+        }
+        let version = crate::table::fairness::to_hex(&crate::table::fairness::sha256(&all)[..8]);
+        let (_, _, src) = find("sw.js").expect("sw.js is embedded");
+        let body = String::from_utf8_lossy(src).replace("__FIVEUP_VERSION__", &version);
+        (body, format!("\"sw-{version}\""))
+    });
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag));
+    let common = [
+        (header::CACHE_CONTROL, "no-cache"),
+        (header::ETAG, tag.as_str()),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+    ];
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, common).into_response();
+    }
+    (
+        common,
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        body.clone(),
+    )
+        .into_response()
+}
+
 /// `GET /static/{*path}`.
 pub async fn file(Path(path): Path<String>, headers: HeaderMap) -> Response {
     serve(&path, &headers)
@@ -306,5 +357,29 @@ mod tests {
         let page = serve("index.html", &HeaderMap::new());
         assert_eq!(page.headers()[header::CONTENT_SECURITY_POLICY], PAGE_POLICY);
         assert!(r.headers().get(header::CONTENT_SECURITY_POLICY).is_none());
+    }
+
+    #[tokio::test]
+    async fn the_service_worker_carries_the_release() {
+        let r = service_worker(HeaderMap::new()).await;
+        assert_eq!(r.status(), StatusCode::OK);
+        assert_eq!(r.headers()[header::CACHE_CONTROL], "no-cache");
+        let tag = r.headers()[header::ETAG].clone();
+        let body = axum::body::to_bytes(r.into_body(), 1 << 20).await.unwrap();
+        let text = String::from_utf8(body.to_vec()).unwrap();
+        assert!(
+            !text.contains("__FIVEUP_VERSION__"),
+            "the release is written in"
+        );
+        let version = tag
+            .to_str()
+            .unwrap()
+            .trim_matches('"')
+            .trim_start_matches("sw-");
+        assert_eq!(version.len(), 16);
+        assert!(text.contains(&format!("const VERSION = '{version}';")));
+        let mut h = HeaderMap::new();
+        h.insert(header::IF_NONE_MATCH, tag);
+        assert_eq!(service_worker(h).await.status(), StatusCode::NOT_MODIFIED);
     }
 }

@@ -30,7 +30,9 @@ export const api = {
   me: () => call('GET', '/api/me'),
   session: () => call('GET', '/api/session'),
   guest: (nickname) => call('POST', '/api/guest', { nickname }),
-  register: (username, password) => call('POST', '/api/register', { username, password }),
+  // `display_name` (optional): the name shown at tables; the user name is for logging in.
+  register: (username, password, displayName) => call('POST', '/api/register', displayName ? { username, password, display_name: displayName } : { username, password }),
+  displayName: (displayName) => call('POST', '/api/me/name', { display_name: displayName }),
   login: (username, password) => call('POST', '/api/login', { username, password }),
   logout: () => call('POST', '/api/logout'),
   lobby: () => call('GET', '/api/lobby'),

@@ -79,3 +79,10 @@ window.addEventListener('popstate', route);
   try { app.setUser(await currentUser()); } catch (_) { app.setUser(null); }
   route();
 })();
+
+// The service worker (sw.js): the app shell kept for an offline page; never the API or the
+// games. A browser without one (or a page not served over HTTPS or from localhost) plays the
+// same without it.
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register('/sw.js', { scope: '/' }).then((reg) => { window.fiveupWorker = reg; }, () => {});
+}

@@ -1,6 +1,6 @@
 // The layout drawn in SVG: tiles where geometry.js puts them, open ends marked, zoomed to fit.
-import { s } from './dom.js';
-import { layoutGeometry, fitViewBox, turnLimits } from './geometry.js';
+import { h, s } from './dom.js';
+import { layoutGeometry, boardLimits, boardView } from './geometry.js';
 import { tileGroup, tileWords } from './tiles.js';
 
 export const ARM_NAMES = { W: 'west', E: 'east', N: 'north', S: 'south' };
@@ -26,16 +26,35 @@ export const armName = (a) => ARM_NAMES[a] || sproutNames.get(String(a)) || 'a s
  * Draw `tree` into the <svg> `svg`. `openEnds`: the view's open ends (arm, pip, counts);
  * `targets`: a Map from arm to the action a click on that end sends; `onEnd(arm)`.
  * `lastTile`: a tile to highlight (the last one laid); `order`: the arms in play order
- * (geometry.js `playOrder`); `waiting`: ends waiting for a Cross Dominoes cross; `turns`: how
- * often an arm from the lead turns (2 when the rules never spin a double, geometry.js).
+ * (geometry.js `playOrder`); `waiting`: ends waiting for a Cross Dominoes cross; `wind`: the
+ * rules never spin a double, so the two arms wind in rows (geometry.js); `set`: the set's top
+ * pip (6, 9, 12). `zoomable`: a layout too big to fit at a readable size is shown in part, at
+ * `MIN_UNIT`, and the player zooms and pans it (buttons, drag, pinch, keys; `attachZoom`).
  */
-export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, order, fly, waiting = [], turns = 1 } = {}) {
+export function renderBoard(svg, tree, opts = {}) {
+  const { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, order, fly, waiting = [], wind = false, set = 6, zoomable = false } = opts;
   learnArms(tree);
   const rect = svg.getBoundingClientRect();
   const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
-  const geo = layoutGeometry(tree, { ...turnLimits(aspect, rect.width, rect.height), order, waiting, turns });
-  const vb = fitViewBox(geo.bbox, { aspect, minW: aspect >= 1 ? 12 : 8, minH: aspect >= 1 ? 7 : 9 });
+  const setTiles = ((set + 1) * (set + 2)) / 2;
+  const geo = layoutGeometry(tree, { ...boardLimits(rect.width, rect.height, { wind, setTiles }), order, waiting });
+  const minW = aspect >= 1 ? 12 : 8;
+  const minH = aspect >= 1 ? 7 : 9;
+  const last = geo.tiles.find((t) => t.tile === lastTile);
+  const view = boardView(geo.bbox, rect.width, rect.height, {
+    minW, minH, focus: last ? [last.x, last.y] : null,
+    zoom: zoomable ? svg.fiveupZoom || null : { fit: true }, slack: zoomable ? 44 : 0,
+  });
+  const vb = view.vb;
   svg.setAttribute('viewBox', vb.map((v) => v.toFixed(3)).join(' '));
+  svg.dataset.unit = view.unit.toFixed(2);
+  svg.dataset.fitUnit = view.fitUnit.toFixed(2);
+  svg.dataset.whole = String(view.whole);
+  if (zoomable) {
+    svg.fiveupView = { ...view, width: rect.width, height: rect.height };
+    svg.fiveupRedraw = () => renderBoard(svg, tree, opts);
+    attachZoom(svg);
+  }
   svg.replaceChildren();
   // Where an arm had to leap over other tiles (geometry.js), a dashed line joins the gap.
   for (const t of geo.tiles) {
@@ -97,4 +116,113 @@ export function renderBoard(svg, tree, { openEnds = [], targets = new Map(), onE
     svg.append(g);
   }
   return geo;
+}
+
+/** Back to the automatic view (the whole layout, or a readable window on the last tile). */
+export function resetZoom(svg) { svg.fiveupZoom = null; }
+
+/**
+ * Zooming and panning a board too big to show whole at a readable size: buttons (zoom in,
+ * zoom out, fit the whole layout, follow play), dragging with a finger or the mouse, pinching,
+ * Ctrl and the wheel (a trackpad's pinch), and the keys on the focused board (arrows pan,
+ * + and - zoom, 0 fits). The bar of buttons shows while the layout is shown in part, or once
+ * the player has zoomed; the view may then pan past the layout's bottom edge by the bar's
+ * height (`boardView`'s `slack`), so nothing stays under it.
+ */
+function attachZoom(svg) {
+  const view = () => svg.fiveupView;
+  const redraw = () => svg.fiveupRedraw && svg.fiveupRedraw();
+  const centre = () => { const [x, y, w, hh] = view().vb; return [x + w / 2, y + hh / 2]; };
+  const setZoom = (unit, at) => {
+    const v = view();
+    const [cx, cy] = at || centre();
+    svg.fiveupZoom = unit <= v.fitUnit ? { fit: true } : { unit, cx, cy };
+    redraw();
+  };
+  if (!svg.fiveupZoomBar) {
+    const btn = (label, text, id, f) => h('button', { type: 'button', class: 'secondary zoom-btn', id, 'aria-label': label, title: label, onClick: f }, text);
+    const bar = h('div', { class: 'zoom-bar', role: 'group', 'aria-label': 'zoom the layout' },
+      btn('Zoom out', '\u2212', 'zoom-out', () => setZoom(view().unit / 1.3)),
+      btn('Zoom in', '+', 'zoom-in', () => setZoom(view().unit * 1.3)),
+      btn('Show the whole layout', 'Fit', 'zoom-fit', () => { svg.fiveupZoom = { fit: true }; redraw(); }),
+      btn('Follow play at a readable size', 'Follow', 'zoom-follow', () => { svg.fiveupZoom = null; redraw(); }));
+    svg.fiveupZoomBar = bar;
+    svg.after(bar);
+    // Dragging pans; two fingers pinch. A press that does not move stays a click.
+    const pointers = new Map();
+    let start = null;
+    const snapshot = () => {
+      const pts = [...pointers.values()];
+      const v = view();
+      const [cx, cy] = centre();
+      start = { pts: pts.map((p) => ({ ...p })), unit: v.unit, cx, cy, moved: false };
+    };
+    svg.addEventListener('pointerdown', (ev) => {
+      if (ev.pointerType === 'mouse' && ev.button !== 0) return;
+      pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      snapshot();
+    });
+    svg.addEventListener('pointermove', (ev) => {
+      if (!pointers.has(ev.pointerId) || !start) return;
+      pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+      const pts = [...pointers.values()];
+      if (pts.length >= 2 && start.pts.length >= 2) {
+        const d0 = Math.hypot(start.pts[0].x - start.pts[1].x, start.pts[0].y - start.pts[1].y);
+        const d1 = Math.hypot(pts[0].x - pts[1].x, pts[0].y - pts[1].y);
+        if (d0 > 0) { start.moved = true; setZoom(start.unit * (d1 / d0), [start.cx, start.cy]); }
+        return;
+      }
+      const dx = ev.clientX - start.pts[0].x;
+      const dy = ev.clientY - start.pts[0].y;
+      if (!start.moved && Math.hypot(dx, dy) < 8) return;
+      const v = view();
+      if (v.whole && !svg.fiveupZoom) return;
+      if (!start.moved) { try { svg.setPointerCapture(ev.pointerId); } catch (_) { /* gone */ } }
+      start.moved = true;
+      svg.fiveupZoom = { unit: v.unit, cx: start.cx - dx / start.unit, cy: start.cy - dy / start.unit };
+      redraw();
+    });
+    const up = (ev) => {
+      pointers.delete(ev.pointerId);
+      if (start && start.moved) dragged = Date.now();
+      if (pointers.size) snapshot(); else start = null;
+    };
+    // A drag is not a click on whatever it ended over.
+    let dragged = 0;
+    svg.addEventListener('click', (e) => {
+      if (Date.now() - dragged < 250) { e.stopPropagation(); e.preventDefault(); }
+    }, { capture: true });
+    svg.addEventListener('pointerup', up);
+    svg.addEventListener('pointercancel', up);
+    svg.addEventListener('wheel', (ev) => {
+      if (!ev.ctrlKey) return;
+      ev.preventDefault();
+      setZoom(view().unit * (ev.deltaY < 0 ? 1.15 : 1 / 1.15));
+    }, { passive: false });
+    svg.addEventListener('keydown', (ev) => {
+      if (ev.target !== svg) return;
+      const v = view();
+      const stepPx = 80 / v.unit;
+      const [cx, cy] = centre();
+      const pan = { ArrowLeft: [-stepPx, 0], ArrowRight: [stepPx, 0], ArrowUp: [0, -stepPx], ArrowDown: [0, stepPx] }[ev.key];
+      if (pan) {
+        ev.preventDefault();
+        svg.fiveupZoom = { unit: v.unit, cx: cx + pan[0], cy: cy + pan[1] };
+        redraw();
+      } else if (ev.key === '+' || ev.key === '=') { ev.preventDefault(); setZoom(v.unit * 1.3); }
+      else if (ev.key === '-') { ev.preventDefault(); setZoom(v.unit / 1.3); }
+      else if (ev.key === '0') { ev.preventDefault(); svg.fiveupZoom = { fit: true }; redraw(); }
+    });
+    svg.setAttribute('tabindex', '0');
+    svg.setAttribute('aria-keyshortcuts', 'ArrowLeft ArrowRight ArrowUp ArrowDown + - 0');
+  }
+  const v = view();
+  const bar = svg.fiveupZoomBar;
+  // Only while the layout is shown in part (or the player has zoomed): a bar over a board that
+  // shows everything would only hide part of it.
+  bar.hidden = !svg.fiveupZoom && v.whole;
+  bar.querySelector('#zoom-follow').hidden = !svg.fiveupZoom;
+  bar.querySelector('#zoom-fit').disabled = v.whole;
+  bar.querySelector('#zoom-out').disabled = v.whole;
+  svg.setAttribute('aria-label', v.whole ? 'the layout' : 'the layout, in part: the arrow keys, dragging or the zoom buttons move the view');
 }

@@ -13,6 +13,24 @@ export class Conn {
     this.queue = [];
     this.prefix = Math.random().toString(36).slice(2, 8);
     this.counter = 0;
+    // A page the browser keeps in its back/forward cache would keep its websocket open, and the
+    // server would go on counting a player who left as present (no computer would take the
+    // seat): the socket closes when the page is hidden that way and opens again if the page is
+    // shown again.
+    this.suspended = false;
+    this.onHide = () => {
+      if (this.closed || !this.ws) return;
+      this.suspended = true;
+      this.ws.onclose = null;
+      this.ws.close();
+    };
+    this.onShow = (ev) => {
+      if (this.closed || !this.suspended || !ev.persisted) return;
+      this.suspended = false;
+      this.connect();
+    };
+    window.addEventListener('pagehide', this.onHide);
+    window.addEventListener('pageshow', this.onShow);
     this.connect();
   }
 
@@ -52,6 +70,8 @@ export class Conn {
 
   close() {
     this.closed = true;
+    window.removeEventListener('pagehide', this.onHide);
+    window.removeEventListener('pageshow', this.onShow);
     if (this.ws) this.ws.close();
   }
 }

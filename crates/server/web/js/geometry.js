@@ -28,9 +28,13 @@ const anticlockwise = ([x, y]) => [y, -x];
  * turns a corner instead (clockwise, else anticlockwise) when it can, even where a tile would
  * not normally turn (a sprout's first tile, the tile after a spinner); a double, or a tile
  * with every way blocked, leaps to the nearest free place straight on or to either side.
- * `opts.turns`: how many times an arm from the lead turns at the limits (1 by default; 2 for
- * layouts that never spin, so that the two long arms of a big set wind round the lead instead
- * of running off: left, up and back right above it; right, down and back left below it).
+ * `opts.turns`: how many times an arm from the lead turns at the limits (1 by default).
+ * `opts.wind`: the two arms of a layout that never spins wind back and forth in rows as often
+ * as needed, filling the board like lines of text: the west arm runs left to the limit
+ * `turnX`, steps up one tile and runs right to the limit on the other side, steps up again and
+ * runs left, and so on; the east arm does the same downwards. Rows lie two units apart (a
+ * double lying across a row fits between its neighbours), so the board fills evenly however
+ * long the arms grow.
  * Returns `{tiles, ends, bbox}`:
  * - tiles: `{tile, arm, index, x, y, horizontal, a, b, dir, gap?}` (centre; `a` is the left or
  *   top half; `dir` the arm's direction there; `gap: {from, to}` the points a leap joins);
@@ -41,7 +45,8 @@ const anticlockwise = ([x, y]) => [y, -x];
 export function layoutGeometry(tree, opts = {}) {
   const turnX = opts.turnX ?? 9;
   const turnY = opts.turnY ?? 6;
-  const turns = opts.turns ?? 1;
+  const wind = !!opts.wind;
+  const turns = wind ? Infinity : opts.turns ?? 1;
   const tiles = [];
   const ends = [];
   if (!tree || !tree.root) return { tiles, ends, bbox: { minX: -2, minY: -1, maxX: 2, maxY: 1 } };
@@ -62,7 +67,9 @@ export function layoutGeometry(tree, opts = {}) {
     if (a.kind === 'root') {
       const dir = arm.id === 'W' ? DIRS.W : DIRS.E;
       const half = rootDouble ? 0.5 : 1;
-      return { cursor: [dir[0] * half, 0], dir, turnsLeft: turns, sprout: false, placed: [] };
+      // Winding: the arm's rows step away from the lead (west upwards, east downwards).
+      const out = arm.id === 'W' ? DIRS.N : DIRS.S;
+      return { cursor: [dir[0] * half, 0], dir, turnsLeft: turns, sprout: false, placed: [], wind, out, row: dir };
     }
     if (a.arm === null || a.arm === undefined) {
       // A sprout of the spinning lead: N and S leave its ends.
@@ -134,7 +141,21 @@ export function layoutGeometry(tree, opts = {}) {
     const straight = candidate(pen.cursor, pen.dir, dbl, null);
     const mayTurn = !dbl && !spinners.has(`${arm.id}:${index - 1}`) && (!pen.sprout || index > 0);
     let options = [straight];
-    if (mayTurn) {
+    if (mayTurn && pen.wind) {
+      // Winding: along a row until past the limit, then one step away from the lead, then
+      // back along the next row the other way.
+      const back = [-pen.row[0], -pen.row[1]];
+      const step = candidate(pen.cursor, pen.out, dbl, pen.dir);
+      const along = candidate(pen.cursor, back, dbl, pen.dir);
+      const cw = candidate(pen.cursor, clockwise(pen.dir), dbl, pen.dir);
+      const ccw = candidate(pen.cursor, anticlockwise(pen.dir), dbl, pen.dir);
+      if (pen.dir[1] === 0) {
+        const over = Math.abs(straight.next[0]) > turnX;
+        options = over ? [step, straight, cw, ccw] : [straight, step, cw, ccw];
+      } else {
+        options = [along, straight, cw, ccw];
+      }
+    } else if (mayTurn) {
       const cw = candidate(pen.cursor, clockwise(pen.dir), dbl, pen.dir);
       const ccw = candidate(pen.cursor, anticlockwise(pen.dir), dbl, pen.dir);
       const far = straight.next;
@@ -150,6 +171,8 @@ export function layoutGeometry(tree, opts = {}) {
     }
     if (!pick) pick = leap(pen, dbl);
     if (pick.turned) pen.turnsLeft = Math.max(0, pen.turnsLeft - 1);
+    // A winding arm's row: the way it last ran along the board.
+    if (pen.wind && pick.dir[1] === 0 && pick.dir !== pen.dir) pen.row = pick.dir;
     pen.dir = pick.dir;
     pen.cursor = pick.next;
     const forward = pick.dir[0] + pick.dir[1] > 0; // E or S: the inner half is left/top
@@ -243,6 +266,54 @@ export function turnLimits(aspect, width = 0, height = 0) {
   if (aspect >= 1.2) return { turnX: 9, turnY: 5 };
   if (aspect >= 0.8) return { turnX: 6, turnY: 6 };
   return { turnX: 4, turnY: 8 };
+}
+
+/** The smallest half-tile drawn, in CSS pixels: smaller pips are not readable on a phone. */
+export const MIN_UNIT = 18;
+
+/**
+ * The layout options for a board of `width` x `height` pixels (`turnLimits`). `wind`: the
+ * layout never spins (its two arms wind in rows, `layoutGeometry`); `setTiles`: how many tiles
+ * the set has. A winding layout's rows are as long as holds the whole set in the board's
+ * shape (k rows of k x aspect tiles), never longer than the board's width at `MIN_UNIT`, and
+ * never shorter than the comfortable limit.
+ */
+export function boardLimits(width, height, { wind = false, setTiles = 28 } = {}) {
+  const aspect = width > 0 && height > 0 ? width / height : 1.6;
+  const base = turnLimits(aspect, width, height);
+  if (!wind) return base;
+  const shape = Math.ceil(Math.sqrt(setTiles * aspect));
+  const widest = width > 0 ? Math.floor((width / MIN_UNIT - 3) / 2) : shape;
+  return { turnX: Math.max(base.turnX, Math.min(shape, widest)), turnY: base.turnY, wind: true };
+}
+
+/**
+ * What the board shows, on a board of `width` x `height` pixels: the whole layout zoomed to fit
+ * (`fitViewBox`) while that keeps half a tile at `minUnit` pixels or more; otherwise a window at
+ * `minUnit` centred on `focus` (the tile just laid), which the player pans and zooms. `zoom`:
+ * the player's own view, `{unit, cx, cy}` (pixels per unit and the centre), or `{fit: true}`
+ * for the whole layout at any size. A view never strays past the layout's edges, except by
+ * `slack` pixels below it (room to pan the last row out from under the zoom buttons).
+ * Returns `{vb, unit, fitUnit, whole}` (`whole`: everything is in view).
+ */
+export function boardView(bbox, width, height, { minUnit = MIN_UNIT, focus = null, zoom = null, minW = 12, minH = 7, margin = 0.6, slack = 0 } = {}) {
+  const aspect = width > 0 && height > 0 ? width / height : 1.6;
+  const fit = fitViewBox(bbox, { aspect, minW, minH, margin });
+  const fitUnit = width > 0 ? width / fit[2] : minUnit;
+  if (zoom && zoom.fit) return { vb: fit, unit: fitUnit, fitUnit, whole: true };
+  let unit = zoom ? zoom.unit : minUnit;
+  if (!zoom && fitUnit >= minUnit) return { vb: fit, unit: fitUnit, fitUnit, whole: true };
+  if (unit <= fitUnit) return { vb: fit, unit: fitUnit, fitUnit, whole: true };
+  unit = Math.min(unit, 4 * Math.max(minUnit, fitUnit));
+  const w = width / unit;
+  const hgt = height / unit;
+  const centre = [(bbox.minX + bbox.maxX) / 2, (bbox.minY + bbox.maxY) / 2];
+  let [cx, cy] = zoom ? [zoom.cx, zoom.cy] : focus || centre;
+  const keep = (c, lo, hi, span) => (span >= hi - lo ? (lo + hi) / 2 : Math.min(hi - span / 2, Math.max(lo + span / 2, c)));
+  cx = keep(cx, bbox.minX - margin, bbox.maxX + margin, w);
+  cy = keep(cy, bbox.minY - margin, bbox.maxY + margin + slack / unit, hgt);
+  const whole = w >= bbox.maxX - bbox.minX && hgt >= bbox.maxY - bbox.minY;
+  return { vb: [cx - w / 2, cy - hgt / 2, w, hgt], unit, fitUnit, whole };
 }
 
 /** Whether two placed tiles overlap (for tests). */

@@ -37,6 +37,9 @@ function accountPanel(app, onChange) {
       err);
   }
   const user = h('input', { id: 'reg-name', maxlength: 24, autocomplete: 'username' });
+  // The name shown at tables: the guest's nickname unless changed (the user name is only for
+  // logging in).
+  const shown = h('input', { id: 'reg-display', maxlength: 24, value: app.user.name, autocomplete: 'nickname' });
   const rename = h('input', { id: 'rename-name', maxlength: 24, required: true, value: app.user.name, autocomplete: 'nickname' });
   const pass = h('input', { id: 'reg-pass', type: 'password', autocomplete: 'new-password' });
   return h('section', { class: 'card account', 'aria-labelledby': 'acc-h' },
@@ -45,10 +48,11 @@ function accountPanel(app, onChange) {
       ' ', h('a', { href: `/user/${app.user.id}` }, 'Your profile')),
     app.user.registered ? null : h('form', { class: 'row', onSubmit: async (ev) => {
       ev.preventDefault();
-      try { const me = await api.register(user.value, pass.value); app.setUser(me.user); onChange(); } catch (e) { fail(e); }
+      try { const me = await api.register(user.value, pass.value, shown.value.trim()); app.setUser(me.user); onChange(); } catch (e) { fail(e); }
     } },
       // Each label stays with its field when the row wraps (as in the log-in form).
-      h('div', { class: 'field' }, h('label', { for: 'reg-name' }, 'User name'), user),
+      h('div', { class: 'field' }, h('label', { for: 'reg-display' }, 'Name shown at tables'), shown),
+      h('div', { class: 'field' }, h('label', { for: 'reg-name' }, 'User name (to log in)'), user),
       h('div', { class: 'field' }, h('label', { for: 'reg-pass' }, 'Password'), pass),
       h('button', { type: 'submit' }, 'Register')),
     // A guest (named by the page when they went straight to a game) may take another nickname:

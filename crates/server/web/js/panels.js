@@ -14,13 +14,30 @@ export function tallySvg(score, label) {
     t.segs.map(([x1, y1, x2, y2]) => s('line', { x1, y1, x2, y2 })));
 }
 
+/**
+ * A seat's name to show: a computer player's name with the computer icon (labelled for screen
+ * readers) rather than a "(computer)" suffix.
+ */
+export function seatLabel(seats, i) {
+  const seat = seats && seats[i];
+  if (seat && seat.occupant.kind === 'bot') return h('span', { class: 'seat-label bot' }, botIcon(), BOT_NAMES[i % BOT_NAMES.length]);
+  return h('span', { class: 'seat-label' }, seatName(seats, i));
+}
+
+/** A side's names to show (`seatLabel`), partners joined by "&". */
+export function sideLabel(seats, sides, side) {
+  const out = [];
+  sides.forEach((sd, i) => { if (sd === side) { if (out.length) out.push(' & '); out.push(seatLabel(seats, i)); } });
+  return out.length ? out : [`side ${side + 1}`];
+}
+
 export function scoresPanel(view) {
   const seats = view.table.seats;
   const nSides = view.scores.length;
   return h('section', { class: 'card scores', 'aria-labelledby': 'scores-h' },
     h('h2', { id: 'scores-h' }, `Scores · to ${view.table.rules.target}`),
     h('ul', {}, Array.from({ length: nSides }, (_, side) => h('li', { class: ['score', view.you != null && view.sides[view.you] === side ? 'mine' : ''], 'data-side': side },
-      h('span', { class: 'who' }, sideName(seats, view.sides, side)),
+      h('span', { class: 'who' }, sideLabel(seats, view.sides, side)),
       h('span', { class: 'num', 'aria-label': `${view.scores[side]} points` }, String(view.scores[side])),
       tallySvg(view.scores[side], `tally of ${view.scores[side]}`)))));
 }
@@ -108,6 +125,44 @@ export function endWords(view, o) {
   return o.end.kind === 'domino' ? `${seatName(seats, o.end.seat)} went out` : 'The hand is blocked';
 }
 
+/** A registered player's rating change over the game just ended. */
+function ratingLine({ before, after }) {
+  const d = Math.round(after) - Math.round(before);
+  return h('p', { class: ['rating-change', d >= 0 ? 'up' : 'down'], id: 'rating-change' },
+    `Your rating: ${Math.round(before)} → ${Math.round(after)} (${d >= 0 ? '+' : '−'}${Math.abs(d)})`);
+}
+
+/**
+ * The game hand by hand: what each side made in each hand and its score after it, the winner's
+ * column marked. `sheet`: `[{hand, scored, scores}]` from the game's replay (null while it is
+ * fetched).
+ */
+export function scoreSheet(view, sheet) {
+  const seats = view.table.seats;
+  const n = view.scores.length;
+  if (!sheet || !sheet.length) return h('p', { class: 'note', id: 'score-sheet-wait' }, 'The score sheet is on its way…');
+  // Many sides scroll sideways inside their own box (focusable, so keys scroll it too).
+  return h('section', { class: 'score-sheet-wrap', 'aria-labelledby': 'sheet-h' },
+    h('h3', { id: 'sheet-h' }, 'The score sheet'),
+    h('div', { class: 'sheet-scroll', tabindex: 0, role: 'region', 'aria-label': 'the score sheet, hand by hand' }, h('table', { class: 'result score-sheet', id: 'score-sheet' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'hand'), Array.from({ length: n }, (_, side) => h('th', { scope: 'col', class: side === view.winner ? 'winner' : null }, sideLabel(seats, view.sides, side))))),
+      h('tbody', {}, sheet.map((row, k) => {
+        const prev = k ? sheet[k - 1].scores : view.scores.map(() => 0);
+        return h('tr', {}, h('th', { scope: 'row' }, String(row.hand)), Array.from({ length: n }, (_, side) => {
+          const gain = (row.scores[side] ?? 0) - (prev[side] ?? 0);
+          return h('td', { class: 'num' }, h('strong', {}, String(row.scores[side] ?? 0)), h('span', { class: 'gain' }, ` (${gain >= 0 ? '+' : '−'}${Math.abs(gain)})`));
+        }));
+      })),
+      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'final'), Array.from({ length: n }, (_, side) => h('td', { class: ['num', side === view.winner ? 'winner' : ''] }, h('strong', {}, String(view.scores[side])))))))));
+}
+
+/** How the hand ended, to show: `endWords` with computer players named by their icon. */
+function endLabel(view, o) {
+  const seats = view.table.seats;
+  if (o.mid_hand) return [sideLabel(seats, view.sides, o.winners[0] ?? view.winner ?? 0), ` reached ${view.table.rules.target} during the hand`];
+  return o.end.kind === 'domino' ? [seatLabel(seats, o.end.seat), ' went out'] : ['The hand is blocked'];
+}
+
 /**
  * The end-of-hand summary. `kept`: the summary of a hand already over, opened again during the
  * next one (only a Close button).
@@ -116,7 +171,6 @@ export function summary(view, st, actions, { kept = false } = {}) {
   const o = view.last_hand;
   const seats = view.table.seats;
   const over = !kept && view.winner !== null && view.winner !== undefined;
-  const end = endWords(view, o);
   const during = playPoints(view, view.history);
   const proof = (view.proofs || []).find((p) => p.hand === o.hand);
   // The dialog's buttons come first, under its heading, so that "Next hand" and "Play again"
@@ -136,22 +190,30 @@ export function summary(view, st, actions, { kept = false } = {}) {
           st.readyNext || view.seed_sent ? 'Waiting for the others…' : 'Next hand')
         : null),
     h('button', { type: 'button', class: 'secondary', id: 'look', onClick: actions.hideSummary }, 'Look at the table'));
+  // The game's end for a player: won or lost, said first and big; a spectator sees who won.
+  const mySide = view.you != null ? view.sides[view.you] : null;
+  const won = over && mySide != null && mySide === view.winner;
+  const winners = [sideLabel(seats, view.sides, view.winner), ` win${view.sides.filter((x) => x === view.winner).length > 1 ? '' : 's'}`];
   return h('div', { class: 'overlay', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'sum-h', id: 'summary' },
-    h('div', { class: 'card summary' },
+    h('div', { class: ['card summary', over ? 'final' : '', over && mySide != null ? (won ? 'won' : 'lost') : ''] },
       over
-        ? h('h2', { id: 'sum-h', class: 'game-over' }, `Game over: ${sideName(seats, view.sides, view.winner)} win${view.sides.filter((x) => x === view.winner).length > 1 ? '' : 's'}`)
-        : h('h2', { id: 'sum-h' }, `Hand ${o.hand}: ${end}`),
-      over ? h('p', {}, `Hand ${o.hand}: ${end}.`) : null,
+        ? h('h2', { id: 'sum-h', class: 'game-over' },
+          mySide != null ? h('span', { class: 'verdict', id: 'verdict' }, won ? 'You won!' : 'You lost') : null,
+          h('span', { class: 'winners' }, mySide != null ? ' Game over: ' : 'Game over: ', winners))
+        : h('h2', { id: 'sum-h' }, `Hand ${o.hand}: `, endLabel(view, o)),
+      over ? h('p', {}, `Hand ${o.hand}: `, endLabel(view, o), '.') : null,
+      over && st.ratingChange ? ratingLine(st.ratingChange) : null,
       buttons,
+      over ? scoreSheet(view, st.sheet) : null,
       h('h3', {}, 'All hands'),
       h('ul', { class: 'revealed' }, o.hands.map((tiles, i) => h('li', {},
-        h('span', { class: 'who' }, seatName(seats, i)),
+        h('span', { class: 'who' }, seatLabel(seats, i)),
         tiles.length ? tileRow(tiles, `${seatName(seats, i)}'s tiles`) : h('span', {}, 'no tiles'),
         h('span', { class: 'pips' }, `${o.pips[i]} pips`)))),
       h('h3', {}, 'The award, step by step'),
       h('ol', { class: 'explanation' }, o.explanation.map((line) => h('li', {}, line))),
       h('table', { class: 'result' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'side'), h('th', { scope: 'col' }, 'during play'), h('th', { scope: 'col' }, 'award'), h('th', { scope: 'col' }, 'this hand'), h('th', { scope: 'col' }, 'score'))),
-        h('tbody', {}, o.scores.map((sc, side) => h('tr', {}, h('td', {}, sideName(seats, view.sides, side)), h('td', {}, `+${during[side]}`), h('td', {}, `+${o.scored[side]}`), h('td', { class: 'hand-total' }, `+${during[side] + o.scored[side]}`), h('td', { class: 'num' }, String(sc)))))),
+        h('tbody', {}, o.scores.map((sc, side) => h('tr', {}, h('td', {}, sideLabel(seats, view.sides, side)), h('td', {}, `+${during[side]}`), h('td', {}, `+${o.scored[side]}`), h('td', { class: 'hand-total' }, `+${during[side] + o.scored[side]}`), h('td', { class: 'num' }, String(sc)))))),
       !over && !kept && view.you != null && st.dealAt ? h('p', { class: 'deal-countdown', id: 'deal-countdown', 'data-deadline': st.dealAt, role: 'timer' },
         'The next hand is dealt in ', h('span', { class: 'clock-t' }, `${Math.max(0, Math.ceil((st.dealAt - Date.now()) / 1000))} s`),
         ' (your seed is sent for you if you have not pressed Next hand by then).') : null,

@@ -40,8 +40,28 @@ export async function profilePage(main, { params: [uid], app }) {
   };
   for (const el of [result, rules]) el.addEventListener('change', drawHistory);
   who.addEventListener('input', drawHistory);
+  // Your own profile, registered: the name shown at tables can be changed (the user name you
+  // log in with stays).
+  const mine = app.user && app.user.registered && String(app.user.id) === String(p.user.id);
+  const heading = h('h1', { id: 'prof-h' }, p.user.name, p.user.registered ? '' : ' (guest)');
+  const nameForm = () => {
+    const input = h('input', { id: 'display-name', maxlength: 24, required: true, value: p.user.name, autocomplete: 'nickname' });
+    const msg = h('p', { class: 'note', id: 'display-msg', role: 'status' });
+    return h('form', { class: 'row', id: 'display-form', 'aria-label': 'your display name', onSubmit: async (ev) => {
+      ev.preventDefault();
+      msg.classList.remove('error');
+      try {
+        const me = await api.displayName(input.value.trim());
+        app.setUser(me.user);
+        p.user.name = me.user.name;
+        heading.firstChild.textContent = me.user.name;
+        msg.textContent = `Your tables now show you as ${me.user.name}.`;
+      } catch (e) { msg.classList.add('error'); msg.textContent = e.message; }
+    } }, h('div', { class: 'field' }, h('label', { for: 'display-name' }, 'Name shown at tables'), input), h('button', { type: 'submit', id: 'display-go' }, 'Change'), msg);
+  };
   mount(main, h('section', { class: 'page profile', 'aria-labelledby': 'prof-h' },
-    h('h1', { id: 'prof-h' }, p.user.name, p.user.registered ? '' : ' (guest)'),
+    heading,
+    mine ? nameForm() : null,
     h('dl', { class: 'stats' },
       h('dt', {}, 'Games'), h('dd', {}, String(st.games)),
       h('dt', {}, 'Wins'), h('dd', {}, `${st.wins}${st.games ? ` (${Math.round((100 * st.wins) / st.games)}%)` : ''}`),

@@ -67,7 +67,7 @@ export async function replayPage(main, { params: [id] }) {
     const tiles = step ? step.hands : hand.dealt;
     const scores = step ? step.scores : hand.scores_before;
     const order = hand.steps.slice(0, p.index).map((x) => x.action).filter((a) => a.includes('@')).map((a) => a.split('@')[1]);
-    renderBoard(board, layout, { openEnds: step ? step.open_ends : [], order, lastTile: step && step.action.includes('-') ? step.action.split('@')[0] : null, waiting: step ? step.waiting || [] : [], turns: replay.rules.spinner === 'none' ? 2 : 1 });
+    renderBoard(board, layout, { openEnds: step ? step.open_ends : [], order, lastTile: step && step.action.includes('-') ? step.action.split('@')[0] : null, waiting: step ? step.waiting || [] : [], wind: replay.rules.spinner === 'none', set: replay.rules.set || 6, zoomable: true });
     counter.textContent = `Hand ${hand.hand}, ${step ? `action ${p.index} of ${hand.steps.length}` : 'the deal'} (${at + 1} / ${pos.length})`;
     const v = step ? verdictFor(hand.hand, step.index) : null;
     // The scores when the decision was made: after the previous action.

@@ -3,12 +3,12 @@
 import { h, s, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { Conn, randomSeedHex } from './conn.js';
-import { renderBoard, armName } from './board.js';
+import { renderBoard, armName, resetZoom } from './board.js';
 import { playOrder } from './geometry.js';
 import { tileSvg, tileWords } from './tiles.js';
 import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rulesLines, leadWords, gameName, levelWords } from './format.js';
 import { proofBlock, hex } from './verifyview.js';
-import { scoresPanel, seatsPanel, seatPlaces, summary, clockText } from './panels.js';
+import { scoresPanel, seatsPanel, seatPlaces, summary, clockText, seatLabel } from './panels.js';
 import { go } from './app.js';
 
 /** How long a table with open seats waits for players before the page offers computer players. */
@@ -38,7 +38,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     root: h('section', { class: 'table-page', 'aria-label': 'the table' }),
     board: s('svg', { id: 'board', class: 'board', role: 'group', 'aria-label': 'the layout', preserveAspectRatio: 'xMidYMid meet' }),
     count: h('div', { id: 'count', class: 'count', role: 'status', 'aria-live': 'polite' }),
-    chatList: h('ol', { class: 'chat-lines', 'aria-live': 'polite', 'aria-label': 'chat', tabindex: 0 }),
+    chatList: h('ol', { class: 'chat-lines', 'aria-label': 'chat', tabindex: 0 }),
   };
   let conn = null;
 
@@ -51,6 +51,44 @@ export async function tablePage(main, { params: [id], query, app }) {
     st.error = '';
     send({ type: 'act', id: conn.nextId('a'), version: st.version, action });
     render();
+  };
+  // Drawing without a click per tile: "Draw until a tile fits" draws, one `act` at a time,
+  // each acknowledged and stored like any move, until a tile in the hand fits (or the rules or
+  // the boneyard stop it); the automatic setting does the same, and passes, whenever the
+  // player has no tile to play. Under draw-one rules only one tile is drawn a turn.
+  const draws = { on: localStorage.getItem('fiveup-autodraw') === 'on', run: false, timer: null };
+  const noPlay = (v) => v && v.you != null && v.to_move === v.you && v.winner == null
+    && (v.legal || []).length > 0 && !(v.legal || []).some((l) => l.tile);
+  const forcedMove = (v) => {
+    if (!noPlay(v)) return null;
+    const legal = v.legal;
+    if (legal.some((l) => l.action === 'D') && (draws.run || draws.on)) return 'D';
+    if (draws.on && legal.every((l) => l.action === 'P')) return 'P';
+    return null;
+  };
+  const autoStep = () => {
+    const v = st.view;
+    if (draws.run && !(noPlay(v) && v.legal.some((l) => l.action === 'D'))) draws.run = false;
+    const move = forcedMove(v);
+    if (!move || st.pending || draws.timer) return;
+    const version = st.version;
+    const pause = window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 50 : 350;
+    draws.timer = setTimeout(() => {
+      draws.timer = null;
+      if (st.version === version && !st.pending && forcedMove(st.view) === move) act(move);
+    }, pause);
+  };
+  const drawUntil = () => { draws.run = true; autoStep(); renderPlayArea(); };
+  const autoDrawToggle = (v) => {
+    if (v.you == null || !v.table.rules.drawing || v.table.seats[v.you]?.resigned || v.winner != null) return null;
+    const box = h('input', { type: 'checkbox', id: 'auto-draw', checked: draws.on });
+    box.addEventListener('change', () => {
+      draws.on = box.checked;
+      localStorage.setItem('fiveup-autodraw', draws.on ? 'on' : 'off');
+      announce(draws.on ? 'You will draw and pass automatically when no tile fits' : 'Automatic drawing is off');
+      autoStep();
+    });
+    return h('label', { class: 'auto-draw', for: 'auto-draw' }, box, ' Draw for me when no tile fits');
   };
   const maybeSendSeed = () => {
     const v = st.view;
@@ -273,7 +311,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     const leadTarget = st.selected && legalFor(st.selected).some((l) => l.arm == null);
     const last = [...(v.history || [])].reverse().find((e) => e.kind === 'play');
     const fly = st.fly && st.fly.version === st.version ? st.fly : null;
-    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly, waiting: v.waiting || [], turns: v.table.rules.spinner === 'none' ? 2 : 1 });
+    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly, waiting: v.waiting || [], wind: v.table.rules.spinner === 'none', set: v.table.rules.set || 6, zoomable: true });
     el.count.replaceChildren(h('span', { class: 'label' }, 'Count'), h('span', { class: 'value', 'aria-label': `count ${v.count}` }, String(v.count)));
     // Games whose plays score nothing (Cross Dominoes, Draw, Block) have no count to watch.
     el.count.hidden = v.table.rules.play_scoring === 'none';
@@ -320,6 +358,10 @@ export async function tablePage(main, { params: [id], query, app }) {
         legal.filter((l) => !l.tile && !/^C\d+$/.test(l.action)).map((l) => h('button', {
           type: 'button', class: ['act', l.action === 'D' && mustDraw ? 'big' : ''], id: l.action === 'D' ? 'draw' : l.action === 'P' ? 'pass' : null, 'data-action': l.action, onClick: () => act(l.action),
         }, actionWords(l.action)[0].toUpperCase() + actionWords(l.action).slice(1), l.action === 'D' ? ` (${v.boneyard} left)` : '')),
+        // Several draws in one action, where the rules allow more than one a turn.
+        noPlay(v) && legal.some((l) => l.action === 'D') && !v.table.rules.draw_one
+          ? h('button', { type: 'button', class: 'act', id: 'draw-until', disabled: draws.run, onClick: drawUntil }, draws.run ? 'Drawing…' : 'Draw until a tile fits') : null,
+        autoDrawToggle(v),
         resignControls(v),
         v.you != null && !v.table.seats[v.you]?.resigned ? h('button', { type: 'button', id: 'hint', class: 'secondary', disabled: legal.length < 2 || st.hintPending, title: legal.length === 1 ? 'Only one move is possible' : null, onClick: askHint, 'aria-keyshortcuts': 'h' }, st.hintPending ? 'Thinking…' : 'Hint') : null,
         h('span', { class: 'boneyard', 'aria-label': `${v.boneyard} tiles in the boneyard` }, `Boneyard: ${v.boneyard}`),
@@ -362,6 +404,7 @@ export async function tablePage(main, { params: [id], query, app }) {
         h('section', { class: 'card', 'aria-labelledby': 'log-h' }, logHeading, logList),
         h('section', { class: 'card chat', 'aria-labelledby': 'chat-h' }, h('h2', { id: 'chat-h' }, 'Chat'), el.chatList, chatForm),
         verifySlot);
+      chatSeen.observe(side.querySelector('.card.chat'));
     }
     mount(scoresSlot, scoresPanel(v));
     logHeading.textContent = `Hand ${(v.last_hand && v.phase !== 'play' && v.phase !== 'claim' ? v.last_hand.hand : v.hand_no) || '—'}`;
@@ -474,8 +517,43 @@ export async function tablePage(main, { params: [id], query, app }) {
     chatInput.value = '';
   } }, chatInput, h('button', { type: 'submit' }, 'Send'));
   const renderChat = () => {
-    mount(el.chatList, st.chat.slice(-100).map((c) => h('li', {}, h('strong', {}, c.from.name), ': ', c.text)));
+    // Lines from the table itself (a computer taking a seat over), and from people watching
+    // rather than playing (no seat), marked as such.
+    mount(el.chatList, st.chat.slice(-100).map((c) => (c.system
+      ? h('li', { class: 'system' }, h('span', { class: 'tag' }, 'table'), ' ', c.text)
+      : h('li', { class: c.seat == null ? 'watcher' : null },
+        h('strong', {}, c.from.name), c.seat == null ? h('span', { class: 'tag watcher-tag' }, ' (watching)') : null, ': ', c.text))));
     el.chatList.scrollTop = el.chatList.scrollHeight;
+    renderUnread();
+  };
+  // Unread chat: lines that came while the chat was out of sight (below the table on a phone,
+  // or while the tab was hidden) are counted on the Chat button in the table's heading, which
+  // brings the chat into view; the count clears once the chat is seen. Each line is also
+  // announced politely to screen readers.
+  const unread = { n: 0, seen: false };
+  const chatToggle = h('button', { type: 'button', class: 'secondary chat-toggle', id: 'chat-toggle', onClick: () => {
+    const card = el.root.querySelector('.card.chat');
+    card?.scrollIntoView({ block: 'nearest', behavior: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+    chatInput.focus({ preventScroll: true });
+    unread.n = 0;
+    renderUnread();
+  } });
+  const renderUnread = () => {
+    chatToggle.replaceChildren(...['Chat', unread.n ? h('span', { class: 'unread', 'aria-hidden': 'true' }, String(unread.n)) : null].filter(Boolean));
+    chatToggle.setAttribute('aria-label', unread.n ? `Chat, ${unread.n} unread` : 'Chat');
+    chatToggle.classList.toggle('has-unread', unread.n > 0);
+  };
+  const chatSeen = new IntersectionObserver((entries) => {
+    unread.seen = entries.some((e) => e.isIntersecting);
+    if (unread.seen && !document.hidden && unread.n) { unread.n = 0; renderUnread(); }
+  }, { threshold: 0.4 });
+  const onVisible = () => { if (!document.hidden && unread.seen && unread.n) { unread.n = 0; renderUnread(); } };
+  document.addEventListener('visibilitychange', onVisible);
+  const chatArrived = (line) => {
+    const mine = app.user && line.from && line.from.id === app.user.id;
+    if (mine) return;
+    if (!unread.seen || document.hidden) unread.n += 1;
+    announce(`Chat from ${line.from.name}${line.seat == null ? ', watching' : ''}: ${line.text}`);
   };
 
   // Motion and sound: the tile just laid slides in from its player's place, the points it
@@ -547,23 +625,56 @@ export async function tablePage(main, { params: [id], query, app }) {
     render();
   } }, sound.on ? 'Sound on' : 'Sound off');
 
+  // The game over: the match hand by hand (from the game's replay), and for a registered
+  // player the rating before the game (fetched when the page opened, before this game was
+  // stored) and after it (once the server has stored the game in their profile).
+  const gameOverData = (v) => {
+    if (v.winner == null || st.sheetAsked) return;
+    st.sheetAsked = true;
+    api.game(id).then((r) => {
+      st.sheet = (r.hands || []).filter((x) => x.outcome).map((x) => ({ hand: x.hand, scored: x.outcome.scored, scores: x.outcome.scores, during: x.scores_before }));
+      render();
+    }).catch(() => {});
+    if (!st.ratingBefore) return;
+    let tries = 0;
+    const poll = () => {
+      tries += 1;
+      api.user(app.user.id).then((p) => {
+        if ((p.history || []).some((g) => g.game === id) && p.rating) {
+          st.ratingChange = { before: st.ratingBefore.rating, after: p.rating.rating };
+          render();
+        } else if (tries < 10) setTimeout(poll, 1000);
+      }).catch(() => {});
+    };
+    poll();
+  };
+  if (app.user && app.user.registered) {
+    api.user(app.user.id).then((p) => {
+      if (p.rating && !(p.history || []).some((g) => g.game === id)) st.ratingBefore = p.rating;
+    }).catch(() => {});
+  }
+
   function render() {
     const v = st.view;
     if (!v) return;
+    gameOverData(v);
     turnSignals(v);
     el.root.dataset.version = String(st.version);
     el.root.dataset.status = v.table.status;
     el.root.dataset.hand = String(v.hand_no);
     el.root.dataset.turn = v.you != null && v.to_move === v.you && (v.legal || []).length ? 'mine' : 'other';
-    const names = v.table.seats.filter((x) => x.occupant.kind === 'human' || x.occupant.kind === 'bot').map((x) => seatName(v.table.seats, x.seat));
+    // The players, a computer player marked by its icon (seatLabel), not a "(computer)" suffix.
+    const names = v.table.seats.filter((x) => x.occupant.kind === 'human' || x.occupant.kind === 'bot')
+      .flatMap((x, k) => (k ? [', ', seatLabel(v.table.seats, x.seat)] : [seatLabel(v.table.seats, x.seat)]));
     const game = gameName(v.table.rules, presets);
     mount(top,
       h('div', { class: 'table-head' },
-        h('h1', {}, names.length ? `${game}: ${names.join(', ')}` : game),
+        h('h1', {}, names.length ? [`${game}: `, names] : game),
         keptDetails('rules', { class: 'rules' }, shortRules(v.table.rules), h('ul', { class: 'rules-lines' }, rulesLines(v.table.rules).map((l) => h('li', {}, l)))),
         v.table.rules.manual_scoring ? h('span', { class: 'badge manual', id: 'manual-badge' }, 'Scored by hand: claim your points') : null,
         v.you == null && !invite && v.table.status !== 'waiting' ? h('span', { class: 'badge' }, 'watching') : null,
         h('a', { href: '/how-to-play', class: 'help-link' }, 'How to play'),
+        chatToggle,
         soundButton()),
     );
     const key = `${v.hand_no}:${v.to_move}:${v.phase}`;
@@ -673,7 +784,21 @@ export async function tablePage(main, { params: [id], query, app }) {
             st.kept = m.view; st.showKept = false;
             handsSeen.set(e.outcome.hand, { leadKind: m.view.lead_kind, known: { history: m.view.history, remaining: e.outcome.hands, lot: m.view.lot } });
           }
-          if (e.kind === 'dealt') { st.drawnTile = null; st.note = ''; st.dealAt = null; announce(`Hand ${e.hand} dealt`); }
+          if (e.kind === 'dealt') { resetZoom(el.board); st.drawnTile = null; st.note = ''; st.dealAt = null; announce(`Hand ${e.hand} dealt`); }
+          // A computer player taking a disconnected person's seat, or handing it back when they
+          // return, is said in the chat (as a line from the table) and to screen readers.
+          if (e.kind === 'seat' && before && e.seat) {
+            const was = before.table.seats[e.seat.seat];
+            if (was && !!was.taken_over !== !!e.seat.taken_over && !e.seat.resigned) {
+              const who = seatName(m.view.table.seats, e.seat.seat);
+              const text = e.seat.taken_over
+                ? `${who} lost the connection: a computer player plays the seat until they come back.`
+                : `${who} is back and plays the seat again.`;
+              st.chat.push({ system: true, text, at: Math.floor(Date.now() / 1000) });
+              announce(text);
+              renderChat();
+            }
+          }
           if (e.kind === 'seat' || e.kind === 'started') api.table(id).then((i) => { st.info = i; render(); }).catch(() => {});
           if (e.kind === 'rematch' && before) announce('A new table is ready: play again');
           // A hint is for one version of the table; errors are about the moment they came.
@@ -687,11 +812,12 @@ export async function tablePage(main, { params: [id], query, app }) {
           break;
         case 'error':
           st.pending = null;
+          draws.run = false;
           if (m.code !== 'stale_version') st.error = m.message;
           if (m.id && m.id.startsWith('h-')) st.hintPending = false;
           break;
         case 'chat':
-          st.chat.push(m.line); renderChat(); return;
+          st.chat.push(m.line); chatArrived(m.line); renderChat(); return;
         case 'presence': {
           const seat = st.view?.table.seats[m.seat];
           if (seat) seat.connected = m.connected;
@@ -710,12 +836,16 @@ export async function tablePage(main, { params: [id], query, app }) {
       if (st.selected && !(st.view.legal || []).some((l) => l.tile === st.selected)) st.selected = null;
       render();
       maybeSendSeed();
+      autoStep();
     },
   });
 
   return () => {
     document.title = 'fiveup';
     clearInterval(ticker);
+    clearTimeout(draws.timer);
+    chatSeen.disconnect();
+    document.removeEventListener('visibilitychange', onVisible);
     window.removeEventListener('resize', placeTable);
     conn.close();
     ro.disconnect();

@@ -1,7 +1,7 @@
 // Unit tests of the pure modules, run in the browser (test.html), driven by the Rust browser
 // tests, which pass in the engine's shuffle test vectors (crates/engine/tests/data/shuffle_v1.txt).
 import * as deal from './deal.js';
-import { layoutGeometry, overlaps, fitViewBox, turnLimits } from './geometry.js';
+import { layoutGeometry, overlaps, fitViewBox, turnLimits, boardLimits, boardView, MIN_UNIT } from './geometry.js';
 import { tallyParts, tallySegments } from './tally.js';
 import { actionWords, entryWords, optionsString, seatName, playingToWin, rulesLines, optionsWords, valueWords, formProblems, leadWords, plainRulesWords, presetRulesFor, formOptions, maxPlayers, maxHand, gameName } from './format.js';
 import { learnArms } from './board.js';
@@ -38,7 +38,7 @@ export function geometryReport(items) {
     const shapes = [{ turnX: 9, turnY: 5 }, { turnX: 4, turnY: 8 }, { turnX: 6, turnY: 6 },
       turnLimits(1.36, 378, 278), turnLimits(1.34, 615, 458), turnLimits(1.6, 1100, 690),
       { turnX: 14, turnY: 3 }, { turnX: 4, turnY: 10 }, { turnX: 14, turnY: 10 }];
-    for (const limits of winding ? [...shapes, ...shapes.map((x) => ({ ...x, turns: 2 }))] : shapes) {
+    for (const limits of winding ? [...shapes, ...shapes.map((x) => ({ ...x, turns: 2 })), ...shapes.map((x) => ({ ...x, wind: true }))] : shapes) {
       const g = layoutGeometry(tree, { ...limits, order });
       let n = 0;
       for (let a = 0; a < g.tiles.length; a += 1) {
@@ -49,6 +49,39 @@ export function geometryReport(items) {
     }
   });
   return out;
+}
+
+/**
+ * The size of the tiles on real layouts (`{tree, order, set, last}`), laid out as the table
+ * lays them on boards of the given pixel sizes (`boards`: `[{width, height}]`, measured on the
+ * table): for each board, the smallest half-tile when the whole layout is fitted (`fitMin`),
+ * the smallest half-tile the board shows by itself (`shownMin`: the fitted size, or a readable
+ * window on the tile just laid), how many layouts needed that window (`windows`), whether the
+ * tile just laid was in view every time (`lastInView`), and how many tiles the biggest layout
+ * held (`mostTiles`).
+ */
+export function sizeReport(items, boards) {
+  return boards.map(({ width, height }) => {
+    let fitMin = Infinity; let shownMin = Infinity; let windows = 0; let lastInView = true; let mostTiles = 0; let overlapping = 0;
+    for (const { tree, order, set, last } of items) {
+      const wind = tree.arms.every((arm) => !arm.anchor || arm.anchor.kind === 'root');
+      const aspect = width / height;
+      const g = layoutGeometry(tree, { ...boardLimits(width, height, { wind, setTiles: ((set + 1) * (set + 2)) / 2 }), order });
+      for (let a = 0; a < g.tiles.length; a += 1) for (let b = a + 1; b < g.tiles.length; b += 1) if (overlaps(g.tiles[a], g.tiles[b])) overlapping += 1;
+      const t = g.tiles.find((x) => x.tile === last);
+      const v = boardView(g.bbox, width, height, { focus: t ? [t.x, t.y] : null, minW: aspect >= 1 ? 12 : 8, minH: aspect >= 1 ? 7 : 9 });
+      fitMin = Math.min(fitMin, v.fitUnit);
+      shownMin = Math.min(shownMin, v.unit);
+      if (!v.whole) windows += 1;
+      if (t) {
+        const [x, y, w, hh] = v.vb;
+        const hw = t.horizontal ? 1 : 0.5; const hh2 = t.horizontal ? 0.5 : 1;
+        if (t.x - hw < x - 1e-9 || t.x + hw > x + w + 1e-9 || t.y - hh2 < y - 1e-9 || t.y + hh2 > y + hh + 1e-9) lastInView = false;
+      }
+      mostTiles = Math.max(mostTiles, g.tiles.length);
+    }
+    return { width, height, fitMin, shownMin, windows, lastInView, mostTiles, overlapping, layouts: items.length };
+  });
 }
 
 /** The vector lines of a test-vector file (comments and blank lines left out), split in words. */
@@ -192,6 +225,26 @@ export async function runTests(vectorsText, more = {}) {
   let windClash = '';
   for (let i = 0; i < w2g.tiles.length; i += 1) for (let j = i + 1; j < w2g.tiles.length; j += 1) if (overlaps(w2g.tiles[i], w2g.tiles[j])) windClash = `${w2g.tiles[i].tile} ${w2g.tiles[j].tile}`;
   check(windClash === '', 'geometry: the winding arm crosses nothing', windClash);
+
+  // Winding: the long arm goes back and forth in rows two units apart, each row within the
+  // limit, as many rows as it needs, crossing nothing.
+  const wg = layoutGeometry(longW, { turnX: 4, turnY: 4, wind: true });
+  const rows = [...new Set(wg.tiles.filter((x) => x.arm === 'W' && x.dir[1] === 0 && x.horizontal).map((x) => x.y))].sort((a, b) => b - a);
+  check(rows.length >= 4 && rows.every((y, i) => i === 0 || y <= rows[i - 1] - 2), 'geometry: a winding arm makes rows upwards, two units apart', JSON.stringify(rows));
+  check(wg.tiles.every((x) => x.arm !== 'W' || Math.abs(x.x) <= 4 + 2), 'geometry: a winding arm stays within its rows\' width', JSON.stringify(wg.bbox));
+  let windRowsClash = '';
+  for (let i = 0; i < wg.tiles.length; i += 1) for (let j = i + 1; j < wg.tiles.length; j += 1) if (overlaps(wg.tiles[i], wg.tiles[j])) windRowsClash = `${wg.tiles[i].tile} ${wg.tiles[j].tile}`;
+  check(windRowsClash === '', 'geometry: the rows cross nothing', windRowsClash);
+  // The view: a layout that fits at a readable size is shown whole; one that does not is shown
+  // in part at the readable size, around the focus, never past the layout's edges.
+  const small = boardView({ minX: -5, minY: -2, maxX: 5, maxY: 2 }, 378, 278);
+  check(small.whole && small.unit >= MIN_UNIT, 'view: a small layout is shown whole', JSON.stringify(small));
+  const big = boardView({ minX: -20, minY: -15, maxX: 20, maxY: 15 }, 378, 278, { focus: [19, 14] });
+  check(!big.whole && Math.abs(big.unit - MIN_UNIT) < 1e-9 && big.vb[0] + big.vb[2] <= 20.6 + 1e-9 && big.vb[1] + big.vb[3] <= 15.6 + 1e-9 && big.vb[0] < 19 && big.vb[0] + big.vb[2] > 19 && big.vb[1] < 14 && big.vb[1] + big.vb[3] > 14, 'view: a big layout is shown in part at a readable size, near the focus', JSON.stringify(big));
+  const fitted = boardView({ minX: -20, minY: -15, maxX: 20, maxY: 15 }, 378, 278, { zoom: { fit: true } });
+  check(fitted.whole && fitted.unit < MIN_UNIT, 'view: asked to fit, the whole layout at any size', JSON.stringify(fitted));
+  const limits = boardLimits(378, 278, { wind: true, setTiles: 91 });
+  check(limits.wind && 378 / (2 * limits.turnX + 3) >= MIN_UNIT, 'view: winding rows on a phone are never wider than the board at a readable size', JSON.stringify(limits));
 
   // A spinner later in an arm (Cross): its sprouts leave it perpendicular.
   const cross = { root: '5-3', count: 0, arms: [
