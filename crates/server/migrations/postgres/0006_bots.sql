@@ -1,5 +1,5 @@
 -- fiveup server schema, version 6: bot accounts. A bot is a users row with its owner's id in
--- bot_owner (it has no password and never a session); it signs in with bot tokens, of which
+-- bot_owner (it has no password and never a session), and signs in with bot tokens, of which
 -- only the SHA-256 is stored. bot_rated: a person's choice to have games against bots rated.
 ALTER TABLE users ADD COLUMN bot_owner BIGINT REFERENCES users(id);
 ALTER TABLE users ADD COLUMN bot_rated BIGINT NOT NULL DEFAULT 0;

@@ -230,7 +230,7 @@ async fn mine(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json
         .await
         .map_err(ie)?;
         let opt = |t: &sqlx::any::AnyRow, c: &str| {
-            sqlx::Row::try_get::<Option<i64>, _>(t, c).map_err(|x| ie(x))
+            sqlx::Row::try_get::<Option<i64>, _>(t, c).map_err(ie)
         };
         let mut tokens = Vec::new();
         for t in toks {
