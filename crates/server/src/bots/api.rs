@@ -229,9 +229,8 @@ async fn mine(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json
         .fetch_all(&app.db.pool)
         .await
         .map_err(ie)?;
-        let opt = |t: &sqlx::any::AnyRow, c: &str| {
-            sqlx::Row::try_get::<Option<i64>, _>(t, c).map_err(ie)
-        };
+        let opt =
+            |t: &sqlx::any::AnyRow, c: &str| sqlx::Row::try_get::<Option<i64>, _>(t, c).map_err(ie);
         let mut tokens = Vec::new();
         for t in toks {
             tokens.push(TokenEntry {
