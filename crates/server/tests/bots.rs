@@ -369,3 +369,80 @@ async fn bot_tokens_are_rate_limited() {
     assert_eq!(codes[5], ErrorCode::RateLimited);
     server.shutdown().await;
 }
+
+/// With two instances on one PostgreSQL database, a bot talking to the instance that does not
+/// run its table sees the challenge, joins (the request is forwarded) and plays (its websocket
+/// is relayed with its token) a whole game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_plays_through_another_instance() {
+    let url = match std::env::var("FIVEUP_TEST_POSTGRES_URL") {
+        Ok(u) if !u.is_empty() => u,
+        _ => {
+            eprintln!(
+                "note: bots: the two-instance test needs PostgreSQL (FIVEUP_TEST_POSTGRES_URL)"
+            );
+            return;
+        }
+    };
+    let db = pg_schema(&url).await;
+    let instance = |name: &str| {
+        let mut c = config(&db);
+        c.instance = Some(name.to_string());
+        c.lease = std::time::Duration::from_secs(5);
+        c.drain_wait = std::time::Duration::ZERO;
+        c
+    };
+    let a = fiveup_server::start(instance("a")).await.unwrap();
+    let b = fiveup_server::start(instance("b")).await.unwrap();
+    let (addr_a, addr_b) = (a.local_addr(), b.local_addr());
+    let ann = register(addr_a, "annrelay").await;
+    let made: Value = post(
+        addr_a,
+        "/api/bots",
+        Some(&ann),
+        &json!({"name": "relaybot"}),
+    )
+    .await
+    .json();
+    let token = made["token"].as_str().unwrap().to_string();
+    let bot_id = made["bot"]["id"].as_i64().unwrap();
+    let t = post(
+        addr_a,
+        "/api/tables",
+        Some(&ann),
+        &json!({"rules": "five-up target=50", "seats": [{"kind": "me"}, {"kind": "invite"}]}),
+    )
+    .await;
+    assert_eq!(t.status, 201, "{}", t.body);
+    let table = t.json::<Value>()["id"].as_str().unwrap().to_string();
+    let c = post(
+        addr_a,
+        &format!("/api/bots/{bot_id}/challenge"),
+        Some(&ann),
+        &json!({"table": table}),
+    )
+    .await;
+    assert_eq!(c.status, 200, "{}", c.body);
+    let seats: Value = bot_http(addr_b, "GET", "/api/bot/seats", &token, None)
+        .await
+        .json();
+    let ch = &seats["challenges"][0];
+    assert_eq!(ch["table"], json!(table), "{seats}");
+    let join = bot_http(
+        addr_b,
+        "POST",
+        &format!("/api/bot/tables/{table}/join"),
+        &token,
+        Some(&json!({"invite": ch["invite"]}).to_string()),
+    )
+    .await;
+    assert_eq!(join.status, 200, "{}", join.body);
+    let mut pa = connect(addr_a, Some(&ann)).await;
+    let mut pb = bot_connect(addr_b, &token).await;
+    pa.open(&table, None).await;
+    assert_eq!(pb.open(&table, None).await.you, Some(1));
+    let mut clients = [pa, pb];
+    play_out(&mut clients, 2000).await;
+    b.shutdown().await;
+    a.shutdown().await;
+}

@@ -13,3 +13,15 @@ CREATE TABLE bot_tokens (
     revoked_at BIGINT
 );
 CREATE INDEX bot_tokens_bot ON bot_tokens(bot_id);
+-- Challenges: a person offers a bot an invitation seat of a table they created (kept until the
+-- bot joins or the seat is no longer free).
+CREATE TABLE bot_challenges (
+    bot_id BIGINT NOT NULL REFERENCES users(id),
+    invite TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    seat BIGINT NOT NULL,
+    options TEXT NOT NULL,
+    from_id BIGINT NOT NULL REFERENCES users(id),
+    created_at BIGINT NOT NULL,
+    PRIMARY KEY (bot_id, invite)
+);

@@ -434,9 +434,15 @@ async fn challenge(
             "the game has started",
         ));
     }
-    let mut all = app.bots.challenges.lock().expect("challenges lock");
-    let list = all.entry(bot.id).or_default();
-    let taken: Vec<String> = list.iter().map(|c| c.invite.clone()).collect();
+    let rows = sqlx::query("SELECT invite FROM bot_challenges WHERE bot_id = $1")
+        .bind(bot.id)
+        .fetch_all(&app.db.pool)
+        .await
+        .map_err(ie)?;
+    let taken: Vec<String> = rows
+        .iter()
+        .filter_map(|r| db::text(r, "invite").ok())
+        .collect();
     let Some(inv) = t.invites.iter().find(|i| {
         !taken.contains(&i.token)
             && matches!(
@@ -456,7 +462,20 @@ async fn challenge(
         from: me,
         at: crate::now(),
     };
-    list.push(c.clone());
+    sqlx::query(
+        "INSERT INTO bot_challenges (bot_id, invite, table_id, seat, options, from_id, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(bot.id)
+    .bind(c.invite.as_str())
+    .bind(c.table.as_str())
+    .bind(i64::from(c.seat))
+    .bind(t.options.as_str())
+    .bind(c.from.id)
+    .bind(c.at)
+    .execute(&app.db.pool)
+    .await
+    .map_err(ie)?;
     Ok(Json(c))
 }
 
@@ -542,17 +561,31 @@ async fn rated_for_bot(app: &App, t: &TableInfo) -> ApiResult<bool> {
 /// `GET /api/bot/seats`: challenges and open seats.
 async fn seats(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Seats>> {
     let me = authenticate(&app, &headers).await?;
-    let pending: Vec<Challenge> = app
-        .bots
-        .challenges
-        .lock()
-        .expect("challenges lock")
-        .get(&me.user.id)
-        .cloned()
-        .unwrap_or_default();
+    let rows = sqlx::query(
+        "SELECT c.invite, c.table_id, c.seat, c.options, c.created_at, u.id, u.name, u.registered \
+         FROM bot_challenges c JOIN users u ON u.id = c.from_id WHERE c.bot_id = $1 \
+         ORDER BY c.created_at, c.invite",
+    )
+    .bind(me.user.id)
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(ie)?;
     let mut challenges = Vec::new();
     let mut stale = Vec::new();
-    for c in pending {
+    for r in rows {
+        let e = |x: String| ApiError::internal(x);
+        let c = Challenge {
+            table: db::text(&r, "table_id").map_err(e)?,
+            seat: u8::try_from(db::int(&r, "seat").map_err(e)?).unwrap_or(u8::MAX),
+            invite: db::text(&r, "invite").map_err(e)?,
+            from: UserRef {
+                id: db::int(&r, "id").map_err(e)?,
+                name: db::text(&r, "name").map_err(e)?,
+                registered: db::int(&r, "registered").map_err(e)? != 0,
+                bot: false,
+            },
+            at: db::int(&r, "created_at").map_err(e)?,
+        };
         match table_info(&app, &c.table, None).await {
             Ok(t)
                 if t.status == TableStatus::Waiting
@@ -570,19 +603,21 @@ async fn seats(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Jso
                     invite: Some(c.invite.clone()),
                 });
             }
+            // Run by another instance (or changing hands): offered as stored; the join
+            // finds the table.
+            Err(err) if err.code == ErrorCode::ShuttingDown => challenges.push(Offer {
+                table: c.table.clone(),
+                seat: c.seat,
+                options: db::text(&r, "options").map_err(e)?,
+                rated: false,
+                from: Some(c.from.clone()),
+                invite: Some(c.invite.clone()),
+            }),
             _ => stale.push(c.invite.clone()),
         }
     }
-    if !stale.is_empty() {
-        if let Some(l) = app
-            .bots
-            .challenges
-            .lock()
-            .expect("challenges lock")
-            .get_mut(&me.user.id)
-        {
-            l.retain(|c| !stale.contains(&c.invite));
-        }
+    for inv in stale {
+        forget_challenge(&app, me.user.id, &inv).await?;
     }
     let (tables, _) = app.hub.lobby(0, app.cfg.lobby_limit);
     let mut open = Vec::new();
@@ -632,17 +667,20 @@ async fn join(
     })
     .await?;
     if let Some(inv) = &req.invite {
-        if let Some(l) = app
-            .bots
-            .challenges
-            .lock()
-            .expect("challenges lock")
-            .get_mut(&me.user.id)
-        {
-            l.retain(|c| &c.invite != inv);
-        }
+        forget_challenge(&app, me.user.id, inv).await?;
     }
     Ok(Json(t))
+}
+
+/// Drop a challenge (taken, or its seat no longer free).
+async fn forget_challenge(app: &App, bot: i64, invite: &str) -> ApiResult<()> {
+    sqlx::query("DELETE FROM bot_challenges WHERE bot_id = $1 AND invite = $2")
+        .bind(bot)
+        .bind(invite)
+        .execute(&app.db.pool)
+        .await
+        .map_err(ie)?;
+    Ok(())
 }
 
 /// `POST /api/bot/tables/{id}/leave`: leave a table before its game starts.
@@ -676,8 +714,8 @@ async fn ws(
         ws,
         app,
         me.user,
-        me.token_hash,
-        me.token_id,
+        (me.token_hash, me.token_id),
+        &headers,
         guard.map(|g| g.0),
     )
 }

@@ -9,8 +9,7 @@
 //! [`api`] holds the routes: the owner's (create, list, revoke, challenge, the setting), the
 //! public list of bots, and the bot's own (`/api/bot/...`: account, seats, join, websocket).
 
-use std::collections::{BTreeSet, HashMap};
-use std::sync::Mutex;
+use std::collections::BTreeSet;
 
 use axum::http::{header, HeaderMap};
 use fiveup_protocol::{ErrorCode, UserRef};
@@ -33,15 +32,13 @@ pub const MAX_BOTS: i64 = 5;
 /// The most live (unrevoked) tokens one bot may have.
 pub const MAX_TOKENS: i64 = 5;
 
-/// The bot accounts' shared state: the rate limits per token and the open challenges.
+/// The bot accounts' shared state: the rate limits per token.
 #[derive(Debug)]
 pub struct Bots {
     /// Bot API requests per token (HTTP requests and websocket opens).
     pub requests: KeyedLimiter<i64>,
     /// Actions and seeds per token (all its games together).
     pub moves: KeyedLimiter<i64>,
-    /// Open challenges, by bot id.
-    pub challenges: Mutex<HashMap<i64, Vec<Challenge>>>,
 }
 
 impl Bots {
@@ -51,7 +48,6 @@ impl Bots {
         Bots {
             requests: KeyedLimiter::new(cfg.bot_rate.0, cfg.bot_rate.1),
             moves: KeyedLimiter::new(cfg.bot_move_rate.0, cfg.bot_move_rate.1),
-            challenges: Mutex::new(HashMap::new()),
         }
     }
 }

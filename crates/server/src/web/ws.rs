@@ -105,6 +105,7 @@ pub async fn upgrade(
         relayed: headers.contains_key(crate::web::relay::RELAYED),
         client,
         bot: None,
+        auth: None,
     };
     accept(ws, app, user, token, hand_on, guard, forwarded)
 }
@@ -115,15 +116,16 @@ pub fn accept_bot(
     ws: WebSocketUpgrade,
     app: Arc<App>,
     user: UserRef,
-    token_hash: String,
-    token_id: i64,
+    (token_hash, token_id): (String, i64),
+    headers: &HeaderMap,
     guard: Option<Arc<ConnGuard>>,
 ) -> Response {
     let hand_on = HandOn {
         cookie: None,
-        relayed: false,
+        relayed: headers.contains_key(crate::web::relay::RELAYED),
         client: None,
         bot: Some(token_id),
+        auth: headers.get(header::AUTHORIZATION).cloned(),
     };
     accept(ws, app, Some(user), Some(token_hash), hand_on, guard, None)
 }
@@ -160,6 +162,8 @@ struct HandOn {
     client: Option<IpAddr>,
     /// For a bot's socket: the id of the bot token it was opened with.
     bot: Option<i64>,
+    /// For a bot's socket: its `Authorization` header (a relay signs in with it).
+    auth: Option<axum::http::HeaderValue>,
 }
 
 /// Where a followed table runs.
@@ -235,10 +239,14 @@ async fn subscribe(
                     ));
                 }
                 if let Some(addr) = addr {
-                    match crate::web::relay::open(
+                    let credential = match &hand_on.auth {
+                        Some(a) => ("authorization", Some(a)),
+                        None => ("cookie", hand_on.cookie.as_ref()),
+                    };
+                    match crate::web::relay::open_with(
                         app,
                         &addr,
-                        hand_on.cookie.as_ref(),
+                        credential,
                         hand_on.client,
                         id,
                         since,
