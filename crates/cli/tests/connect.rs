@@ -191,3 +191,94 @@ async fn the_bridge_plays_rated_bot_games_through_a_server_restart() {
     assert_ne!(prof["rating"]["rating"], json!(1500.0), "{prof}");
     server.shutdown().await;
 }
+
+/// Bad input is refused with a clear error before anything starts; a revoked token stops the
+/// bridge with an error.
+fn args(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_options_and_a_revoked_token_are_refused() {
+    let bin = env!("CARGO_BIN_EXE_fiveup");
+    let run = |args: &[&str], token: &str| {
+        let out = Command::new(bin)
+            .arg("connect")
+            .args(args)
+            .env("FIVEUP_BOT_TOKEN", token)
+            .output()
+            .expect("fiveup connect runs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let good = format!("fub_{}", "0".repeat(64));
+    let engine = [bin, "engine", "greedy"];
+    let with = |extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = ["--server", "http://127.0.0.1:1"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v.push("--".into());
+        v.extend(engine.iter().map(|s| s.to_string()));
+        v
+    };
+    let (ok, err) = run(&args(&with(&[])), "not-a-token");
+    assert!(!ok && err.contains("fub_ and 64 hex digits"), "{err}");
+    let (ok, err) = run(&args(&with(&["--rules", "five-up players=9"])), &good);
+    assert!(!ok && err.contains("--rules"), "{err}");
+    let (ok, err) = run(&args(&with(&["--games", "0"])), &good);
+    assert!(!ok && err.contains("--games"), "{err}");
+    let (ok, err) = run(&["--server", "http://127.0.0.1:1"], &good);
+    assert!(!ok && err.contains("COMMAND"), "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("revoked.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let ann = register(addr, "annrevokes").await;
+    let made: Value = post(
+        addr,
+        "/api/bots",
+        Some(&ann),
+        &json!({"name": "revokedbot"}),
+    )
+    .await
+    .json();
+    let token = made["token"].as_str().unwrap().to_string();
+    let tid = made["token_id"].as_i64().unwrap();
+    let r = post(
+        addr,
+        &format!("/api/bots/tokens/{tid}/revoke"),
+        Some(&ann),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 204);
+    let server_url = format!("http://{addr}");
+    let (ok, err) = tokio::task::spawn_blocking(move || {
+        let out = Command::new(bin)
+            .args([
+                "connect",
+                "--server",
+                &server_url,
+                "--",
+                bin,
+                "engine",
+                "greedy",
+            ])
+            .env("FIVEUP_BOT_TOKEN", &token)
+            .output()
+            .expect("fiveup connect runs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    })
+    .await
+    .unwrap();
+    assert!(!ok && err.contains("refused the bot token"), "{err}");
+    server.shutdown().await;
+}
