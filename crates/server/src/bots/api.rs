@@ -256,7 +256,8 @@ async fn mine(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json
 }
 
 /// The person's bot `id`, or an error.
-async fn own_bot(app: &App, owner: &UserRef, id: &str) -> ApiResult<UserRef> {
+/// The bot `id` (anyone's) and its owner's id.
+async fn find_bot(app: &App, id: &str) -> ApiResult<(UserRef, i64)> {
     let bad = || ApiError::new(ErrorCode::NoSuchUser, format!("no bot {id:?}"));
     let id: i64 = id.parse().map_err(|_| bad())?;
     let row = sqlx::query(
@@ -268,12 +269,15 @@ async fn own_bot(app: &App, owner: &UserRef, id: &str) -> ApiResult<UserRef> {
     .map_err(ie)?
     .ok_or_else(bad)?;
     let e = |x: String| ApiError::internal(x);
-    Ok(UserRef {
-        id,
-        name: db::text(&row, "name").map_err(e)?,
-        registered: true,
-        bot: db::int(&row, "bot_owner").map_err(e)? == owner.id,
-    })
+    Ok((
+        UserRef {
+            id,
+            name: db::text(&row, "name").map_err(e)?,
+            registered: true,
+            bot: true,
+        },
+        db::int(&row, "bot_owner").map_err(e)?,
+    ))
 }
 
 /// `POST /api/bots/{id}/tokens`: another token for one of the person's bots.
@@ -284,8 +288,8 @@ async fn new_token(
 ) -> ApiResult<Response> {
     let owner = person(&app, &headers).await?;
     limit(&app, &owner)?;
-    let bot = own_bot(&app, &owner, &id).await?;
-    if !bot.bot {
+    let (bot, owner_id) = find_bot(&app, &id).await?;
+    if owner_id != owner.id {
         return Err(ApiError::new(
             ErrorCode::NoSuchUser,
             format!("you own no bot {id:?}"),
@@ -420,7 +424,7 @@ async fn challenge(
     let me = person(&app, &headers).await?;
     limit(&app, &me)?;
     let req: ChallengeRequest = body(&b)?;
-    let bot = own_bot(&app, &me, &id).await?;
+    let (bot, _) = find_bot(&app, &id).await?;
     let t = table_info(&app, &req.table, Some(me.id)).await?;
     if t.creator.as_ref().map(|c| c.id) != Some(me.id) {
         return Err(ApiError::new(
