@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod backup;
 mod bench;
+mod connect;
 mod enginecmd;
 mod loadtest;
 mod matchcmd;
@@ -61,6 +62,9 @@ enum Command {
     /// An event of computer players, offline: Swiss, knockout, double elimination, arena,
     /// round robin, duplicate or cut-throat tables, with standings.
     Tournament(tournament::Args),
+    /// Put a local outside engine online as a bot account: accept the challenges and open
+    /// seats its options allow and play them through the engine (docs/bots.md).
+    Connect(connect::Args),
 }
 
 /// Write to standard output. A closed pipe (`fiveup replay f | head`) ends the program quietly
@@ -104,6 +108,7 @@ fn main() -> ExitCode {
         Command::Engine(a) => enginecmd::run(&a),
         Command::Arena(a) => enginecmd::run_arena(&a),
         Command::Tournament(a) => tournament::run(&a),
+        Command::Connect(a) => connect::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -198,6 +198,10 @@ pub struct UserRef {
     pub name: String,
     /// Whether the user has an account (false: a guest).
     pub registered: bool,
+    /// Whether the account is a bot: a computer program playing through the bot API,
+    /// shown as a computer everywhere (absent: a person).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// `GET /api/me` and the answer to guest, register and login.

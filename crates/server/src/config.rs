@@ -72,6 +72,12 @@ pub struct Config {
     pub table_chat_rate: (f64, f64),
     /// Guests made per second per client address, and the burst (`0`: no limit).
     pub guest_rate: (f64, f64),
+    /// Bot API requests (HTTP requests, websocket opens) per second per bot token, and the
+    /// burst (`0`: no limit).
+    pub bot_rate: (f64, f64),
+    /// Actions and seeds per second per bot token (all its games together), and the burst
+    /// (`0`: no limit).
+    pub bot_move_rate: (f64, f64),
     /// Unfinished tables one person may have created at once.
     pub max_open_tables: usize,
     /// Unfinished tables created from one client address at once (all its people together).
@@ -144,6 +150,8 @@ impl Config {
             user_rate: (5.0, 50.0),
             chat_rate: (1.0, 5.0),
             guest_rate: (1.0 / 60.0, 20.0),
+            bot_rate: (2.0, 60.0),
+            bot_move_rate: (10.0, 100.0),
             max_open_tables_per_addr: 30,
             max_bot_tables_per_addr: 9,
             table_chat_rate: (4.0, 20.0),

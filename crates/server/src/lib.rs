@@ -14,6 +14,7 @@
 //!   database locks, table leases and the bus between instances, the housekeeping;
 //! - [`accounts`]: guests, registration, login, sessions, names;
 //! - [`games`]: finished games and ratings: records, statistics, Glicko-2, replays, reviews;
+//! - [`bots`]: bot accounts: their tokens, the bot API and the engines page's data;
 //! - [`config`] and [`metrics`]: the settings and what an operator watches.
 
 use std::net::SocketAddr;
@@ -27,6 +28,7 @@ use serde::Serialize;
 use tokio::sync::watch;
 
 pub mod accounts;
+pub mod bots;
 pub mod config;
 pub mod games;
 pub mod metrics;
@@ -83,6 +85,8 @@ pub struct App {
     pub cluster: Option<leases::Cluster>,
     /// The database locks (PostgreSQL): one server per database, one instance per name.
     pub db_lock: Option<Arc<dblock::DbLock>>,
+    /// Bot accounts: rate limits per bot token, open challenges.
+    pub bots: bots::Bots,
 }
 
 /// An HTTP error: a code and a message, answered as an [`ErrorBody`].
@@ -312,6 +316,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         chat_limiter: limiter::KeyedLimiter::new(cfg.chat_rate.0, cfg.chat_rate.1),
         guest_limiter: limiter::KeyedLimiter::new(cfg.guest_rate.0, cfg.guest_rate.1),
         hashes: accounts::HashPool::new(cfg.hash_slots, cfg.hash_queue),
+        bots: bots::Bots::new(&cfg),
         conns: conns.clone(),
         forwarded_conns: listen::ConnCounter::new(cfg.max_conns_per_addr, usize::MAX),
         revoked: tokio::sync::broadcast::channel(1024).0,

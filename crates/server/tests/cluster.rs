@@ -141,6 +141,7 @@ async fn a_stale_owner_stores_nothing_once_another_instance_took_the_table() {
                 id: bob_id,
                 name: "Bob".into(),
                 registered: false,
+                bot: false,
             },
             req: JoinRequest::default(),
             reply,

@@ -207,6 +207,7 @@ fn no_viewer_ever_sees_what_it_may_not_know() {
                     id: s as i64 + 1,
                     name: format!("P{s}"),
                     registered: false,
+                    bot: false,
                 };
                 apply(
                     &mut core,

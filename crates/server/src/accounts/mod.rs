@@ -285,6 +285,8 @@ fn user_from_row(row: &sqlx::any::AnyRow) -> Result<UserRef, String> {
         id: db::int(row, "id")?,
         name: db::text(row, "name")?,
         registered: db::int(row, "registered")? != 0,
+        // Sessions are never a bot's: a row read without the column is a person's.
+        bot: db::int(row, "bot").unwrap_or(0) != 0,
     })
 }
 
@@ -505,7 +507,11 @@ pub async fn login(
         let _ = verify_password(pool, password.to_string(), dummy_hash(pool).await?).await?;
         return Err(bad());
     };
-    let hash: String = db::text(&row, "password_hash").map_err(ApiError::internal)?;
+    // A bot account has no password: it never logs in (it uses its bot tokens).
+    let Ok(hash) = db::text(&row, "password_hash") else {
+        let _ = verify_password(pool, password.to_string(), dummy_hash(pool).await?).await?;
+        return Err(bad());
+    };
     if !verify_password(pool, password.to_string(), hash).await? {
         return Err(bad());
     }

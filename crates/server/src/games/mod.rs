@@ -125,12 +125,16 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
             },
         );
     }
+    // Bots are rated in their own pool: a game between a bot and a person counts only for
+    // people who chose to have games against bots rated (see `bots::rated_pair`).
+    let ids: Vec<i64> = registered.iter().map(|(_, u)| u.id).collect();
+    let opted = crate::bots::opted_in(&mut tx, &ids).await?;
     for (seat, u) in &registered {
         let my_side = rules.side_of(Seat(*seat));
         let mut results = Vec::new();
         for (oseat, o) in &registered {
             let their_side = rules.side_of(Seat(*oseat));
-            if their_side == my_side {
+            if their_side == my_side || !crate::bots::rated_pair(u, o, &opted) {
                 continue;
             }
             let score = if by_computer(*seat) {
@@ -490,7 +494,8 @@ pub async fn review(app: &Arc<App>, id: &str) -> Result<Review, ApiError> {
 pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
     let ie = |e: String| ApiError::internal(e);
     let row = sqlx::query(
-        "SELECT id, name, registered, rating, deviation, volatility, games, wins, hands, points \
+        "SELECT id, name, registered, rating, deviation, volatility, games, wins, hands, points, \
+         CAST(CASE WHEN bot_owner IS NULL THEN 0 ELSE 1 END AS BIGINT) AS bot \
          FROM users WHERE id = $1",
     )
     .bind(id)
@@ -555,6 +560,7 @@ pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
             id: db::int(&row, "id").map_err(ie)?,
             name: db::text(&row, "name").map_err(ie)?,
             registered,
+            bot: db::int(&row, "bot").map_err(ie)? != 0,
         },
         stats,
         rating,
@@ -593,7 +599,7 @@ pub async fn leaderboard(db: &Db) -> Result<Leaderboard, ApiError> {
     let ie = |e: String| ApiError::internal(e);
     let rows = sqlx::query(
         "SELECT id, name, rating, deviation, games, wins FROM users \
-         WHERE registered <> 0 AND games > 0 AND deviation < 350 \
+         WHERE registered <> 0 AND bot_owner IS NULL AND games > 0 AND deviation < 350 \
          ORDER BY rating DESC, games ASC, id ASC LIMIT $1",
     )
     .bind(LEADERBOARD_SIZE)
@@ -607,6 +613,7 @@ pub async fn leaderboard(db: &Db) -> Result<Leaderboard, ApiError> {
                 id: db::int(&r, "id").map_err(ie)?,
                 name: db::text(&r, "name").map_err(ie)?,
                 registered: true,
+                bot: false,
             },
             rating: db::float(&r, "rating").map_err(ie)?,
             deviation: db::float(&r, "deviation").map_err(ie)?,

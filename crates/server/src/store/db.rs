@@ -31,6 +31,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/postgres/0004_names.sql"),
     ),
     (
+        6,
+        include_str!("../../migrations/sqlite/0006_bots.sql"),
+        include_str!("../../migrations/postgres/0006_bots.sql"),
+    ),
+    (
         8,
         include_str!("../../migrations/sqlite/0008_display_names.sql"),
         include_str!("../../migrations/postgres/0008_display_names.sql"),

@@ -63,6 +63,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/ws", get(crate::web::ws::upgrade))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
+        .merge(crate::bots::api::routes())
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))

@@ -43,6 +43,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../../web/js/api.js"),
     ),
     (
+        "js/engines.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/js/engines.js"),
+    ),
+    (
         "js/app.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../web/js/app.js"),

@@ -53,8 +53,9 @@ pub struct Remote {
 }
 
 /// Follow table `id` on the instance at `addr`: open a websocket there with the client's
-/// cookie, send `open`, and wait for its snapshot. An error (the owner no longer runs the
-/// table, or cannot be reached) means: find the table again.
+/// cookie (a bot's: its `Authorization`, on the bot websocket), send `open`, and wait for its
+/// snapshot. An error (the owner no longer runs the table, or cannot be reached) means: find
+/// the table again.
 pub async fn open(
     app: &Arc<App>,
     addr: &str,
@@ -63,11 +64,31 @@ pub async fn open(
     id: &str,
     since: Option<u64>,
 ) -> Result<Remote, String> {
-    let mut req = format!("ws://{addr}/ws")
+    open_with(app, addr, ("cookie", cookie), client, id, since).await
+}
+
+/// [`open`] with the credential header given: `("cookie", ...)` on `/ws`, or
+/// `("authorization", ...)` on the bot websocket.
+pub async fn open_with(
+    app: &Arc<App>,
+    addr: &str,
+    credential: (&str, Option<&HeaderValue>),
+    client: Option<std::net::IpAddr>,
+    id: &str,
+    since: Option<u64>,
+) -> Result<Remote, String> {
+    let path = if credential.0 == "authorization" {
+        "/api/bot/ws"
+    } else {
+        "/ws"
+    };
+    let mut req = format!("ws://{addr}{path}")
         .into_client_request()
         .map_err(|e| e.to_string())?;
-    if let Some(c) = cookie {
-        req.headers_mut().insert("cookie", c.clone());
+    if let (name, Some(c)) = credential {
+        if let Ok(name) = axum::http::HeaderName::from_bytes(name.as_bytes()) {
+            req.headers_mut().insert(name, c.clone());
+        }
     }
     // The owner counts the client's websockets by its address, as this instance does.
     if let Some(ip) = client.and_then(|ip| HeaderValue::from_str(&ip.to_string()).ok()) {
@@ -161,7 +182,10 @@ pub async fn open(
 
 /// The table a request is about, for the requests answered by the table's task.
 fn table_of(uri: &Uri) -> Option<&str> {
-    let rest = uri.path().strip_prefix("/api/tables/")?;
+    let rest = uri
+        .path()
+        .strip_prefix("/api/tables/")
+        .or_else(|| uri.path().strip_prefix("/api/bot/tables/"))?;
     let (id, tail) = rest.split_once('/').unwrap_or((rest, ""));
     (matches!(tail, "" | "join" | "leave") && !id.is_empty()).then_some(id)
 }
@@ -235,6 +259,7 @@ mod tests {
         assert_eq!(t("/api/tables/abc/leave"), Some("abc".to_string()));
         assert_eq!(t("/api/tables/abc/other"), None);
         assert_eq!(t("/api/tables"), None);
+        assert_eq!(t("/api/bot/tables/abc/join"), Some("abc".to_string()));
         assert_eq!(t("/api/lobby"), None);
     }
 }

@@ -104,7 +104,41 @@ pub async fn upgrade(
         cookie: headers.get(header::COOKIE).cloned(),
         relayed: headers.contains_key(crate::web::relay::RELAYED),
         client,
+        bot: None,
+        auth: None,
     };
+    accept(ws, app, user, token, hand_on, guard, forwarded)
+}
+
+/// A bot's websocket (`GET /api/bot/ws`, authenticated by [`crate::bots`]): the same
+/// connection as a person's, with the bot's account and token, limited to what a bot may send.
+pub fn accept_bot(
+    ws: WebSocketUpgrade,
+    app: Arc<App>,
+    user: UserRef,
+    (token_hash, token_id): (String, i64),
+    headers: &HeaderMap,
+    guard: Option<Arc<ConnGuard>>,
+) -> Response {
+    let hand_on = HandOn {
+        cookie: None,
+        relayed: headers.contains_key(crate::web::relay::RELAYED),
+        client: None,
+        bot: Some(token_id),
+        auth: headers.get(header::AUTHORIZATION).cloned(),
+    };
+    accept(ws, app, Some(user), Some(token_hash), hand_on, guard, None)
+}
+
+fn accept(
+    ws: WebSocketUpgrade,
+    app: Arc<App>,
+    user: Option<UserRef>,
+    token: Option<String>,
+    hand_on: HandOn,
+    guard: Option<Arc<ConnGuard>>,
+    forwarded: Option<Arc<ConnGuard>>,
+) -> Response {
     ws.max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
         // Client messages are small: a small read buffer keeps each read cheap.
@@ -126,6 +160,10 @@ struct HandOn {
     relayed: bool,
     /// The client's address (named to the owner in `X-Forwarded-For`).
     client: Option<IpAddr>,
+    /// For a bot's socket: the id of the bot token it was opened with.
+    bot: Option<i64>,
+    /// For a bot's socket: its `Authorization` header (a relay signs in with it).
+    auth: Option<axum::http::HeaderValue>,
 }
 
 /// Where a followed table runs.
@@ -201,10 +239,14 @@ async fn subscribe(
                     ));
                 }
                 if let Some(addr) = addr {
-                    match crate::web::relay::open(
+                    let credential = match &hand_on.auth {
+                        Some(a) => ("authorization", Some(a)),
+                        None => ("cookie", hand_on.cookie.as_ref()),
+                    };
+                    match crate::web::relay::open_with(
                         app,
                         &addr,
-                        hand_on.cookie.as_ref(),
+                        credential,
                         hand_on.client,
                         id,
                         since,
@@ -440,7 +482,11 @@ async fn connection(
             }
             r = revoked.recv() => match r {
                 Ok(h) if token.as_deref() == Some(&*h) => {
-                    let e = error(None, ErrorCode::NotLoggedIn, "you logged out: this connection is closed");
+                    let e = error(None, ErrorCode::NotLoggedIn, if hand_on.bot.is_some() {
+                        "the bot token was revoked: this connection is closed"
+                    } else {
+                        "you logged out: this connection is closed"
+                    });
                     let _ = write(&mut sink, Message::Text(Utf8Bytes::from(&*e)), wt).await;
                     break End::Close(1008, "logged out");
                 }
@@ -537,6 +583,11 @@ async fn handle_text(
                 TYPES.join(", ")
             ),
         ));
+    }
+    if let Some(token_id) = hand_on.bot {
+        if let Some(refused) = crate::bots::refuse_message(app, token_id, &kind) {
+            return Some(error(id, refused.code, refused.message));
+        }
     }
     let msg: ClientMsg = match serde_json::from_value(value) {
         Ok(m) => m,

@@ -47,6 +47,13 @@ export const api = {
   user: (id) => call('GET', `/api/users/${encodeURIComponent(id)}`),
   leaderboard: () => call('GET', '/api/leaderboard'),
   verify: (record) => call('POST', '/api/verify', { record }),
+  bots: () => call('GET', '/api/bots'),
+  myBots: () => call('GET', '/api/bots/mine'),
+  createBot: (name) => call('POST', '/api/bots', { name }),
+  newToken: (id) => call('POST', `/api/bots/${encodeURIComponent(id)}/tokens`),
+  revokeToken: (id) => call('POST', `/api/bots/tokens/${encodeURIComponent(id)}/revoke`),
+  botSettings: () => call('GET', '/api/bots/settings'),
+  setBotSettings: (s) => call('POST', '/api/bots/settings', s),
 };
 
 /** The logged-in user, or null. */

@@ -16,6 +16,7 @@ const routes = [
   [/^\/user\/(\d+|me)$/, () => import('./profile.js').then((m) => m.profilePage)],
   [/^\/how-to-play$/, () => import('./howto.js').then((m) => m.howToPage)],
   [/^\/leaderboard$/, () => import('./leaderboard.js').then((m) => m.leaderboardPage)],
+  [/^\/engines$/, () => import('./engines.js').then((m) => m.enginesPage)],
 ];
 
 export const app = {

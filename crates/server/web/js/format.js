@@ -6,7 +6,7 @@ export function seatName(seats, i) {
   const s = seats && seats[i];
   if (!s) return `seat ${i + 1}`;
   const o = s.occupant;
-  if (o.kind === 'human') return o.user.name;
+  if (o.kind === 'human') return o.user.bot ? `${o.user.name} (bot)` : o.user.name;
   if (o.kind === 'bot') return `${BOT_NAMES[i % BOT_NAMES.length]} (computer)`;
   if (o.kind === 'invite') return 'invited friend';
   return 'open seat';

@@ -330,7 +330,7 @@ export async function lobbyPage(main, { app }) {
   const relogin = () => { if (conn) conn.close(); conn = follow(); layout(); };
   const layout = () => mount(main, h('section', { class: 'page lobby' },
     h('h1', {}, 'Five Up'),
-    h('p', { class: 'lead-links' }, h('a', { href: '/how-to-play' }, 'How to play'), ' · ', h('a', { href: '/leaderboard' }, 'Leaderboard')),
+    h('p', { class: 'lead-links' }, h('a', { href: '/how-to-play' }, 'How to play'), ' · ', h('a', { href: '/leaderboard' }, 'Leaderboard'), ' · ', h('a', { href: '/engines' }, 'Engines')),
     h('div', { class: 'lobby-grid' },
       h('div', {}, accountPanel(app, relogin), playNow(cfg, app, tables), createForm(cfg, app)),
       h('section', { class: 'card', 'aria-labelledby': 'tables-h' }, h('h2', { id: 'tables-h' }, 'Open tables'), list))));

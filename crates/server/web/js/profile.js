@@ -2,6 +2,7 @@
 import { h, mount } from './dom.js';
 import { api } from './api.js';
 import { optionsWords } from './format.js';
+import { myBotsSection } from './engines.js';
 
 export async function profilePage(main, { params: [uid], app }) {
   const id = uid === 'me' || !uid ? app.user?.id : uid;
@@ -43,7 +44,7 @@ export async function profilePage(main, { params: [uid], app }) {
   // Your own profile, registered: the name shown at tables can be changed (the user name you
   // log in with stays).
   const mine = app.user && app.user.registered && String(app.user.id) === String(p.user.id);
-  const heading = h('h1', { id: 'prof-h' }, p.user.name, p.user.registered ? '' : ' (guest)');
+  const heading = h('h1', { id: 'prof-h' }, p.user.name, p.user.bot ? ' (bot)' : p.user.registered ? '' : ' (guest)');
   const nameForm = () => {
     const input = h('input', { id: 'display-name', maxlength: 24, required: true, value: p.user.name, autocomplete: 'nickname' });
     const msg = h('p', { class: 'note', id: 'display-msg', role: 'status' });
@@ -69,7 +70,8 @@ export async function profilePage(main, { params: [uid], app }) {
       h('dt', {}, 'Points per hand'), h('dd', {}, st.points_per_hand.toFixed(1)),
       h('dt', {}, 'Rating'), h('dd', { id: 'rating' }, p.rating ? `${Math.round(p.rating.rating)} ± ${Math.round(2 * p.rating.deviation)}` : 'not rated (guests and games against computers are not rated)')),
     h('h2', {}, 'History'),
-    p.history.length ? [filters, h('p', { class: 'shown', id: 'history-count', role: 'status' }), table] : h('p', {}, 'No finished games yet.')));
+    p.history.length ? [filters, h('p', { class: 'shown', id: 'history-count', role: 'status' }), table] : h('p', {}, 'No finished games yet.'),
+    String(p.user.id) === String(app.user?.id) ? myBotsSection(app) : null));
   drawHistory();
   return null;
 }

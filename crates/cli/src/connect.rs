@@ -1,0 +1,572 @@
+//! `fiveup connect`: put a local outside engine online as a bot account. The bridge lists the
+//! challenges and open seats the bot may take (`GET /api/bot/seats`), joins those its options
+//! allow, and plays each game over the bot websocket through the engine (crates/outside's
+//! player: its time limit, fallback moves and strikes). A lost connection is opened again and
+//! the table resumed from the last version seen; an action not yet acknowledged is sent again
+//! with the same id, which the server answers as it did the first time. See `docs/bots.md`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use fiveup_bots::Player as _;
+use fiveup_engine::{
+    BySide, FastRng, HandStart, LeadKind, Rules, Seat, SeatKnowledge, TileSet, View,
+};
+use fiveup_loadtest::http::{connect as tcp_connect, parse_response, Response, Target};
+use fiveup_outside::{EngineConfig, EngineHost, EnginePlayer};
+use fiveup_protocol::{ClientMsg, ErrorCode, ServerMsg, TableStatus, TableView};
+use futures_util::{SinkExt as _, StreamExt as _};
+use serde::Deserialize;
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
+use tokio_tungstenite::tungstenite::Message;
+
+/// Whether to take rated games, casual games, or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RatedChoice {
+    /// Rated and casual games.
+    Any,
+    /// Only games rated for the bot.
+    Rated,
+    /// Only games not rated for the bot.
+    Casual,
+}
+
+/// `fiveup connect --server URL --token TOKEN -- COMMAND...`
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The server, `http://host:port`.
+    #[arg(long)]
+    pub server: String,
+    /// The bot token (`fub_...`), as shown once when it was made; or set FIVEUP_BOT_TOKEN.
+    /// (A token on the command line shows in the process list: the variable does not.)
+    #[arg(long)]
+    pub token: Option<String>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub games: usize,
+    /// Accept only these rules (a preset and options, as `fiveup` reads them; repeat for
+    /// several). Without it, any rules.
+    #[arg(long = "rules")]
+    pub rules: Vec<String>,
+    /// Rated games, casual games, or both.
+    #[arg(long, value_enum, default_value_t = RatedChoice::Any)]
+    pub rated: RatedChoice,
+    /// Take open seats of listed tables too (by default only challenges to this bot).
+    #[arg(long)]
+    pub open: bool,
+    /// Stop after this many games are over (by default, run until stopped).
+    #[arg(long)]
+    pub max_games: Option<u64>,
+    /// Milliseconds the engine has for each move (past them the fallback plays it).
+    #[arg(long, default_value_t = 2000)]
+    pub move_ms: u64,
+    /// The built-in player that makes the moves the engine fails to make.
+    #[arg(long, default_value = "greedy")]
+    pub fallback: String,
+    /// Seconds between looks for new challenges and seats.
+    #[arg(long, default_value_t = 2.0)]
+    pub poll: f64,
+    /// How long to keep trying to reach the server for a game before giving it up, seconds.
+    #[arg(long, default_value_t = 600)]
+    pub give_up: u64,
+    /// The engine command, after `--`.
+    #[arg(last = true, required = true)]
+    pub command: Vec<String>,
+}
+
+pub fn run(args: &Args) -> Result<(), String> {
+    let token = match &args.token {
+        Some(t) => t.clone(),
+        None => std::env::var("FIVEUP_BOT_TOKEN")
+            .map_err(|_| "give the bot token with --token or FIVEUP_BOT_TOKEN".to_string())?,
+    };
+    let token = token.trim().to_string();
+    if !token.starts_with("fub_")
+        || token.len() != 68
+        || !token[4..].bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        return Err("a bot token is fub_ and 64 hex digits, as the server showed it".into());
+    }
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if !(args.poll > 0.0 && args.poll <= 3600.0) {
+        return Err("--poll is a number of seconds from more than 0 to 3600".into());
+    }
+    let mut accept = Vec::new();
+    for r in &args.rules {
+        let rules = Rules::parse(r).map_err(|e| format!("--rules {r:?}: {e}"))?;
+        rules
+            .validate()
+            .map_err(|e| format!("--rules {r:?}: {e}"))?;
+        accept.push(rules);
+    }
+    let command = shlex::try_join(args.command.iter().map(String::as_str))
+        .map_err(|e| format!("the engine command: {e}"))?;
+    let config = EngineConfig {
+        move_time: Duration::from_millis(args.move_ms.max(1)),
+        fallback: args.fallback.clone(),
+        ..EngineConfig::default()
+    };
+    let host = EngineHost::start(&command, &config)?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(bridge(args, &token, accept, host))
+}
+
+/// Log a line on standard error.
+fn say(msg: &str) {
+    eprintln!("fiveup connect: {msg}");
+}
+
+/// A bot API request with the token.
+async fn request(
+    target: &Target,
+    token: &str,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> Result<Response, String> {
+    let mut stream = tcp_connect(target.addr, None)
+        .await
+        .map_err(|e| format!("cannot connect to {}: {e}", target.addr))?;
+    let body = body.unwrap_or("");
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        target.host,
+        body.len()
+    );
+    stream
+        .write_all(req.as_bytes())
+        .await
+        .map_err(|e| format!("{method} {path}: {e}"))?;
+    let mut raw = Vec::with_capacity(4096);
+    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut raw))
+        .await
+        .map_err(|_| format!("{method} {path}: no answer in 30 s"))?
+        .map_err(|e| format!("{method} {path}: {e}"))?;
+    parse_response(&raw).map_err(|e| format!("{method} {path}: {e}"))
+}
+
+#[derive(Debug, Deserialize)]
+struct Offer {
+    table: String,
+    seat: u8,
+    options: String,
+    rated: bool,
+    #[serde(default)]
+    invite: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Seats {
+    challenges: Vec<Offer>,
+    open: Vec<Offer>,
+}
+
+/// Why the bridge stops.
+fn refused(r: &Response) -> Option<String> {
+    (r.status == 401).then(|| format!("the server refused the bot token: {}", r.body))
+}
+
+async fn bridge(
+    args: &Args,
+    token: &str,
+    accept: Vec<Rules>,
+    host: Arc<EngineHost>,
+) -> Result<(), String> {
+    let target = Target::parse(&args.server).await?;
+    let me = request(&target, token, "GET", "/api/bot/account", None).await?;
+    if let Some(e) = refused(&me) {
+        return Err(e);
+    }
+    if me.status != 200 {
+        return Err(format!("GET /api/bot/account: {} {}", me.status, me.body));
+    }
+    let me: serde_json::Value = serde_json::from_str(&me.body).map_err(|e| e.to_string())?;
+    say(&format!(
+        "playing as {} (engine {}) on {}",
+        me["user"]["name"].as_str().unwrap_or("?"),
+        host.name(),
+        args.server
+    ));
+    let mut running: HashMap<String, tokio::task::JoinHandle<Result<String, String>>> =
+        HashMap::new();
+    let mut over: u64 = 0;
+    let mut seed: u64 = 1;
+    let poll = Duration::from_secs_f64(args.poll);
+    loop {
+        let done: Vec<String> = running
+            .iter()
+            .filter(|(_, h)| h.is_finished())
+            .map(|(k, _)| k.clone())
+            .collect();
+        for id in done {
+            let h = running.remove(&id).expect("listed");
+            match h.await {
+                Ok(Ok(summary)) => say(&format!("table {id}: {summary}")),
+                Ok(Err(e)) => say(&format!("table {id}: {e}")),
+                Err(e) => say(&format!("table {id}: the game's task failed: {e}")),
+            }
+            over += 1;
+        }
+        let budget = args
+            .max_games
+            .map_or(u64::MAX, |m| m.saturating_sub(over + running.len() as u64));
+        if budget == 0 && running.is_empty() {
+            say(&format!(
+                "{over} games over; stopping (engine: {})",
+                host.conduct().summary()
+            ));
+            return Ok(());
+        }
+        if running.len() < args.games && budget > 0 {
+            match request(&target, token, "GET", "/api/bot/seats", None).await {
+                Ok(r) if r.status == 200 => {
+                    let seats: Seats = serde_json::from_str(&r.body)
+                        .map_err(|e| format!("GET /api/bot/seats: {e}"))?;
+                    let open = if args.open { seats.open } else { Vec::new() };
+                    let mut room =
+                        (args.games - running.len()).min(budget.min(usize::MAX as u64) as usize);
+                    for o in seats.challenges.into_iter().chain(open) {
+                        if room == 0 {
+                            break;
+                        }
+                        if running.contains_key(&o.table) || !wanted(&o, &accept, args.rated) {
+                            continue;
+                        }
+                        let body =
+                            serde_json::json!({"seat": o.seat, "invite": o.invite}).to_string();
+                        let path = format!("/api/bot/tables/{}/join", o.table);
+                        match request(&target, token, "POST", &path, Some(&body)).await {
+                            Ok(j) if j.status == 200 => {
+                                say(&format!(
+                                    "joined table {} seat {} ({}{})",
+                                    o.table,
+                                    o.seat,
+                                    o.options,
+                                    if o.rated { ", rated" } else { "" }
+                                ));
+                                room -= 1;
+                                seed += 1;
+                                let game = Game {
+                                    target: target.clone(),
+                                    token: token.to_string(),
+                                    table: o.table.clone(),
+                                    give_up: Duration::from_secs(args.give_up),
+                                };
+                                let player = EnginePlayer::new(host.clone(), seed)
+                                    .map_err(|e| e.to_string())?;
+                                running.insert(o.table.clone(), tokio::spawn(game.play(player)));
+                            }
+                            Ok(j) => {
+                                if let Some(e) = refused(&j) {
+                                    return Err(e);
+                                }
+                                say(&format!("table {}: not joined: {}", o.table, j.body));
+                            }
+                            Err(e) => say(&e),
+                        }
+                    }
+                }
+                Ok(r) => {
+                    if let Some(e) = refused(&r) {
+                        return Err(e);
+                    }
+                    say(&format!("GET /api/bot/seats: {} {}", r.status, r.body));
+                }
+                Err(e) => say(&format!("{e}; trying again")),
+            }
+        }
+        tokio::time::sleep(poll).await;
+    }
+}
+
+/// Whether the options allow an offer.
+fn wanted(o: &Offer, accept: &[Rules], rated: RatedChoice) -> bool {
+    let rules_ok = accept.is_empty() || Rules::parse(&o.options).is_ok_and(|r| accept.contains(&r));
+    let rated_ok = match rated {
+        RatedChoice::Any => true,
+        RatedChoice::Rated => o.rated,
+        RatedChoice::Casual => !o.rated,
+    };
+    rules_ok && rated_ok
+}
+
+/// One game played through the bot websocket.
+struct Game {
+    target: Target,
+    token: String,
+    table: String,
+    give_up: Duration,
+}
+
+/// A command sent and not yet acknowledged.
+#[derive(Clone, Debug)]
+struct Pending {
+    id: String,
+    msg: ClientMsg,
+}
+
+impl Game {
+    async fn play(self, player: EnginePlayer) -> Result<String, String> {
+        let mut player = Some(player);
+        let mut since: Option<u64> = None;
+        let mut pending: Option<Pending> = None;
+        let mut decided: Option<u64> = None;
+        let mut seeded: Option<u16> = None;
+        let mut next_id: u64 = 0;
+        let prefix = format!(
+            "{:016x}",
+            fiveup_server::table::fairness::random_bytes()[..8]
+                .iter()
+                .fold(0u64, |a, b| (a << 8) | u64::from(*b))
+        );
+        let mut lost_since: Option<tokio::time::Instant> = None;
+        let mut reconnects = 0u32;
+        loop {
+            let url = format!("ws://{}/api/bot/ws", self.target.host);
+            let mut req = url.into_client_request().map_err(|e| e.to_string())?;
+            req.headers_mut().insert(
+                "authorization",
+                format!("Bearer {}", self.token)
+                    .parse()
+                    .map_err(|_| "the token is not a header value".to_string())?,
+            );
+            let ws = match tokio::time::timeout(
+                Duration::from_secs(10),
+                tokio_tungstenite::connect_async(req),
+            )
+            .await
+            {
+                Ok(Ok((ws, _))) => ws,
+                Ok(Err(e)) => {
+                    if let tokio_tungstenite::tungstenite::Error::Http(r) = &e {
+                        if r.status() == 401 {
+                            return Err("the server refused the bot token".into());
+                        }
+                    }
+                    let t0 = *lost_since.get_or_insert_with(tokio::time::Instant::now);
+                    if t0.elapsed() > self.give_up {
+                        return Err(format!("cannot reach the server: {e}"));
+                    }
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                    continue;
+                }
+                Err(_) => continue,
+            };
+            if lost_since.take().is_some() || since.is_some() {
+                reconnects += 1;
+            }
+            let (mut tx, mut rx) = ws.split();
+            let open = ClientMsg::Open {
+                table: self.table.clone(),
+                since,
+            };
+            let text = |m: &ClientMsg| {
+                Message::Text(serde_json::to_string(m).expect("messages serialise").into())
+            };
+            if tx.send(text(&open)).await.is_err() {
+                continue;
+            }
+            // The command not acknowledged before the loss, again with its id.
+            if let Some(p) = &pending {
+                if tx.send(text(&p.msg)).await.is_err() {
+                    continue;
+                }
+            }
+            let mut view: Option<TableView> = None;
+            loop {
+                let m = match tokio::time::timeout(Duration::from_secs(90), rx.next()).await {
+                    Ok(Some(Ok(Message::Text(t)))) => t,
+                    Ok(Some(Ok(Message::Close(_)) | Err(_)) | None) | Err(_) => break,
+                    Ok(Some(Ok(_))) => continue,
+                };
+                let Ok(msg) = serde_json::from_str::<ServerMsg>(&m) else {
+                    continue;
+                };
+                match msg {
+                    ServerMsg::Snapshot { view: v, .. } | ServerMsg::Event { view: v, .. } => {
+                        since = Some(since.unwrap_or(0).max(v.table.version));
+                        view = Some(*v);
+                    }
+                    ServerMsg::Ack { id, .. } if pending.as_ref().is_some_and(|p| p.id == id) => {
+                        pending = None;
+                    }
+                    ServerMsg::Error {
+                        id, code, message, ..
+                    } => {
+                        if code == ErrorCode::NotLoggedIn {
+                            return Err(format!(
+                                "the server closed the bot's connection: {message}"
+                            ));
+                        }
+                        if code == ErrorCode::NoSuchTable {
+                            return Err(message);
+                        }
+                        if id.is_some() && pending.as_ref().map(|p| &p.id) == id.as_ref() {
+                            // Refused (stale, not our turn any more): decide again from the
+                            // next view.
+                            pending = None;
+                            decided = None;
+                        }
+                        say(&format!("table {}: {message}", self.table));
+                    }
+                    _ => {}
+                }
+                let Some(v) = view.as_ref() else { continue };
+                if v.table.status == TableStatus::Finished {
+                    let you = v.you.unwrap_or(0);
+                    let side = v.table.rules.side_of(Seat(you)).idx();
+                    let won = v.winner.map(|w| w as usize == side);
+                    return Ok(format!(
+                        "game over, scores {:?}{}{}",
+                        v.scores,
+                        match won {
+                            Some(true) => ", won",
+                            Some(false) => ", lost",
+                            None => "",
+                        },
+                        if reconnects > 0 {
+                            format!(", {reconnects} reconnections")
+                        } else {
+                            String::new()
+                        }
+                    ));
+                }
+                if pending.is_some() {
+                    continue;
+                }
+                let Some(you) = v.you else { continue };
+                // The seed for the deal.
+                if v.table.status == TableStatus::Dealing && !v.seed_sent {
+                    if let Some(p) = &v.proof {
+                        if p.server_seed.is_none()
+                            && !p.contributed.contains(&you)
+                            && seeded != Some(p.hand)
+                        {
+                            next_id += 1;
+                            let id = format!("{prefix}-{next_id}");
+                            let msg = ClientMsg::Seed {
+                                id: id.clone(),
+                                hand: p.hand,
+                                seed: fiveup_server::table::fairness::to_hex(
+                                    &fiveup_server::table::fairness::random_bytes(),
+                                ),
+                            };
+                            seeded = Some(p.hand);
+                            pending = Some(Pending {
+                                id,
+                                msg: msg.clone(),
+                            });
+                            if tx.send(text(&msg)).await.is_err() {
+                                break;
+                            }
+                            continue;
+                        }
+                    }
+                }
+                if v.table.status != TableStatus::Playing
+                    || v.to_move != Some(you)
+                    || v.legal.is_empty()
+                    || decided == Some(v.table.version)
+                {
+                    continue;
+                }
+                decided = Some(v.table.version);
+                let action = match engine_view(v) {
+                    Ok(ev) => {
+                        let mut p = player.take().expect("the player is back after each move");
+                        let (p, a) = tokio::task::spawn_blocking(move || {
+                            let a = p.choose(&ev);
+                            (p, a)
+                        })
+                        .await
+                        .map_err(|e| format!("the engine's thread failed: {e}"))?;
+                        player = Some(p);
+                        a
+                    }
+                    Err(e) => {
+                        say(&format!(
+                            "table {}: {e}; playing the first legal action",
+                            self.table
+                        ));
+                        v.legal[0].action
+                    }
+                };
+                next_id += 1;
+                let id = format!("{prefix}-{next_id}");
+                let msg = ClientMsg::Act {
+                    id: id.clone(),
+                    version: v.table.version,
+                    action,
+                };
+                pending = Some(Pending {
+                    id,
+                    msg: msg.clone(),
+                });
+                if tx.send(text(&msg)).await.is_err() {
+                    break;
+                }
+            }
+            say(&format!(
+                "table {}: connection lost; reconnecting",
+                self.table
+            ));
+            lost_since.get_or_insert_with(tokio::time::Instant::now);
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+}
+
+/// The engine's view of the seat, rebuilt from what the server sent the seat (and nothing
+/// else): the hand's start, the seat's tiles and the hand's history, replayed by the rules
+/// library into a state consistent with them, of which the seat's view is taken.
+fn engine_view(v: &TableView) -> Result<View, String> {
+    let you = v.you.ok_or("not seated")?;
+    let rules = v.table.rules;
+    let leader = Seat(v.leader.ok_or("no leader")?);
+    let lead_kind = v.lead_kind.ok_or("no lead kind")?;
+    // The scores before the hand: the scores now less what this hand's history scored.
+    let mut scores = BySide::<i32>::default();
+    for (i, s) in v.scores.iter().enumerate().take(scores.0.len()) {
+        scores.0[i] = *s;
+    }
+    for e in &v.history {
+        let pts = match *e {
+            fiveup_engine::Entry::Play { points, .. }
+            | fiveup_engine::Entry::Claim { points, .. }
+            | fiveup_engine::Entry::Muggins { points, .. } => i32::from(points),
+            _ => 0,
+        };
+        let side = rules.side_of(e.seat()).idx();
+        scores.0[side] -= pts;
+    }
+    let free = lead_kind == LeadKind::Free;
+    let knowledge = SeatKnowledge {
+        rules,
+        seat: Seat(you),
+        start: HandStart {
+            hand_no: v.hand_no.max(1),
+            scores,
+            highest_double: !free,
+            free_leader: if free { leader } else { Seat(0) },
+        },
+        leader,
+        lead_kind,
+        shown: v.shown_tile,
+        hand: v.my_tiles.iter().copied().collect::<TileSet>(),
+        history: v.history.clone(),
+        phase: v.phase.ok_or("no phase")?,
+        to_move: Seat(v.to_move.ok_or("nobody to move")?),
+    };
+    let mut rng = FastRng::new(v.table.version ^ 0x5eed);
+    let state = knowledge.rebuild(&mut rng).map_err(|e| e.to_string())?;
+    Ok(state.view(Seat(you)))
+}

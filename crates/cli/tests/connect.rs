@@ -1,0 +1,284 @@
+//! `fiveup connect`: a bot account's bridge, running `fiveup engine greedy` as its outside
+//! engine, plays a rated challenge against a person (through a server restart in the middle of
+//! the game: the bridge reconnects and the game finishes) and an open seat against a server
+//! computer player, then stops (`--max-games 2`).
+
+#[path = "../../server/tests/common/mod.rs"]
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::{
+    config, connect, free_port, get, play_out, play_until, post, session_of, Client, Proc,
+};
+use fiveup_protocol::EventView;
+use serde_json::{json, Value};
+
+async fn register(addr: SocketAddr, name: &str) -> String {
+    let r = post(
+        addr,
+        "/api/register",
+        None,
+        &json!({"username": name, "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    session_of(&r)
+}
+
+fn actions(c: &Client) -> usize {
+    c.events
+        .iter()
+        .filter(|(_, e)| matches!(e, EventView::Action { .. }))
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bridge_plays_rated_bot_games_through_a_server_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("connect.db").display().to_string();
+    let port = free_port();
+    let mut cfg = config(&db);
+    cfg.bind = format!("127.0.0.1:{port}").parse().unwrap();
+    let server = fiveup_server::start(cfg.clone()).await.unwrap();
+    let addr = server.local_addr();
+
+    let ann = register(addr, "annconnect").await;
+    let s = post(
+        addr,
+        "/api/bots/settings",
+        Some(&ann),
+        &json!({"rated": true}),
+    )
+    .await;
+    assert_eq!(s.status, 200, "{}", s.body);
+    let made: Value = post(addr, "/api/bots", Some(&ann), &json!({"name": "greedybot"}))
+        .await
+        .json();
+    let token = made["token"].as_str().unwrap().to_string();
+    let bot_id = made["bot"]["id"].as_i64().unwrap();
+    // A challenge from Ann, and an open seat at a table of a server computer player.
+    let t: Value = post(
+        addr,
+        "/api/tables",
+        Some(&ann),
+        &json!({"rules": "five-up target=50", "seats": [{"kind": "me"}, {"kind": "invite"}]}),
+    )
+    .await
+    .json();
+    let rated_table = t["id"].as_str().unwrap().to_string();
+    let c = post(
+        addr,
+        &format!("/api/bots/{bot_id}/challenge"),
+        Some(&ann),
+        &json!({"table": rated_table}),
+    )
+    .await;
+    assert_eq!(c.status, 200, "{}", c.body);
+    let t: Value = post(
+        addr,
+        "/api/tables",
+        Some(&ann),
+        &json!({"rules": "five-up target=50", "seats": [{"kind": "bot", "level": "greedy"}, {"kind": "open"}]}),
+    )
+    .await
+    .json();
+    let computer_table = t["id"].as_str().unwrap().to_string();
+
+    let bin = env!("CARGO_BIN_EXE_fiveup");
+    let mut child = Command::new(bin)
+        .args([
+            "connect",
+            "--server",
+            &format!("http://{addr}"),
+            "--games",
+            "1",
+            "--open",
+            "--max-games",
+            "2",
+            "--poll",
+            "0.2",
+            "--rules",
+            "five-up target=50",
+            "--",
+            bin,
+            "engine",
+            "greedy",
+        ])
+        .env("FIVEUP_BOT_TOKEN", &token)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fiveup connect starts");
+    let log = Arc::new(Mutex::new(Vec::<String>::new()));
+    let err = child.stderr.take().unwrap();
+    let l2 = log.clone();
+    std::thread::spawn(move || {
+        for line in BufReader::new(err).lines().map_while(Result::ok) {
+            l2.lock().unwrap().push(line);
+        }
+    });
+    let mut bridge = Proc(child);
+
+    // Ann plays until both sides have moved a few times; then the server restarts.
+    let mut a = connect(addr, Some(&ann)).await;
+    a.open(&rated_table, None).await;
+    let mut clients = [a];
+    play_until(&mut clients, 2000, |cs| actions(&cs[0]) >= 6).await;
+    let [a] = clients;
+    let since = a.view.as_ref().unwrap().table.version;
+    drop(a);
+    server.shutdown().await;
+    let server = fiveup_server::start(cfg).await.unwrap();
+    assert_eq!(server.local_addr(), addr);
+    let mut a = connect(addr, Some(&ann)).await;
+    a.open(&rated_table, Some(since)).await;
+    let mut clients = [a];
+    play_out(&mut clients, 2000).await;
+
+    // The bridge then takes the open seat, plays the computer player and stops.
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(s) = bridge.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(300),
+            "the bridge did not finish: {:#?}",
+            log.lock().unwrap()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let log = log.lock().unwrap().join("\n");
+    assert!(status.success(), "{log}");
+    assert!(log.contains("reconnect"), "{log}");
+    assert!(
+        log.contains(&format!("table {rated_table}: game over")),
+        "{log}"
+    );
+    assert!(
+        log.contains(&format!("table {computer_table}: game over")),
+        "{log}"
+    );
+    // The engine made the moves (its fallback only where it failed one).
+    assert!(!log.contains("playing the first legal action"), "{log}");
+    assert!(
+        log.contains(" engine decisions") && !log.contains(" 0 engine decisions"),
+        "{log}"
+    );
+
+    // Both games are stored; the first was rated for the bot and for Ann.
+    let bots: Value = get(addr, "/api/bots", None).await.json();
+    let entry = &bots[0];
+    assert_eq!(entry["user"]["id"], json!(bot_id));
+    assert_eq!(entry["games"], json!(2));
+    assert_ne!(entry["rating"], json!(1500.0));
+    let ids: Vec<&str> = entry["recent"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&rated_table.as_str()) && ids.contains(&computer_table.as_str()));
+    let me: Value = get(addr, "/api/me", Some(&ann)).await.json();
+    let prof: Value = get(addr, &format!("/api/users/{}", me["user"]["id"]), None)
+        .await
+        .json();
+    assert_ne!(prof["rating"]["rating"], json!(1500.0), "{prof}");
+    server.shutdown().await;
+}
+
+/// Bad input is refused with a clear error before anything starts; a revoked token stops the
+/// bridge with an error.
+fn args(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_options_and_a_revoked_token_are_refused() {
+    let bin = env!("CARGO_BIN_EXE_fiveup");
+    let run = |args: &[&str], token: &str| {
+        let out = Command::new(bin)
+            .arg("connect")
+            .args(args)
+            .env("FIVEUP_BOT_TOKEN", token)
+            .output()
+            .expect("fiveup connect runs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let good = format!("fub_{}", "0".repeat(64));
+    let engine = [bin, "engine", "greedy"];
+    let with = |extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = ["--server", "http://127.0.0.1:1"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v.push("--".into());
+        v.extend(engine.iter().map(|s| s.to_string()));
+        v
+    };
+    let (ok, err) = run(&args(&with(&[])), "not-a-token");
+    assert!(!ok && err.contains("fub_ and 64 hex digits"), "{err}");
+    let (ok, err) = run(&args(&with(&["--rules", "five-up players=9"])), &good);
+    assert!(!ok && err.contains("--rules"), "{err}");
+    let (ok, err) = run(&args(&with(&["--games", "0"])), &good);
+    assert!(!ok && err.contains("--games"), "{err}");
+    let (ok, err) = run(&["--server", "http://127.0.0.1:1"], &good);
+    assert!(!ok && err.contains("COMMAND"), "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("revoked.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let ann = register(addr, "annrevokes").await;
+    let made: Value = post(
+        addr,
+        "/api/bots",
+        Some(&ann),
+        &json!({"name": "revokedbot"}),
+    )
+    .await
+    .json();
+    let token = made["token"].as_str().unwrap().to_string();
+    let tid = made["token_id"].as_i64().unwrap();
+    let r = post(
+        addr,
+        &format!("/api/bots/tokens/{tid}/revoke"),
+        Some(&ann),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 204);
+    let server_url = format!("http://{addr}");
+    let (ok, err) = tokio::task::spawn_blocking(move || {
+        let out = Command::new(bin)
+            .args([
+                "connect",
+                "--server",
+                &server_url,
+                "--",
+                bin,
+                "engine",
+                "greedy",
+            ])
+            .env("FIVEUP_BOT_TOKEN", &token)
+            .output()
+            .expect("fiveup connect runs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    })
+    .await
+    .unwrap();
+    assert!(!ok && err.contains("refused the bot token"), "{err}");
+    server.shutdown().await;
+}
