@@ -14,6 +14,7 @@
 //!   database locks, table leases and the bus between instances, the housekeeping;
 //! - [`accounts`]: guests, registration, login, sessions, names;
 //! - [`games`]: finished games and ratings: records, statistics, Glicko-2, replays, reviews;
+//! - [`tournament`]: tournaments run online: events, their directors, their endpoints;
 //! - [`config`] and [`metrics`]: the settings and what an operator watches.
 
 use std::net::SocketAddr;
@@ -32,6 +33,7 @@ pub mod games;
 pub mod metrics;
 pub mod store;
 pub mod table;
+pub mod tournament;
 pub mod web;
 
 pub use config::{Config, SecureCookies, BOT_LEVELS, BOT_PLAYERS};
@@ -83,6 +85,8 @@ pub struct App {
     pub cluster: Option<leases::Cluster>,
     /// The database locks (PostgreSQL): one server per database, one instance per name.
     pub db_lock: Option<Arc<dblock::DbLock>>,
+    /// Tournaments: the notes for websockets and the directors' wake-up.
+    pub tournaments: tournament::Tournaments,
 }
 
 /// An HTTP error: a code and a message, answered as an [`ErrorBody`].
@@ -327,6 +331,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         draining: std::sync::atomic::AtomicBool::new(false),
         cluster,
         db_lock,
+        tournaments: tournament::Tournaments::default(),
     });
     if let Some(c) = &app.cluster {
         let advertise = app
@@ -362,6 +367,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let trusted = Arc::new(app.cfg.trusted_proxies.clone());
     let header_timeout = app.cfg.header_timeout;
     janitor::start(&app);
+    tournament::director::start(&app);
     let task = tokio::spawn(async move {
         listen::serve(listener, router, conns, trusted, header_timeout, stop_rx).await;
     });

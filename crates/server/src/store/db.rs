@@ -30,6 +30,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0004_names.sql"),
         include_str!("../../migrations/postgres/0004_names.sql"),
     ),
+    (
+        5,
+        include_str!("../../migrations/sqlite/0005_tournaments.sql"),
+        include_str!("../../migrations/postgres/0005_tournaments.sql"),
+    ),
 ];
 
 /// Which database.
