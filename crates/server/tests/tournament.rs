@@ -250,7 +250,10 @@ async fn a_32_player_double_elimination_knockout_best_of_3() {
                 true
             }
         });
-        assert!(left.len() < before, "results that the bracket never asked for");
+        assert!(
+            left.len() < before,
+            "results that the bracket never asked for"
+        );
     }
     assert!(ko.champion().is_some());
     // 2n - 2 or 2n - 1 matches.
@@ -272,11 +275,7 @@ async fn a_partnership_swiss_seats_both_partners() {
     let server = fiveup_server::start(test_config(&db)).await.unwrap();
     let addr = server.local_addr();
     let td = registered(addr, "director").await;
-    let mut s = swiss_settings(
-        "Pairs",
-        3,
-        "all-fives players=4 partnerships=yes target=50",
-    );
+    let mut s = swiss_settings("Pairs", 3, "all-fives players=4 partnerships=yes target=50");
     s["start_when"] = json!(8);
     let id = create(addr, &td, &s).await;
     add_bots(addr, &td, &id, "random", 8).await;
@@ -326,11 +325,18 @@ async fn a_short_arena_pairs_free_players_until_time_is_up() {
     let mut won: BTreeMap<u32, u32> = BTreeMap::new();
     for m in matches {
         let r: MatchResult = serde_json::from_value(m["result"].clone()).unwrap();
-        let w = if r.games[0] > r.games[1] { &m["a"] } else { &m["b"] };
+        let w = if r.games[0] > r.games[1] {
+            &m["a"]
+        } else {
+            &m["b"]
+        };
         *won.entry(w.as_u64().unwrap() as u32).or_default() += 1;
     }
     for row in standings_of(&e) {
-        assert_eq!(row.record.won, won.get(&row.entrant.0).copied().unwrap_or(0));
+        assert_eq!(
+            row.record.won,
+            won.get(&row.entrant.0).copied().unwrap_or(0)
+        );
     }
     server.shutdown().await;
 }
@@ -369,16 +375,36 @@ async fn people_join_withdraw_are_called_to_their_table_and_see_standings() {
     s["start_when"] = json!(3);
     let id = create(addr, &td, &s).await;
     // A guest may not join a rated Swiss.
-    let r = post(addr, &format!("/api/tournaments/{id}/join"), Some(&guest_cookie), &json!({})).await;
+    let r = post(
+        addr,
+        &format!("/api/tournaments/{id}/join"),
+        Some(&guest_cookie),
+        &json!({}),
+    )
+    .await;
     assert_eq!(r.status, 401, "{}", r.body);
     // Ann joins, withdraws and joins again; joining twice is refused.
     let join = |c: String| {
         let id = id.clone();
-        async move { post(addr, &format!("/api/tournaments/{id}/join"), Some(&c), &json!({})).await }
+        async move {
+            post(
+                addr,
+                &format!("/api/tournaments/{id}/join"),
+                Some(&c),
+                &json!({}),
+            )
+            .await
+        }
     };
     assert_eq!(join(ann.clone()).await.status, 200);
     assert_eq!(join(ann.clone()).await.status, 409);
-    let r = post(addr, &format!("/api/tournaments/{id}/withdraw"), Some(&ann), &json!({})).await;
+    let r = post(
+        addr,
+        &format!("/api/tournaments/{id}/withdraw"),
+        Some(&ann),
+        &json!({}),
+    )
+    .await;
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(join(ann.clone()).await.status, 200);
 
@@ -468,7 +494,10 @@ async fn people_join_withdraw_are_called_to_their_table_and_see_standings() {
             .filter(|t| history.contains(t.as_str()))
             .count();
     }
-    assert!(in_history >= played_tables.len(), "{in_history} in histories");
+    assert!(
+        in_history >= played_tables.len(),
+        "{in_history} in histories"
+    );
     server.shutdown().await;
 }
 

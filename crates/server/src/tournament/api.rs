@@ -108,7 +108,10 @@ async fn list(State(app): State<Arc<App>>, Query(q): Query<ListQuery>) -> ApiRes
                 entrants: db::int(&r, "n").map_err(internal)?,
             });
         }
-        out.insert(s.to_string(), serde_json::to_value(list).expect("lists serialise"));
+        out.insert(
+            s.to_string(),
+            serde_json::to_value(list).expect("lists serialise"),
+        );
     }
     Ok(Json(serde_json::Value::Object(out)).into_response())
 }

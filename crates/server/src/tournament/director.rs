@@ -125,13 +125,12 @@ pub async fn load(app: &App, id: &str) -> Result<Option<Event>, String> {
     let settings: Settings = serde_json::from_str(&db::text(&row, "settings")?)
         .map_err(|e| format!("bad settings: {e}"))?;
     let mut event = Event::new(id.to_string(), settings);
-    let rows = sqlx::query(
-        "SELECT seq, body FROM tournament_ops WHERE tournament_id = $1 ORDER BY seq",
-    )
-    .bind(id)
-    .fetch_all(&app.db.pool)
-    .await
-    .map_err(db::db_err)?;
+    let rows =
+        sqlx::query("SELECT seq, body FROM tournament_ops WHERE tournament_id = $1 ORDER BY seq")
+            .bind(id)
+            .fetch_all(&app.db.pool)
+            .await
+            .map_err(db::db_err)?;
     for r in rows {
         let seq = db::int(&r, "seq")?;
         let op: Op = serde_json::from_str(&db::text(&r, "body")?)
@@ -451,9 +450,7 @@ async fn advance(app: &App, event: &mut Event, now: i64) -> Result<(), String> {
                 Some(Op::Finish { at_ms: now })
             }
         }
-        Some(Fmt::Knockout { knockout }) => knockout
-            .champion()
-            .map(|_| Op::Finish { at_ms: now }),
+        Some(Fmt::Knockout { knockout }) => knockout.champion().map(|_| Op::Finish { at_ms: now }),
         Some(Fmt::Arena { arena: a }) => {
             let t = event.elapsed(now);
             if t >= a.settings().duration_ms {

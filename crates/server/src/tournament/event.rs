@@ -571,9 +571,11 @@ impl Event {
         match &self.fmt {
             None => 0,
             Some(Fmt::Swiss { swiss }) => swiss.rounds().len() as u32,
-            Some(Fmt::Knockout { knockout }) => {
-                knockout.bracket().iter().filter(|m| m.result.is_some()).count() as u32
-            }
+            Some(Fmt::Knockout { knockout }) => knockout
+                .bracket()
+                .iter()
+                .filter(|m| m.result.is_some())
+                .count() as u32,
             Some(Fmt::Arena { arena }) => arena.matches().len() as u32,
         }
     }
