@@ -373,18 +373,13 @@ async fn entries_and_withdrawals(
                     }
                 }
             }
-            Some(Fmt::Arena { arena: a }) => {
-                if in_field && r.withdrawn {
-                    let present = a.waiting().iter().any(|w| w.id == r.entrant.id)
-                        || a.matches().iter().any(|m| {
-                            m.result.is_none() && (m.a == r.entrant.id || m.b == r.entrant.id)
-                        });
-                    let op = Op::Arena {
-                        arena: arena::ArenaOp::Leave(r.entrant.id),
-                    };
-                    if present && event.clone().apply(op.clone()).is_ok() {
-                        commit(app, event, op).await?;
-                    }
+            // Leaving is refused (and nothing stored) once the entrant has left.
+            Some(Fmt::Arena { .. }) if in_field && r.withdrawn => {
+                let op = Op::Arena {
+                    arena: arena::ArenaOp::Leave(r.entrant.id),
+                };
+                if event.clone().apply(op.clone()).is_ok() {
+                    commit(app, event, op).await?;
                 }
             }
             _ => {}
