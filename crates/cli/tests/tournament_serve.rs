@@ -269,6 +269,7 @@ async fn two_instances_one_director_and_a_takeover() {
     };
     let first = director(db.clone(), id.clone()).await;
     assert!(first == "a" || first == "b", "{first}");
+    eprintln!("instance {first} directs; it is killed");
     // Kill the director (if it is b, start over with roles swapped: a is the survivor then).
     let survivor = if first == "a" {
         a.0.kill().unwrap();

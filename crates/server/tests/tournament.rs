@@ -518,3 +518,49 @@ async fn next_call(c: &mut common::Client, cursor: &mut usize, wait: Duration) -
         }
     }
 }
+
+/// The figure in `docs/benchmarks.md`: how long the director takes, in process, from the
+/// entry that starts an arena of 1,000 computer entrants to the 500 tables of its first
+/// pairing wave all opened (stored, created and running). Run by hand:
+/// `cargo test -p fiveup-server --test tournament -- --ignored --nocapture arena_of_1000`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, run by hand"]
+async fn arena_of_1000_first_wave() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("arena1000.db").display().to_string();
+    let mut cfg = test_config(&db);
+    // The games wait, so that the first wave is measured alone.
+    cfg.bot_delay = Duration::from_secs(5);
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    let id = create(
+        addr,
+        &td,
+        &json!({
+            "name": "Big arena",
+            "format": {"kind": "arena", "duration_ms": 600_000},
+            "rules": "all-fives target=50",
+            "start_when": 1000,
+        }),
+    )
+    .await;
+    add_bots(addr, &td, &id, "random", 999).await;
+    let t0 = Instant::now();
+    add_bots(addr, &td, &id, "random", 1).await;
+    let e = loop {
+        let e = event(addr, &id).await;
+        if e["games"].as_array().is_some_and(|g| g.len() >= 500) {
+            break e;
+        }
+        assert!(t0.elapsed() < EVENT_WAIT);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let wave = t0.elapsed();
+    assert_eq!(e["matches"].as_array().unwrap().len(), 500);
+    eprintln!(
+        "arena of 1,000: first wave of 500 matches paired, stored and their tables opened in {} ms",
+        wave.as_millis()
+    );
+    server.shutdown().await;
+}

@@ -174,27 +174,7 @@ async fn direct(app: &Arc<App>, id: &str) -> Result<(), String> {
     let Some(mut event) = load(app, id).await? else {
         return Ok(());
     };
-    // Tables opened (stored) but missing after a crash are opened now.
-    let mut known: HashSet<String> = HashSet::new();
-    let members = member_map(&entrants(app, id).await?);
-    for (key, games) in &event.games {
-        for g in games {
-            if g.result.is_none() {
-                let exists = sqlx::query("SELECT id FROM game_tables WHERE id = $1")
-                    .bind(g.table.as_str())
-                    .fetch_optional(&app.db.pool)
-                    .await
-                    .map_err(db::db_err)?
-                    .is_some();
-                if !exists {
-                    if let Some(l) = event.live().into_iter().find(|l| l.key == *key) {
-                        open_table(app, &event, &members, l, &g.table).await?;
-                    }
-                }
-                known.insert(g.table.clone());
-            }
-        }
-    }
+    repair(app, &mut event).await?;
     let mut shutdown = app.shutdown.clone();
     loop {
         if event.finished {
@@ -210,6 +190,9 @@ async fn direct(app: &Arc<App>, id: &str) -> Result<(), String> {
                     Some(e) => event = e,
                     None => return Ok(()),
                 }
+                if let Err(e) = repair(app, &mut event).await {
+                    crate::log(&format!("tournament {id}: {e}"));
+                }
             }
         }
         tokio::select! {
@@ -224,6 +207,49 @@ async fn direct(app: &Arc<App>, id: &str) -> Result<(), String> {
             return Ok(());
         }
     }
+}
+
+/// Open the tables whose `open` is stored but which were never written (the director stopped
+/// in between): at the stored id, or, if that id cannot be taken, at a new one (`reopen`).
+/// A table that exists is never opened again, so no game is played twice.
+async fn repair(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
+    let members = member_map(&entrants(app, &event.id).await?);
+    let mut missing = Vec::new();
+    for (key, games) in &event.games {
+        for (n, g) in games.iter().enumerate() {
+            if g.result.is_none() {
+                let exists = sqlx::query("SELECT id FROM game_tables WHERE id = $1")
+                    .bind(g.table.as_str())
+                    .fetch_optional(&app.db.pool)
+                    .await
+                    .map_err(db::db_err)?
+                    .is_some();
+                if !exists {
+                    missing.push((*key, n as u32, g.table.clone()));
+                }
+            }
+        }
+    }
+    for (key, game, table) in missing {
+        let Some(l) = event.live().into_iter().find(|l| l.key == key) else {
+            continue;
+        };
+        if open_table(app, event, &members, l, &table).await.is_err() {
+            let table = crate::new_id();
+            commit(
+                app,
+                event,
+                Op::Reopen {
+                    key,
+                    game,
+                    table: table.clone(),
+                },
+            )
+            .await?;
+            open_table(app, event, &members, l, &table).await?;
+        }
+    }
+    Ok(())
 }
 
 fn member_map(rows: &[EntrantRow]) -> BTreeMap<EntrantId, Vec<Member>> {

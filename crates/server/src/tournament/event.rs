@@ -242,6 +242,17 @@ pub enum Op {
         /// The table.
         table: String,
     },
+    /// The table of an open game was never created (its instance died between storing the
+    /// `open` and writing the table, and the table's id cannot be taken again): the game is
+    /// played at this table instead.
+    Reopen {
+        /// The match.
+        key: Key,
+        /// The game of the match.
+        game: u32,
+        /// The new table.
+        table: String,
+    },
     /// A game's result, read from the finished table's record.
     Game {
         /// The match.
@@ -431,6 +442,18 @@ impl Event {
                     table: table.clone(),
                     result: None,
                 });
+            }
+            Op::Reopen { key, game, table } => {
+                started(self)?;
+                let g = self
+                    .games
+                    .get_mut(key)
+                    .and_then(|g| g.get_mut(*game as usize))
+                    .ok_or_else(|| format!("match {key:?} has no game {game}"))?;
+                if g.result.is_some() {
+                    return Err(format!("game {game} of match {key:?} has its result"));
+                }
+                g.table.clone_from(table);
             }
             Op::Game {
                 key,
@@ -743,6 +766,14 @@ mod tests {
             })
             .is_err());
         assert_eq!(e.match_state(key), MatchState::Playing);
+        // A game whose table was never written moves to a new table.
+        e.apply(Op::Reopen {
+            key,
+            game: 0,
+            table: "a2".into(),
+        })
+        .unwrap();
+        assert_eq!(e.games[&key][0].table, "a2");
         let game = |game, a_won| Op::Game {
             key,
             game,
@@ -751,6 +782,13 @@ mod tests {
         };
         e.apply(game(0, true)).unwrap();
         assert!(e.apply(game(0, true)).is_err());
+        assert!(e
+            .apply(Op::Reopen {
+                key,
+                game: 0,
+                table: "a3".into()
+            })
+            .is_err());
         for (n, a_won) in [(1, false), (2, true)] {
             assert_eq!(e.match_state(key), MatchState::Open(n));
             e.apply(Op::Open {
