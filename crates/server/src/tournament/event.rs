@@ -154,8 +154,8 @@ impl Settings {
         Rules::parse(&self.rules).is_ok_and(|r| r.partnerships)
     }
 
-    /// Whether guests may enter: arenas, and events of computer players only, yes; Swiss
-    /// events and knockouts are rated and for registered players.
+    /// Whether guests may enter: arenas yes; Swiss events and knockouts are rated and for
+    /// registered players.
     #[must_use]
     pub const fn guests_welcome(&self) -> bool {
         matches!(self.format, Format::Arena { .. })
