@@ -765,6 +765,13 @@ pub enum ClientMsg {
     },
     /// Keep-alive; answered with `pong`.
     Ping,
+    /// Follow a tournament: the server sends `tournament` now and again each time its
+    /// standings, pairings or status change. Following another one (or the lobby, or a table)
+    /// does not stop it; an empty id stops it.
+    Tournament {
+        /// The tournament's id.
+        tournament: String,
+    },
 }
 
 /// An evaluated action in a hint.
@@ -876,6 +883,61 @@ pub enum ServerMsg {
     },
     /// Answer to `ping`.
     Pong,
+    /// A followed tournament changed (and the answer to `tournament`).
+    Tournament {
+        /// The event.
+        event: TournamentSummary,
+    },
+    /// Your table in a tournament is ready: sent to every connection of each person seated
+    /// at it, whatever they are following.
+    TournamentTable {
+        /// The tournament's id.
+        tournament: String,
+        /// Its name.
+        name: String,
+        /// The table to open.
+        table: String,
+    },
+}
+
+/// A tournament's state as pushed over the websocket.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct TournamentSummary {
+    /// The id.
+    pub id: String,
+    /// The name.
+    pub name: String,
+    /// `upcoming`, `running` or `finished`.
+    pub status: String,
+    /// Rounds paired so far (matches opened, in an arena).
+    pub round: u32,
+    /// Entrants.
+    pub entrants: u32,
+    /// The standings, best first.
+    pub standings: Vec<TournamentStanding>,
+}
+
+/// One line of a tournament's standings.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct TournamentStanding {
+    /// Rank (equal ranks share a number).
+    pub rank: u32,
+    /// The entrant's number in the event.
+    pub entrant: u32,
+    /// The name (a team's name).
+    pub name: String,
+    /// Points in the format's score.
+    pub points: f64,
+    /// Matches played, won, drawn, lost.
+    pub played: u32,
+    /// Won.
+    pub won: u32,
+    /// Drawn.
+    pub drawn: u32,
+    /// Lost.
+    pub lost: u32,
+    /// Withdrawn, eliminated or gone.
+    pub out: bool,
 }
 
 // ---------------------------------------------------------------------------------------------

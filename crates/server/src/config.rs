@@ -113,6 +113,9 @@ pub struct Config {
     /// How long the SQLite writer, once busy, waits for more writes before a commit, so that
     /// one sync of the log serves more moves (see [`crate::store::db::Writer::start`]); zero: never waits.
     pub commit_window: Duration,
+    /// How often a tournament director looks at its event (it also looks at once when an
+    /// entry changes).
+    pub tournament_tick: Duration,
 }
 
 impl Config {
@@ -168,6 +171,7 @@ impl Config {
             lease: Duration::from_secs(5),
             drain_wait: Duration::from_secs(2),
             commit_window: crate::store::db::COMMIT_WINDOW,
+            tournament_tick: Duration::from_secs(1),
         }
     }
 

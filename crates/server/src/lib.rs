@@ -15,6 +15,7 @@
 //! - [`accounts`]: guests, registration, login, sessions, names;
 //! - [`games`]: finished games and ratings: records, statistics, Glicko-2, replays, reviews;
 //! - [`bots`]: bot accounts: their tokens, the bot API and the engines page's data;
+//! - [`tournament`]: tournaments run online: events, their directors, their endpoints;
 //! - [`config`] and [`metrics`]: the settings and what an operator watches.
 
 use std::net::SocketAddr;
@@ -34,6 +35,7 @@ pub mod games;
 pub mod metrics;
 pub mod store;
 pub mod table;
+pub mod tournament;
 pub mod web;
 
 pub use config::{Config, SecureCookies, BOT_LEVELS, BOT_PLAYERS};
@@ -87,6 +89,8 @@ pub struct App {
     pub db_lock: Option<Arc<dblock::DbLock>>,
     /// Bot accounts: rate limits per bot token, open challenges.
     pub bots: bots::Bots,
+    /// Tournaments: the notes for websockets and the directors' wake-up.
+    pub tournaments: tournament::Tournaments,
 }
 
 /// An HTTP error: a code and a message, answered as an [`ErrorBody`].
@@ -332,6 +336,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         draining: std::sync::atomic::AtomicBool::new(false),
         cluster,
         db_lock,
+        tournaments: tournament::Tournaments::default(),
     });
     if let Some(c) = &app.cluster {
         let advertise = app
@@ -367,6 +372,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let trusted = Arc::new(app.cfg.trusted_proxies.clone());
     let header_timeout = app.cfg.header_timeout;
     janitor::start(&app);
+    tournament::director::start(&app);
     let task = tokio::spawn(async move {
         listen::serve(listener, router, conns, trusted, header_timeout, stop_rx).await;
     });

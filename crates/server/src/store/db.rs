@@ -31,6 +31,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/postgres/0004_names.sql"),
     ),
     (
+        5,
+        include_str!("../../migrations/sqlite/0005_tournaments.sql"),
+        include_str!("../../migrations/postgres/0005_tournaments.sql"),
+    ),
+    (
         6,
         include_str!("../../migrations/sqlite/0006_bots.sql"),
         include_str!("../../migrations/postgres/0006_bots.sql"),

@@ -30,6 +30,7 @@ const MAX_BODY: usize = 1 << 20;
 /// Every route.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
+        .merge(crate::tournament::api::routes())
         .route("/", get(assets::index))
         .route("/table/{*rest}", get(assets::index))
         .route("/game/{*rest}", get(assets::index))

@@ -21,8 +21,16 @@ use crate::web::listen::ConnGuard;
 use crate::{accounts, ApiError, App};
 
 /// The message types a client may send.
-const TYPES: [&str; 8] = [
-    "lobby", "open", "act", "seed", "hint", "chat", "rematch", "ping",
+const TYPES: [&str; 9] = [
+    "lobby",
+    "open",
+    "act",
+    "seed",
+    "hint",
+    "chat",
+    "rematch",
+    "ping",
+    "tournament",
 ];
 
 /// Whether a websocket upgrade's `Origin` is allowed: none (not a browser), the server's own
@@ -388,6 +396,9 @@ async fn connection(
     let mut lobby: Option<broadcast::Receiver<Arc<str>>> = None;
     let mut shutdown = app.shutdown.clone();
     let mut revoked = app.revoked.subscribe();
+    // Tournament news: this person's tables, and the event followed.
+    let mut notes = app.tournaments.notes.subscribe();
+    let mut tour: Option<String> = None;
     // Keepalive: a ping after `ws_ping` without a word from the client; a client silent for
     // two periods is gone.
     let ping_every = app.cfg.ws_ping;
@@ -414,7 +425,7 @@ async fn connection(
                         break End::Close(code, reason);
                     }
                 };
-                handle_text(&app, conn, user.as_ref(), &hand_on, &mut bucket, &mut table, &mut lobby, text.as_str()).await
+                handle_text(&app, conn, user.as_ref(), &hand_on, &mut bucket, &mut table, &mut lobby, &mut tour, text.as_str()).await
             }
             out = next_out(&mut table) => match out {
                 Some((v, text)) => {
@@ -468,6 +479,15 @@ async fn connection(
                 Ok(text) => Some(text),
                 Err(broadcast::error::RecvError::Lagged(_)) => Some(lobby_msg(&app)),
                 Err(broadcast::error::RecvError::Closed) => { lobby = None; None }
+            },
+            n = notes.recv() => match n {
+                Ok(crate::tournament::Note::Table { users, text }) => {
+                    user.as_ref().filter(|u| users.contains(&u.id)).map(|_| text)
+                }
+                Ok(crate::tournament::Note::Event { id, text }) => {
+                    (tour.as_deref() == Some(&*id)).then_some(text)
+                }
+                Err(_) => None,
             },
             _ = ticker.tick() => {
                 if heard.elapsed() >= ping_every * 2 {
@@ -532,6 +552,7 @@ async fn handle_text(
     bucket: &mut Bucket,
     table: &mut Option<Following>,
     lobby: &mut Option<broadcast::Receiver<Arc<str>>>,
+    tour: &mut Option<String>,
     text: &str,
 ) -> Option<Arc<str>> {
     if text.len() > MAX_FRAME_BYTES {
@@ -601,6 +622,19 @@ async fn handle_text(
     };
     let cmd = match msg {
         ClientMsg::Ping => return Some(crate::to_json(&ServerMsg::Pong)),
+        ClientMsg::Tournament { tournament } => {
+            if tournament.is_empty() {
+                *tour = None;
+                return None;
+            }
+            return match crate::tournament::api::summary(app, &tournament).await {
+                Ok(m) => {
+                    *tour = Some(tournament);
+                    Some(m)
+                }
+                Err(e) => Some(error(None, e.code, e.message)),
+            };
+        }
         ClientMsg::Lobby => {
             unsubscribe(table, conn).await;
             *lobby = Some(app.hub.lobby_tx.subscribe());

@@ -1,0 +1,480 @@
+//! The tournament endpoints (`docs/protocol.md`, "Tournaments").
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use fiveup_protocol::{ErrorCode, UserRef};
+use fiveup_tournament::{Entrant, EntrantId};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::director::{self, late_entry_open};
+use super::event::{bot_rating, EntrantRow, Fmt, Member, Settings};
+use crate::store::db;
+use crate::{accounts, ApiError, App, BOT_LEVELS, BOT_PLAYERS};
+
+type ApiResult<T> = Result<T, ApiError>;
+
+/// The routes, merged into the server's router.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/tournaments", get(list).post(create))
+        .route("/api/tournaments/{id}", get(one))
+        .route("/api/tournaments/{id}/join", post(join))
+        .route("/api/tournaments/{id}/withdraw", post(withdraw))
+        .route("/api/tournaments/{id}/bots", post(bots))
+}
+
+fn bad(msg: impl Into<String>) -> ApiError {
+    ApiError::new(ErrorCode::BadRequest, msg)
+}
+
+fn internal(e: String) -> ApiError {
+    ApiError::internal(e)
+}
+
+async fn need_user(app: &App, headers: &HeaderMap) -> ApiResult<UserRef> {
+    accounts::user_of(&app.db, headers)
+        .await?
+        .ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "log in or play as a guest first"))
+}
+
+fn limit(app: &App, user: &UserRef) -> ApiResult<()> {
+    if app.user_limiter.allow(user.id) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            ErrorCode::RateLimited,
+            "too many requests; try again shortly",
+        ))
+    }
+}
+
+/// One event in a list.
+#[derive(Serialize)]
+struct Listed {
+    id: String,
+    name: String,
+    status: String,
+    created_at: i64,
+    settings: Settings,
+    entrants: i64,
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    #[serde(default)]
+    status: Option<String>,
+}
+
+/// `GET /api/tournaments?status=upcoming|running|finished`: the newest 100 of each status
+/// asked for (all three by default).
+async fn list(State(app): State<Arc<App>>, Query(q): Query<ListQuery>) -> ApiResult<Response> {
+    let statuses: Vec<&str> = match q.status.as_deref() {
+        None | Some("") => vec!["upcoming", "running", "finished"],
+        Some(s @ ("upcoming" | "running" | "finished")) => vec![s],
+        Some(s) => {
+            return Err(bad(format!(
+                "status {s:?}: it is upcoming, running or finished"
+            )))
+        }
+    };
+    let mut out = serde_json::Map::new();
+    for s in statuses {
+        let rows = sqlx::query(
+            "SELECT t.id, t.name, t.status, t.created_at, t.settings, \
+             (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament_id = t.id \
+              AND e.withdrawn = 0) AS n \
+             FROM tournaments t WHERE t.status = $1 ORDER BY t.created_at DESC LIMIT 100",
+        )
+        .bind(s)
+        .fetch_all(&app.db.pool)
+        .await
+        .map_err(|e| internal(db::db_err(e)))?;
+        let mut list = Vec::new();
+        for r in rows {
+            list.push(Listed {
+                id: db::text(&r, "id").map_err(internal)?,
+                name: db::text(&r, "name").map_err(internal)?,
+                status: db::text(&r, "status").map_err(internal)?,
+                created_at: db::int(&r, "created_at").map_err(internal)?,
+                settings: serde_json::from_str(&db::text(&r, "settings").map_err(internal)?)
+                    .map_err(|e| internal(e.to_string()))?,
+                entrants: db::int(&r, "n").map_err(internal)?,
+            });
+        }
+        out.insert(
+            s.to_string(),
+            serde_json::to_value(list).expect("lists serialise"),
+        );
+    }
+    Ok(Json(serde_json::Value::Object(out)).into_response())
+}
+
+/// `POST /api/tournaments`: a registered player creates an event.
+async fn create(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> ApiResult<Response> {
+    let user = need_user(&app, &headers).await?;
+    if !user.registered {
+        return Err(ApiError::new(
+            ErrorCode::NotLoggedIn,
+            "register to create tournaments",
+        ));
+    }
+    limit(&app, &user)?;
+    let settings: Settings =
+        serde_json::from_slice(&b).map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))?;
+    settings
+        .check(crate::now())
+        .map_err(|e| ApiError::new(ErrorCode::BadRules, e))?;
+    let id = crate::new_id();
+    sqlx::query(
+        "INSERT INTO tournaments (id, created_at, creator, name, settings, status) \
+         VALUES ($1, $2, $3, $4, $5, 'upcoming')",
+    )
+    .bind(id.as_str())
+    .bind(crate::now())
+    .bind(user.id)
+    .bind(settings.name.trim())
+    .bind(serde_json::to_string(&settings).expect("settings serialise"))
+    .execute(&app.db.pool)
+    .await
+    .map_err(|e| internal(db::db_err(e)))?;
+    app.tournaments.wake.notify_waiters();
+    Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())
+}
+
+async fn event_of(app: &App, id: &str) -> ApiResult<(super::event::Event, i64)> {
+    if id.len() > 64 {
+        return Err(bad("no such tournament"));
+    }
+    let creator = sqlx::query("SELECT creator FROM tournaments WHERE id = $1")
+        .bind(id)
+        .fetch_optional(&app.db.pool)
+        .await
+        .map_err(|e| internal(db::db_err(e)))?
+        .ok_or_else(|| bad(format!("no tournament {id:?}")))?;
+    let creator = db::int(&creator, "creator").map_err(internal)?;
+    let event = director::load(app, id)
+        .await
+        .map_err(internal)?
+        .ok_or_else(|| bad(format!("no tournament {id:?}")))?;
+    Ok((event, creator))
+}
+
+/// `GET /api/tournaments/{id}`: everything about one event.
+async fn one(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {
+    let (event, creator) = event_of(&app, &id).await?;
+    let entrants = director::entrants(&app, &id).await.map_err(internal)?;
+    let games: Vec<serde_json::Value> = event
+        .games
+        .iter()
+        .map(|(k, g)| json!({ "round": k.0, "match": k.1, "games": g }))
+        .collect();
+    let mut v = json!({
+        "id": event.id,
+        "name": event.settings.name,
+        "status": event.status(),
+        "cancelled": event.cancelled,
+        "creator": creator,
+        "settings": event.settings,
+        "started_ms": event.start_ms,
+        "entrants": entrants,
+        "standings": event.standings(),
+        "late_entry": late_entry_open(&event),
+        "games": games,
+    });
+    match &event.fmt {
+        Some(Fmt::Swiss { swiss }) => v["rounds"] = json!(swiss.rounds()),
+        Some(Fmt::Knockout { knockout }) => v["bracket"] = json!(knockout.bracket()),
+        Some(Fmt::Arena { arena }) => v["matches"] = json!(arena.matches()),
+        None => {}
+    }
+    Ok(Json(v).into_response())
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct JoinBody {
+    /// In a partnership event: the computer player who partners you.
+    #[serde(default)]
+    partner: Option<String>,
+}
+
+fn check_level(level: &str) -> ApiResult<()> {
+    if BOT_LEVELS.contains(&level) || BOT_PLAYERS.contains(&level) {
+        Ok(())
+    } else {
+        Err(bad(format!(
+            "unknown computer player {level:?}; levels are {}",
+            BOT_LEVELS.join(", ")
+        )))
+    }
+}
+
+/// Add an entrant (the next number), within the event's limit.
+async fn enter(
+    app: &App,
+    event: &super::event::Event,
+    user_id: i64,
+    row: EntrantRow,
+    numbered: bool,
+) -> ApiResult<u32> {
+    let rows = director::entrants(app, &event.id).await.map_err(internal)?;
+    if user_id != 0
+        && rows
+            .iter()
+            .any(|r| !r.withdrawn && r.members.iter().any(|m| m.user_id() == Some(user_id)))
+    {
+        return Err(ApiError::new(
+            ErrorCode::AlreadySeated,
+            "you are in this tournament already",
+        ));
+    }
+    let active = rows.iter().filter(|r| !r.withdrawn).count() as u32;
+    if event.settings.max_entrants.is_some_and(|m| active >= m) {
+        return Err(bad("the tournament is full"));
+    }
+    for _ in 0..5 {
+        let next = rows.iter().map(|r| r.entrant.id.0).max().unwrap_or(0) + 1;
+        let next = sqlx::query(
+            "SELECT COALESCE(MAX(entrant), 0) + 1 AS n FROM tournament_entrants \
+             WHERE tournament_id = $1",
+        )
+        .bind(event.id.as_str())
+        .fetch_one(&app.db.pool)
+        .await
+        .map(|r| db::int(&r, "n").unwrap_or(i64::from(next)))
+        .map_err(|e| internal(db::db_err(e)))?;
+        let mut row = row.clone();
+        row.entrant.id = EntrantId(next as u32);
+        if numbered {
+            row.entrant.name = format!("{} {next}", row.entrant.name);
+        }
+        let r = sqlx::query(
+            "INSERT INTO tournament_entrants (tournament_id, entrant, user_id, body, withdrawn) \
+             VALUES ($1, $2, $3, $4, 0)",
+        )
+        .bind(event.id.as_str())
+        .bind(next)
+        .bind(user_id)
+        .bind(serde_json::to_string(&row).expect("entrants serialise"))
+        .execute(&app.db.pool)
+        .await;
+        if r.is_ok() {
+            app.tournaments.wake.notify_waiters();
+            return Ok(next as u32);
+        }
+    }
+    Err(ApiError::new(
+        ErrorCode::ShuttingDown,
+        "too many entries at once: try again",
+    ))
+}
+
+fn entries_open(event: &super::event::Event) -> ApiResult<()> {
+    if late_entry_open(event) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            ErrorCode::AlreadyStarted,
+            if event.finished {
+                "the tournament is over"
+            } else {
+                "the tournament has started: entries are closed"
+            },
+        ))
+    }
+}
+
+/// `POST /api/tournaments/{id}/join`.
+async fn join(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    b: Bytes,
+) -> ApiResult<Response> {
+    let user = need_user(&app, &headers).await?;
+    limit(&app, &user)?;
+    let body: JoinBody = if b.is_empty() {
+        JoinBody::default()
+    } else {
+        serde_json::from_slice(&b).map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))?
+    };
+    let (event, _) = event_of(&app, &id).await?;
+    entries_open(&event)?;
+    if !user.registered && !event.settings.guests_welcome() {
+        return Err(ApiError::new(
+            ErrorCode::NotLoggedIn,
+            "this tournament is rated: register to join",
+        ));
+    }
+    let row = sqlx::query("SELECT rating FROM users WHERE id = $1")
+        .bind(user.id)
+        .fetch_one(&app.db.pool)
+        .await
+        .map_err(|e| internal(db::db_err(e)))?;
+    let rating = db::float(&row, "rating").map_err(internal)?.round() as i32;
+    if event.settings.min_rating.is_some_and(|m| rating < m)
+        || event.settings.max_rating.is_some_and(|m| rating > m)
+    {
+        return Err(bad(format!(
+            "your rating {rating} is outside this tournament's range"
+        )));
+    }
+    let mut members = vec![Member::User { user: user.clone() }];
+    let entrant = if event.settings.teams() {
+        let level = body.partner.unwrap_or_else(|| "club".to_string());
+        check_level(&level)?;
+        members.push(Member::Bot {
+            level: level.clone(),
+        });
+        Entrant::team(
+            EntrantId(0),
+            format!("{} & {level}", user.name),
+            rating,
+            vec![user.name.clone(), level],
+        )
+    } else {
+        if body.partner.is_some() {
+            return Err(bad("a partner is for partnership tournaments"));
+        }
+        Entrant::single(EntrantId(0), user.name.clone(), rating)
+    };
+    let n = enter(
+        &app,
+        &event,
+        user.id,
+        EntrantRow {
+            entrant,
+            members,
+            withdrawn: false,
+        },
+        false,
+    )
+    .await?;
+    Ok(Json(json!({ "entrant": n })).into_response())
+}
+
+/// `POST /api/tournaments/{id}/withdraw`.
+async fn withdraw(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let user = need_user(&app, &headers).await?;
+    limit(&app, &user)?;
+    let (event, _) = event_of(&app, &id).await?;
+    if event.finished {
+        return Err(ApiError::new(ErrorCode::GameOver, "the tournament is over"));
+    }
+    if matches!(event.fmt, Some(Fmt::Knockout { .. })) {
+        return Err(ApiError::new(
+            ErrorCode::AlreadyStarted,
+            "a knockout's bracket is fixed once it starts: play or lose your next match",
+        ));
+    }
+    let r = sqlx::query(
+        "UPDATE tournament_entrants SET withdrawn = 1 \
+         WHERE tournament_id = $1 AND user_id = $2 AND withdrawn = 0",
+    )
+    .bind(id.as_str())
+    .bind(user.id)
+    .execute(&app.db.pool)
+    .await
+    .map_err(|e| internal(db::db_err(e)))?;
+    if r.rows_affected() == 0 {
+        return Err(ApiError::new(
+            ErrorCode::NotSeated,
+            "you are not in this tournament",
+        ));
+    }
+    app.tournaments.wake.notify_waiters();
+    Ok(Json(json!({ "withdrawn": true })).into_response())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BotsBody {
+    level: String,
+    count: u32,
+}
+
+/// `POST /api/tournaments/{id}/bots`: the creator adds computer entrants (for tests and
+/// daylongs), before the start or during late entry.
+async fn bots(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    b: Bytes,
+) -> ApiResult<Response> {
+    let user = need_user(&app, &headers).await?;
+    limit(&app, &user)?;
+    let body: BotsBody =
+        serde_json::from_slice(&b).map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))?;
+    let (event, creator) = event_of(&app, &id).await?;
+    if creator != user.id {
+        return Err(bad("only the tournament's creator adds computer entrants"));
+    }
+    check_level(&body.level)?;
+    if !(1..=1000).contains(&body.count) {
+        return Err(bad("add 1 to 1,000 computer entrants at a time"));
+    }
+    entries_open(&event)?;
+    let teams = event.settings.teams();
+    let rating = bot_rating(&body.level);
+    let mut added = Vec::new();
+    for _ in 0..body.count {
+        let (members, entrant) = if teams {
+            (
+                vec![
+                    Member::Bot {
+                        level: body.level.clone(),
+                    },
+                    Member::Bot {
+                        level: body.level.clone(),
+                    },
+                ],
+                Entrant::team(
+                    EntrantId(0),
+                    format!("{} pair", body.level),
+                    rating,
+                    vec![body.level.clone(), body.level.clone()],
+                ),
+            )
+        } else {
+            (
+                vec![Member::Bot {
+                    level: body.level.clone(),
+                }],
+                Entrant::single(EntrantId(0), body.level.clone(), rating),
+            )
+        };
+        let row = EntrantRow {
+            entrant,
+            members,
+            withdrawn: false,
+        };
+        // Names are numbered so that standings tell computer entrants apart.
+        added.push(enter(&app, &event, 0, row, true).await?);
+    }
+    Ok(Json(json!({ "entrants": added })).into_response())
+}
+
+/// The `tournament` message of an event now (the answer to following it).
+pub async fn summary(app: &App, id: &str) -> ApiResult<Arc<str>> {
+    let (event, _) = event_of(app, id).await?;
+    let n = director::entrants(app, id)
+        .await
+        .map_err(internal)?
+        .iter()
+        .filter(|r| !r.withdrawn)
+        .count() as u32;
+    Ok(crate::to_json(&fiveup_protocol::ServerMsg::Tournament {
+        event: event.summary(n),
+    }))
+}

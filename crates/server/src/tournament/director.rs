@@ -1,0 +1,579 @@
+//! The director: one task per running event, on the instance that holds the event's lease.
+//!
+//! Every step is stored before it is announced: the director decides an operation, inserts it
+//! into `tournament_ops` under the next sequence number (the primary key refuses a second
+//! writer), applies it to the event in memory, and only then opens the table, tells the
+//! players or pushes the standings. A table is opened after its `open` operation is stored; on
+//! a restart, a stored `open` whose table is missing is opened then (the table id is in the
+//! operation, so it is opened once). Results are read from the finished tables' records in
+//! `games`, so nothing is lost while no director runs.
+//!
+//! The lease: `tournaments.director` names the instance that directs the event until
+//! `director_until` (milliseconds since the epoch); an instance takes an event whose lease has
+//! run out (or is its own) with one conditional `UPDATE`, renews it every tick, and stops
+//! directing as soon as a renewal fails. A single server is the instance `single`, so after a
+//! kill -9 the restarted server takes its events back at once.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+use fiveup_engine::Rules;
+use fiveup_protocol::ServerMsg;
+use fiveup_tournament::swiss::SwissOp;
+use fiveup_tournament::{arena, EntrantId};
+
+use super::event::{EntrantRow, Event, Fmt, Format, Live, MatchState, Member, Op, Settings};
+use super::Note;
+use crate::store::db;
+use crate::table::actor;
+use crate::table::{SeatSetup, TableConfig};
+use crate::App;
+
+/// Milliseconds since the epoch.
+#[must_use]
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// This instance's name for event leases.
+fn me(app: &App) -> String {
+    app.cfg
+        .instance
+        .clone()
+        .unwrap_or_else(|| "single".to_string())
+}
+
+/// Start the scan that takes every event nobody directs.
+pub fn start(app: &Arc<App>) {
+    let app = app.clone();
+    tokio::spawn(async move {
+        let running: Arc<std::sync::Mutex<HashSet<String>>> = Arc::default();
+        let mut shutdown = app.shutdown.clone();
+        loop {
+            if *shutdown.borrow() {
+                return;
+            }
+            match claimable(&app).await {
+                Ok(ids) => {
+                    for id in ids {
+                        if running.lock().expect("running lock").insert(id.clone()) {
+                            let app = app.clone();
+                            let running = running.clone();
+                            tokio::spawn(async move {
+                                if let Err(e) = direct(&app, &id).await {
+                                    crate::log(&format!("tournament {id}: {e}"));
+                                }
+                                running.lock().expect("running lock").remove(&id);
+                            });
+                        }
+                    }
+                }
+                Err(e) => crate::log(&format!("tournaments: {e}")),
+            }
+            tokio::select! {
+                () = tokio::time::sleep(app.cfg.tournament_tick) => {}
+                () = app.tournaments.wake.notified() => {}
+                _ = shutdown.changed() => {}
+            }
+        }
+    });
+}
+
+/// Events not finished whose lease is free or this instance's.
+async fn claimable(app: &App) -> Result<Vec<String>, String> {
+    let rows = sqlx::query(
+        "SELECT id FROM tournaments WHERE status <> 'finished' \
+         AND (director = $1 OR director_until < $2)",
+    )
+    .bind(me(app))
+    .bind(now_ms())
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    rows.iter().map(|r| db::text(r, "id")).collect()
+}
+
+/// Take or renew the lease of an event; false if another instance holds it.
+async fn lease(app: &App, id: &str) -> Result<bool, String> {
+    let until = now_ms() + app.cfg.lease.as_millis() as i64;
+    let r = sqlx::query(
+        "UPDATE tournaments SET director = $1, director_until = $2 \
+         WHERE id = $3 AND (director = $1 OR director_until < $4)",
+    )
+    .bind(me(app))
+    .bind(until)
+    .bind(id)
+    .bind(now_ms())
+    .execute(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    Ok(r.rows_affected() == 1)
+}
+
+/// An event's settings and stored operations, applied.
+pub async fn load(app: &App, id: &str) -> Result<Option<Event>, String> {
+    let Some(row) = sqlx::query("SELECT settings FROM tournaments WHERE id = $1")
+        .bind(id)
+        .fetch_optional(&app.db.pool)
+        .await
+        .map_err(db::db_err)?
+    else {
+        return Ok(None);
+    };
+    let settings: Settings = serde_json::from_str(&db::text(&row, "settings")?)
+        .map_err(|e| format!("bad settings: {e}"))?;
+    let mut event = Event::new(id.to_string(), settings);
+    let rows =
+        sqlx::query("SELECT seq, body FROM tournament_ops WHERE tournament_id = $1 ORDER BY seq")
+            .bind(id)
+            .fetch_all(&app.db.pool)
+            .await
+            .map_err(db::db_err)?;
+    for r in rows {
+        let seq = db::int(&r, "seq")?;
+        let op: Op = serde_json::from_str(&db::text(&r, "body")?)
+            .map_err(|e| format!("operation {seq}: {e}"))?;
+        if seq != event.ops.len() as i64 + 1 {
+            return Err(format!("operation {seq} is out of order"));
+        }
+        event
+            .apply(op)
+            .map_err(|e| format!("operation {seq} does not apply: {e}"))?;
+    }
+    Ok(Some(event))
+}
+
+/// The registered entrants of an event, by number.
+pub async fn entrants(app: &App, id: &str) -> Result<Vec<EntrantRow>, String> {
+    let rows = sqlx::query(
+        "SELECT entrant, body, withdrawn FROM tournament_entrants WHERE tournament_id = $1 \
+         ORDER BY entrant",
+    )
+    .bind(id)
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    rows.iter()
+        .map(|r| {
+            let mut e: EntrantRow = serde_json::from_str(&db::text(r, "body")?)
+                .map_err(|e| format!("bad entrant: {e}"))?;
+            e.entrant.id = EntrantId(db::int(r, "entrant")? as u32);
+            e.withdrawn = db::int(r, "withdrawn")? != 0;
+            Ok(e)
+        })
+        .collect()
+}
+
+/// Direct one event until it is over or the lease is lost.
+async fn direct(app: &Arc<App>, id: &str) -> Result<(), String> {
+    if !lease(app, id).await? {
+        return Ok(());
+    }
+    let Some(mut event) = load(app, id).await? else {
+        return Ok(());
+    };
+    repair(app, &mut event).await?;
+    let mut shutdown = app.shutdown.clone();
+    loop {
+        if event.finished {
+            finish_row(app, &event).await?;
+            return Ok(());
+        }
+        match step(app, &mut event).await {
+            Ok(()) => {}
+            Err(e) => {
+                crate::log(&format!("tournament {id}: {e}"));
+                // Start again from storage.
+                match load(app, id).await? {
+                    Some(e) => event = e,
+                    None => return Ok(()),
+                }
+                if let Err(e) = repair(app, &mut event).await {
+                    crate::log(&format!("tournament {id}: {e}"));
+                }
+            }
+        }
+        tokio::select! {
+            () = tokio::time::sleep(app.cfg.tournament_tick) => {}
+            () = app.tournaments.wake.notified() => {}
+            _ = shutdown.changed() => {}
+        }
+        if *shutdown.borrow() {
+            return Ok(());
+        }
+        if !lease(app, id).await? {
+            return Ok(());
+        }
+    }
+}
+
+/// Open the tables whose `open` is stored but which were never written (the director stopped
+/// in between): at the stored id, or, if that id cannot be taken, at a new one (`reopen`).
+/// A table that exists is never opened again, so no game is played twice.
+async fn repair(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
+    let members = member_map(&entrants(app, &event.id).await?);
+    let mut missing = Vec::new();
+    for (key, games) in &event.games {
+        for (n, g) in games.iter().enumerate() {
+            if g.result.is_none() {
+                let exists = sqlx::query("SELECT id FROM game_tables WHERE id = $1")
+                    .bind(g.table.as_str())
+                    .fetch_optional(&app.db.pool)
+                    .await
+                    .map_err(db::db_err)?
+                    .is_some();
+                if !exists {
+                    missing.push((*key, n as u32, g.table.clone()));
+                }
+            }
+        }
+    }
+    for (key, game, table) in missing {
+        let Some(l) = event.live().into_iter().find(|l| l.key == key) else {
+            continue;
+        };
+        if open_table(app, event, &members, l, &table).await.is_err() {
+            let table = crate::new_id();
+            commit(
+                app,
+                event,
+                Op::Reopen {
+                    key,
+                    game,
+                    table: table.clone(),
+                },
+            )
+            .await?;
+            open_table(app, event, &members, l, &table).await?;
+        }
+    }
+    Ok(())
+}
+
+fn member_map(rows: &[EntrantRow]) -> BTreeMap<EntrantId, Vec<Member>> {
+    rows.iter()
+        .map(|r| (r.entrant.id, r.members.clone()))
+        .collect()
+}
+
+/// Store an operation, then apply it. A refused or unstorable operation changes nothing.
+async fn commit(app: &App, event: &mut Event, op: Op) -> Result<(), String> {
+    let mut check = event.clone();
+    check.apply(op.clone())?;
+    let seq = event.ops.len() as i64 + 1;
+    sqlx::query("INSERT INTO tournament_ops (tournament_id, seq, body) VALUES ($1, $2, $3)")
+        .bind(event.id.as_str())
+        .bind(seq)
+        .bind(serde_json::to_string(&op).expect("operations serialise"))
+        .execute(&app.db.pool)
+        .await
+        .map_err(|e| format!("operation {seq} not stored: {}", db::db_err(e)))?;
+    *event = check;
+    Ok(())
+}
+
+/// One round of the director's work.
+async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
+    let before = event.ops.len();
+    let rows = entrants(app, &event.id).await?;
+    let now = now_ms();
+    if event.fmt.is_none() {
+        let field: Vec<_> = rows
+            .iter()
+            .filter(|r| !r.withdrawn)
+            .map(|r| r.entrant.clone())
+            .collect();
+        let s = &event.settings;
+        let due = s.start_at.is_some_and(|t| t * 1000 <= now)
+            || s.start_when.is_some_and(|n| field.len() >= n as usize);
+        if due {
+            if field.len() < 2 {
+                commit(app, event, Op::Cancel).await?;
+            } else {
+                commit(
+                    app,
+                    event,
+                    Op::Start {
+                        at_ms: now,
+                        entrants: field,
+                    },
+                )
+                .await?;
+                set_status(app, &event.id, "running").await?;
+            }
+        }
+    }
+    if event.fmt.is_some() && !event.finished {
+        entries_and_withdrawals(app, event, &rows).await?;
+        let members = member_map(&rows);
+        results(app, event).await?;
+        // Decided matches are recorded; the others get their next game's table.
+        for l in event.live() {
+            match event.match_state(l.key) {
+                MatchState::Playing => {}
+                MatchState::Over(result) => {
+                    if let Some(op) = event.record_op(l.key, result, now) {
+                        commit(app, event, op).await?;
+                    }
+                }
+                MatchState::Open(game) => {
+                    let table = crate::new_id();
+                    commit(
+                        app,
+                        event,
+                        Op::Open {
+                            key: l.key,
+                            game,
+                            table: table.clone(),
+                        },
+                    )
+                    .await?;
+                    open_table(app, event, &members, l, &table).await?;
+                }
+            }
+        }
+        advance(app, event, now).await?;
+        // New pairings get their tables at once.
+        if event.ops.len() > before && !event.finished {
+            for l in event.live() {
+                if let MatchState::Open(game) = event.match_state(l.key) {
+                    let table = crate::new_id();
+                    commit(
+                        app,
+                        event,
+                        Op::Open {
+                            key: l.key,
+                            game,
+                            table: table.clone(),
+                        },
+                    )
+                    .await?;
+                    open_table(app, event, &members, l, &table).await?;
+                }
+            }
+        }
+    }
+    if event.finished {
+        finish_row(app, event).await?;
+    }
+    if event.ops.len() > before || event.fmt.is_none() {
+        let entrants = rows.iter().filter(|r| !r.withdrawn).count() as u32;
+        app.tournaments.announce(event, entrants);
+    }
+    Ok(())
+}
+
+/// Late entries into a Swiss, and withdrawals (Swiss and arena), from the entrant rows.
+async fn entries_and_withdrawals(
+    app: &App,
+    event: &mut Event,
+    rows: &[EntrantRow],
+) -> Result<(), String> {
+    for r in rows {
+        let in_field = event.field().iter().any(|e| e.id == r.entrant.id);
+        match event.fmt.as_ref() {
+            Some(Fmt::Swiss { swiss }) => {
+                if !in_field && !r.withdrawn {
+                    let op = Op::Swiss {
+                        swiss: SwissOp::Enter(r.entrant.clone()),
+                    };
+                    if event.clone().apply(op.clone()).is_ok() {
+                        commit(app, event, op).await?;
+                    }
+                } else if in_field && r.withdrawn {
+                    let out = swiss
+                        .standings()
+                        .iter()
+                        .any(|s| s.entrant == r.entrant.id && s.out);
+                    if !out {
+                        commit(
+                            app,
+                            event,
+                            Op::Swiss {
+                                swiss: SwissOp::Withdraw(r.entrant.id),
+                            },
+                        )
+                        .await?;
+                    }
+                }
+            }
+            // Leaving is refused (and nothing stored) once the entrant has left.
+            Some(Fmt::Arena { .. }) if in_field && r.withdrawn => {
+                let op = Op::Arena {
+                    arena: arena::ArenaOp::Leave(r.entrant.id),
+                };
+                if event.clone().apply(op.clone()).is_ok() {
+                    commit(app, event, op).await?;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Read the results of the finished tables.
+async fn results(app: &App, event: &mut Event) -> Result<(), String> {
+    let open: Vec<(super::event::Key, u32, String)> = event
+        .games
+        .iter()
+        .flat_map(|(k, gs)| {
+            gs.iter()
+                .enumerate()
+                .filter(|(_, g)| g.result.is_none())
+                .map(move |(n, g)| (*k, n as u32, g.table.clone()))
+        })
+        .collect();
+    for (key, game, table) in open {
+        let row = sqlx::query("SELECT winner, scores FROM games WHERE id = $1")
+            .bind(table.as_str())
+            .fetch_optional(&app.db.pool)
+            .await
+            .map_err(db::db_err)?;
+        let Some(row) = row else { continue };
+        let winner = db::int(&row, "winner")?;
+        let scores: Vec<i64> = serde_json::from_str(&db::text(&row, "scores")?)
+            .map_err(|e| format!("table {table}: bad scores: {e}"))?;
+        let points = [
+            scores.first().copied().unwrap_or(0),
+            scores.get(1).copied().unwrap_or(0),
+        ];
+        commit(
+            app,
+            event,
+            Op::Game {
+                key,
+                game,
+                a_won: winner == 0,
+                points,
+            },
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Pair the next round, pair the free arena players, or end the event.
+async fn advance(app: &App, event: &mut Event, now: i64) -> Result<(), String> {
+    let op = match event.fmt.as_ref() {
+        None => None,
+        Some(Fmt::Swiss { swiss }) => {
+            let complete = swiss.rounds().last().is_none_or(|r| r.is_complete());
+            if !complete {
+                None
+            } else if (swiss.rounds().len() as u32) < swiss.settings().rounds {
+                Some(Op::Swiss {
+                    swiss: SwissOp::PairRound,
+                })
+            } else {
+                Some(Op::Finish { at_ms: now })
+            }
+        }
+        Some(Fmt::Knockout { knockout }) => knockout.champion().map(|_| Op::Finish { at_ms: now }),
+        Some(Fmt::Arena { arena: a }) => {
+            let t = event.elapsed(now);
+            if t >= a.settings().duration_ms {
+                event.live().is_empty().then_some(Op::Finish { at_ms: now })
+            } else if !arena::pair_waiting(&a.waiting()).is_empty() {
+                let last = a.matches().last().map_or(0, |m| m.started_ms);
+                Some(Op::Arena {
+                    arena: arena::ArenaOp::Pair(t.max(last)),
+                })
+            } else {
+                None
+            }
+        }
+    };
+    if let Some(op) = op {
+        commit(app, event, op).await?;
+    }
+    Ok(())
+}
+
+async fn set_status(app: &App, id: &str, status: &str) -> Result<(), String> {
+    sqlx::query("UPDATE tournaments SET status = $1 WHERE id = $2")
+        .bind(status)
+        .bind(id)
+        .execute(&app.db.pool)
+        .await
+        .map_err(db::db_err)?;
+    Ok(())
+}
+
+async fn finish_row(app: &App, event: &Event) -> Result<(), String> {
+    set_status(app, &event.id, "finished").await
+}
+
+/// Open the table of a live match's next game: side A at the even seats, side B at the odd
+/// ones; people are seated at once, computer players are seat setups. The people seated are
+/// told at once wherever they are.
+async fn open_table(
+    app: &Arc<App>,
+    event: &Event,
+    members: &BTreeMap<EntrantId, Vec<Member>>,
+    live: Live,
+    table: &str,
+) -> Result<(), String> {
+    let rules = Rules::parse(&event.settings.rules).map_err(|e| e.to_string())?;
+    let sides = [
+        members.get(&live.a).cloned().unwrap_or_default(),
+        members.get(&live.b).cloned().unwrap_or_default(),
+    ];
+    let mut seats = Vec::new();
+    let mut sits = Vec::new();
+    for seat in 0..rules.players {
+        let side = &sides[usize::from(seat % 2)];
+        let member = side
+            .get(usize::from(seat / 2))
+            .cloned()
+            .unwrap_or(Member::Bot {
+                level: "club".to_string(),
+            });
+        match member {
+            Member::User { user } => {
+                sits.push((seat, user));
+                seats.push(SeatSetup::Open);
+            }
+            Member::Bot { level } => seats.push(SeatSetup::Bot { level }),
+        }
+    }
+    let cfg = TableConfig {
+        id: table.to_string(),
+        rules,
+        seats,
+        creator: None,
+        unlisted: true,
+        created_at: crate::now(),
+        request: None,
+    };
+    let users: Vec<i64> = sits.iter().map(|(_, u)| u.id).collect();
+    actor::create(app, cfg, sits)
+        .await
+        .map_err(|e| format!("table {table} not opened: {}", e.message))?;
+    if !users.is_empty() {
+        let text = crate::to_json(&ServerMsg::TournamentTable {
+            tournament: event.id.clone(),
+            name: event.settings.name.clone(),
+            table: table.to_string(),
+        });
+        let _ = app.tournaments.notes.send(Note::Table {
+            users: users.into(),
+            text,
+        });
+    }
+    Ok(())
+}
+
+/// Whether the event's format takes late entries now.
+#[must_use]
+pub fn late_entry_open(event: &Event) -> bool {
+    match (&event.fmt, event.settings.format) {
+        (None, _) => !event.finished,
+        (Some(Fmt::Swiss { swiss }), Format::Swiss { rounds }) => {
+            !event.finished && 2 * (swiss.rounds().len() as u32) < rounds
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,820 @@
+//! One event as a value: its settings, its entrants and the log of operations applied to it.
+//! Nothing here touches the database or the clock: the director decides the operations, stores
+//! each one, then applies it here; loading an event applies its stored log again and gets
+//! exactly the same event.
+
+use std::collections::BTreeMap;
+
+use fiveup_engine::Rules;
+use fiveup_protocol::{TournamentStanding, TournamentSummary, UserRef};
+use fiveup_tournament::arena::{Arena, ArenaOp, ArenaSettings};
+use fiveup_tournament::knockout::{Elimination, Knockout, KnockoutOp, KnockoutSettings};
+use fiveup_tournament::swiss::{Swiss, SwissOp, SwissSettings};
+use fiveup_tournament::{Entrant, EntrantId, MatchResult, MatchRule, StandingRow};
+use serde::{Deserialize, Serialize};
+
+/// The format of an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Format {
+    /// A Swiss of this many rounds (late entry until half of them have started).
+    Swiss {
+        /// Rounds, 1 to 50.
+        rounds: u32,
+    },
+    /// A knockout, single or double elimination.
+    Knockout {
+        /// Double elimination (a second loss puts an entrant out).
+        #[serde(default)]
+        double: bool,
+    },
+    /// An arena: players are paired as soon as they are free, until the time is up.
+    Arena {
+        /// How long it lasts, in milliseconds (1 second to 24 hours).
+        duration_ms: u64,
+    },
+}
+
+/// An event's settings, fixed when it is created.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    /// The name, 1 to 64 characters.
+    pub name: String,
+    /// The format.
+    pub format: Format,
+    /// The rules of every game: a preset and `key=value` options, as `Rules::parse` reads
+    /// them. Two players, or four in two partnerships (then every entrant is a team of two).
+    pub rules: String,
+    /// Games a match takes at most (best of N, 1 to 99; odd in a knockout).
+    #[serde(default = "one")]
+    pub best_of: u32,
+    /// Start at this time (seconds since the epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_at: Option<i64>,
+    /// Start as soon as this many have joined (2 or more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_when: Option<u32>,
+    /// The most entrants accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_entrants: Option<u32>,
+    /// The lowest rating accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_rating: Option<i32>,
+    /// The highest rating accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rating: Option<i32>,
+}
+
+const fn one() -> u32 {
+    1
+}
+
+impl Settings {
+    /// Check the settings; the error says what is wrong.
+    pub fn check(&self, now: i64) -> Result<Rules, String> {
+        let name = self.name.trim();
+        if name.is_empty() || name.chars().count() > 64 {
+            return Err("a tournament's name has 1 to 64 characters".into());
+        }
+        if name.chars().any(char::is_control) {
+            return Err("a tournament's name has no control characters".into());
+        }
+        let rules = Rules::parse(&self.rules).map_err(|e| format!("rules: {e}"))?;
+        let two_sides = rules.players == 2 || (rules.players == 4 && rules.partnerships);
+        if !two_sides {
+            return Err(format!(
+                "rules for {} players{}: a tournament game is two players, or four in two \
+                 partnerships",
+                rules.players,
+                if rules.partnerships {
+                    " in partnerships"
+                } else {
+                    ""
+                }
+            ));
+        }
+        MatchRule::best_of(self.best_of)
+            .validate()
+            .map_err(|e| e.to_string())?;
+        match self.format {
+            Format::Swiss { rounds } if !(1..=50).contains(&rounds) => {
+                return Err(format!("{rounds} rounds: a Swiss has 1 to 50"));
+            }
+            Format::Knockout { .. } if self.best_of % 2 == 0 => {
+                return Err(format!(
+                    "best of {}: a knockout match needs a winner, so an odd number of games",
+                    self.best_of
+                ));
+            }
+            Format::Arena { duration_ms } if !(1_000..=86_400_000).contains(&duration_ms) => {
+                return Err(format!(
+                    "an arena of {duration_ms} ms: it lasts 1 second to 24 hours"
+                ));
+            }
+            _ => {}
+        }
+        if self.start_at.is_none() && self.start_when.is_none() {
+            return Err("give a start time (start_at) or a number of entrants (start_when)".into());
+        }
+        if let Some(t) = self.start_at {
+            if t < now - 60 || t > now + 366 * 86_400 {
+                return Err("the start time is in the past or more than a year away".into());
+            }
+        }
+        if let Some(n) = self.start_when {
+            if !(2..=10_000).contains(&n) {
+                return Err(format!("start when {n} have joined: 2 to 10,000"));
+            }
+        }
+        if let Some(m) = self.max_entrants {
+            if !(2..=10_000).contains(&m) {
+                return Err(format!("at most {m} entrants: 2 to 10,000"));
+            }
+            if self.start_when.is_some_and(|n| n > m) {
+                return Err("it would start with more entrants than it accepts".into());
+            }
+        }
+        if let (Some(lo), Some(hi)) = (self.min_rating, self.max_rating) {
+            if lo > hi {
+                return Err("the lowest rating accepted is above the highest".into());
+            }
+        }
+        Ok(rules)
+    }
+
+    /// The match rule.
+    #[must_use]
+    pub const fn rule(&self) -> MatchRule {
+        MatchRule::best_of(self.best_of)
+    }
+
+    /// Whether an entrant is a team of two.
+    #[must_use]
+    pub fn teams(&self) -> bool {
+        Rules::parse(&self.rules).is_ok_and(|r| r.partnerships)
+    }
+
+    /// Whether guests may enter: arenas yes; Swiss events and knockouts are rated and for
+    /// registered players.
+    #[must_use]
+    pub const fn guests_welcome(&self) -> bool {
+        matches!(self.format, Format::Arena { .. })
+    }
+}
+
+/// Someone who plays for an entrant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Member {
+    /// A person.
+    User {
+        /// Who.
+        user: UserRef,
+    },
+    /// A computer player.
+    Bot {
+        /// Its level.
+        level: String,
+    },
+}
+
+impl Member {
+    /// The person's id, if a person.
+    #[must_use]
+    pub const fn user_id(&self) -> Option<i64> {
+        match self {
+            Member::User { user } => Some(user.id),
+            Member::Bot { .. } => None,
+        }
+    }
+}
+
+/// A registered entrant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntrantRow {
+    /// The entrant (its id is its number in the event).
+    pub entrant: Entrant,
+    /// Who plays: one member, or two for a team.
+    pub members: Vec<Member>,
+    /// Withdrawn.
+    #[serde(default)]
+    pub withdrawn: bool,
+}
+
+/// Which match: (round, index) in a Swiss, (0, match id) in a knockout, (0, match number) in
+/// an arena.
+pub type Key = (usize, usize);
+
+/// One stored operation of an event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "op")]
+pub enum Op {
+    /// The event starts with these entrants (milliseconds since the epoch).
+    Start {
+        /// When.
+        at_ms: i64,
+        /// The field.
+        entrants: Vec<Entrant>,
+    },
+    /// It could not start: fewer than two entrants.
+    Cancel,
+    /// A Swiss operation.
+    Swiss {
+        /// The operation.
+        swiss: SwissOp,
+    },
+    /// A knockout result.
+    Knockout {
+        /// The operation.
+        knockout: KnockoutOp,
+    },
+    /// An arena operation.
+    Arena {
+        /// The operation.
+        arena: ArenaOp,
+    },
+    /// A table was opened for game `game` (from 0) of a match.
+    Open {
+        /// The match.
+        key: Key,
+        /// The game of the match.
+        game: u32,
+        /// The table.
+        table: String,
+    },
+    /// The table of an open game was never created (its instance died between storing the
+    /// `open` and writing the table, and the table's id cannot be taken again): the game is
+    /// played at this table instead.
+    Reopen {
+        /// The match.
+        key: Key,
+        /// The game of the match.
+        game: u32,
+        /// The new table.
+        table: String,
+    },
+    /// A game's result, read from the finished table's record.
+    Game {
+        /// The match.
+        key: Key,
+        /// The game of the match.
+        game: u32,
+        /// Whether side A won.
+        a_won: bool,
+        /// Both sides' scores.
+        points: [i64; 2],
+    },
+    /// The event is over.
+    Finish {
+        /// When.
+        at_ms: i64,
+    },
+}
+
+/// The format's state, once started.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Fmt {
+    /// A Swiss.
+    Swiss {
+        /// Its state.
+        swiss: Swiss,
+    },
+    /// A knockout.
+    Knockout {
+        /// Its state.
+        knockout: Knockout,
+    },
+    /// An arena.
+    Arena {
+        /// Its state.
+        arena: Arena,
+    },
+}
+
+/// One game of a match: its table and, once over, its result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Game {
+    /// The table.
+    pub table: String,
+    /// Whether side A won, and both sides' scores.
+    pub result: Option<(bool, [i64; 2])>,
+}
+
+/// A live match: its key and its two sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Live {
+    /// The match.
+    pub key: Key,
+    /// Side A.
+    pub a: EntrantId,
+    /// Side B.
+    pub b: EntrantId,
+}
+
+/// An event.
+#[derive(Clone, Debug)]
+pub struct Event {
+    /// Its id.
+    pub id: String,
+    /// Its settings.
+    pub settings: Settings,
+    /// The format's state once started.
+    pub fmt: Option<Fmt>,
+    /// When it started (ms since the epoch).
+    pub start_ms: Option<i64>,
+    /// Over (or cancelled).
+    pub finished: bool,
+    /// Cancelled for want of entrants.
+    pub cancelled: bool,
+    /// The games of each match.
+    pub games: BTreeMap<Key, Vec<Game>>,
+    /// Operations applied.
+    pub ops: Vec<Op>,
+    /// An arena's entrants (its state does not list them).
+    arena_field: Vec<Entrant>,
+}
+
+impl Event {
+    /// A new event, not started.
+    #[must_use]
+    pub const fn new(id: String, settings: Settings) -> Event {
+        Event {
+            id,
+            settings,
+            fmt: None,
+            start_ms: None,
+            finished: false,
+            cancelled: false,
+            games: BTreeMap::new(),
+            ops: Vec::new(),
+            arena_field: Vec::new(),
+        }
+    }
+
+    /// Apply one operation; a refused one changes nothing.
+    pub fn apply(&mut self, op: Op) -> Result<(), String> {
+        if self.finished {
+            return Err("the event is over".into());
+        }
+        let started = |e: &Event| {
+            if e.fmt.is_some() {
+                Ok(())
+            } else {
+                Err("the event has not started".to_string())
+            }
+        };
+        match &op {
+            Op::Start { at_ms, entrants } => {
+                if self.fmt.is_some() {
+                    return Err("the event has started already".into());
+                }
+                let rule = self.settings.rule();
+                let err = |e: fiveup_tournament::TournamentError| e.to_string();
+                let fmt = match self.settings.format {
+                    Format::Swiss { rounds } => Fmt::Swiss {
+                        swiss: Swiss::new(SwissSettings { rounds, rule }, entrants.clone())
+                            .map_err(err)?,
+                    },
+                    Format::Knockout { double } => Fmt::Knockout {
+                        knockout: Knockout::new(
+                            KnockoutSettings {
+                                elimination: if double {
+                                    Elimination::Double
+                                } else {
+                                    Elimination::Single
+                                },
+                                rule,
+                            },
+                            entrants.clone(),
+                        )
+                        .map_err(err)?,
+                    },
+                    Format::Arena { duration_ms } => {
+                        let mut arena = Arena::new(
+                            ArenaSettings {
+                                duration_ms,
+                                streaks: true,
+                                rule,
+                            },
+                            entrants.clone(),
+                        )
+                        .map_err(err)?;
+                        for e in entrants {
+                            arena.join(e.id).map_err(err)?;
+                        }
+                        self.arena_field.clone_from(entrants);
+                        Fmt::Arena { arena }
+                    }
+                };
+                self.fmt = Some(fmt);
+                self.start_ms = Some(*at_ms);
+            }
+            Op::Cancel => {
+                if self.fmt.is_some() {
+                    return Err("the event has started".into());
+                }
+                self.finished = true;
+                self.cancelled = true;
+            }
+            Op::Swiss { swiss: s } => match &mut self.fmt {
+                Some(Fmt::Swiss { swiss }) => swiss.apply(s.clone()).map_err(|e| e.to_string())?,
+                _ => return Err("not a running Swiss".into()),
+            },
+            Op::Knockout { knockout: k } => match &mut self.fmt {
+                Some(Fmt::Knockout { knockout }) => knockout
+                    .record(k.match_id, k.result)
+                    .map_err(|e| e.to_string())?,
+                _ => return Err("not a running knockout".into()),
+            },
+            Op::Arena { arena: a } => match &mut self.fmt {
+                Some(Fmt::Arena { arena }) => arena.apply(a.clone()).map_err(|e| e.to_string())?,
+                _ => return Err("not a running arena".into()),
+            },
+            Op::Open { key, game, table } => {
+                started(self)?;
+                let games = self.games.entry(*key).or_default();
+                if games.len() != *game as usize || games.last().is_some_and(|g| g.result.is_none())
+                {
+                    return Err(format!("game {game} of match {key:?} is not due"));
+                }
+                games.push(Game {
+                    table: table.clone(),
+                    result: None,
+                });
+            }
+            Op::Reopen { key, game, table } => {
+                started(self)?;
+                let g = self
+                    .games
+                    .get_mut(key)
+                    .and_then(|g| g.get_mut(*game as usize))
+                    .ok_or_else(|| format!("match {key:?} has no game {game}"))?;
+                if g.result.is_some() {
+                    return Err(format!("game {game} of match {key:?} has its result"));
+                }
+                g.table.clone_from(table);
+            }
+            Op::Game {
+                key,
+                game,
+                a_won,
+                points,
+            } => {
+                started(self)?;
+                let g = self
+                    .games
+                    .get_mut(key)
+                    .and_then(|g| g.get_mut(*game as usize))
+                    .ok_or_else(|| format!("match {key:?} has no game {game}"))?;
+                if g.result.is_some() {
+                    return Err(format!("game {game} of match {key:?} has its result"));
+                }
+                g.result = Some((*a_won, *points));
+            }
+            Op::Finish { .. } => {
+                started(self)?;
+                self.finished = true;
+            }
+        }
+        self.ops.push(op);
+        Ok(())
+    }
+
+    /// The matches paired and not yet decided.
+    #[must_use]
+    pub fn live(&self) -> Vec<Live> {
+        match &self.fmt {
+            None => Vec::new(),
+            Some(Fmt::Swiss { swiss }) => {
+                let Some(round) = swiss.rounds().last() else {
+                    return Vec::new();
+                };
+                let r = swiss.rounds().len() - 1;
+                round
+                    .pairings
+                    .iter()
+                    .zip(&round.results)
+                    .enumerate()
+                    .filter_map(|(t, (p, res))| match (p.b, res) {
+                        (Some(b), None) => Some(Live {
+                            key: (r, t),
+                            a: p.a,
+                            b,
+                        }),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            Some(Fmt::Knockout { knockout }) => knockout
+                .ready()
+                .into_iter()
+                .map(|(m, a, b)| Live { key: (0, m), a, b })
+                .collect(),
+            Some(Fmt::Arena { arena }) => arena
+                .matches()
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.result.is_none())
+                .map(|(i, m)| Live {
+                    key: (0, i),
+                    a: m.a,
+                    b: m.b,
+                })
+                .collect(),
+        }
+    }
+
+    /// The state of a live match's games: the match result when the match is over, or the
+    /// number of the game to open next (None while a game is in play).
+    #[must_use]
+    pub fn match_state(&self, key: Key) -> MatchState {
+        let rule = self.settings.rule();
+        let games = self.games.get(&key).map_or(&[][..], Vec::as_slice);
+        let mut wins = [0u32; 2];
+        let mut points = [0i64; 2];
+        for g in games {
+            match g.result {
+                None => return MatchState::Playing,
+                Some((a_won, p)) => {
+                    wins[usize::from(!a_won)] += 1;
+                    points[0] += p[0];
+                    points[1] += p[1];
+                }
+            }
+        }
+        if rule.is_over(wins, 0) {
+            MatchState::Over(MatchResult::new(wins, 0, points))
+        } else {
+            MatchState::Open(games.len() as u32)
+        }
+    }
+
+    /// The operation that records a finished match in the format.
+    #[must_use]
+    pub fn record_op(&self, key: Key, result: MatchResult, now_ms: i64) -> Option<Op> {
+        match &self.fmt {
+            None => None,
+            Some(Fmt::Swiss { .. }) => Some(Op::Swiss {
+                swiss: SwissOp::Record {
+                    round: key.0,
+                    table: key.1,
+                    result,
+                },
+            }),
+            Some(Fmt::Knockout { .. }) => Some(Op::Knockout {
+                knockout: KnockoutOp {
+                    match_id: key.1,
+                    result,
+                },
+            }),
+            Some(Fmt::Arena { arena }) => {
+                let started = arena.matches().get(key.1)?.started_ms;
+                Some(Op::Arena {
+                    arena: ArenaOp::Record {
+                        game: key.1,
+                        result,
+                        at_ms: self.elapsed(now_ms).max(started),
+                    },
+                })
+            }
+        }
+    }
+
+    /// Milliseconds since the start.
+    #[must_use]
+    pub fn elapsed(&self, now_ms: i64) -> u64 {
+        self.start_ms
+            .map_or(0, |s| u64::try_from(now_ms - s).unwrap_or(0))
+    }
+
+    /// Rounds paired (a Swiss), matches decided (a knockout), matches started (an arena).
+    #[must_use]
+    pub fn round(&self) -> u32 {
+        match &self.fmt {
+            None => 0,
+            Some(Fmt::Swiss { swiss }) => swiss.rounds().len() as u32,
+            Some(Fmt::Knockout { knockout }) => knockout
+                .bracket()
+                .iter()
+                .filter(|m| m.result.is_some())
+                .count() as u32,
+            Some(Fmt::Arena { arena }) => arena.matches().len() as u32,
+        }
+    }
+
+    /// The entrants of the format (once started).
+    #[must_use]
+    pub fn field(&self) -> &[Entrant] {
+        match &self.fmt {
+            None => &[],
+            Some(Fmt::Swiss { swiss }) => swiss.entrants(),
+            Some(Fmt::Knockout { knockout }) => knockout.entrants(),
+            Some(Fmt::Arena { .. }) => &self.arena_field,
+        }
+    }
+
+    /// The standings (once started).
+    #[must_use]
+    pub fn standings(&self) -> Vec<StandingRow> {
+        match &self.fmt {
+            None => Vec::new(),
+            Some(Fmt::Swiss { swiss }) => swiss.standings(),
+            Some(Fmt::Knockout { knockout }) => knockout.standings(),
+            Some(Fmt::Arena { arena }) => arena.standings(),
+        }
+    }
+
+    /// `upcoming`, `running` or `finished`.
+    #[must_use]
+    pub const fn status(&self) -> &'static str {
+        if self.finished {
+            "finished"
+        } else if self.fmt.is_some() {
+            "running"
+        } else {
+            "upcoming"
+        }
+    }
+
+    /// What the websocket pushes.
+    #[must_use]
+    pub fn summary(&self, entrants: u32) -> TournamentSummary {
+        TournamentSummary {
+            id: self.id.clone(),
+            name: self.settings.name.clone(),
+            status: self.status().to_string(),
+            round: self.round(),
+            entrants: if self.fmt.is_some() {
+                self.field().len() as u32
+            } else {
+                entrants
+            },
+            standings: self
+                .standings()
+                .into_iter()
+                .map(|r| TournamentStanding {
+                    rank: r.rank,
+                    entrant: r.entrant.0,
+                    name: r.name,
+                    points: r.points,
+                    played: r.record.played,
+                    won: r.record.won,
+                    drawn: r.record.drawn,
+                    lost: r.record.lost,
+                    out: r.out,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Where a live match stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchState {
+    /// A game is being played.
+    Playing,
+    /// This game is to be opened next.
+    Open(u32),
+    /// Decided.
+    Over(MatchResult),
+}
+
+/// The rating a computer entrant is seeded with, by level.
+#[must_use]
+pub fn bot_rating(level: &str) -> i32 {
+    match level {
+        "random" => 800,
+        "beginner" => 1000,
+        "greedy" => 1100,
+        "casual" => 1200,
+        "club" => 1500,
+        "strong" | "pimc" => 1800,
+        _ => 2000,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(format: Format) -> Settings {
+        Settings {
+            name: "t".into(),
+            format,
+            rules: "all-fives target=50".into(),
+            best_of: 3,
+            start_at: None,
+            start_when: Some(4),
+            max_entrants: None,
+            min_rating: None,
+            max_rating: None,
+        }
+    }
+
+    fn field(n: u32) -> Vec<Entrant> {
+        (1..=n)
+            .map(|i| Entrant::single(EntrantId(i), format!("p{i}"), 1500))
+            .collect()
+    }
+
+    #[test]
+    fn settings_are_checked() {
+        assert!(settings(Format::Swiss { rounds: 3 }).check(0).is_ok());
+        assert!(settings(Format::Swiss { rounds: 0 }).check(0).is_err());
+        let mut s = settings(Format::Knockout { double: false });
+        s.best_of = 2;
+        assert!(s.check(0).unwrap_err().contains("odd"));
+        let mut s = settings(Format::Arena { duration_ms: 10 });
+        assert!(s.check(0).is_err());
+        s.format = Format::Arena { duration_ms: 5000 };
+        s.start_when = None;
+        assert!(s.check(0).unwrap_err().contains("start"));
+        let mut s = settings(Format::Swiss { rounds: 3 });
+        s.rules = "all-fives players=3".into();
+        assert!(s.check(0).unwrap_err().contains("two players"));
+    }
+
+    #[test]
+    fn a_best_of_three_is_played_game_by_game_and_replays() {
+        let mut e = Event::new("e".into(), settings(Format::Swiss { rounds: 1 }));
+        e.apply(Op::Start {
+            at_ms: 0,
+            entrants: field(2),
+        })
+        .unwrap();
+        e.apply(Op::Swiss {
+            swiss: SwissOp::PairRound,
+        })
+        .unwrap();
+        let live = e.live();
+        assert_eq!(live.len(), 1);
+        let key = live[0].key;
+        assert_eq!(e.match_state(key), MatchState::Open(0));
+        // A game cannot be opened twice or out of turn, nor its result given twice.
+        e.apply(Op::Open {
+            key,
+            game: 0,
+            table: "a".into(),
+        })
+        .unwrap();
+        assert!(e
+            .apply(Op::Open {
+                key,
+                game: 1,
+                table: "b".into()
+            })
+            .is_err());
+        assert_eq!(e.match_state(key), MatchState::Playing);
+        // A game whose table was never written moves to a new table.
+        e.apply(Op::Reopen {
+            key,
+            game: 0,
+            table: "a2".into(),
+        })
+        .unwrap();
+        assert_eq!(e.games[&key][0].table, "a2");
+        let game = |game, a_won| Op::Game {
+            key,
+            game,
+            a_won,
+            points: if a_won { [50, 10] } else { [20, 51] },
+        };
+        e.apply(game(0, true)).unwrap();
+        assert!(e.apply(game(0, true)).is_err());
+        assert!(e
+            .apply(Op::Reopen {
+                key,
+                game: 0,
+                table: "a3".into()
+            })
+            .is_err());
+        for (n, a_won) in [(1, false), (2, true)] {
+            assert_eq!(e.match_state(key), MatchState::Open(n));
+            e.apply(Op::Open {
+                key,
+                game: n,
+                table: format!("t{n}"),
+            })
+            .unwrap();
+            e.apply(game(n, a_won)).unwrap();
+        }
+        let MatchState::Over(r) = e.match_state(key) else {
+            panic!("the match is over")
+        };
+        assert_eq!(r.games, [2, 1]);
+        assert_eq!(r.points, [120, 71]);
+        e.apply(e.record_op(key, r, 0).unwrap()).unwrap();
+        assert!(e.live().is_empty());
+        e.apply(Op::Finish { at_ms: 1 }).unwrap();
+        assert_eq!(e.standings()[0].name, e.field()[0].name.clone());
+        // The stored log rebuilds the same event.
+        let mut again = Event::new("e".into(), e.settings.clone());
+        for op in e.ops.clone() {
+            again.apply(op).unwrap();
+        }
+        assert_eq!(again.standings(), e.standings());
+        assert_eq!(again.games, e.games);
+        assert!(again.apply(Op::Cancel).is_err());
+    }
+}

@@ -1,0 +1,69 @@
+//! Tournaments online: events stored in the database and run by the server.
+//!
+//! - [`event`]: an event as a value (settings, entrants, the log of operations), rebuilt from
+//!   storage by applying its log again;
+//! - [`director`]: the task that runs each event on the instance holding its lease: starts it,
+//!   pairs, opens the tables, reads the results, ends it; every operation stored before it is
+//!   announced;
+//! - [`api`]: the HTTP endpoints (list, create, join, withdraw, computer entrants, one event).
+//!
+//! Standings go out over the websocket to the connections following an event, and a player
+//! whose table is ready is told on every connection of theirs (`docs/protocol.md`).
+
+use std::sync::Arc;
+
+use tokio::sync::{broadcast, Notify};
+
+pub mod api;
+pub mod director;
+pub mod event;
+
+/// A message for websockets.
+#[derive(Clone, Debug)]
+pub enum Note {
+    /// An event changed: for the connections following it.
+    Event {
+        /// The event.
+        id: Arc<str>,
+        /// The `tournament` message.
+        text: Arc<str>,
+    },
+    /// A table is ready: for every connection of these people.
+    Table {
+        /// Who.
+        users: Arc<[i64]>,
+        /// The `tournament_table` message.
+        text: Arc<str>,
+    },
+}
+
+/// What the directors and the websockets share.
+#[derive(Debug)]
+pub struct Tournaments {
+    /// Messages for websockets.
+    pub notes: broadcast::Sender<Note>,
+    /// Rung when an entry or an event changed: the directors look at once.
+    pub wake: Notify,
+}
+
+impl Default for Tournaments {
+    fn default() -> Tournaments {
+        Tournaments {
+            notes: broadcast::channel(4096).0,
+            wake: Notify::new(),
+        }
+    }
+}
+
+impl Tournaments {
+    /// Push an event's standings to its followers.
+    pub fn announce(&self, event: &event::Event, entrants: u32) {
+        let text = crate::to_json(&fiveup_protocol::ServerMsg::Tournament {
+            event: event.summary(entrants),
+        });
+        let _ = self.notes.send(Note::Event {
+            id: Arc::from(event.id.as_str()),
+            text,
+        });
+    }
+}

@@ -1,0 +1,566 @@
+//! Tournaments through the real server: whole events between computer entrants, every game
+//! played at a real table, and the standings checked against a recomputation from the stored
+//! game records.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use common::{config, connect, databases, get, guest, post, session_of};
+use fiveup_protocol::{ClientMsg, ServerMsg};
+use fiveup_tournament::knockout::{Elimination, Knockout, KnockoutSettings};
+use fiveup_tournament::swiss::{Swiss, SwissSettings};
+use fiveup_tournament::{Entrant, MatchResult, MatchRule, StandingRow};
+use serde_json::{json, Value};
+
+/// How long a whole event may take before the test fails.
+const EVENT_WAIT: Duration = Duration::from_secs(240);
+
+fn test_config(db: &str) -> fiveup_server::Config {
+    let mut c = config(db);
+    c.tournament_tick = Duration::from_millis(50);
+    c
+}
+
+/// A registered player's session.
+async fn registered(addr: SocketAddr, name: &str) -> String {
+    let (cookie, _) = guest(addr, name).await;
+    let r = post(
+        addr,
+        "/api/register",
+        Some(&cookie),
+        &json!({"username": name, "password": "correct horse battery"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    session_of(&r)
+}
+
+async fn create(addr: SocketAddr, cookie: &str, settings: &Value) -> String {
+    let r = post(addr, "/api/tournaments", Some(cookie), settings).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json::<Value>()["id"].as_str().unwrap().to_string()
+}
+
+async fn add_bots(addr: SocketAddr, cookie: &str, id: &str, level: &str, count: u32) {
+    let r = post(
+        addr,
+        &format!("/api/tournaments/{id}/bots"),
+        Some(cookie),
+        &json!({"level": level, "count": count}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.json::<Value>()["entrants"].as_array().unwrap().len(),
+        count as usize
+    );
+}
+
+async fn event(addr: SocketAddr, id: &str) -> Value {
+    let r = get(addr, &format!("/api/tournaments/{id}"), None).await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()
+}
+
+async fn wait_status(addr: SocketAddr, id: &str, status: &str) -> Value {
+    let start = Instant::now();
+    loop {
+        let e = event(addr, id).await;
+        if e["status"] == status {
+            return e;
+        }
+        assert!(
+            start.elapsed() < EVENT_WAIT,
+            "tournament {id} is not {status} in time: {}",
+            e["status"]
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Every match's result recomputed from the stored game records (each game's winner and
+/// scores as the games endpoint gives them), checked against what the event recorded.
+async fn recomputed_results(addr: SocketAddr, e: &Value) -> BTreeMap<(usize, usize), MatchResult> {
+    let best_of = e["settings"]["best_of"].as_u64().unwrap() as u32;
+    let rule = MatchRule::best_of(best_of);
+    let mut out = BTreeMap::new();
+    let mut tables = std::collections::BTreeSet::new();
+    for m in e["games"].as_array().unwrap() {
+        let key = (
+            m["round"].as_u64().unwrap() as usize,
+            m["match"].as_u64().unwrap() as usize,
+        );
+        let mut wins = [0u32; 2];
+        let mut points = [0i64; 2];
+        for g in m["games"].as_array().unwrap() {
+            let table = g["table"].as_str().unwrap();
+            // Nothing is played twice: every table belongs to one game.
+            assert!(tables.insert(table.to_string()), "table {table} twice");
+            let r = get(addr, &format!("/api/games/{table}"), None).await;
+            assert_eq!(r.status, 200, "game {table}: {}", r.body);
+            let replay: fiveup_protocol::Replay = r.json();
+            let winner = replay.winner.expect("a finished game has a winner");
+            let stored = &g["result"];
+            assert_eq!(stored[0].as_bool().unwrap(), winner == 0, "game {table}");
+            assert_eq!(stored[1][0].as_i64().unwrap(), i64::from(replay.scores[0]));
+            assert_eq!(stored[1][1].as_i64().unwrap(), i64::from(replay.scores[1]));
+            wins[usize::from(winner)] += 1;
+            points[0] += i64::from(replay.scores[0]);
+            points[1] += i64::from(replay.scores[1]);
+        }
+        let result = MatchResult::new(wins, 0, points);
+        rule.check(&result)
+            .unwrap_or_else(|err| panic!("match {key:?}: {err}"));
+        out.insert(key, result);
+    }
+    out
+}
+
+fn entrants_of(e: &Value) -> Vec<Entrant> {
+    e["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| !r["withdrawn"].as_bool().unwrap_or(false))
+        .map(|r| serde_json::from_value(r["entrant"].clone()).unwrap())
+        .collect()
+}
+
+fn standings_of(e: &Value) -> Vec<StandingRow> {
+    serde_json::from_value(e["standings"].clone()).unwrap()
+}
+
+/// A Swiss rebuilt from the entrants and the recomputed results: the same pairings and the
+/// same standings as the server's.
+async fn check_swiss(addr: SocketAddr, e: &Value, rounds: u32) {
+    let results = recomputed_results(addr, e).await;
+    let rule = MatchRule::best_of(e["settings"]["best_of"].as_u64().unwrap() as u32);
+    let mut swiss = Swiss::new(SwissSettings { rounds, rule }, entrants_of(e)).unwrap();
+    let server_rounds = e["rounds"].as_array().unwrap();
+    assert_eq!(server_rounds.len(), rounds as usize);
+    for (r, server_round) in server_rounds.iter().enumerate() {
+        let round = swiss.pair_next_round().unwrap().clone();
+        assert_eq!(
+            serde_json::to_value(&round.pairings).unwrap(),
+            server_round["pairings"],
+            "round {r}"
+        );
+        for (t, p) in round.pairings.iter().enumerate() {
+            if p.b.is_some() {
+                swiss.record(r, t, results[&(r, t)]).unwrap();
+            }
+        }
+    }
+    assert!(swiss.is_finished());
+    assert_eq!(swiss.standings(), standings_of(e));
+}
+
+fn swiss_settings(name: &str, rounds: u32, rules: &str) -> Value {
+    json!({
+        "name": name,
+        "format": {"kind": "swiss", "rounds": rounds},
+        "rules": rules,
+        "best_of": 1,
+        "start_when": 2,
+        "start_at": fiveup_server::now() + 3600,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_64_player_swiss_of_6_rounds_plays_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    for (kind, db) in databases(dir.path(), "swiss64").await {
+        let server = fiveup_server::start(test_config(&db)).await.unwrap();
+        let addr = server.local_addr();
+        let td = registered(addr, "director").await;
+        // Starts when 64 have joined (the time given is an hour away).
+        let mut s = swiss_settings("Sixty-four", 6, "all-fives target=50");
+        s["start_when"] = json!(64);
+        let id = create(addr, &td, &s).await;
+        add_bots(addr, &td, &id, "random", 40).await;
+        assert_eq!(event(addr, &id).await["status"], "upcoming");
+        add_bots(addr, &td, &id, "greedy", 24).await;
+        let e = wait_status(addr, &id, "finished").await;
+        assert_eq!(entrants_of(&e).len(), 64);
+        check_swiss(addr, &e, 6).await;
+        // 32 matches a round, one game each.
+        assert_eq!(e["games"].as_array().unwrap().len(), 6 * 32, "{kind}");
+        // Entries are closed now.
+        let r = post(
+            addr,
+            &format!("/api/tournaments/{id}/bots"),
+            Some(&td),
+            &json!({"level": "random", "count": 1}),
+        )
+        .await;
+        assert_eq!(r.status, 409, "{}", r.body);
+        let list: Value = get(addr, "/api/tournaments?status=finished", None)
+            .await
+            .json();
+        assert_eq!(list["finished"][0]["id"], id.as_str());
+        server.shutdown().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_32_player_double_elimination_knockout_best_of_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("ko.db").display().to_string();
+    let server = fiveup_server::start(test_config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    let id = create(
+        addr,
+        &td,
+        &json!({
+            "name": "Double knockout",
+            "format": {"kind": "knockout", "double": true},
+            "rules": "all-fives target=50",
+            "best_of": 3,
+            "start_when": 32,
+        }),
+    )
+    .await;
+    add_bots(addr, &td, &id, "random", 32).await;
+    let e = wait_status(addr, &id, "finished").await;
+    let results = recomputed_results(addr, &e).await;
+    let entrants = entrants_of(&e);
+    assert_eq!(entrants.len(), 32);
+    let mut ko = Knockout::new(
+        KnockoutSettings {
+            elimination: Elimination::Double,
+            rule: MatchRule::best_of(3),
+        },
+        entrants,
+    )
+    .unwrap();
+    // Replay the results in the order the bracket allows.
+    let mut left: Vec<((usize, usize), MatchResult)> = results.into_iter().collect();
+    while !left.is_empty() {
+        let ready: Vec<usize> = ko.ready().iter().map(|r| r.0).collect();
+        let before = left.len();
+        left.retain(|((_, m), r)| {
+            if ready.contains(m) {
+                ko.record(*m, *r).unwrap();
+                false
+            } else {
+                true
+            }
+        });
+        assert!(
+            left.len() < before,
+            "results that the bracket never asked for"
+        );
+    }
+    assert!(ko.champion().is_some());
+    // 2n - 2 or 2n - 1 matches.
+    let played = e["games"].as_array().unwrap().len();
+    assert!(played == 62 || played == 63, "{played} matches");
+    assert_eq!(ko.standings(), standings_of(&e));
+    assert_eq!(
+        serde_json::to_value(ko.bracket()).unwrap(),
+        e["bracket"],
+        "the bracket as drawn"
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_partnership_swiss_seats_both_partners() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("pairs.db").display().to_string();
+    let server = fiveup_server::start(test_config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    let mut s = swiss_settings("Pairs", 3, "all-fives players=4 partnerships=yes target=50");
+    s["start_when"] = json!(8);
+    let id = create(addr, &td, &s).await;
+    add_bots(addr, &td, &id, "random", 8).await;
+    let e = wait_status(addr, &id, "finished").await;
+    for m in e["games"].as_array().unwrap() {
+        let table = m["games"][0]["table"].as_str().unwrap();
+        let replay: fiveup_protocol::Replay =
+            get(addr, &format!("/api/games/{table}"), None).await.json();
+        assert_eq!(replay.seats.len(), 4);
+        assert_eq!(replay.scores.len(), 2);
+    }
+    check_swiss(addr, &e, 3).await;
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_arena_pairs_free_players_until_time_is_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("arena.db").display().to_string();
+    let server = fiveup_server::start(test_config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    let id = create(
+        addr,
+        &td,
+        &json!({
+            "name": "Blitz arena",
+            "format": {"kind": "arena", "duration_ms": 4000},
+            "rules": "all-fives target=50",
+            "start_when": 10,
+        }),
+    )
+    .await;
+    add_bots(addr, &td, &id, "random", 10).await;
+    let e = wait_status(addr, &id, "finished").await;
+    let matches = e["matches"].as_array().unwrap();
+    let results = recomputed_results(addr, &e).await;
+    assert_eq!(results.len(), matches.len());
+    // More than one wave: players were paired again as they came free.
+    assert!(matches.len() > 5, "{} matches", matches.len());
+    for (i, m) in matches.iter().enumerate() {
+        assert!(m["started_ms"].as_u64().unwrap() < 4000);
+        let r: MatchResult = serde_json::from_value(m["result"].clone()).unwrap();
+        assert_eq!(r, results[&(0, i)]);
+    }
+    // Every entrant's match points in the standings come from these results.
+    let mut won: BTreeMap<u32, u32> = BTreeMap::new();
+    for m in matches {
+        let r: MatchResult = serde_json::from_value(m["result"].clone()).unwrap();
+        let w = if r.games[0] > r.games[1] {
+            &m["a"]
+        } else {
+            &m["b"]
+        };
+        *won.entry(w.as_u64().unwrap() as u32).or_default() += 1;
+    }
+    for row in standings_of(&e) {
+        assert_eq!(
+            row.record.won,
+            won.get(&row.entrant.0).copied().unwrap_or(0)
+        );
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn people_join_withdraw_are_called_to_their_table_and_see_standings() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("people.db").display().to_string();
+    let server = fiveup_server::start(test_config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    let ann = registered(addr, "ann").await;
+    let bob = registered(addr, "bob").await;
+    let (guest_cookie, _) = guest(addr, "visitor").await;
+    // Bad settings are refused and change nothing.
+    let r = post(
+        addr,
+        "/api/tournaments",
+        Some(&td),
+        &json!({"name": "", "format": {"kind": "swiss", "rounds": 2}, "rules": "all-fives", "start_when": 2}),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    let r = post(
+        addr,
+        "/api/tournaments",
+        Some(&guest_cookie),
+        &swiss_settings("Guests", 1, "all-fives"),
+    )
+    .await;
+    assert_eq!(r.status, 401, "{}", r.body);
+    let list: Value = get(addr, "/api/tournaments", None).await.json();
+    assert_eq!(list["upcoming"].as_array().unwrap().len(), 0);
+
+    let mut s = swiss_settings("People", 2, "all-fives target=50");
+    s["start_when"] = json!(3);
+    let id = create(addr, &td, &s).await;
+    // A guest may not join a rated Swiss.
+    let r = post(
+        addr,
+        &format!("/api/tournaments/{id}/join"),
+        Some(&guest_cookie),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 401, "{}", r.body);
+    // Ann joins, withdraws and joins again; joining twice is refused.
+    let join = |c: String| {
+        let id = id.clone();
+        async move {
+            post(
+                addr,
+                &format!("/api/tournaments/{id}/join"),
+                Some(&c),
+                &json!({}),
+            )
+            .await
+        }
+    };
+    assert_eq!(join(ann.clone()).await.status, 200);
+    assert_eq!(join(ann.clone()).await.status, 409);
+    let r = post(
+        addr,
+        &format!("/api/tournaments/{id}/withdraw"),
+        Some(&ann),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(join(ann.clone()).await.status, 200);
+
+    // Ann follows the event and is told when her table is ready.
+    let mut wa = connect(addr, Some(&ann)).await;
+    wa.send(&ClientMsg::Tournament {
+        tournament: id.clone(),
+    })
+    .await;
+    match wa.recv().await {
+        ServerMsg::Tournament { event } => {
+            assert_eq!(event.status, "upcoming");
+            assert_eq!(event.entrants, 1);
+        }
+        m => panic!("expected the tournament, got {m:?}"),
+    }
+    let wb = connect(addr, Some(&bob)).await;
+    assert_eq!(join(bob.clone()).await.status, 200);
+    add_bots(addr, &td, &id, "random", 1).await;
+    // Three entrants: one has the bye each round. Each person plays the table called to, as
+    // called (wherever they were), alone against the computer or against each other.
+    let mut ws = [wa, wb];
+    let mut cursors = [0usize; 2];
+    let mut played_tables: Vec<String> = Vec::new();
+    let start = Instant::now();
+    while event(addr, &id).await["status"] != "finished" {
+        assert!(start.elapsed() < EVENT_WAIT, "the event did not finish");
+        let mut calls: Vec<Option<String>> = Vec::new();
+        for (w, cursor) in ws.iter_mut().zip(cursors.iter_mut()) {
+            calls.push(next_call(w, cursor, Duration::from_millis(1500)).await);
+        }
+        match (&calls[0], &calls[1]) {
+            (Some(a), Some(b)) if a == b => {
+                for w in ws.iter_mut() {
+                    w.open(a, None).await;
+                }
+                common::play_out(&mut ws, 4000).await;
+                played_tables.push(a.clone());
+            }
+            _ => {
+                for (i, call) in calls.iter().enumerate() {
+                    if let Some(t) = call {
+                        ws[i].open(t, None).await;
+                        common::play_out(std::slice::from_mut(&mut ws[i]), 4000).await;
+                        played_tables.push(t.clone());
+                    }
+                }
+            }
+        }
+        for w in ws.iter_mut() {
+            w.view = None;
+            w.events.clear();
+            // Each table deals from hand 1 again.
+            w.seeded.clear();
+        }
+    }
+    assert!(played_tables.len() >= 2, "{played_tables:?}");
+    let e = event(addr, &id).await;
+    check_swiss(addr, &e, 2).await;
+    // The followed event's final standings were pushed to Ann.
+    let finished_push = |c: &common::Client| {
+        c.raw.iter().find_map(|t| match serde_json::from_str(t) {
+            Ok(ServerMsg::Tournament { event }) if event.status == "finished" => Some(event),
+            _ => None,
+        })
+    };
+    let pushed = loop {
+        if let Some(e) = finished_push(&ws[0]) {
+            break e;
+        }
+        ws[0].recv().await;
+    };
+    let standings = standings_of(&e);
+    assert_eq!(pushed.standings.len(), standings.len());
+    for (p, s) in pushed.standings.iter().zip(&standings) {
+        assert_eq!((p.entrant, p.points), (s.entrant.0, s.points));
+    }
+    // The games are in the players' histories.
+    let mut in_history = 0;
+    for c in [&ann, &bob] {
+        let me: Value = get(addr, "/api/me", Some(c)).await.json();
+        let uid = me["user"]["id"].as_i64().unwrap();
+        let profile: Value = get(addr, &format!("/api/users/{uid}"), None).await.json();
+        let history = profile["history"].to_string();
+        in_history += played_tables
+            .iter()
+            .filter(|t| history.contains(t.as_str()))
+            .count();
+    }
+    assert!(
+        in_history >= played_tables.len(),
+        "{in_history} in histories"
+    );
+    server.shutdown().await;
+}
+
+/// The next "your table is ready" call a client received (reading up to `wait` for one).
+async fn next_call(c: &mut common::Client, cursor: &mut usize, wait: Duration) -> Option<String> {
+    let deadline = Instant::now() + wait;
+    loop {
+        while *cursor < c.raw.len() {
+            let m: ServerMsg = serde_json::from_str(&c.raw[*cursor]).unwrap();
+            *cursor += 1;
+            if let ServerMsg::TournamentTable { table, .. } = m {
+                return Some(table);
+            }
+        }
+        let left = deadline.checked_duration_since(Instant::now())?;
+        if tokio::time::timeout(left, c.recv()).await.is_err() {
+            return None;
+        }
+    }
+}
+
+/// The figure in `docs/benchmarks.md`: how long the director takes, in process, from the
+/// entry that starts an arena of 1,000 computer entrants to the 500 tables of its first
+/// pairing wave all opened (stored, created and running). Run by hand:
+/// `cargo test -p fiveup-server --test tournament -- --ignored --nocapture arena_of_1000`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, run by hand"]
+async fn arena_of_1000_first_wave() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("arena1000.db").display().to_string();
+    let mut cfg = test_config(&db);
+    // The games wait, so that the first wave is measured alone.
+    cfg.bot_delay = Duration::from_secs(5);
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    let id = create(
+        addr,
+        &td,
+        &json!({
+            "name": "Big arena",
+            "format": {"kind": "arena", "duration_ms": 600_000},
+            "rules": "all-fives target=50",
+            "start_when": 1000,
+        }),
+    )
+    .await;
+    add_bots(addr, &td, &id, "random", 999).await;
+    let t0 = Instant::now();
+    add_bots(addr, &td, &id, "random", 1).await;
+    let e = loop {
+        let e = event(addr, &id).await;
+        if e["games"].as_array().is_some_and(|g| g.len() >= 500) {
+            break e;
+        }
+        assert!(t0.elapsed() < EVENT_WAIT);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let wave = t0.elapsed();
+    assert_eq!(e["matches"].as_array().unwrap().len(), 500);
+    eprintln!(
+        "arena of 1,000: first wave of 500 matches paired, stored and their tables opened in {} ms",
+        wave.as_millis()
+    );
+    server.shutdown().await;
+}
