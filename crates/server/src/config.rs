@@ -107,6 +107,8 @@ pub struct Config {
     /// How long the SQLite writer, once busy, waits for more writes before a commit, so that
     /// one sync of the log serves more moves (see [`crate::store::db::Writer::start`]); zero: never waits.
     pub commit_window: Duration,
+    /// Correspondence play: its clock, timers and push messages.
+    pub correspondence: crate::correspondence::Settings,
 }
 
 impl Config {
@@ -160,6 +162,7 @@ impl Config {
             lease: Duration::from_secs(5),
             drain_wait: Duration::from_secs(2),
             commit_window: crate::store::db::COMMIT_WINDOW,
+            correspondence: crate::correspondence::Settings::default(),
         }
     }
 

@@ -28,6 +28,7 @@ use tokio::sync::watch;
 
 pub mod accounts;
 pub mod config;
+pub mod correspondence;
 pub mod games;
 pub mod metrics;
 pub mod store;
@@ -83,6 +84,8 @@ pub struct App {
     pub cluster: Option<leases::Cluster>,
     /// The database locks (PostgreSQL): one server per database, one instance per name.
     pub db_lock: Option<Arc<dblock::DbLock>>,
+    /// Correspondence play: the Web Push key and client.
+    pub corr: correspondence::Corr,
 }
 
 /// An HTTP error: a code and a message, answered as an [`ErrorBody`].
@@ -271,6 +274,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let db = db::Db::connect(&cfg.database).await?;
     let db_lock = dblock::take(&db::normalize_url(&cfg.database), cfg.instance.as_deref()).await?;
     accounts::backfill_skeletons(&db).await?;
+    let corr = correspondence::Corr::new(&db).await?;
     let metrics = metrics::Metrics::new(cfg.instance.as_deref().unwrap_or("single"));
     let writer = db::Writer::start(
         db.clone(),
@@ -327,6 +331,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         draining: std::sync::atomic::AtomicBool::new(false),
         cluster,
         db_lock,
+        corr,
     });
     if let Some(c) = &app.cluster {
         let advertise = app
@@ -343,10 +348,14 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let rows = if app.cluster.is_some() {
         Vec::new()
     } else {
-        sqlx::query("SELECT id FROM game_tables WHERE status <> 'finished'")
-            .fetch_all(&db.pool)
-            .await
-            .map_err(db::db_err)?
+        // Correspondence tables are loaded when needed (their timers are rows).
+        sqlx::query(
+            "SELECT id FROM game_tables WHERE status <> 'finished' \
+             AND config NOT LIKE '%\"correspondence\"%'",
+        )
+        .fetch_all(&db.pool)
+        .await
+        .map_err(db::db_err)?
     };
     for r in rows {
         let id = db::text(&r, "id")?;
@@ -362,6 +371,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let trusted = Arc::new(app.cfg.trusted_proxies.clone());
     let header_timeout = app.cfg.header_timeout;
     janitor::start(&app);
+    correspondence::start(&app);
     let task = tokio::spawn(async move {
         listen::serve(listener, router, conns, trusted, header_timeout, stop_rx).await;
     });

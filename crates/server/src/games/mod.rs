@@ -42,7 +42,13 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
     let Some(record) = core.record(&date_of(now)) else {
         return Ok(());
     };
-    let Some(game) = &record.game else {
+    // A two-seat correspondence game decided by a timeout has no engine result: the player on
+    // time wins with the scores as they stood.
+    let forfeit = core.forfeit.map(|w| fiveup_engine::notation::GameSummary {
+        winner: fiveup_engine::Side(w),
+        scores: core.scores(),
+    });
+    let Some(game) = record.game.as_ref().or(forfeit.as_ref()) else {
         return Ok(());
     };
     let rules = core.cfg.rules;

@@ -30,6 +30,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0004_names.sql"),
         include_str!("../../migrations/postgres/0004_names.sql"),
     ),
+    (
+        7,
+        include_str!("../../migrations/sqlite/0007_correspondence.sql"),
+        include_str!("../../migrations/postgres/0007_correspondence.sql"),
+    ),
 ];
 
 /// Which database.

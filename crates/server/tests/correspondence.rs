@@ -1,0 +1,575 @@
+//! Correspondence play end to end: a real server whose clock the test moves, and a local push
+//! receiver on loopback that decrypts every message (RFC 8291, aes128gcm) as a browser would.
+
+mod common;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+use base64::Engine as _;
+use common::*;
+use fiveup_protocol::{TableInfo, TableStatus};
+use fiveup_server::correspondence::api::MyGames;
+use fiveup_server::correspondence::clock::{Clock, DAY, HOUR};
+use fiveup_server::correspondence::push::Payload;
+use serde_json::json;
+use web_push_native::p256;
+use web_push_native::p256::elliptic_curve::sec1::ToEncodedPoint as _;
+
+/// Monday 2026-11-23 09:00 UTC.
+const MONDAY_9: i64 = 1_795_392_000 + 9 * HOUR;
+
+/// One message as the push receiver got it.
+#[derive(Clone, Debug)]
+struct Got {
+    device: String,
+    headers: HashMap<String, String>,
+    body: Vec<u8>,
+}
+
+/// A push service on loopback: every message posted to `/p/{device}` is kept; devices named
+/// in `gone` are answered 410.
+#[derive(Clone)]
+struct Receiver {
+    addr: SocketAddr,
+    got: Arc<Mutex<Vec<Got>>>,
+    gone: Arc<Mutex<Vec<String>>>,
+}
+
+async fn receiver() -> Receiver {
+    use axum::extract::{Path, State};
+    let r = Receiver {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        got: Arc::default(),
+        gone: Arc::default(),
+    };
+    let state = r.clone();
+    let app = axum::Router::new()
+        .route(
+            "/p/{device}",
+            axum::routing::post(
+                |State(s): State<Receiver>,
+                 Path(device): Path<String>,
+                 headers: axum::http::HeaderMap,
+                 body: axum::body::Bytes| async move {
+                    if s.gone.lock().unwrap().contains(&device) {
+                        return axum::http::StatusCode::GONE;
+                    }
+                    s.got.lock().unwrap().push(Got {
+                        device,
+                        headers: headers
+                            .iter()
+                            .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
+                            .collect(),
+                        body: body.to_vec(),
+                    });
+                    axum::http::StatusCode::CREATED
+                },
+            ),
+        )
+        .with_state(state);
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = l.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(l, app).await.unwrap();
+    });
+    Receiver { addr, ..r }
+}
+
+/// A browser's push subscription: its key pair and secret.
+struct Device {
+    name: String,
+    secret: p256::SecretKey,
+    auth: [u8; 16],
+}
+
+impl Device {
+    fn new(name: &str) -> Device {
+        let secret = p256::SecretKey::random(&mut p256::elliptic_curve::rand_core::OsRng);
+        let mut auth = [0u8; 16];
+        getrandom::fill(&mut auth).unwrap();
+        Device {
+            name: name.to_string(),
+            secret,
+            auth,
+        }
+    }
+
+    fn subscription(&self, r: &Receiver) -> serde_json::Value {
+        json!({
+            "endpoint": format!("http://{}/p/{}", r.addr, self.name),
+            "keys": {
+                "p256dh": B64.encode(self.secret.public_key().to_encoded_point(false).as_bytes()),
+                "auth": B64.encode(self.auth),
+            }
+        })
+    }
+
+    /// Decrypt a message as the browser does, and read it.
+    fn read(&self, g: &Got) -> Payload {
+        assert_eq!(
+            g.headers.get("content-encoding").map(String::as_str),
+            Some("aes128gcm")
+        );
+        assert!(g
+            .headers
+            .get("authorization")
+            .unwrap()
+            .starts_with("vapid t="));
+        let plain = web_push_native::decrypt(
+            g.body.clone(),
+            &self.secret,
+            &web_push_native::Auth::clone_from_slice(&self.auth),
+        )
+        .expect("the message decrypts with the subscription's keys");
+        let text = String::from_utf8(plain).unwrap();
+        no_tile_in(&text);
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+/// A payload names tables and people only: no tile, in any notation.
+fn no_tile_in(text: &str) {
+    let v: serde_json::Value = serde_json::from_str(text).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        ["body", "kind", "tables", "tag", "title", "url"],
+        "{text}"
+    );
+    for s in [&v["title"], &v["body"]] {
+        let s = s.as_str().unwrap();
+        assert!(
+            !s.chars()
+                .zip(s.chars().skip(1).zip(s.chars().skip(2)))
+                .any(|(a, (b, c))| {
+                    a.is_ascii_digit() && matches!(b, '-' | '|' | ':' | '/') && c.is_ascii_digit()
+                }),
+            "a tile in {s:?}"
+        );
+    }
+}
+
+async fn start(db: &str, clock: &Clock, vacation_days: u32) -> fiveup_server::Server {
+    let mut cfg = config(db);
+    cfg.seed_wait = Duration::from_millis(30);
+    cfg.correspondence.clock = clock.clone();
+    cfg.correspondence.tick = Duration::from_millis(20);
+    cfg.correspondence.vacation_days = vacation_days;
+    fiveup_server::start(cfg).await.unwrap()
+}
+
+async fn subscribe(addr: SocketAddr, cookie: &str, r: &Receiver, d: &Device) {
+    let a = post(
+        addr,
+        "/api/push/subscriptions",
+        Some(cookie),
+        &json!({"subscription": d.subscription(r), "kinds": ["turn", "reminder", "over"]}),
+    )
+    .await;
+    assert_eq!(a.status, 204, "{}", a.body);
+}
+
+async fn create(addr: SocketAddr, cookie: &str, body: serde_json::Value) -> TableInfo {
+    let a = post(addr, "/api/tables", Some(cookie), &body).await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    a.json()
+}
+
+async fn join(addr: SocketAddr, cookie: &str, table: &str) {
+    let a = post(
+        addr,
+        &format!("/api/tables/{table}/join"),
+        Some(cookie),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+}
+
+async fn my_games(addr: SocketAddr, cookie: &str) -> MyGames {
+    let a = get(addr, "/api/correspondence/games", Some(cookie)).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    a.json()
+}
+
+/// Wait (at most 20 s, however busy the machine) until `f` holds.
+async fn until<F: std::future::Future<Output = bool>>(what: &str, mut f: impl FnMut() -> F) {
+    for _ in 0..2000 {
+        if f().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// The messages a device got, read.
+fn read_all(r: &Receiver, d: &Device) -> Vec<Payload> {
+    let got = r.got.lock().unwrap().clone();
+    got.iter()
+        .filter(|g| g.device == d.name)
+        .map(|g| d.read(g))
+        .collect()
+}
+
+fn kinds(ps: &[Payload]) -> Vec<&str> {
+    ps.iter().map(|p| p.kind.as_str()).collect()
+}
+
+/// Let the scheduler run a few ticks with the clock standing still.
+async fn settle() {
+    tokio::time::sleep(Duration::from_millis(200)).await;
+}
+
+async fn table_status(addr: SocketAddr, table: &str) -> TableStatus {
+    get(addr, &format!("/api/tables/{table}"), None)
+        .await
+        .json::<TableInfo>()
+        .status
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_seat_game_notices_reminders_and_timeout_each_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for (backend, db) in databases(dir.path(), "two").await {
+        let clock = Clock::manual(MONDAY_9);
+        let server = start(&db, &clock, 0).await;
+        let addr = server.local_addr();
+        let rx = receiver().await;
+        let (ann, ann_id) = guest(addr, "Ann").await;
+        let (bob, bob_id) = guest(addr, "Bob").await;
+        let (da, db_) = (Device::new("ann"), Device::new("bob"));
+        subscribe(addr, &ann, &rx, &da).await;
+        subscribe(addr, &bob, &rx, &db_).await;
+        // Bad settings are refused with a clear error.
+        let bad = post(
+            addr,
+            "/api/tables",
+            Some(&ann),
+            &json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+                    "correspondence": {"per_move_hours": 5}}),
+        )
+        .await;
+        assert_eq!(bad.status, 400, "{backend}: {}", bad.body);
+        assert!(bad.body.contains("not offered"));
+        let t = create(
+            addr,
+            &ann,
+            json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+                   "correspondence": {"per_move_hours": 48}}),
+        )
+        .await;
+        join(addr, &bob, &t.id).await;
+        // The game is dealt (nobody sends seeds: the seed wait ends) and one of them is to move.
+        until("a your-turn notice", || async {
+            rx.got.lock().unwrap().len() == 1
+        })
+        .await;
+        let (mover, mover_dev, mover_id, other, other_dev, other_id) =
+            if my_games(addr, &ann).await.your_turn == 1 {
+                (&ann, &da, ann_id, &bob, &db_, bob_id)
+            } else {
+                (&bob, &db_, bob_id, &ann, &da, ann_id)
+            };
+        let games = my_games(addr, mover).await;
+        assert_eq!(games.games.len(), 1, "{backend}");
+        assert_eq!(games.games[0].seconds_left, Some(2 * DAY), "{backend}");
+        assert_eq!(my_games(addr, other).await.your_turn, 0);
+        let turn = read_all(&rx, mover_dev);
+        assert_eq!(kinds(&turn), ["turn"], "{backend}");
+        assert_eq!(turn[0].url, format!("/table/{}", t.id));
+        let other_name = if mover_id == ann_id { "Bob" } else { "Ann" };
+        assert!(turn[0].body.contains(other_name), "{}", turn[0].body);
+        // The topic header is set, a valid RFC 8030 topic.
+        let g = rx.got.lock().unwrap()[0].clone();
+        assert!(g.headers["topic"].len() <= 32);
+        // Nothing before 24 hours before the deadline.
+        clock.advance(DAY - 1);
+        settle().await;
+        assert_eq!(rx.got.lock().unwrap().len(), 1, "{backend}");
+        clock.advance(1);
+        until("the 24-hour reminder", || async {
+            rx.got.lock().unwrap().len() == 2
+        })
+        .await;
+        clock.advance(22 * HOUR);
+        settle().await;
+        assert_eq!(
+            rx.got.lock().unwrap().len(),
+            2,
+            "{backend}: nothing between reminders"
+        );
+        clock.advance(HOUR);
+        until("the 1-hour reminder", || async {
+            rx.got.lock().unwrap().len() == 3
+        })
+        .await;
+        let ps = read_all(&rx, mover_dev);
+        assert_eq!(kinds(&ps), ["turn", "reminder", "reminder"], "{backend}");
+        assert!(ps[2].body.contains("About 1 hours"), "{}", ps[2].body);
+        assert_eq!(table_status(addr, &t.id).await, TableStatus::Playing);
+        // The deadline: the player on time wins at once.
+        clock.advance(HOUR - 1);
+        settle().await;
+        assert_eq!(
+            table_status(addr, &t.id).await,
+            TableStatus::Playing,
+            "{backend}"
+        );
+        clock.advance(1);
+        until("the timeout", || async {
+            table_status(addr, &t.id).await == TableStatus::Finished
+        })
+        .await;
+        until("both game-over notices", || async {
+            rx.got.lock().unwrap().len() == 5
+        })
+        .await;
+        assert_eq!(kinds(&read_all(&rx, other_dev)), ["over"]);
+        assert_eq!(
+            kinds(&read_all(&rx, mover_dev)),
+            ["turn", "reminder", "reminder", "over"]
+        );
+        // The game is stored with the player on time as the winner.
+        let row = sqlx::query("SELECT won FROM game_players WHERE game_id = $1 AND user_id = $2")
+            .bind(t.id.as_str())
+            .bind(other_id)
+            .fetch_one(&server.app.db.pool)
+            .await
+            .unwrap();
+        assert_eq!(
+            fiveup_server::store::db::int(&row, "won").unwrap(),
+            1,
+            "{backend}"
+        );
+        let games = my_games(addr, mover).await;
+        assert_eq!(games.timeouts, 1, "{backend}: the timeout is counted");
+        assert!(games.games[0].finished);
+        assert_eq!(my_games(addr, other).await.timeouts, 0);
+        // Days later nothing more comes: every timer fired once.
+        clock.advance(3 * DAY);
+        settle().await;
+        assert_eq!(rx.got.lock().unwrap().len(), 5, "{backend}");
+        server.shutdown().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cut_throat_timeouts_hand_seats_to_the_computer_and_score_a_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "three").await.remove(0).1;
+    let clock = Clock::manual(MONDAY_9);
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    let (ann, ann_id) = guest(addr, "Ann").await;
+    let (bob, bob_id) = guest(addr, "Bob").await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=3 target=50",
+               "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "level": "club"}],
+               "correspondence": {"per_move_hours": 6}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    until("a person to move", || async {
+        my_games(addr, &ann).await.your_turn + my_games(addr, &bob).await.your_turn == 1
+    })
+    .await;
+    // No computer takes a seat over while the clock runs (no one is connected).
+    clock.advance(6 * HOUR - 1);
+    settle().await;
+    assert_eq!(table_status(addr, &t.id).await, TableStatus::Playing);
+    // Each person's time runs out in turn; the game goes on with the computer for them.
+    for _ in 0..2 {
+        clock.advance(6 * HOUR);
+        settle().await;
+    }
+    until("the game to end", || async {
+        table_status(addr, &t.id).await == TableStatus::Finished
+    })
+    .await;
+    for id in [ann_id, bob_id] {
+        let row = sqlx::query("SELECT won FROM game_players WHERE game_id = $1 AND user_id = $2")
+            .bind(t.id.as_str())
+            .bind(id)
+            .fetch_one(&server.app.db.pool)
+            .await
+            .unwrap();
+        assert_eq!(
+            fiveup_server::store::db::int(&row, "won").unwrap(),
+            0,
+            "a timeout loses"
+        );
+    }
+    assert_eq!(my_games(addr, &ann).await.timeouts, 1);
+    assert_eq!(my_games(addr, &bob).await.timeouts, 1);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn weekends_are_skipped_and_vacation_days_used_only_when_needed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "vacation").await.remove(0).1;
+    // Friday 12:00: a day per move without weekends is due on Monday at 12:00.
+    let friday_noon = MONDAY_9 - 3 * DAY + 3 * HOUR;
+    let clock = Clock::manual(friday_noon);
+    let server = start(&db, &clock, 1).await;
+    let addr = server.local_addr();
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 24, "no_weekends": true, "vacation": true}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    let mover = {
+        let mut m = None;
+        for _ in 0..2000 {
+            if my_games(addr, &ann).await.your_turn == 1 {
+                m = Some(ann.clone());
+            } else if my_games(addr, &bob).await.your_turn == 1 {
+                m = Some(bob.clone());
+            }
+            if m.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        m.expect("a person to move")
+    };
+    let g = my_games(addr, &mover).await;
+    assert_eq!(
+        g.games[0].due_at,
+        Some(friday_noon + 3 * DAY),
+        "the weekend is skipped"
+    );
+    let vacation = || async {
+        sqlx::query("SELECT CAST(COALESCE(SUM(days), 0) AS BIGINT) AS d FROM corr_vacation")
+            .fetch_one(&server.app.db.pool)
+            .await
+            .map(|r| fiveup_server::store::db::int(&r, "d").unwrap())
+            .unwrap()
+    };
+    // Sunday evening: still the mover's move, no vacation day used.
+    clock.set(friday_noon + 2 * DAY + 10 * HOUR);
+    settle().await;
+    assert_eq!(vacation().await, 0);
+    // Monday 12:00: the move would time out, so the one vacation day is used: due Tuesday.
+    clock.set(friday_noon + 3 * DAY);
+    until("a vacation day", || async { vacation().await == 1 }).await;
+    assert_eq!(table_status(addr, &t.id).await, TableStatus::Playing);
+    assert_eq!(
+        my_games(addr, &mover).await.games[0].due_at,
+        Some(friday_noon + 4 * DAY)
+    );
+    // Tuesday 12:00: no day left, the move times out.
+    clock.set(friday_noon + 4 * DAY);
+    until("the timeout", || async {
+        table_status(addr, &t.id).await == TableStatus::Finished
+    })
+    .await;
+    assert_eq!(vacation().await, 1);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gone_subscription_is_deleted_and_bad_ones_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "gone").await.remove(0).1;
+    let clock = Clock::manual(MONDAY_9);
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    let rx = receiver().await;
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    // The server's key is a P-256 point.
+    let key: serde_json::Value = get(addr, "/api/push/key", None).await.json();
+    let k = B64.decode(key["public_key"].as_str().unwrap()).unwrap();
+    assert!(p256::PublicKey::from_sec1_bytes(&k).is_ok());
+    // Bad subscriptions are refused and change nothing.
+    let d = Device::new("x");
+    let mut s = d.subscription(&rx);
+    s["keys"]["auth"] = json!("AAAA");
+    let a = post(
+        addr,
+        "/api/push/subscriptions",
+        Some(&ann),
+        &json!({"subscription": s, "kinds": ["turn"]}),
+    )
+    .await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    let a = post(
+        addr,
+        "/api/push/subscriptions",
+        Some(&ann),
+        &json!({"subscription": d.subscription(&rx), "kinds": ["tiles"]}),
+    )
+    .await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    let s = json!({"endpoint": "http://push.example.com/p/x", "keys": d.subscription(&rx)["keys"]});
+    let a = post(
+        addr,
+        "/api/push/subscriptions",
+        Some(&ann),
+        &json!({"subscription": s, "kinds": ["turn"]}),
+    )
+    .await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    let count = || async {
+        sqlx::query("SELECT COUNT(*) AS n FROM push_subscriptions")
+            .fetch_one(&server.app.db.pool)
+            .await
+            .map(|r| fiveup_server::store::db::int(&r, "n").unwrap())
+            .unwrap()
+    };
+    assert_eq!(count().await, 0);
+    // Both subscribe; Ann's browser dropped its subscription (the service answers 410).
+    let (da, db_) = (Device::new("ann"), Device::new("bob"));
+    rx.gone.lock().unwrap().push("ann".into());
+    subscribe(addr, &ann, &rx, &da).await;
+    subscribe(addr, &bob, &rx, &db_).await;
+    assert_eq!(count().await, 2);
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 6}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    until("a person to move", || async {
+        my_games(addr, &ann).await.your_turn + my_games(addr, &bob).await.your_turn == 1
+    })
+    .await;
+    // Whoever moves first, by the deadline both were sent something: Ann's went to a 410.
+    clock.advance(6 * HOUR);
+    until("the game to end", || async {
+        table_status(addr, &t.id).await == TableStatus::Finished
+    })
+    .await;
+    until("Ann's subscription to go", || async { count().await == 1 }).await;
+    until("Bob's game-over notice", || async {
+        read_all(&rx, &db_).iter().any(|p| p.kind == "over")
+    })
+    .await;
+    assert!(read_all(&rx, &da).is_empty());
+    // A subscription not renewed for 30 days expires.
+    clock.advance(31 * DAY);
+    // The sweep runs hourly on the server's clock: the first tick after the jump may be
+    // within the hour of the last sweep, so move on once more.
+    settle().await;
+    clock.advance(2 * HOUR);
+    until("the stale subscription to expire", || async {
+        count().await == 0
+    })
+    .await;
+    server.shutdown().await;
+}
