@@ -238,11 +238,13 @@ mod tests {
         // A 6-hour move: the 1-hour reminder only.
         let r = reminders(MONDAY, MONDAY + 6 * HOUR, 6 * HOUR, false);
         assert_eq!(r, vec![("remind1", MONDAY + 5 * HOUR)]);
-        // No weekends, due Monday 10:00: 24 clock hours before is Friday 10:00.
-        let friday = MONDAY + 4 * DAY + 10 * HOUR;
-        let due = deadline(friday, DAY, true);
+        // No weekends, two days from Thursday 10:00: due Monday 10:00; 24 clock hours before
+        // is Friday 10:00.
+        let thursday = MONDAY + 3 * DAY + 10 * HOUR;
+        let friday = thursday + DAY;
+        let due = deadline(thursday, 2 * DAY, true);
         assert_eq!(due, MONDAY + 7 * DAY + 10 * HOUR);
-        let r = reminders(friday - HOUR, due, DAY, true);
+        let r = reminders(thursday, due, 2 * DAY, true);
         assert_eq!(r[0], ("remind24", friday));
         assert_eq!(r[1], ("remind1", due - HOUR));
         // Every reminder leaves exactly its time on the clock.
