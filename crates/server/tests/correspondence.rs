@@ -573,3 +573,137 @@ async fn a_gone_subscription_is_deleted_and_bad_ones_refused() {
     .await;
     server.shutdown().await;
 }
+
+/// Not a test: the server process of [`reminders_and_timeouts_fire_once_across_kill_9`] (does
+/// nothing in a normal run). Its clock is the number in the file `FIVEUP_CORR_CLOCK`, read
+/// every 10 ms.
+#[test]
+fn corr_server_process() {
+    let Ok(db) = std::env::var("FIVEUP_CORR_DB") else {
+        return;
+    };
+    let clock_file = std::env::var("FIVEUP_CORR_CLOCK").unwrap();
+    let read = move || -> i64 {
+        std::fs::read_to_string(&clock_file)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async move {
+        let clock = Clock::manual(read());
+        let c = clock.clone();
+        tokio::spawn(async move {
+            loop {
+                let t = read();
+                if t > 0 {
+                    c.set(t);
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        });
+        let server = start(&db, &clock, 0).await;
+        let file = std::env::var("FIVEUP_CORR_ADDR").unwrap();
+        std::fs::write(format!("{file}.tmp"), server.local_addr().to_string()).unwrap();
+        std::fs::rename(format!("{file}.tmp"), file).unwrap();
+        // Until killed.
+        std::future::pending::<()>().await;
+    });
+}
+
+/// A server process on `db` whose clock is the file `clock`; its address.
+async fn spawn_server(
+    dir: &std::path::Path,
+    db: &str,
+    clock: &std::path::Path,
+) -> (Proc, SocketAddr) {
+    let addr_file = dir.join("addr");
+    let _ = std::fs::remove_file(&addr_file);
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "corr_server_process",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("FIVEUP_CORR_DB", db)
+        .env("FIVEUP_CORR_CLOCK", clock)
+        .env("FIVEUP_CORR_ADDR", &addr_file)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let p = Proc(child);
+    for _ in 0..3000 {
+        if let Ok(a) = std::fs::read_to_string(&addr_file) {
+            return (p, a.parse().unwrap());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the server process did not start");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_and_timeouts_fire_once_across_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("kill.db").display().to_string();
+    let clock = dir.path().join("clock");
+    let set = |t: i64| std::fs::write(&clock, t.to_string()).unwrap();
+    set(MONDAY_9);
+    let rx = receiver().await;
+    let (mut server, addr) = spawn_server(dir.path(), &db, &clock).await;
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    let (da, db_) = (Device::new("ann"), Device::new("bob"));
+    subscribe(addr, &ann, &rx, &da).await;
+    subscribe(addr, &bob, &rx, &db_).await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 48}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    until("a your-turn notice", || async {
+        rx.got.lock().unwrap().len() == 1
+    })
+    .await;
+    let count = || rx.got.lock().unwrap().len();
+    // The 24-hour reminder goes out; the server is killed right after.
+    set(MONDAY_9 + DAY);
+    until("the 24-hour reminder", || async { count() == 2 }).await;
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+    // Restarted: nothing is sent again.
+    let (s, addr) = spawn_server(dir.path(), &db, &clock).await;
+    server = s;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(count(), 2, "nothing fires twice after a restart");
+    // Killed while the 1-hour reminder and the deadline fall due, and started again: each
+    // fires once.
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+    set(MONDAY_9 + 2 * DAY);
+    let (s, addr2) = spawn_server(dir.path(), &db, &clock).await;
+    server = s;
+    let _ = addr;
+    until("the reminder and both game-over notices", || async {
+        count() == 5
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(count(), 5);
+    let mut ks: Vec<String> = [&da, &db_]
+        .iter()
+        .flat_map(|d| read_all(&rx, d))
+        .map(|p| p.kind)
+        .collect();
+    ks.sort();
+    assert_eq!(ks, ["over", "over", "reminder", "reminder", "turn"]);
+    assert_eq!(table_status(addr2, &t.id).await, TableStatus::Finished);
+    drop(server);
+}

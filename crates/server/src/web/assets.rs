@@ -153,6 +153,16 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../../web/style.css"),
     ),
     (
+        "sw-push.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/sw-push.js"),
+    ),
+    (
+        "sw.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/sw.js"),
+    ),
+    (
         "test.html",
         "text/html; charset=utf-8",
         include_bytes!("../../web/test.html"),
