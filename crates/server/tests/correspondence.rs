@@ -707,3 +707,106 @@ async fn reminders_and_timeouts_fire_once_across_kill_9() {
     assert_eq!(table_status(addr2, &t.id).await, TableStatus::Finished);
     drop(server);
 }
+
+/// Resident memory of this process, in MiB.
+fn rss_mib() -> f64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|k| k.parse::<f64>().ok())
+        .map_or(0.0, |k| k / 1024.0)
+}
+
+/// A measurement, not a check (`cargo test --release -p fiveup-server --test correspondence
+/// -- --ignored idle_games --nocapture`): `FIVEUP_CORR_GAMES` (100,000 by default) stored
+/// correspondence games in play, copies of one real game at its first move; the server's
+/// memory after start and after opening games, and the time to open one (the first snapshot
+/// over the websocket, loading it from storage).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: run it by name"]
+async fn idle_games_cost_no_memory() {
+    let n: i64 = std::env::var("FIVEUP_CORR_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("many.db").display().to_string();
+    let clock = Clock::manual(MONDAY_9);
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 72}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    until("a person to move", || async {
+        my_games(addr, &ann).await.your_turn + my_games(addr, &bob).await.your_turn == 1
+    })
+    .await;
+    server.shutdown().await;
+    // Copies of the game, ids `c0` ... `c{n-1}`, each with its events, players and timers.
+    let started = std::time::Instant::now();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(&format!(
+        "BEGIN;
+         WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < {n})
+         INSERT INTO game_tables (id, created_at, config, status)
+           SELECT 'c' || i, created_at, replace(config, '{id}', 'c' || i), status
+           FROM game_tables, k WHERE id = '{id}';
+         WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < {n})
+         INSERT INTO table_events (table_id, seq, body)
+           SELECT 'c' || i, seq, body FROM table_events, k WHERE table_id = '{id}';
+         WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < {n})
+         INSERT INTO corr_players (table_id, seat, user_id, finished)
+           SELECT 'c' || i, seat, user_id, finished FROM corr_players, k WHERE table_id = '{id}';
+         WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < {n})
+         INSERT INTO corr_timers (table_id, version, kind, seat, user_id, due_at, fired_at)
+           SELECT 'c' || i, version, kind, seat, user_id, due_at, fired_at
+           FROM corr_timers, k WHERE table_id = '{id}' AND kind <> 'turn';
+         COMMIT;",
+        id = t.id
+    ))
+    .unwrap();
+    drop(conn);
+    let size = std::fs::metadata(&db).unwrap().len() as f64 / 1e6;
+    eprintln!("corr: {n} games stored in {:.1} s, database {size:.0} MB", started.elapsed().as_secs_f64());
+    let before = rss_mib();
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after_start = rss_mib();
+    eprintln!(
+        "corr: process {before:.1} MiB before start, {after_start:.1} MiB after start; tables in memory: {}",
+        server.app.hub.loaded()
+    );
+    assert!(server.app.hub.loaded() <= 1);
+    // Open games one after another, as their players would: each is loaded, shown, and leaves
+    // memory when its viewer goes.
+    let mut times = Vec::new();
+    for i in 0..200 {
+        let id = format!("c{}", (i * 7919) % n);
+        let t0 = std::time::Instant::now();
+        let mut c = connect(addr, Some(&ann)).await;
+        c.open(&id, None).await;
+        times.push(t0.elapsed().as_secs_f64() * 1000.0);
+        drop(c);
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    times.sort_by(f64::total_cmp);
+    eprintln!(
+        "corr: open one game (connect, load, snapshot): median {:.2} ms, p95 {:.2} ms, max {:.2} ms; \
+         after 200 opened: {:.1} MiB, tables in memory: {}",
+        times[100],
+        times[190],
+        times[199],
+        rss_mib(),
+        server.app.hub.loaded()
+    );
+    server.shutdown().await;
+}
