@@ -775,7 +775,10 @@ async fn idle_games_cost_no_memory() {
     .unwrap();
     drop(conn);
     let size = std::fs::metadata(&db).unwrap().len() as f64 / 1e6;
-    eprintln!("corr: {n} games stored in {:.1} s, database {size:.0} MB", started.elapsed().as_secs_f64());
+    eprintln!(
+        "corr: {n} games stored in {:.1} s, database {size:.0} MB",
+        started.elapsed().as_secs_f64()
+    );
     let before = rss_mib();
     let server = start(&db, &clock, 0).await;
     let addr = server.local_addr();

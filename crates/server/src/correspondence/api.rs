@@ -26,6 +26,7 @@ pub fn routes() -> Router<Arc<App>> {
             post(subscribe).delete(unsubscribe),
         )
         .route("/api/correspondence/games", get(games))
+        .route("/games", get(crate::web::assets::index))
 }
 
 async fn need_user(app: &App, headers: &HeaderMap) -> ApiResult<UserRef> {

@@ -58,6 +58,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../../web/js/conn.js"),
     ),
     (
+        "js/corr.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/js/corr.js"),
+    ),
+    (
         "js/deal.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../web/js/deal.js"),

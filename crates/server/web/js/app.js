@@ -16,6 +16,7 @@ const routes = [
   [/^\/user\/(\d+|me)$/, () => import('./profile.js').then((m) => m.profilePage)],
   [/^\/how-to-play$/, () => import('./howto.js').then((m) => m.howToPage)],
   [/^\/leaderboard$/, () => import('./leaderboard.js').then((m) => m.leaderboardPage)],
+  [/^\/games$/, () => import('./corr.js').then((m) => m.gamesPage)],
 ];
 
 export const app = {
@@ -78,4 +79,5 @@ window.addEventListener('popstate', route);
 (async () => {
   try { app.setUser(await currentUser()); } catch (_) { app.setUser(null); }
   route();
+  if (app.user) import('./corr.js').then((m) => { m.startBadge(); m.renewPush(); });
 })();

@@ -2,6 +2,7 @@
 import { h, mount } from './dom.js';
 import { api } from './api.js';
 import { optionsWords } from './format.js';
+import { notificationSettings } from './corr.js';
 
 export async function profilePage(main, { params: [uid], app }) {
   const id = uid === 'me' || !uid ? app.user?.id : uid;
@@ -49,7 +50,8 @@ export async function profilePage(main, { params: [uid], app }) {
       h('dt', {}, 'Points per hand'), h('dd', {}, st.points_per_hand.toFixed(1)),
       h('dt', {}, 'Rating'), h('dd', { id: 'rating' }, p.rating ? `${Math.round(p.rating.rating)} ± ${Math.round(2 * p.rating.deviation)}` : 'not rated (guests and games against computers are not rated)')),
     h('h2', {}, 'History'),
-    p.history.length ? [filters, h('p', { class: 'shown', id: 'history-count', role: 'status' }), table] : h('p', {}, 'No finished games yet.')));
+    p.history.length ? [filters, h('p', { class: 'shown', id: 'history-count', role: 'status' }), table] : h('p', {}, 'No finished games yet.'),
+    String(p.user.id) === String(app.user?.id) ? notificationSettings() : null));
   drawHistory();
   return null;
 }
