@@ -813,3 +813,72 @@ async fn idle_games_cost_no_memory() {
     );
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn your_turn_at_most_hourly_per_game_and_batched_across_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "hourly").await.remove(0).1;
+    let clock = Clock::manual(MONDAY_9);
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    let rx = receiver().await;
+    let (ann, _) = guest(addr, "Ann").await;
+    let da = Device::new("ann");
+    subscribe(addr, &ann, &rx, &da).await;
+    // Against a computer player, which answers at once: Ann's turn comes back at every move.
+    let vs_bot = json!({"rules": "five-up players=2 target=250",
+                        "seats": [{"kind": "me"}, {"kind": "bot", "level": "random"}],
+                        "correspondence": {"per_move_hours": 24}});
+    let t = create(addr, &ann, vs_bot.clone()).await;
+    until("Ann's first turn notice", || async {
+        rx.got.lock().unwrap().len() == 1
+    })
+    .await;
+    let mut c = connect(addr, Some(&ann)).await;
+    c.open(&t.id, None).await;
+    let actions = |cs: &[Client]| {
+        cs[0]
+            .events
+            .iter()
+            .filter(|(_, e)| matches!(e, fiveup_protocol::EventView::Action { seat: 0, .. }))
+            .count()
+    };
+    play_until(std::slice::from_mut(&mut c), 100, |cs| actions(cs) >= 4).await;
+    drop(c);
+    settle().await;
+    assert_eq!(
+        rx.got.lock().unwrap().len(),
+        1,
+        "no second notice within the hour"
+    );
+    // A second game against the computer starts; an hour after the first notice both games'
+    // notices are due together and go out as one message.
+    clock.advance(HOUR - 5 * 60);
+    let t2 = create(addr, &ann, vs_bot).await;
+    until("the second game's notice", || async {
+        rx.got.lock().unwrap().len() == 2
+    })
+    .await;
+    let mut c = connect(addr, Some(&ann)).await;
+    c.open(&t2.id, None).await;
+    play_until(std::slice::from_mut(&mut c), 100, |cs| actions(cs) >= 2).await;
+    drop(c);
+    settle().await;
+    assert_eq!(rx.got.lock().unwrap().len(), 2);
+    clock.advance(HOUR);
+    until("the batched notice", || async {
+        rx.got.lock().unwrap().len() == 3
+    })
+    .await;
+    settle().await;
+    let ps = read_all(&rx, &da);
+    assert_eq!(kinds(&ps), ["turn", "turn", "turn"]);
+    assert_eq!(ps[2].url, "/games", "{:?}", ps[2]);
+    let mut tables = ps[2].tables.clone();
+    tables.sort();
+    let mut want = vec![t.id.clone(), t2.id.clone()];
+    want.sort();
+    assert_eq!(tables, want);
+    assert!(ps[2].body.contains("2 games"));
+    server.shutdown().await;
+}
