@@ -348,10 +348,11 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let rows = if app.cluster.is_some() {
         Vec::new()
     } else {
-        // Correspondence tables are loaded when needed (their timers are rows).
+        // Correspondence games in play are loaded when needed (their timers are rows); those
+        // still waiting for players are loaded for the lobby.
         sqlx::query(
             "SELECT id FROM game_tables WHERE status <> 'finished' \
-             AND config NOT LIKE '%\"correspondence\"%'",
+             AND (status = 'waiting' OR config NOT LIKE '%\"correspondence\"%')",
         )
         .fetch_all(&db.pool)
         .await

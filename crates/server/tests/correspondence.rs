@@ -882,3 +882,86 @@ async fn your_turn_at_most_hourly_per_game_and_batched_across_games() {
     assert!(ps[2].body.contains("2 games"));
     server.shutdown().await;
 }
+
+async fn register(addr: SocketAddr, nick: &str) -> (String, i64) {
+    let (g, id) = guest(addr, nick).await;
+    let name = format!("{}{}", nick.to_lowercase(), &fiveup_server::new_id()[..6]);
+    let r = post(
+        addr,
+        "/api/register",
+        Some(&g),
+        &json!({"username": name, "password": "correct horse battery"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    (session_of(&r), id)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn correspondence_games_have_a_rating_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    for (backend, db) in databases(dir.path(), "rating").await {
+        let clock = Clock::manual(MONDAY_9);
+        let server = start(&db, &clock, 0).await;
+        let addr = server.local_addr();
+        let (ann, ann_id) = register(addr, "Ann").await;
+        let (bob, bob_id) = register(addr, "Bob").await;
+        let t = create(
+            addr,
+            &ann,
+            json!({"rules": "five-up players=2 target=250", "seats": [{"kind": "me"}, {"kind": "open"}],
+                   "correspondence": {"per_move_hours": 6}}),
+        )
+        .await;
+        join(addr, &bob, &t.id).await;
+        // Both play a move or more, then one of them stops.
+        let mut cs = [
+            connect(addr, Some(&ann)).await,
+            connect(addr, Some(&bob)).await,
+        ];
+        for c in &mut cs {
+            c.open(&t.id, None).await;
+        }
+        let moved = |cs: &[Client], seat: u8| {
+            cs[0].events.iter().any(|(_, e)| {
+                matches!(e, fiveup_protocol::EventView::Action { seat: s, .. } if *s == seat)
+            })
+        };
+        play_until(&mut cs, 200, |cs| moved(cs, 0) && moved(cs, 1)).await;
+        drop(cs);
+        settle().await;
+        clock.advance(6 * HOUR);
+        until("the timeout", || async {
+            table_status(addr, &t.id).await == TableStatus::Finished
+        })
+        .await;
+        let ratings = |id: i64| {
+            let pool = server.app.db.pool.clone();
+            async move {
+                let r = sqlx::query("SELECT rating, corr_rating FROM users WHERE id = $1")
+                    .bind(id)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
+                (
+                    fiveup_server::store::db::float(&r, "rating").unwrap(),
+                    fiveup_server::store::db::float(&r, "corr_rating").unwrap(),
+                )
+            }
+        };
+        let (a, b) = (ratings(ann_id).await, ratings(bob_id).await);
+        // The live rating is untouched; the correspondence rating moved, one up, one down.
+        assert_eq!((a.0, b.0), (1500.0, 1500.0), "{backend}");
+        assert!(
+            (a.1 - 1500.0) * (b.1 - 1500.0) < 0.0,
+            "{backend}: {a:?} {b:?}"
+        );
+        let board: Vec<fiveup_server::correspondence::api::CorrRating> =
+            get(addr, "/api/correspondence/leaderboard", None)
+                .await
+                .json();
+        assert_eq!(board.len(), 2, "{backend}");
+        assert!(board[0].rating > board[1].rating);
+        server.shutdown().await;
+    }
+}

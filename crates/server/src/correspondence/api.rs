@@ -27,6 +27,7 @@ pub fn routes() -> Router<Arc<App>> {
         )
         .route("/api/correspondence/games", get(games))
         .route("/games", get(crate::web::assets::index))
+        .route("/api/correspondence/leaderboard", get(leaderboard))
 }
 
 async fn need_user(app: &App, headers: &HeaderMap) -> ApiResult<UserRef> {
@@ -219,6 +220,41 @@ async fn games(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Jso
         timeouts: db::int(&timeouts, "n").map_err(ApiError::internal)?,
         games,
     }))
+}
+
+/// A registered person's correspondence rating.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct CorrRating {
+    /// The person.
+    pub user: i64,
+    /// Their name.
+    pub name: String,
+    /// Glicko-2 rating.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+}
+
+/// The correspondence leaderboard: registered people with a correspondence rating (one rated
+/// correspondence game or more), best first, at most 100.
+async fn leaderboard(State(app): State<Arc<App>>) -> ApiResult<Json<Vec<CorrRating>>> {
+    let rows = sqlx::query(
+        "SELECT id, name, corr_rating, corr_deviation FROM users \
+         WHERE registered = 1 AND corr_deviation < 350 ORDER BY corr_rating DESC, id LIMIT 100",
+    )
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    let mut out = Vec::new();
+    for r in &rows {
+        out.push(CorrRating {
+            user: db::int(r, "id").map_err(ApiError::internal)?,
+            name: db::text(r, "name").map_err(ApiError::internal)?,
+            rating: db::float(r, "corr_rating").map_err(ApiError::internal)?,
+            deviation: db::float(r, "corr_deviation").map_err(ApiError::internal)?,
+        });
+    }
+    Ok(Json(out))
 }
 
 /// The hours per move offered, for clients.

@@ -296,11 +296,13 @@ pub fn start(app: &Arc<App>) {
     });
 }
 
-/// Correspondence games being played with no timer waiting (the process stopped between a
-/// change and its timers): loaded once, so that their task sets the timers.
+/// Correspondence games in play with no timer waiting (the process stopped between a change
+/// and its timers, during a deal's seed wait, or with a computer player to move): loaded once,
+/// so that their task carries on and sets the timers.
 async fn repair(app: &Arc<App>) {
     let rows = sqlx::query(
-        "SELECT id FROM game_tables WHERE status = 'playing' AND config LIKE '%\"correspondence\"%' \
+        "SELECT id FROM game_tables WHERE status IN ('playing', 'dealing') \
+         AND config LIKE '%\"correspondence\"%' \
          AND id NOT IN (SELECT table_id FROM corr_timers WHERE fired_at IS NULL)",
     )
     .fetch_all(&app.db.pool)
