@@ -352,16 +352,26 @@ pub async fn fire_due(app: &Arc<App>) -> Result<(), String> {
         });
     }
     // "Your turn" notices due together for one person go out as one message.
+    // A timer that fails (its table cannot be loaded, say) is logged and tried again at the
+    // next tick; the others go on.
     let mut turns: BTreeMap<i64, Vec<Due>> = BTreeMap::new();
     for d in due {
-        match d.kind.as_str() {
-            "deadline" => deadline(app, &d, now).await?,
-            "turn" => turns.entry(d.user).or_default().push(d),
-            _ => notice(app, vec![d], now).await?,
+        let r = match d.kind.as_str() {
+            "deadline" => deadline(app, &d, now).await,
+            "turn" => {
+                turns.entry(d.user).or_default().push(d);
+                continue;
+            }
+            _ => notice(app, vec![d], now).await,
+        };
+        if let Err(e) = r {
+            crate::log(&format!("a correspondence timer: {e}"));
         }
     }
     for (_, ds) in turns {
-        notice(app, ds, now).await?;
+        if let Err(e) = notice(app, ds, now).await {
+            crate::log(&format!("a correspondence notice: {e}"));
+        }
     }
     Ok(())
 }
