@@ -101,6 +101,13 @@ pub struct Args {
     /// once stored either way.
     #[arg(long, default_value_t = fiveup_server::store::db::COMMIT_WINDOW.as_micros() as u64)]
     pub commit_window_us: u64,
+    /// The operator's contact named to push services in correspondence notifications (a
+    /// `mailto:` or `https:` URL).
+    #[arg(long, default_value = "mailto:admin@localhost")]
+    pub push_contact: String,
+    /// Vacation days each person has per year at correspondence tables.
+    #[arg(long, default_value_t = 14)]
+    pub vacation_days: u32,
     /// Threads running connections and tables (default: on SQLite one fewer than the cores, at
     /// least one, as its writer has a thread of its own; on PostgreSQL every core).
     #[arg(long)]
@@ -171,6 +178,14 @@ pub fn run(a: &Args) -> Result<(), String> {
         return Err("--commit-window-us must be from 0 to 100000".to_string());
     }
     cfg.commit_window = Duration::from_micros(a.commit_window_us);
+    if !(a.push_contact.starts_with("mailto:") || a.push_contact.starts_with("https:")) {
+        return Err(format!(
+            "--push-contact {:?}: give a mailto: or https: URL",
+            a.push_contact
+        ));
+    }
+    cfg.correspondence.contact.clone_from(&a.push_contact);
+    cfg.correspondence.vacation_days = a.vacation_days;
     let workers = match a.workers {
         Some(0) => return Err("--workers must be at least 1".to_string()),
         Some(n) if n > 1024 => return Err("--workers must be at most 1024".to_string()),

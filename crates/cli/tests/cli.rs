@@ -165,6 +165,11 @@ fn bad_input_gets_a_clear_error() {
             "--commit-window-us must be from 0 to 100000",
         ),
         ("--workers", "0", "--workers must be at least 1"),
+        (
+            "--push-contact",
+            "admin@example.com",
+            "give a mailto: or https: URL",
+        ),
     ] {
         let o = fiveup(&[
             "serve",

@@ -383,6 +383,7 @@ async fn create_table(sh: &Shared, creator: &Player) -> Result<String, String> {
             .collect(),
         unlisted: false,
         request_id: None,
+        correspondence: None,
     };
     let body = serde_json::to_string(&req).map_err(|e| e.to_string())?;
     let r = http::post(

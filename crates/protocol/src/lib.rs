@@ -258,6 +258,23 @@ pub struct CreateTableRequest {
     /// same id (its answer was lost) answers the table the first one made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request_id: Option<String>,
+    /// A correspondence table: a time per move in hours or days instead of live play (see
+    /// `docs/correspondence.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correspondence: Option<CorrespondenceSpec>,
+}
+
+/// The clock of a correspondence table.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct CorrespondenceSpec {
+    /// Hours per move: 6, 24, 48, 72, 120 or 168.
+    pub per_move_hours: u32,
+    /// The clock stands still on Saturdays and Sundays (UTC).
+    #[serde(default)]
+    pub no_weekends: bool,
+    /// Players may use vacation days from their yearly allowance when a move would time out.
+    #[serde(default)]
+    pub vacation: bool,
 }
 
 /// Where a table stands.

@@ -116,6 +116,8 @@ pub struct Config {
     /// How often a tournament director looks at its event (it also looks at once when an
     /// entry changes).
     pub tournament_tick: Duration,
+    /// Correspondence play: its clock, timers and push messages.
+    pub correspondence: crate::correspondence::Settings,
 }
 
 impl Config {
@@ -172,6 +174,7 @@ impl Config {
             drain_wait: Duration::from_secs(2),
             commit_window: crate::store::db::COMMIT_WINDOW,
             tournament_tick: Duration::from_secs(1),
+            correspondence: crate::correspondence::Settings::default(),
         }
     }
 

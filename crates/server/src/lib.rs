@@ -31,6 +31,7 @@ use tokio::sync::watch;
 pub mod accounts;
 pub mod bots;
 pub mod config;
+pub mod correspondence;
 pub mod games;
 pub mod metrics;
 pub mod store;
@@ -91,6 +92,8 @@ pub struct App {
     pub bots: bots::Bots,
     /// Tournaments: the notes for websockets and the directors' wake-up.
     pub tournaments: tournament::Tournaments,
+    /// Correspondence play: the Web Push key and client.
+    pub corr: correspondence::Corr,
 }
 
 /// An HTTP error: a code and a message, answered as an [`ErrorBody`].
@@ -279,6 +282,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let db = db::Db::connect(&cfg.database).await?;
     let db_lock = dblock::take(&db::normalize_url(&cfg.database), cfg.instance.as_deref()).await?;
     accounts::backfill_skeletons(&db).await?;
+    let corr = correspondence::Corr::new(&db).await?;
     let metrics = metrics::Metrics::new(cfg.instance.as_deref().unwrap_or("single"));
     let writer = db::Writer::start(
         db.clone(),
@@ -337,6 +341,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         cluster,
         db_lock,
         tournaments: tournament::Tournaments::default(),
+        corr,
     });
     if let Some(c) = &app.cluster {
         let advertise = app
@@ -353,10 +358,15 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let rows = if app.cluster.is_some() {
         Vec::new()
     } else {
-        sqlx::query("SELECT id FROM game_tables WHERE status <> 'finished'")
-            .fetch_all(&db.pool)
-            .await
-            .map_err(db::db_err)?
+        // Correspondence games in play are loaded when needed (their timers are rows); those
+        // still waiting for players are loaded for the lobby.
+        sqlx::query(
+            "SELECT id FROM game_tables WHERE status <> 'finished' \
+             AND (status = 'waiting' OR config NOT LIKE '%\"correspondence\"%')",
+        )
+        .fetch_all(&db.pool)
+        .await
+        .map_err(db::db_err)?
     };
     for r in rows {
         let id = db::text(&r, "id")?;
@@ -373,6 +383,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let header_timeout = app.cfg.header_timeout;
     janitor::start(&app);
     tournament::director::start(&app);
+    correspondence::start(&app);
     let task = tokio::spawn(async move {
         listen::serve(listener, router, conns, trusted, header_timeout, stop_rx).await;
     });

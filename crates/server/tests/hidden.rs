@@ -198,6 +198,7 @@ fn no_viewer_ever_sees_what_it_may_not_know() {
             unlisted: false,
             created_at: 0,
             request: None,
+            correspondence: None,
         });
         let mut viewers: Vec<Option<u8>> = (0..n).map(Some).collect();
         viewers.push(None);
@@ -303,6 +304,7 @@ fn the_checker_notices_a_leak() {
         unlisted: false,
         created_at: 0,
         request: None,
+        correspondence: None,
     });
     core.apply(&Stored::Start).unwrap();
     core.apply(&Stored::Commit {

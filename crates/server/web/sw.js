@@ -8,8 +8,9 @@
 //   from the cache when it does not; a page asked for while the network is gone gets the
 //   offline page. Nothing else is ever answered or stored by the worker: not the API, not the
 //   websocket, not replays or records, nothing with a tile in it.
-// The worker is one file with one handler per event: Web Push ('push', 'notificationclick')
-// joins it as further handlers, with no change to these.
+// Web Push for correspondence play ('push' and 'notificationclick') is in sw-push.js, pulled in
+// here: one worker for the whole site.
+importScripts('/static/sw-push.js');
 const VERSION = '__FIVEUP_VERSION__';
 const CACHE = `fiveup-shell-${VERSION}`;
 const OFFLINE = '/static/offline.html';
@@ -17,7 +18,7 @@ const SHELL = [
   '/', OFFLINE, '/static/style.css', '/static/js/offline.js', '/manifest.webmanifest',
   '/static/icon.svg', '/static/icon-192.png', '/static/icon-512.png',
   ...['api', 'app', 'board', 'conn', 'deal', 'dom', 'format', 'geometry', 'howto', 'leaderboard', 'lobby',
-    'panels', 'profile', 'ratings', 'replay', 'table', 'tally', 'tiles', 'verifyview'].map((m) => `/static/js/${m}.js`),
+    'panels', 'profile', 'engines', 'corr', 'ratings', 'replay', 'table', 'tally', 'tiles', 'verifyview'].map((m) => `/static/js/${m}.js`),
 ];
 // Paths the worker answers: the shell's files. Everything else goes to the network untouched.
 const SHELL_PATHS = new Set(SHELL);

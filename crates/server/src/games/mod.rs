@@ -42,7 +42,13 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
     let Some(record) = core.record(&date_of(now)) else {
         return Ok(());
     };
-    let Some(game) = &record.game else {
+    // A two-seat correspondence game decided by a timeout has no engine result: the player on
+    // time wins with the scores as they stood.
+    let forfeit = core.forfeit.map(|w| fiveup_engine::notation::GameSummary {
+        winner: fiveup_engine::Side(w),
+        scores: core.scores(),
+    });
+    let Some(game) = record.game.as_ref().or(forfeit.as_ref()) else {
         return Ok(());
     };
     let rules = core.cfg.rules;
@@ -109,13 +115,22 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
         .iter()
         .filter(|(seat, u)| u.registered && core.acted(*seat))
         .collect();
+    // Correspondence games have a rating of their own (as lichess keeps one per speed).
+    let (rating, deviation, volatility) = if core.cfg.correspondence.is_some() {
+        ("corr_rating", "corr_deviation", "corr_volatility")
+    } else {
+        ("rating", "deviation", "volatility")
+    };
     let mut before: BTreeMap<i64, Rating> = BTreeMap::new();
     for (_, u) in &registered {
-        let row = sqlx::query("SELECT rating, deviation, volatility FROM users WHERE id = $1")
-            .bind(u.id)
-            .fetch_one(&mut *tx)
-            .await
-            .map_err(db::db_err)?;
+        let row = sqlx::query(&format!(
+            "SELECT {rating} AS rating, {deviation} AS deviation, {volatility} AS volatility \
+             FROM users WHERE id = $1"
+        ))
+        .bind(u.id)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db::db_err)?;
         before.insert(
             u.id,
             Rating {
@@ -152,14 +167,16 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
             continue;
         }
         let r = glicko::update(before[&u.id], &results);
-        sqlx::query("UPDATE users SET rating = $1, deviation = $2, volatility = $3 WHERE id = $4")
-            .bind(r.rating)
-            .bind(r.deviation)
-            .bind(r.volatility)
-            .bind(u.id)
-            .execute(&mut *tx)
-            .await
-            .map_err(db::db_err)?;
+        sqlx::query(&format!(
+            "UPDATE users SET {rating} = $1, {deviation} = $2, {volatility} = $3 WHERE id = $4"
+        ))
+        .bind(r.rating)
+        .bind(r.deviation)
+        .bind(r.volatility)
+        .bind(u.id)
+        .execute(&mut *tx)
+        .await
+        .map_err(db::db_err)?;
     }
     tx.commit().await.map_err(db::db_err)
 }

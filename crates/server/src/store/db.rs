@@ -41,6 +41,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/postgres/0006_bots.sql"),
     ),
     (
+        7,
+        include_str!("../../migrations/sqlite/0007_correspondence.sql"),
+        include_str!("../../migrations/postgres/0007_correspondence.sql"),
+    ),
+    (
         8,
         include_str!("../../migrations/sqlite/0008_display_names.sql"),
         include_str!("../../migrations/postgres/0008_display_names.sql"),

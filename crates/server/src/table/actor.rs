@@ -200,6 +200,17 @@ pub enum TableCmd {
         /// The answer: the table's version.
         reply: oneshot::Sender<Result<u64, Refusal>>,
     },
+    /// A correspondence move's time ran out (sent by `crate::correspondence`): the seat times
+    /// out if the table still stands at `version`. The answer: `Some(true)` if it timed out
+    /// now, `Some(false)` if the table had moved on, `None` if the change could not be stored.
+    MoveTimeout {
+        /// The version the deadline was set at.
+        version: u64,
+        /// The seat.
+        seat: u8,
+        /// The answer.
+        reply: oneshot::Sender<Option<bool>>,
+    },
     /// Stop the task (the server is shutting down; everything is stored already).
     Stop,
     /// A test hook: the table's core, cloned.
@@ -981,7 +992,10 @@ impl Actor {
             if self.lost {
                 break;
             }
-            if self.core.status == TableStatus::Finished && self.finalized && self.subs.is_empty() {
+            if (self.core.status == TableStatus::Finished && self.finalized
+                || self.idle_correspondence())
+                && self.subs.is_empty()
+            {
                 // A finished table nobody follows leaves memory; it is loaded again from the
                 // database if anyone asks for it.
                 let mut tables = self.app.hub.tables.lock().expect("tables lock");
@@ -1007,6 +1021,20 @@ impl Actor {
         if let Some(c) = &self.app.cluster {
             c.release(&self.app.db, &self.core.cfg.id).await;
         }
+    }
+
+    /// An idle correspondence table: a person's move, nobody following, no timer of its own
+    /// running. It leaves memory and is loaded again from storage on the next request (its
+    /// deadlines are rows that `crate::correspondence` fires).
+    fn idle_correspondence(&self) -> bool {
+        self.core.cfg.correspondence.is_some()
+            && self.core.status == TableStatus::Playing
+            && self.bot_pending.is_none()
+            && self.core.pending.is_none()
+            && self
+                .core
+                .to_move()
+                .is_some_and(|s| !self.core.computer_plays(s))
     }
 
     /// Close an abandoned waiting table: deleted (no game was played), out of the lobby and
@@ -1412,6 +1440,28 @@ impl Actor {
             }
             TableCmd::Inspect { reply } => {
                 let _ = reply.send(Box::new(self.core.clone()));
+            }
+            TableCmd::MoveTimeout {
+                version,
+                seat,
+                reply,
+            } => {
+                let done = if version == self.core.version
+                    && self.core.to_move() == Some(seat)
+                    && !self.core.computer_plays(seat)
+                {
+                    let r = self.commit(vec![Stored::Timeout { seat }]).await;
+                    self.bots.remove(&seat);
+                    match r {
+                        Ok(_) => Some(true),
+                        Err(e) if e.code == ErrorCode::Internal => None,
+                        Err(_) => Some(false),
+                    }
+                } else {
+                    Some(false)
+                };
+                self.after_change().await;
+                let _ = reply.send(done);
             }
         }
     }
@@ -1862,6 +1912,7 @@ impl Actor {
             unlisted: self.core.cfg.unlisted,
             created_at: crate::now(),
             request: None,
+            correspondence: self.core.cfg.correspondence,
         };
         create(&self.app, cfg, sits).await.map(|_| ())
     }
@@ -2010,6 +2061,7 @@ impl Actor {
             }
         }
         self.finalize().await;
+        crate::correspondence::on_change(&self.app, &self.core).await;
         // The seed wait.
         if let Some(p) = &self.core.pending {
             if self.seed_timer != Some(p.hand) {
@@ -2072,7 +2124,8 @@ impl Actor {
                         .await;
                 }
             });
-        } else if !self.core.connected[seat as usize] {
+        } else if !self.core.connected[seat as usize] && self.core.cfg.correspondence.is_none() {
+            // At correspondence tables the move's clock decides instead (crate::correspondence).
             let Some(after) = self.app.cfg.takeover else {
                 return;
             };

@@ -61,6 +61,10 @@ pub struct TableConfig {
     /// The creator's request id, if the create request had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request: Option<String>,
+    /// A correspondence table's clock (a time per move, no computer takeover): see
+    /// `docs/correspondence.md`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correspondence: Option<crate::correspondence::CorrSettings>,
 }
 
 /// A stored change of a table. The table's version is the number of changes applied.
@@ -123,6 +127,13 @@ pub enum Stored {
     /// A person resigned (or left) during the game: a computer player plays their seat to the
     /// end, and their side's win will not count as theirs.
     Resign {
+        /// The seat.
+        seat: u8,
+    },
+    /// A correspondence player's time ran out on their move: in a two-seat game the other
+    /// player wins at once; with more seats a computer player plays the seat from then on and
+    /// its player alone is scored as having lost.
+    Timeout {
         /// The seat.
         seat: u8,
     },
@@ -322,6 +333,8 @@ pub struct TableCore {
     pub accepted: HashMap<(u8, String), AcceptedCmd>,
     /// The rematch table.
     pub rematch: Option<String>,
+    /// The winning side of a two-seat correspondence game decided by a timeout.
+    pub forfeit: Option<u8>,
 }
 
 impl TableCore {
@@ -369,6 +382,7 @@ impl TableCore {
             last_hand: None,
             accepted: HashMap::new(),
             rematch: None,
+            forfeit: None,
         }
     }
 
@@ -773,6 +787,33 @@ impl TableCore {
                 s.by_computer = true;
                 s.resigned = true;
                 Ok(vec![CoreEvent::Seat(self.seat_info(*seat))])
+            }
+            Stored::Timeout { seat } => {
+                self.check_seat(*seat)?;
+                if self.status != TableStatus::Playing || self.to_move() != Some(*seat) {
+                    return Err(Refusal::new(
+                        ErrorCode::NotYourTurn,
+                        "only the seat to move can time out",
+                    ));
+                }
+                let s = &mut self.seats[*seat as usize];
+                if !matches!(s.occupant, Occupant::Human { .. }) || s.taken_over {
+                    return Err(Refusal::new(ErrorCode::NotSeated, "nobody plays that seat"));
+                }
+                s.taken_over = true;
+                s.by_computer = true;
+                s.resigned = true;
+                let mut events = vec![CoreEvent::Seat(self.seat_info(*seat))];
+                if self.players() == 2 {
+                    let winner = 1 - *seat;
+                    self.status = TableStatus::Finished;
+                    self.forfeit = Some(winner);
+                    events.push(CoreEvent::GameOver {
+                        winner,
+                        scores: self.scores(),
+                    });
+                }
+                Ok(events)
             }
             Stored::Rematch { table, .. } => {
                 if self.status != TableStatus::Finished {

@@ -547,6 +547,8 @@ async fn open_table(
         unlisted: true,
         created_at: crate::now(),
         request: None,
+        // Tournament games are played live.
+        correspondence: None,
     };
     let users: Vec<i64> = sits.iter().map(|(_, u)| u.id).collect();
     actor::create(app, cfg, sits)

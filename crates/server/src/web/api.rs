@@ -61,6 +61,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/users/{id}", get(profile))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/verify", post(verify))
+        .merge(crate::correspondence::api::routes())
         .route("/ws", get(crate::web::ws::upgrade))
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
@@ -615,6 +616,7 @@ async fn create_table(
         unlisted: req.unlisted,
         created_at: crate::now(),
         request: req.request_id.clone(),
+        correspondence: crate::correspondence::api::settings_for(&app, &user, &req).await?,
     };
     let bots = cfg.seats.iter().any(|s| matches!(s, SeatSetup::Bot { .. }));
     // Within the person's quotas; the place is taken before the table is made, so that

@@ -63,6 +63,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../../web/js/conn.js"),
     ),
     (
+        "js/corr.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/js/corr.js"),
+    ),
+    (
         "js/deal.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../web/js/deal.js"),
@@ -166,6 +171,11 @@ pub const FILES: &[Asset] = &[
         "style.css",
         "text/css; charset=utf-8",
         include_bytes!("../../web/style.css"),
+    ),
+    (
+        "sw-push.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/sw-push.js"),
     ),
     (
         "sw.js",

@@ -17,6 +17,7 @@ const routes = [
   [/^\/how-to-play$/, () => import('./howto.js').then((m) => m.howToPage)],
   [/^\/leaderboard$/, () => import('./leaderboard.js').then((m) => m.leaderboardPage)],
   [/^\/engines$/, () => import('./engines.js').then((m) => m.enginesPage)],
+  [/^\/games$/, () => import('./corr.js').then((m) => m.gamesPage)],
 ];
 
 export const app = {
@@ -79,6 +80,7 @@ window.addEventListener('popstate', route);
 (async () => {
   try { app.setUser(await currentUser()); } catch (_) { app.setUser(null); }
   route();
+  if (app.user) import('./corr.js').then((m) => { m.startBadge(); m.renewPush(); });
 })();
 
 // The service worker (sw.js): the app shell kept for an offline page; never the API or the

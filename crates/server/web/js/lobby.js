@@ -5,6 +5,7 @@ import { Conn } from './conn.js';
 import { seatName, shortRules, gameName, optionsString, valueWords, levelWords, rulesLines, presetWords, setWords, maxPlayers, maxHand, formProblems, plainRulesWords, presetRulesFor, formOptions } from './format.js';
 import { go } from './app.js';
 import { ratingOf } from './ratings.js';
+import { clockControls } from './corr.js';
 
 function errorLine() {
   return h('p', { class: 'error', role: 'alert' });
@@ -126,6 +127,8 @@ function createForm(cfg, app) {
   // on a field inside the closed "More options").
   const form = h('form', { id: 'create', class: 'card', 'aria-labelledby': 'create-h', novalidate: true });
   const err = errorLine();
+  // Live, or a correspondence clock (kept across the form's redraws).
+  const clock = clockControls();
   // What the server says of the rules chosen so far: impossible combinations are named as
   // soon as they are chosen, in the engine's words.
   const check = h('p', { id: 'rules-check', class: 'rules-check', 'aria-live': 'polite' });
@@ -223,6 +226,7 @@ function createForm(cfg, app) {
       h('details', { class: 'more' }, h('summary', {}, 'More options'),
         h('div', { class: 'grid' }, more.map((o) => optionControl(o, r[o.field], limits)))),
       check,
+      clock,
       h('div', { class: 'row' },
         h('label', {}, h('input', { type: 'checkbox', id: 'unlisted' }), ' Unlisted (reached by link only)'),
         h('button', { type: 'submit', id: 'create-go' }, 'Create the table')),
@@ -238,7 +242,7 @@ function createForm(cfg, app) {
     const seats = [...form.querySelectorAll('[data-seat]')].map((el) => (el.value.startsWith('bot:')
       ? { kind: 'bot', level: el.value.slice(4) } : { kind: el.value }));
     try {
-      const t = await api.createTable({ rules, seats, unlisted: form.querySelector('#unlisted').checked });
+      const t = await api.createTable({ rules, seats, unlisted: form.querySelector('#unlisted').checked, correspondence: clock.spec() });
       announce('Table created');
       go(`/table/${t.id}`);
     } catch (e) { err.textContent = `The table was not created: ${plainRulesWords(e.message)}.`; }

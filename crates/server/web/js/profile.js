@@ -3,6 +3,7 @@ import { h, mount } from './dom.js';
 import { api } from './api.js';
 import { optionsWords } from './format.js';
 import { myBotsSection } from './engines.js';
+import { notificationSettings } from './corr.js';
 
 export async function profilePage(main, { params: [uid], app }) {
   const id = uid === 'me' || !uid ? app.user?.id : uid;
@@ -71,7 +72,7 @@ export async function profilePage(main, { params: [uid], app }) {
       h('dt', {}, 'Rating'), h('dd', { id: 'rating' }, p.rating ? `${Math.round(p.rating.rating)} ± ${Math.round(2 * p.rating.deviation)}` : 'not rated (guests and games against computers are not rated)')),
     h('h2', {}, 'History'),
     p.history.length ? [filters, h('p', { class: 'shown', id: 'history-count', role: 'status' }), table] : h('p', {}, 'No finished games yet.'),
-    String(p.user.id) === String(app.user?.id) ? myBotsSection(app) : null));
+    String(p.user.id) === String(app.user?.id) ? [notificationSettings(), myBotsSection(app)] : null));
   drawHistory();
   return null;
 }

@@ -1,0 +1,264 @@
+//! The HTTP routes of correspondence play: the push key, push subscriptions, and "My games".
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use fiveup_protocol::{CreateTableRequest, ErrorCode, UserRef};
+use serde::{Deserialize, Serialize};
+
+use super::{clock, push, CorrSettings};
+use crate::store::db;
+use crate::{accounts, ApiError, App};
+
+type ApiResult<T> = Result<T, ApiError>;
+
+/// The routes, merged into the server's router.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/push/key", get(key))
+        .route(
+            "/api/push/subscriptions",
+            post(subscribe).delete(unsubscribe),
+        )
+        .route("/api/correspondence/games", get(games))
+        .route("/games", get(crate::web::assets::index))
+        .route("/api/correspondence/leaderboard", get(leaderboard))
+}
+
+async fn need_user(app: &App, headers: &HeaderMap) -> ApiResult<UserRef> {
+    accounts::user_of(&app.db, headers)
+        .await?
+        .ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "log in or play as a guest first"))
+}
+
+fn body<T: serde::de::DeserializeOwned>(b: &Bytes) -> ApiResult<T> {
+    serde_json::from_slice(b).map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))
+}
+
+/// The correspondence settings of a table being created (none for a live table), checked,
+/// within the creator's allowance of open correspondence games.
+pub async fn settings_for(
+    app: &App,
+    user: &UserRef,
+    req: &CreateTableRequest,
+) -> ApiResult<Option<CorrSettings>> {
+    let Some(spec) = &req.correspondence else {
+        return Ok(None);
+    };
+    let cs = CorrSettings::from_spec(spec).map_err(|e| ApiError::new(ErrorCode::BadRules, e))?;
+    let (open, allowed) = super::open_games_allowed(app, user.id)
+        .await
+        .map_err(ApiError::internal)?;
+    if open >= allowed {
+        return Err(ApiError::new(
+            ErrorCode::QuotaExceeded,
+            format!(
+                "you have {open} correspondence games open, the most allowed now (each game \
+                 finished allows one more)"
+            ),
+        ));
+    }
+    Ok(Some(cs))
+}
+
+/// The server's VAPID public key.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct PushKey {
+    /// Uncompressed P-256 point, base64url: `applicationServerKey`.
+    pub public_key: String,
+}
+
+async fn key(State(app): State<Arc<App>>) -> Json<PushKey> {
+    Json(PushKey {
+        public_key: app.corr.vapid.public.clone(),
+    })
+}
+
+/// A subscription and the kinds of message it takes.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct SubscribeRequest {
+    /// `PushSubscription.toJSON()`.
+    pub subscription: push::Subscription,
+    /// Some of [`push::KINDS`].
+    pub kinds: Vec<String>,
+}
+
+/// Store (or renew) a subscription for the person logged in. The page sends it on every
+/// visit: one not renewed for 30 days is deleted.
+async fn subscribe(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> ApiResult<Response> {
+    let user = need_user(&app, &headers).await?;
+    let req: SubscribeRequest = body(&b)?;
+    push::check(&req.subscription).map_err(|e| ApiError::new(ErrorCode::BadRequest, e))?;
+    if let Some(k) = req
+        .kinds
+        .iter()
+        .find(|k| !push::KINDS.contains(&k.as_str()))
+    {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            format!("unknown kind {k:?}: kinds are {}", push::KINDS.join(", ")),
+        ));
+    }
+    let mut kinds: Vec<&str> = push::KINDS
+        .iter()
+        .copied()
+        .filter(|k| req.kinds.iter().any(|r| r == k))
+        .collect();
+    kinds.dedup();
+    let now = app.cfg.correspondence.clock.now();
+    let s = &req.subscription;
+    sqlx::query(
+        "INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, kinds, renewed_at) \
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (endpoint) DO UPDATE SET \
+         user_id = $1, p256dh = $3, auth = $4, kinds = $5, renewed_at = $6",
+    )
+    .bind(user.id)
+    .bind(s.endpoint.as_str())
+    .bind(s.keys.p256dh.as_str())
+    .bind(s.keys.auth.as_str())
+    .bind(kinds.join(","))
+    .bind(now)
+    .execute(&app.db.pool)
+    .await
+    .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// Which subscription to delete.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct UnsubscribeRequest {
+    /// Its endpoint.
+    pub endpoint: String,
+}
+
+async fn unsubscribe(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> ApiResult<Response> {
+    let user = need_user(&app, &headers).await?;
+    let req: UnsubscribeRequest = body(&b)?;
+    sqlx::query("DELETE FROM push_subscriptions WHERE endpoint = $1 AND user_id = $2")
+        .bind(req.endpoint.as_str())
+        .bind(user.id)
+        .execute(&app.db.pool)
+        .await
+        .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// One of a person's correspondence games.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct MyGame {
+    /// The table.
+    pub table: String,
+    /// Whether it is this person's move.
+    pub your_turn: bool,
+    /// When the move being waited for is due (seconds since the epoch), if one is.
+    pub due_at: Option<i64>,
+    /// Seconds left on that move's clock.
+    pub seconds_left: Option<i64>,
+    /// Whether the game is over.
+    pub finished: bool,
+}
+
+/// A person's correspondence games, their own moves first (soonest due first).
+#[derive(Serialize, Deserialize, Debug)]
+pub struct MyGames {
+    /// The games.
+    pub games: Vec<MyGame>,
+    /// How many wait for this person's move (the header's badge).
+    pub your_turn: usize,
+    /// Correspondence moves this person let time out.
+    pub timeouts: i64,
+}
+
+async fn games(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<MyGames>> {
+    let user = need_user(&app, &headers).await?;
+    let now = app.cfg.correspondence.clock.now();
+    let internal = |e: sqlx::Error| ApiError::internal(db::db_err(e));
+    let rows = sqlx::query(
+        "SELECT p.table_id AS table_id, p.finished AS finished, t.user_id AS mover, \
+         t.due_at AS due_at FROM corr_players p LEFT JOIN corr_timers t ON t.table_id = \
+         p.table_id AND t.kind = 'deadline' AND t.fired_at IS NULL WHERE p.user_id = $1",
+    )
+    .bind(user.id)
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(internal)?;
+    let mut games: Vec<MyGame> = Vec::new();
+    for r in &rows {
+        let table = db::text(r, "table_id").map_err(ApiError::internal)?;
+        let mover = db::int(r, "mover").ok();
+        let due_at = db::int(r, "due_at").ok();
+        games.push(MyGame {
+            your_turn: mover == Some(user.id),
+            seconds_left: due_at.map(|d| (d - now).max(0)),
+            due_at,
+            finished: db::int(r, "finished").map_err(ApiError::internal)? != 0,
+            table,
+        });
+    }
+    games.sort_by_key(|g| (!g.your_turn, g.finished, g.due_at.unwrap_or(i64::MAX)));
+    games.dedup_by(|a, b| a.table == b.table);
+    let timeouts = sqlx::query("SELECT COUNT(*) AS n FROM corr_timeouts WHERE user_id = $1")
+        .bind(user.id)
+        .fetch_one(&app.db.pool)
+        .await
+        .map_err(internal)?;
+    Ok(Json(MyGames {
+        your_turn: games.iter().filter(|g| g.your_turn).count(),
+        timeouts: db::int(&timeouts, "n").map_err(ApiError::internal)?,
+        games,
+    }))
+}
+
+/// A registered person's correspondence rating.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct CorrRating {
+    /// The person.
+    pub user: i64,
+    /// Their name.
+    pub name: String,
+    /// Glicko-2 rating.
+    pub rating: f64,
+    /// Its deviation.
+    pub deviation: f64,
+}
+
+/// The correspondence leaderboard: registered people with a correspondence rating (one rated
+/// correspondence game or more), best first, at most 100.
+async fn leaderboard(State(app): State<Arc<App>>) -> ApiResult<Json<Vec<CorrRating>>> {
+    let rows = sqlx::query(
+        "SELECT id, name, corr_rating, corr_deviation FROM users \
+         WHERE registered = 1 AND corr_deviation < 350 ORDER BY corr_rating DESC, id LIMIT 100",
+    )
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    let mut out = Vec::new();
+    for r in &rows {
+        out.push(CorrRating {
+            user: db::int(r, "id").map_err(ApiError::internal)?,
+            name: db::text(r, "name").map_err(ApiError::internal)?,
+            rating: db::float(r, "corr_rating").map_err(ApiError::internal)?,
+            deviation: db::float(r, "corr_deviation").map_err(ApiError::internal)?,
+        });
+    }
+    Ok(Json(out))
+}
+
+/// The hours per move offered, for clients.
+#[must_use]
+pub fn per_move_hours() -> Vec<i64> {
+    clock::PER_MOVE.iter().map(|s| s / clock::HOUR).collect()
+}

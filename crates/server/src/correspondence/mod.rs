@@ -1,0 +1,743 @@
+//! Correspondence play: tables with a time per move counted in hours and days, played a move
+//! at a time over many games at once, with Web Push notifications (see
+//! `docs/correspondence.md`).
+//!
+//! - [`clock`]: deadlines (weekends skipped at "no weekends" tables), reminders and vacation
+//!   days as pure functions of an injected [`Clock`];
+//! - [`push`]: the VAPID key, subscriptions, and sending encrypted messages;
+//! - [`api`]: the HTTP routes (push key and subscriptions, "My games").
+//!
+//! Timers are rows (`corr_timers`), one per table version and kind: the move's deadline, the
+//! reminders 24 hours and 1 hour before it, the "your turn" notice and the "game over"
+//! notices. A row is written when the table reaches that version (by the table's task, see
+//! [`on_change`]) and fired once by the scheduler ([`start`]) when due: a notice is claimed by
+//! a conditional `UPDATE ... WHERE fired_at IS NULL` in the same transaction that queues its
+//! message in `push_outbox`, so it fires once across restarts and instances; a deadline is
+//! handed to the task running the table (the instance holding its lease), which times the
+//! seat out only if the table still stands at that version, and is marked fired after that
+//! change is stored. A process killed between the two sends the deadline again on its next
+//! start, and the table, having moved on, ignores it.
+
+pub mod api;
+pub mod clock;
+pub mod push;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use fiveup_protocol::{Occupant, TableStatus};
+use serde::{Deserialize, Serialize};
+use sqlx::Row as _;
+
+pub use clock::Clock;
+
+use crate::store::db;
+use crate::table::actor::{self, Found, TableCmd};
+use crate::table::{SeatSetup, TableConfig, TableCore};
+use crate::App;
+
+/// A correspondence table's settings, fixed at creation.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct CorrSettings {
+    /// Seconds per move: one of [`clock::PER_MOVE`].
+    pub per_move: i64,
+    /// The clock stands still on Saturdays and Sundays (UTC).
+    #[serde(default)]
+    pub no_weekends: bool,
+    /// Players may use vacation days here (from their yearly allowance).
+    #[serde(default)]
+    pub vacation: bool,
+}
+
+impl CorrSettings {
+    /// Settings from a creation request, checked.
+    pub fn from_spec(spec: &fiveup_protocol::CorrespondenceSpec) -> Result<CorrSettings, String> {
+        let per_move = i64::from(spec.per_move_hours) * clock::HOUR;
+        if !clock::PER_MOVE.contains(&per_move) {
+            return Err(format!(
+                "per_move_hours {} is not offered: 6, 24, 48, 72, 120 or 168",
+                spec.per_move_hours
+            ));
+        }
+        Ok(CorrSettings {
+            per_move,
+            no_weekends: spec.no_weekends,
+            vacation: spec.vacation,
+        })
+    }
+}
+
+/// Server-wide settings of correspondence play.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The time (tests move a manual clock).
+    pub clock: Clock,
+    /// How often the scheduler looks for due timers and messages to send.
+    pub tick: Duration,
+    /// Vacation days each person has per calendar year.
+    pub vacation_days: u32,
+    /// The operator's contact named in VAPID tokens (`mailto:` or `https:`).
+    pub contact: String,
+    /// Open correspondence games a person may have with no game finished; each finished
+    /// correspondence game allows one more.
+    pub open_games: i64,
+    /// How long a push service may take to answer.
+    pub push_timeout: Duration,
+    /// "Your turn" notices per game: at most one per this many seconds.
+    pub turn_interval: i64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            clock: Clock::system(),
+            tick: Duration::from_secs(5),
+            vacation_days: 14,
+            contact: "mailto:admin@localhost".to_string(),
+            open_games: 20,
+            push_timeout: Duration::from_secs(10),
+            turn_interval: clock::HOUR,
+        }
+    }
+}
+
+/// What the server holds for correspondence play.
+#[derive(Debug)]
+pub struct Corr {
+    /// The VAPID key.
+    pub vapid: push::Vapid,
+    /// The client for push services.
+    pub client: push::PushClient,
+    /// Messages sent to push services and accepted (for `/metrics` and tests).
+    pub delivered: std::sync::atomic::AtomicU64,
+}
+
+impl Corr {
+    /// The VAPID key (made and stored on the first start) and the push client.
+    pub async fn new(db: &db::Db) -> Result<Corr, String> {
+        Ok(Corr {
+            vapid: push::Vapid::load_or_make(db).await?,
+            client: push::client(),
+            delivered: std::sync::atomic::AtomicU64::new(0),
+        })
+    }
+}
+
+fn settings(app: &App) -> &Settings {
+    &app.cfg.correspondence
+}
+
+/// After every change of a table (called by its task): at a correspondence table, keep its
+/// players and timers in step with it. Timer rows are keyed by the table's version, so doing
+/// this again (after a restart) writes nothing new.
+pub async fn on_change(app: &Arc<App>, core: &TableCore) {
+    let Some(cs) = core.cfg.correspondence else {
+        return;
+    };
+    if let Err(e) = sync(app, core, cs).await {
+        crate::log(&format!(
+            "table {}: correspondence timers: {e}",
+            core.cfg.id
+        ));
+    }
+}
+
+async fn sync(app: &Arc<App>, core: &TableCore, cs: CorrSettings) -> Result<(), String> {
+    let id = core.cfg.id.as_str();
+    let version = core.version as i64;
+    let now = settings(app).clock.now();
+    let pool = &app.db.pool;
+    if core.status != TableStatus::Playing {
+        // The players (they change before the start only).
+        let mut tx = pool.begin().await.map_err(db::db_err)?;
+        sqlx::query("DELETE FROM corr_players WHERE table_id = $1")
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(db::db_err)?;
+        for (seat, s) in core.seats.iter().enumerate() {
+            if let Occupant::Human { user } = &s.occupant {
+                sqlx::query(
+                    "INSERT INTO corr_players (table_id, seat, user_id, finished) \
+                     VALUES ($1, $2, $3, $4)",
+                )
+                .bind(id)
+                .bind(seat as i64)
+                .bind(user.id)
+                .bind(i64::from(core.status == TableStatus::Finished))
+                .execute(&mut *tx)
+                .await
+                .map_err(db::db_err)?;
+            }
+        }
+        tx.commit().await.map_err(db::db_err)?;
+    }
+    // Timers of earlier versions that did not fire are moot now.
+    sqlx::query(
+        "DELETE FROM corr_timers WHERE table_id = $1 AND version < $2 AND fired_at IS NULL \
+         AND kind <> 'over'",
+    )
+    .bind(id)
+    .bind(version)
+    .execute(pool)
+    .await
+    .map_err(db::db_err)?;
+    if core.status == TableStatus::Finished {
+        for (seat, s) in core.seats.iter().enumerate() {
+            if let Occupant::Human { user } = &s.occupant {
+                insert_timer(app, id, version, &format!("over{seat}"), seat, user.id, now).await?;
+            }
+        }
+        return Ok(());
+    }
+    let Some(seat) = core.to_move() else {
+        return Ok(());
+    };
+    if core.computer_plays(seat) {
+        return Ok(());
+    }
+    let Occupant::Human { user } = &core.seats[seat as usize].occupant else {
+        return Ok(());
+    };
+    let due = clock::deadline(now, cs.per_move, cs.no_weekends);
+    let fresh = insert_timer(app, id, version, "deadline", seat as usize, user.id, due).await?;
+    if !fresh {
+        // Set before (this version was reached before a restart): keep its times.
+        return Ok(());
+    }
+    for (kind, at) in clock::reminders(now, due, cs.per_move, cs.no_weekends) {
+        insert_timer(app, id, version, kind, seat as usize, user.id, at).await?;
+    }
+    // "Your turn": at most one per game per interval (held back, not dropped).
+    let last = sqlx::query(
+        "SELECT MAX(fired_at) AS last FROM corr_timers WHERE table_id = $1 AND user_id = $2 \
+         AND kind = 'turn' AND fired_at IS NOT NULL",
+    )
+    .bind(id)
+    .bind(user.id)
+    .fetch_one(pool)
+    .await
+    .map_err(db::db_err)?;
+    let last: Option<i64> = last.try_get("last").ok().flatten();
+    let at = last.map_or(now, |l| now.max(l + settings(app).turn_interval));
+    // A turn notice still waiting for this person at this table covers this one.
+    let waiting = sqlx::query(
+        "SELECT id FROM corr_timers WHERE table_id = $1 AND user_id = $2 AND kind = 'turn' \
+         AND fired_at IS NULL",
+    )
+    .bind(id)
+    .bind(user.id)
+    .fetch_optional(pool)
+    .await
+    .map_err(db::db_err)?;
+    if waiting.is_none() {
+        insert_timer(app, id, version, "turn", seat as usize, user.id, at).await?;
+    }
+    Ok(())
+}
+
+/// Write a timer row unless one exists for this table, version and kind; whether it was new.
+async fn insert_timer(
+    app: &App,
+    table: &str,
+    version: i64,
+    kind: &str,
+    seat: usize,
+    user: i64,
+    due: i64,
+) -> Result<bool, String> {
+    let r = sqlx::query(
+        "INSERT INTO corr_timers (table_id, version, kind, seat, user_id, due_at) \
+         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (table_id, version, kind) DO NOTHING",
+    )
+    .bind(table)
+    .bind(version)
+    .bind(kind)
+    .bind(seat as i64)
+    .bind(user)
+    .bind(due)
+    .execute(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    Ok(r.rows_affected() == 1)
+}
+
+/// Start the scheduler: every tick it fires the due timers and sends the queued messages.
+pub fn start(app: &Arc<App>) {
+    let app = app.clone();
+    tokio::spawn(async move {
+        repair(&app).await;
+        let mut shutdown = app.shutdown.clone();
+        let mut last_sweep: Option<i64> = None;
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(settings(&app).tick) => {}
+                _ = shutdown.changed() => return,
+            }
+            if *shutdown.borrow() {
+                return;
+            }
+            if let Err(e) = fire_due(&app).await {
+                crate::log(&format!("correspondence timers: {e}"));
+            }
+            if let Err(e) = deliver(&app).await {
+                crate::log(&format!("push messages: {e}"));
+            }
+            let now = settings(&app).clock.now();
+            if last_sweep.is_none_or(|l| now - l >= clock::HOUR) {
+                last_sweep = Some(now);
+                let _ = sqlx::query("DELETE FROM push_subscriptions WHERE renewed_at < $1")
+                    .bind(now - 30 * clock::DAY)
+                    .execute(&app.db.pool)
+                    .await;
+            }
+        }
+    });
+}
+
+/// Correspondence games in play with no timer waiting (the process stopped between a change
+/// and its timers, during a deal's seed wait, or with a computer player to move): loaded once,
+/// so that their task carries on and sets the timers.
+async fn repair(app: &Arc<App>) {
+    let rows = sqlx::query(
+        "SELECT id FROM game_tables WHERE status IN ('playing', 'dealing') \
+         AND config LIKE '%\"correspondence\"%' \
+         AND id NOT IN (SELECT table_id FROM corr_timers WHERE fired_at IS NULL)",
+    )
+    .fetch_all(&app.db.pool)
+    .await;
+    for r in rows.unwrap_or_default() {
+        if let Ok(id) = db::text(&r, "id") {
+            if let Ok(Found::Local(h)) = actor::find(app, &id).await {
+                let (reply, wait) = tokio::sync::oneshot::channel();
+                let _ = h.tx.send(TableCmd::Info { user: None, reply }).await;
+                let _ = wait.await;
+            }
+        }
+    }
+}
+
+struct Due {
+    id: i64,
+    table: String,
+    version: i64,
+    kind: String,
+    seat: i64,
+    user: i64,
+    due: i64,
+}
+
+/// Fire every due timer.
+pub async fn fire_due(app: &Arc<App>) -> Result<(), String> {
+    let now = settings(app).clock.now();
+    let rows = sqlx::query(
+        "SELECT id, table_id, version, kind, seat, user_id, due_at FROM corr_timers \
+         WHERE fired_at IS NULL AND due_at <= $1 ORDER BY due_at, id LIMIT 1000",
+    )
+    .bind(now)
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    let mut due = Vec::new();
+    for r in &rows {
+        due.push(Due {
+            id: db::int(r, "id")?,
+            table: db::text(r, "table_id")?,
+            version: db::int(r, "version")?,
+            kind: db::text(r, "kind")?,
+            seat: db::int(r, "seat")?,
+            user: db::int(r, "user_id")?,
+            due: db::int(r, "due_at")?,
+        });
+    }
+    // "Your turn" notices due together for one person go out as one message.
+    // A timer that fails (its table cannot be loaded, say) is logged and tried again at the
+    // next tick; the others go on.
+    let mut turns: BTreeMap<i64, Vec<Due>> = BTreeMap::new();
+    for d in due {
+        let r = match d.kind.as_str() {
+            "deadline" => deadline(app, &d, now).await,
+            "turn" => {
+                turns.entry(d.user).or_default().push(d);
+                continue;
+            }
+            _ => notice(app, vec![d], now).await,
+        };
+        if let Err(e) = r {
+            crate::log(&format!("a correspondence timer: {e}"));
+        }
+    }
+    for (_, ds) in turns {
+        if let Err(e) = notice(app, ds, now).await {
+            crate::log(&format!("a correspondence notice: {e}"));
+        }
+    }
+    Ok(())
+}
+
+/// A table's stored settings.
+async fn table_config(app: &App, table: &str) -> Result<TableConfig, String> {
+    let row = sqlx::query("SELECT config FROM game_tables WHERE id = $1")
+        .bind(table)
+        .fetch_one(&app.db.pool)
+        .await
+        .map_err(db::db_err)?;
+    serde_json::from_str(&db::text(&row, "config")?).map_err(|e| e.to_string())
+}
+
+/// A move's time is up: a vacation day if one may be used, else a timeout.
+async fn deadline(app: &Arc<App>, d: &Due, now: i64) -> Result<(), String> {
+    let cfg = table_config(app, &d.table).await?;
+    let Some(cs) = cfg.correspondence else {
+        return Ok(());
+    };
+    let year = clock::year(d.due);
+    let used = sqlx::query("SELECT days FROM corr_vacation WHERE user_id = $1 AND year = $2")
+        .bind(d.user)
+        .bind(year)
+        .fetch_optional(&app.db.pool)
+        .await
+        .map_err(db::db_err)?
+        .map(|r| db::int(&r, "days"))
+        .transpose()?
+        .unwrap_or(0);
+    let allowance = settings(app).vacation_days;
+    let used = u32::try_from(used).unwrap_or(u32::MAX);
+    if let clock::AtDeadline::Vacation { due } =
+        clock::at_deadline(d.due, cs.vacation, used, allowance, cs.no_weekends)
+    {
+        // One transaction: the day is counted exactly when the deadline moves.
+        let mut tx = app.db.pool.begin().await.map_err(db::db_err)?;
+        let moved = sqlx::query(
+            "UPDATE corr_timers SET due_at = $1 WHERE id = $2 AND fired_at IS NULL AND due_at = $3",
+        )
+        .bind(due)
+        .bind(d.id)
+        .bind(d.due)
+        .execute(&mut *tx)
+        .await
+        .map_err(db::db_err)?;
+        if moved.rows_affected() == 1 {
+            sqlx::query(
+                "INSERT INTO corr_vacation (user_id, year, days) VALUES ($1, $2, 1) \
+                 ON CONFLICT (user_id, year) DO UPDATE SET days = corr_vacation.days + 1",
+            )
+            .bind(d.user)
+            .bind(year)
+            .execute(&mut *tx)
+            .await
+            .map_err(db::db_err)?;
+        }
+        tx.commit().await.map_err(db::db_err)?;
+        return Ok(());
+    }
+    // The table's own task times the seat out (with several instances, the one holding its
+    // lease; a table run elsewhere is that instance's to time out).
+    let h = match actor::find(app, &d.table).await {
+        Ok(Found::Local(h)) => h,
+        Ok(Found::Remote { .. }) => return Ok(()),
+        Err(e) => return Err(e.message),
+    };
+    let (reply, wait) = tokio::sync::oneshot::channel();
+    let cmd = TableCmd::MoveTimeout {
+        version: u64::try_from(d.version).unwrap_or(0),
+        seat: u8::try_from(d.seat).unwrap_or(u8::MAX),
+        reply,
+    };
+    if h.tx.send(cmd).await.is_err() {
+        return Ok(());
+    }
+    // `None`: not stored, tried again at the next tick. After a timeout the table's task has
+    // already deleted the row with the other timers of that version.
+    let Some(timed_out) = wait.await.ok().flatten() else {
+        return Ok(());
+    };
+    let mut tx = app.db.pool.begin().await.map_err(db::db_err)?;
+    sqlx::query("UPDATE corr_timers SET fired_at = $1 WHERE id = $2 AND fired_at IS NULL")
+        .bind(now)
+        .bind(d.id)
+        .execute(&mut *tx)
+        .await
+        .map_err(db::db_err)?;
+    {
+        // Counted against the player, once per game.
+        if timed_out {
+            sqlx::query(
+                "INSERT INTO corr_timeouts (table_id, user_id, at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (table_id, user_id) DO NOTHING",
+            )
+            .bind(d.table.as_str())
+            .bind(d.user)
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .map_err(db::db_err)?;
+        }
+    }
+    tx.commit().await.map_err(db::db_err)?;
+    Ok(())
+}
+
+/// The names a notice may show for a table: the other people and computer players.
+async fn opponents(app: &App, table: &str, user: i64) -> Result<Vec<String>, String> {
+    let rows = sqlx::query(
+        "SELECT u.name AS name FROM corr_players p JOIN users u ON u.id = p.user_id \
+         WHERE p.table_id = $1 AND p.user_id <> $2 ORDER BY p.seat",
+    )
+    .bind(table)
+    .bind(user)
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    let mut names: Vec<String> = rows
+        .iter()
+        .filter_map(|r| db::text(r, "name").ok())
+        .collect();
+    if let Ok(cfg) = table_config(app, table).await {
+        for s in &cfg.seats {
+            if let SeatSetup::Bot { level } = s {
+                names.push(format!("computer ({level})"));
+            }
+        }
+    }
+    Ok(names)
+}
+
+/// The message of one or more notices for one person (several only for "your turn").
+async fn payload(app: &App, ds: &[Due], now: i64) -> Result<(push::Payload, &'static str), String> {
+    let d = &ds[0];
+    let tables: Vec<String> = ds.iter().map(|d| d.table.clone()).collect();
+    if ds.len() > 1 {
+        return Ok((
+            push::Payload {
+                kind: "turn".into(),
+                title: "Your turn".into(),
+                body: format!("It is your turn in {} games.", ds.len()),
+                url: "/games".into(),
+                tables,
+                tag: "turn".into(),
+            },
+            "turn",
+        ));
+    }
+    let with = opponents(app, &d.table, d.user).await?.join(", ");
+    let url = format!("/table/{}", d.table);
+    let tag = format!("table-{}", d.table);
+    let kind = d.kind.as_str();
+    let (class, title, body) = if kind == "turn" {
+        (
+            "turn",
+            "Your turn".to_string(),
+            format!("Your move against {with}."),
+        )
+    } else if kind.starts_with("remind") {
+        let left = (d.due_deadline(app).await.unwrap_or(now) - now).max(0);
+        let hours = (left + clock::HOUR / 2) / clock::HOUR;
+        (
+            "reminder",
+            "Your move is due soon".to_string(),
+            format!("About {hours} hours left for your move against {with}."),
+        )
+    } else {
+        (
+            "over",
+            "Game over".to_string(),
+            format!("Your game against {with} is over."),
+        )
+    };
+    Ok((
+        push::Payload {
+            kind: class.into(),
+            title,
+            body,
+            url,
+            tables,
+            tag,
+        },
+        class,
+    ))
+}
+
+impl Due {
+    /// The deadline of the move this reminder is about.
+    async fn due_deadline(&self, app: &App) -> Option<i64> {
+        let r = sqlx::query(
+            "SELECT due_at FROM corr_timers WHERE table_id = $1 AND version = $2 \
+             AND kind = 'deadline'",
+        )
+        .bind(self.table.as_str())
+        .bind(self.version)
+        .fetch_optional(&app.db.pool)
+        .await
+        .ok()??;
+        db::int(&r, "due_at").ok()
+    }
+}
+
+/// Fire notices for one person: claim every row, queue one message, in one transaction.
+async fn notice(app: &App, ds: Vec<Due>, now: i64) -> Result<(), String> {
+    let (payload, class) = payload(app, &ds, now).await?;
+    let mut tx = app.db.pool.begin().await.map_err(db::db_err)?;
+    let mut claimed = Vec::new();
+    for d in &ds {
+        let r =
+            sqlx::query("UPDATE corr_timers SET fired_at = $1 WHERE id = $2 AND fired_at IS NULL")
+                .bind(now)
+                .bind(d.id)
+                .execute(&mut *tx)
+                .await
+                .map_err(db::db_err)?;
+        if r.rows_affected() == 1 {
+            claimed.push(d.id);
+        }
+    }
+    if claimed.len() != ds.len() {
+        // Another instance fired some of them: leave them all to it.
+        tx.rollback().await.map_err(db::db_err)?;
+        return Ok(());
+    }
+    let key = claimed
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(",");
+    sqlx::query(
+        "INSERT INTO push_outbox (user_id, kind, topic, payload, created_at) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(ds[0].user)
+    .bind(class)
+    .bind(push::topic(&format!("timers {key}")))
+    .bind(serde_json::to_string(&payload).expect("payloads serialise"))
+    .bind(now)
+    .execute(&mut *tx)
+    .await
+    .map_err(db::db_err)?;
+    tx.commit().await.map_err(db::db_err)?;
+    Ok(())
+}
+
+/// A person's subscriptions that take a kind of message.
+pub async fn subscriptions(
+    app: &App,
+    user: i64,
+    class: &str,
+) -> Result<Vec<push::Subscription>, String> {
+    let rows = sqlx::query(
+        "SELECT endpoint, p256dh, auth, kinds FROM push_subscriptions WHERE user_id = $1",
+    )
+    .bind(user)
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    let mut subs = Vec::new();
+    for r in &rows {
+        let kinds = db::text(r, "kinds")?;
+        if kinds.split(',').any(|k| k == class) {
+            subs.push(push::Subscription {
+                endpoint: db::text(r, "endpoint")?,
+                keys: push::Keys {
+                    p256dh: db::text(r, "p256dh")?,
+                    auth: db::text(r, "auth")?,
+                },
+            });
+        }
+    }
+    Ok(subs)
+}
+
+/// How long a claimed message waits before another try (the push service did not answer, or
+/// the process stopped while sending).
+const RETRY: i64 = 60;
+
+/// Send the queued messages. A message is claimed before it is sent (so two instances do not
+/// both send it), deleted once every subscription answered for good, and tried again after
+/// [`RETRY`] seconds otherwise; it gives up after a day (the push services' own limit).
+pub async fn deliver(app: &App) -> Result<(), String> {
+    let now = settings(app).clock.now();
+    let rows = sqlx::query(
+        "SELECT id, user_id, kind, topic, payload, created_at FROM push_outbox \
+         WHERE claimed_at IS NULL OR claimed_at < $1 ORDER BY id LIMIT 200",
+    )
+    .bind(now - RETRY)
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    let corr = &app.corr;
+    for r in &rows {
+        let id = db::int(r, "id")?;
+        let claimed = sqlx::query(
+            "UPDATE push_outbox SET claimed_at = $1 WHERE id = $2 \
+             AND (claimed_at IS NULL OR claimed_at < $3)",
+        )
+        .bind(now)
+        .bind(id)
+        .bind(now - RETRY)
+        .execute(&app.db.pool)
+        .await
+        .map_err(db::db_err)?;
+        if claimed.rows_affected() != 1 {
+            continue;
+        }
+        let user = db::int(r, "user_id")?;
+        let class = db::text(r, "kind")?;
+        let topic = db::text(r, "topic")?;
+        let payload: push::Payload =
+            serde_json::from_str(&db::text(r, "payload")?).map_err(|e| e.to_string())?;
+        let mut retry = false;
+        for sub in subscriptions(app, user, &class).await? {
+            match push::send(
+                &corr.client,
+                &corr.vapid,
+                &settings(app).contact,
+                &sub,
+                &payload,
+                &topic,
+                settings(app).push_timeout,
+            )
+            .await
+            {
+                push::Sent::Delivered => {
+                    corr.delivered
+                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                push::Sent::Gone => {
+                    sqlx::query("DELETE FROM push_subscriptions WHERE endpoint = $1")
+                        .bind(sub.endpoint.as_str())
+                        .execute(&app.db.pool)
+                        .await
+                        .map_err(db::db_err)?;
+                }
+                push::Sent::Retry => retry = true,
+                push::Sent::Refused => {}
+            }
+        }
+        let expired = now - db::int(r, "created_at")? > clock::DAY;
+        if !retry || expired {
+            sqlx::query("DELETE FROM push_outbox WHERE id = $1")
+                .bind(id)
+                .execute(&app.db.pool)
+                .await
+                .map_err(db::db_err)?;
+        }
+    }
+    Ok(())
+}
+
+/// How many correspondence games a person may have open: the base allowance and one more per
+/// finished correspondence game.
+pub async fn open_games_allowed(app: &App, user: i64) -> Result<(i64, i64), String> {
+    let r = sqlx::query(
+        "SELECT CAST(COALESCE(SUM(CASE WHEN finished = 0 THEN 1 ELSE 0 END), 0) AS BIGINT) \
+         AS open, CAST(COALESCE(SUM(finished), 0) AS BIGINT) AS done FROM corr_players \
+         WHERE user_id = $1",
+    )
+    .bind(user)
+    .fetch_one(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    let open = db::int(&r, "open")?;
+    let done = db::int(&r, "done")?;
+    Ok((open, settings(app).open_games + done))
+}

@@ -1,0 +1,967 @@
+//! Correspondence play end to end: a real server whose clock the test moves, and a local push
+//! receiver on loopback that decrypts every message (RFC 8291, aes128gcm) as a browser would.
+
+mod common;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
+use base64::Engine as _;
+use common::*;
+use fiveup_protocol::{TableInfo, TableStatus};
+use fiveup_server::correspondence::api::MyGames;
+use fiveup_server::correspondence::clock::{Clock, DAY, HOUR};
+use fiveup_server::correspondence::push::Payload;
+use serde_json::json;
+use web_push_native::p256;
+use web_push_native::p256::elliptic_curve::sec1::ToEncodedPoint as _;
+
+/// Monday 2026-11-23 09:00 UTC.
+const MONDAY_9: i64 = 1_795_392_000 + 9 * HOUR;
+
+/// One message as the push receiver got it.
+#[derive(Clone, Debug)]
+struct Got {
+    device: String,
+    headers: HashMap<String, String>,
+    body: Vec<u8>,
+}
+
+/// A push service on loopback: every message posted to `/p/{device}` is kept; devices named
+/// in `gone` are answered 410.
+#[derive(Clone)]
+struct Receiver {
+    addr: SocketAddr,
+    got: Arc<Mutex<Vec<Got>>>,
+    gone: Arc<Mutex<Vec<String>>>,
+}
+
+async fn receiver() -> Receiver {
+    use axum::extract::{Path, State};
+    let r = Receiver {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        got: Arc::default(),
+        gone: Arc::default(),
+    };
+    let state = r.clone();
+    let app = axum::Router::new()
+        .route(
+            "/p/{device}",
+            axum::routing::post(
+                |State(s): State<Receiver>,
+                 Path(device): Path<String>,
+                 headers: axum::http::HeaderMap,
+                 body: axum::body::Bytes| async move {
+                    if s.gone.lock().unwrap().contains(&device) {
+                        return axum::http::StatusCode::GONE;
+                    }
+                    s.got.lock().unwrap().push(Got {
+                        device,
+                        headers: headers
+                            .iter()
+                            .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
+                            .collect(),
+                        body: body.to_vec(),
+                    });
+                    axum::http::StatusCode::CREATED
+                },
+            ),
+        )
+        .with_state(state);
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = l.local_addr().unwrap();
+    tokio::spawn(async move {
+        axum::serve(l, app).await.unwrap();
+    });
+    Receiver { addr, ..r }
+}
+
+/// A browser's push subscription: its key pair and secret.
+struct Device {
+    name: String,
+    secret: p256::SecretKey,
+    auth: [u8; 16],
+}
+
+impl Device {
+    fn new(name: &str) -> Device {
+        let secret = p256::SecretKey::random(&mut p256::elliptic_curve::rand_core::OsRng);
+        let mut auth = [0u8; 16];
+        getrandom::fill(&mut auth).unwrap();
+        Device {
+            name: name.to_string(),
+            secret,
+            auth,
+        }
+    }
+
+    fn subscription(&self, r: &Receiver) -> serde_json::Value {
+        json!({
+            "endpoint": format!("http://{}/p/{}", r.addr, self.name),
+            "keys": {
+                "p256dh": B64.encode(self.secret.public_key().to_encoded_point(false).as_bytes()),
+                "auth": B64.encode(self.auth),
+            }
+        })
+    }
+
+    /// Decrypt a message as the browser does, and read it.
+    fn read(&self, g: &Got) -> Payload {
+        assert_eq!(
+            g.headers.get("content-encoding").map(String::as_str),
+            Some("aes128gcm")
+        );
+        assert!(g
+            .headers
+            .get("authorization")
+            .unwrap()
+            .starts_with("vapid t="));
+        let plain = web_push_native::decrypt(
+            g.body.clone(),
+            &self.secret,
+            &web_push_native::Auth::clone_from_slice(&self.auth),
+        )
+        .expect("the message decrypts with the subscription's keys");
+        let text = String::from_utf8(plain).unwrap();
+        no_tile_in(&text);
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+/// A payload names tables and people only: no tile, in any notation.
+fn no_tile_in(text: &str) {
+    let v: serde_json::Value = serde_json::from_str(text).unwrap();
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(
+        keys,
+        ["body", "kind", "tables", "tag", "title", "url"],
+        "{text}"
+    );
+    for s in [&v["title"], &v["body"]] {
+        let s = s.as_str().unwrap();
+        assert!(
+            !s.chars()
+                .zip(s.chars().skip(1).zip(s.chars().skip(2)))
+                .any(|(a, (b, c))| {
+                    a.is_ascii_digit() && matches!(b, '-' | '|' | ':' | '/') && c.is_ascii_digit()
+                }),
+            "a tile in {s:?}"
+        );
+    }
+}
+
+async fn start(db: &str, clock: &Clock, vacation_days: u32) -> fiveup_server::Server {
+    let mut cfg = config(db);
+    cfg.seed_wait = Duration::from_millis(30);
+    cfg.correspondence.clock = clock.clone();
+    cfg.correspondence.tick = Duration::from_millis(20);
+    cfg.correspondence.vacation_days = vacation_days;
+    fiveup_server::start(cfg).await.unwrap()
+}
+
+async fn subscribe(addr: SocketAddr, cookie: &str, r: &Receiver, d: &Device) {
+    let a = post(
+        addr,
+        "/api/push/subscriptions",
+        Some(cookie),
+        &json!({"subscription": d.subscription(r), "kinds": ["turn", "reminder", "over"]}),
+    )
+    .await;
+    assert_eq!(a.status, 204, "{}", a.body);
+}
+
+async fn create(addr: SocketAddr, cookie: &str, body: serde_json::Value) -> TableInfo {
+    let a = post(addr, "/api/tables", Some(cookie), &body).await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    a.json()
+}
+
+async fn join(addr: SocketAddr, cookie: &str, table: &str) {
+    let a = post(
+        addr,
+        &format!("/api/tables/{table}/join"),
+        Some(cookie),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+}
+
+async fn my_games(addr: SocketAddr, cookie: &str) -> MyGames {
+    let a = get(addr, "/api/correspondence/games", Some(cookie)).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    a.json()
+}
+
+/// Wait (at most 20 s, however busy the machine) until `f` holds.
+async fn until<F: std::future::Future<Output = bool>>(what: &str, mut f: impl FnMut() -> F) {
+    for _ in 0..2000 {
+        if f().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+/// The messages a device got, read.
+fn read_all(r: &Receiver, d: &Device) -> Vec<Payload> {
+    let got = r.got.lock().unwrap().clone();
+    got.iter()
+        .filter(|g| g.device == d.name)
+        .map(|g| d.read(g))
+        .collect()
+}
+
+fn kinds(ps: &[Payload]) -> Vec<&str> {
+    ps.iter().map(|p| p.kind.as_str()).collect()
+}
+
+/// Let the scheduler run a few ticks with the clock standing still.
+async fn settle() {
+    tokio::time::sleep(Duration::from_millis(200)).await;
+}
+
+async fn table_status(addr: SocketAddr, table: &str) -> TableStatus {
+    get(addr, &format!("/api/tables/{table}"), None)
+        .await
+        .json::<TableInfo>()
+        .status
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_seat_game_notices_reminders_and_timeout_each_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for (backend, db) in databases(dir.path(), "two").await {
+        let clock = Clock::manual(MONDAY_9);
+        let server = start(&db, &clock, 0).await;
+        let addr = server.local_addr();
+        let rx = receiver().await;
+        let (ann, ann_id) = guest(addr, "Ann").await;
+        let (bob, bob_id) = guest(addr, "Bob").await;
+        let (da, db_) = (Device::new("ann"), Device::new("bob"));
+        subscribe(addr, &ann, &rx, &da).await;
+        subscribe(addr, &bob, &rx, &db_).await;
+        // Bad settings are refused with a clear error.
+        let bad = post(
+            addr,
+            "/api/tables",
+            Some(&ann),
+            &json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+                    "correspondence": {"per_move_hours": 5}}),
+        )
+        .await;
+        assert_eq!(bad.status, 400, "{backend}: {}", bad.body);
+        assert!(bad.body.contains("not offered"));
+        let t = create(
+            addr,
+            &ann,
+            json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+                   "correspondence": {"per_move_hours": 48}}),
+        )
+        .await;
+        join(addr, &bob, &t.id).await;
+        // The game is dealt (nobody sends seeds: the seed wait ends) and one of them is to move.
+        until("a your-turn notice", || async {
+            rx.got.lock().unwrap().len() == 1
+        })
+        .await;
+        let (mover, mover_dev, mover_id, other, other_dev, other_id) =
+            if my_games(addr, &ann).await.your_turn == 1 {
+                (&ann, &da, ann_id, &bob, &db_, bob_id)
+            } else {
+                (&bob, &db_, bob_id, &ann, &da, ann_id)
+            };
+        let games = my_games(addr, mover).await;
+        assert_eq!(games.games.len(), 1, "{backend}");
+        assert_eq!(games.games[0].seconds_left, Some(2 * DAY), "{backend}");
+        assert_eq!(my_games(addr, other).await.your_turn, 0);
+        let turn = read_all(&rx, mover_dev);
+        assert_eq!(kinds(&turn), ["turn"], "{backend}");
+        assert_eq!(turn[0].url, format!("/table/{}", t.id));
+        let other_name = if mover_id == ann_id { "Bob" } else { "Ann" };
+        assert!(turn[0].body.contains(other_name), "{}", turn[0].body);
+        // The topic header is set, a valid RFC 8030 topic.
+        let g = rx.got.lock().unwrap()[0].clone();
+        assert!(g.headers["topic"].len() <= 32);
+        // Nothing before 24 hours before the deadline.
+        clock.advance(DAY - 1);
+        settle().await;
+        assert_eq!(rx.got.lock().unwrap().len(), 1, "{backend}");
+        clock.advance(1);
+        until("the 24-hour reminder", || async {
+            rx.got.lock().unwrap().len() == 2
+        })
+        .await;
+        clock.advance(22 * HOUR);
+        settle().await;
+        assert_eq!(
+            rx.got.lock().unwrap().len(),
+            2,
+            "{backend}: nothing between reminders"
+        );
+        clock.advance(HOUR);
+        until("the 1-hour reminder", || async {
+            rx.got.lock().unwrap().len() == 3
+        })
+        .await;
+        let ps = read_all(&rx, mover_dev);
+        assert_eq!(kinds(&ps), ["turn", "reminder", "reminder"], "{backend}");
+        assert!(ps[2].body.contains("About 1 hours"), "{}", ps[2].body);
+        assert_eq!(table_status(addr, &t.id).await, TableStatus::Playing);
+        // The deadline: the player on time wins at once.
+        clock.advance(HOUR - 1);
+        settle().await;
+        assert_eq!(
+            table_status(addr, &t.id).await,
+            TableStatus::Playing,
+            "{backend}"
+        );
+        clock.advance(1);
+        until("the timeout", || async {
+            table_status(addr, &t.id).await == TableStatus::Finished
+        })
+        .await;
+        until("both game-over notices", || async {
+            rx.got.lock().unwrap().len() == 5
+        })
+        .await;
+        assert_eq!(kinds(&read_all(&rx, other_dev)), ["over"]);
+        assert_eq!(
+            kinds(&read_all(&rx, mover_dev)),
+            ["turn", "reminder", "reminder", "over"]
+        );
+        // The game is stored with the player on time as the winner.
+        let row = sqlx::query("SELECT won FROM game_players WHERE game_id = $1 AND user_id = $2")
+            .bind(t.id.as_str())
+            .bind(other_id)
+            .fetch_one(&server.app.db.pool)
+            .await
+            .unwrap();
+        assert_eq!(
+            fiveup_server::store::db::int(&row, "won").unwrap(),
+            1,
+            "{backend}"
+        );
+        let games = my_games(addr, mover).await;
+        assert_eq!(games.timeouts, 1, "{backend}: the timeout is counted");
+        assert!(games.games[0].finished);
+        assert_eq!(my_games(addr, other).await.timeouts, 0);
+        // Days later nothing more comes: every timer fired once.
+        clock.advance(3 * DAY);
+        settle().await;
+        assert_eq!(rx.got.lock().unwrap().len(), 5, "{backend}");
+        server.shutdown().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cut_throat_timeouts_hand_seats_to_the_computer_and_score_a_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "three").await.remove(0).1;
+    let clock = Clock::manual(MONDAY_9);
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    let (ann, ann_id) = guest(addr, "Ann").await;
+    let (bob, bob_id) = guest(addr, "Bob").await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=3 target=50",
+               "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot", "level": "club"}],
+               "correspondence": {"per_move_hours": 6}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    until("a person to move", || async {
+        my_games(addr, &ann).await.your_turn + my_games(addr, &bob).await.your_turn == 1
+    })
+    .await;
+    // No computer takes a seat over while the clock runs (no one is connected).
+    clock.advance(6 * HOUR - 1);
+    settle().await;
+    assert_eq!(table_status(addr, &t.id).await, TableStatus::Playing);
+    // Each person's time runs out in turn; the game goes on with the computer for them.
+    for _ in 0..2 {
+        clock.advance(6 * HOUR);
+        settle().await;
+    }
+    until("the game to end", || async {
+        table_status(addr, &t.id).await == TableStatus::Finished
+    })
+    .await;
+    for id in [ann_id, bob_id] {
+        let row = sqlx::query("SELECT won FROM game_players WHERE game_id = $1 AND user_id = $2")
+            .bind(t.id.as_str())
+            .bind(id)
+            .fetch_one(&server.app.db.pool)
+            .await
+            .unwrap();
+        assert_eq!(
+            fiveup_server::store::db::int(&row, "won").unwrap(),
+            0,
+            "a timeout loses"
+        );
+    }
+    assert_eq!(my_games(addr, &ann).await.timeouts, 1);
+    assert_eq!(my_games(addr, &bob).await.timeouts, 1);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn weekends_are_skipped_and_vacation_days_used_only_when_needed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "vacation").await.remove(0).1;
+    // Friday 12:00: a day per move without weekends is due on Monday at 12:00.
+    let friday_noon = MONDAY_9 - 3 * DAY + 3 * HOUR;
+    let clock = Clock::manual(friday_noon);
+    let server = start(&db, &clock, 1).await;
+    let addr = server.local_addr();
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 24, "no_weekends": true, "vacation": true}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    let mover = {
+        let mut m = None;
+        for _ in 0..2000 {
+            if my_games(addr, &ann).await.your_turn == 1 {
+                m = Some(ann.clone());
+            } else if my_games(addr, &bob).await.your_turn == 1 {
+                m = Some(bob.clone());
+            }
+            if m.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        m.expect("a person to move")
+    };
+    let g = my_games(addr, &mover).await;
+    assert_eq!(
+        g.games[0].due_at,
+        Some(friday_noon + 3 * DAY),
+        "the weekend is skipped"
+    );
+    let vacation = || async {
+        sqlx::query("SELECT CAST(COALESCE(SUM(days), 0) AS BIGINT) AS d FROM corr_vacation")
+            .fetch_one(&server.app.db.pool)
+            .await
+            .map(|r| fiveup_server::store::db::int(&r, "d").unwrap())
+            .unwrap()
+    };
+    // Sunday evening: still the mover's move, no vacation day used.
+    clock.set(friday_noon + 2 * DAY + 10 * HOUR);
+    settle().await;
+    assert_eq!(vacation().await, 0);
+    // Monday 12:00: the move would time out, so the one vacation day is used: due Tuesday.
+    clock.set(friday_noon + 3 * DAY);
+    until("a vacation day", || async { vacation().await == 1 }).await;
+    assert_eq!(table_status(addr, &t.id).await, TableStatus::Playing);
+    assert_eq!(
+        my_games(addr, &mover).await.games[0].due_at,
+        Some(friday_noon + 4 * DAY)
+    );
+    // Tuesday 12:00: no day left, the move times out.
+    clock.set(friday_noon + 4 * DAY);
+    until("the timeout", || async {
+        table_status(addr, &t.id).await == TableStatus::Finished
+    })
+    .await;
+    assert_eq!(vacation().await, 1);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gone_subscription_is_deleted_and_bad_ones_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "gone").await.remove(0).1;
+    let clock = Clock::manual(MONDAY_9);
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    let rx = receiver().await;
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    // The server's key is a P-256 point.
+    let key: serde_json::Value = get(addr, "/api/push/key", None).await.json();
+    let k = B64.decode(key["public_key"].as_str().unwrap()).unwrap();
+    assert!(p256::PublicKey::from_sec1_bytes(&k).is_ok());
+    // Bad subscriptions are refused and change nothing.
+    let d = Device::new("x");
+    let mut s = d.subscription(&rx);
+    s["keys"]["auth"] = json!("AAAA");
+    let a = post(
+        addr,
+        "/api/push/subscriptions",
+        Some(&ann),
+        &json!({"subscription": s, "kinds": ["turn"]}),
+    )
+    .await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    let a = post(
+        addr,
+        "/api/push/subscriptions",
+        Some(&ann),
+        &json!({"subscription": d.subscription(&rx), "kinds": ["tiles"]}),
+    )
+    .await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    let s = json!({"endpoint": "http://push.example.com/p/x", "keys": d.subscription(&rx)["keys"]});
+    let a = post(
+        addr,
+        "/api/push/subscriptions",
+        Some(&ann),
+        &json!({"subscription": s, "kinds": ["turn"]}),
+    )
+    .await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    let count = || async {
+        sqlx::query("SELECT COUNT(*) AS n FROM push_subscriptions")
+            .fetch_one(&server.app.db.pool)
+            .await
+            .map(|r| fiveup_server::store::db::int(&r, "n").unwrap())
+            .unwrap()
+    };
+    assert_eq!(count().await, 0);
+    // Both subscribe; Ann's browser dropped its subscription (the service answers 410).
+    let (da, db_) = (Device::new("ann"), Device::new("bob"));
+    rx.gone.lock().unwrap().push("ann".into());
+    subscribe(addr, &ann, &rx, &da).await;
+    subscribe(addr, &bob, &rx, &db_).await;
+    assert_eq!(count().await, 2);
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 6}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    until("a person to move", || async {
+        my_games(addr, &ann).await.your_turn + my_games(addr, &bob).await.your_turn == 1
+    })
+    .await;
+    // Whoever moves first, by the deadline both were sent something: Ann's went to a 410.
+    clock.advance(6 * HOUR);
+    until("the game to end", || async {
+        table_status(addr, &t.id).await == TableStatus::Finished
+    })
+    .await;
+    until("Ann's subscription to go", || async { count().await == 1 }).await;
+    until("Bob's game-over notice", || async {
+        read_all(&rx, &db_).iter().any(|p| p.kind == "over")
+    })
+    .await;
+    assert!(read_all(&rx, &da).is_empty());
+    // A subscription not renewed for 30 days expires.
+    clock.advance(31 * DAY);
+    // The sweep runs hourly on the server's clock: the first tick after the jump may be
+    // within the hour of the last sweep, so move on once more.
+    settle().await;
+    clock.advance(2 * HOUR);
+    until("the stale subscription to expire", || async {
+        count().await == 0
+    })
+    .await;
+    server.shutdown().await;
+}
+
+/// Not a test: the server process of [`reminders_and_timeouts_fire_once_across_kill_9`] (does
+/// nothing in a normal run). Its clock is the number in the file `FIVEUP_CORR_CLOCK`, read
+/// every 10 ms.
+#[test]
+fn corr_server_process() {
+    let Ok(db) = std::env::var("FIVEUP_CORR_DB") else {
+        return;
+    };
+    let clock_file = std::env::var("FIVEUP_CORR_CLOCK").unwrap();
+    let read = move || -> i64 {
+        std::fs::read_to_string(&clock_file)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async move {
+        let clock = Clock::manual(read());
+        let c = clock.clone();
+        tokio::spawn(async move {
+            loop {
+                let t = read();
+                if t > 0 {
+                    c.set(t);
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        });
+        let server = start(&db, &clock, 0).await;
+        let file = std::env::var("FIVEUP_CORR_ADDR").unwrap();
+        std::fs::write(format!("{file}.tmp"), server.local_addr().to_string()).unwrap();
+        std::fs::rename(format!("{file}.tmp"), file).unwrap();
+        // Until killed.
+        std::future::pending::<()>().await;
+    });
+}
+
+/// A server process on `db` whose clock is the file `clock`; its address.
+async fn spawn_server(
+    dir: &std::path::Path,
+    db: &str,
+    clock: &std::path::Path,
+) -> (Proc, SocketAddr) {
+    let addr_file = dir.join("addr");
+    let _ = std::fs::remove_file(&addr_file);
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "corr_server_process",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("FIVEUP_CORR_DB", db)
+        .env("FIVEUP_CORR_CLOCK", clock)
+        .env("FIVEUP_CORR_ADDR", &addr_file)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let p = Proc(child);
+    for _ in 0..3000 {
+        if let Ok(a) = std::fs::read_to_string(&addr_file) {
+            return (p, a.parse().unwrap());
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the server process did not start");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_and_timeouts_fire_once_across_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("kill.db").display().to_string();
+    let clock = dir.path().join("clock");
+    let set = |t: i64| std::fs::write(&clock, t.to_string()).unwrap();
+    set(MONDAY_9);
+    let rx = receiver().await;
+    let (mut server, addr) = spawn_server(dir.path(), &db, &clock).await;
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    let (da, db_) = (Device::new("ann"), Device::new("bob"));
+    subscribe(addr, &ann, &rx, &da).await;
+    subscribe(addr, &bob, &rx, &db_).await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 48}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    until("a your-turn notice", || async {
+        rx.got.lock().unwrap().len() == 1
+    })
+    .await;
+    let count = || rx.got.lock().unwrap().len();
+    // The 24-hour reminder goes out; the server is killed right after.
+    set(MONDAY_9 + DAY);
+    until("the 24-hour reminder", || async { count() == 2 }).await;
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+    // Restarted: nothing is sent again.
+    let (s, addr) = spawn_server(dir.path(), &db, &clock).await;
+    server = s;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(count(), 2, "nothing fires twice after a restart");
+    // Killed while the 1-hour reminder and the deadline fall due, and started again: each
+    // fires once.
+    server.0.kill().unwrap();
+    server.0.wait().unwrap();
+    set(MONDAY_9 + 2 * DAY);
+    let (s, addr2) = spawn_server(dir.path(), &db, &clock).await;
+    server = s;
+    let _ = addr;
+    until("the reminder and both game-over notices", || async {
+        count() == 5
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(count(), 5);
+    let mut ks: Vec<String> = [&da, &db_]
+        .iter()
+        .flat_map(|d| read_all(&rx, d))
+        .map(|p| p.kind)
+        .collect();
+    ks.sort();
+    assert_eq!(ks, ["over", "over", "reminder", "reminder", "turn"]);
+    assert_eq!(table_status(addr2, &t.id).await, TableStatus::Finished);
+    drop(server);
+}
+
+/// Resident memory of this process, in MiB.
+fn rss_mib() -> f64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|k| k.parse::<f64>().ok())
+        .map_or(0.0, |k| k / 1024.0)
+}
+
+/// A measurement, not a check (`cargo test --release -p fiveup-server --test correspondence
+/// -- --ignored idle_games --nocapture`): `FIVEUP_CORR_GAMES` (100,000 by default) stored
+/// correspondence games in play, copies of one real game at its first move; the server's
+/// memory after start and after opening games, and the time to open one (the first snapshot
+/// over the websocket, loading it from storage).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: run it by name"]
+async fn idle_games_cost_no_memory() {
+    let n: i64 = std::env::var("FIVEUP_CORR_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000);
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("many.db").display().to_string();
+    let clock = Clock::manual(MONDAY_9);
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 72}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    until("a person to move", || async {
+        my_games(addr, &ann).await.your_turn + my_games(addr, &bob).await.your_turn == 1
+    })
+    .await;
+    server.shutdown().await;
+    // Copies of the game, ids `c0` ... `c{n-1}`, each with its events, players and timers.
+    let started = std::time::Instant::now();
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(&format!(
+        "BEGIN;
+         WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < {n})
+         INSERT INTO game_tables (id, created_at, config, status)
+           SELECT 'c' || i, created_at, replace(config, '{id}', 'c' || i), status
+           FROM game_tables, k WHERE id = '{id}';
+         WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < {n})
+         INSERT INTO table_events (table_id, seq, body)
+           SELECT 'c' || i, seq, body FROM table_events, k WHERE table_id = '{id}';
+         WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < {n})
+         INSERT INTO corr_players (table_id, seat, user_id, finished)
+           SELECT 'c' || i, seat, user_id, finished FROM corr_players, k WHERE table_id = '{id}';
+         WITH RECURSIVE k(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM k WHERE i + 1 < {n})
+         INSERT INTO corr_timers (table_id, version, kind, seat, user_id, due_at, fired_at)
+           SELECT 'c' || i, version, kind, seat, user_id, due_at, fired_at
+           FROM corr_timers, k WHERE table_id = '{id}' AND kind <> 'turn';
+         COMMIT;",
+        id = t.id
+    ))
+    .unwrap();
+    drop(conn);
+    let size = std::fs::metadata(&db).unwrap().len() as f64 / 1e6;
+    eprintln!(
+        "corr: {n} games stored in {:.1} s, database {size:.0} MB",
+        started.elapsed().as_secs_f64()
+    );
+    let before = rss_mib();
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after_start = rss_mib();
+    eprintln!(
+        "corr: process {before:.1} MiB before start, {after_start:.1} MiB after start; tables in memory: {}",
+        server.app.hub.loaded()
+    );
+    assert!(server.app.hub.loaded() <= 1);
+    // Open games one after another, as their players would: each is loaded, shown, and leaves
+    // memory when its viewer goes.
+    let mut times = Vec::new();
+    for i in 0..200 {
+        let id = format!("c{}", (i * 7919) % n);
+        let t0 = std::time::Instant::now();
+        let mut c = connect(addr, Some(&ann)).await;
+        c.open(&id, None).await;
+        times.push(t0.elapsed().as_secs_f64() * 1000.0);
+        drop(c);
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    times.sort_by(f64::total_cmp);
+    eprintln!(
+        "corr: open one game (connect, load, snapshot): median {:.2} ms, p95 {:.2} ms, max {:.2} ms; \
+         after 200 opened: {:.1} MiB, tables in memory: {}",
+        times[100],
+        times[190],
+        times[199],
+        rss_mib(),
+        server.app.hub.loaded()
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn your_turn_at_most_hourly_per_game_and_batched_across_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "hourly").await.remove(0).1;
+    let clock = Clock::manual(MONDAY_9);
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    let rx = receiver().await;
+    let (ann, _) = guest(addr, "Ann").await;
+    let da = Device::new("ann");
+    subscribe(addr, &ann, &rx, &da).await;
+    // Against a computer player, which answers at once: Ann's turn comes back at every move.
+    let vs_bot = json!({"rules": "five-up players=2 target=250",
+                        "seats": [{"kind": "me"}, {"kind": "bot", "level": "random"}],
+                        "correspondence": {"per_move_hours": 24}});
+    let t = create(addr, &ann, vs_bot.clone()).await;
+    until("Ann's first turn notice", || async {
+        rx.got.lock().unwrap().len() == 1
+    })
+    .await;
+    let mut c = connect(addr, Some(&ann)).await;
+    c.open(&t.id, None).await;
+    let actions = |cs: &[Client]| {
+        cs[0]
+            .events
+            .iter()
+            .filter(|(_, e)| matches!(e, fiveup_protocol::EventView::Action { seat: 0, .. }))
+            .count()
+    };
+    play_until(std::slice::from_mut(&mut c), 100, |cs| actions(cs) >= 4).await;
+    drop(c);
+    settle().await;
+    assert_eq!(
+        rx.got.lock().unwrap().len(),
+        1,
+        "no second notice within the hour"
+    );
+    // A second game against the computer starts; an hour after the first notice both games'
+    // notices are due together and go out as one message.
+    clock.advance(HOUR - 5 * 60);
+    let t2 = create(addr, &ann, vs_bot).await;
+    until("the second game's notice", || async {
+        rx.got.lock().unwrap().len() == 2
+    })
+    .await;
+    let mut c = connect(addr, Some(&ann)).await;
+    c.open(&t2.id, None).await;
+    play_until(std::slice::from_mut(&mut c), 100, |cs| actions(cs) >= 2).await;
+    drop(c);
+    settle().await;
+    assert_eq!(rx.got.lock().unwrap().len(), 2);
+    clock.advance(HOUR);
+    until("the batched notice", || async {
+        rx.got.lock().unwrap().len() == 3
+    })
+    .await;
+    settle().await;
+    let ps = read_all(&rx, &da);
+    assert_eq!(kinds(&ps), ["turn", "turn", "turn"]);
+    assert_eq!(ps[2].url, "/games", "{:?}", ps[2]);
+    let mut tables = ps[2].tables.clone();
+    tables.sort();
+    let mut want = vec![t.id.clone(), t2.id.clone()];
+    want.sort();
+    assert_eq!(tables, want);
+    assert!(ps[2].body.contains("2 games"));
+    server.shutdown().await;
+}
+
+async fn register(addr: SocketAddr, nick: &str) -> (String, i64) {
+    let (g, id) = guest(addr, nick).await;
+    let name = format!("{}{}", nick.to_lowercase(), &fiveup_server::new_id()[..6]);
+    let r = post(
+        addr,
+        "/api/register",
+        Some(&g),
+        &json!({"username": name, "password": "correct horse battery"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    (session_of(&r), id)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn correspondence_games_have_a_rating_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    for (backend, db) in databases(dir.path(), "rating").await {
+        let clock = Clock::manual(MONDAY_9);
+        let server = start(&db, &clock, 0).await;
+        let addr = server.local_addr();
+        let (ann, ann_id) = register(addr, "Ann").await;
+        let (bob, bob_id) = register(addr, "Bob").await;
+        let t = create(
+            addr,
+            &ann,
+            json!({"rules": "five-up players=2 target=250", "seats": [{"kind": "me"}, {"kind": "open"}],
+                   "correspondence": {"per_move_hours": 6}}),
+        )
+        .await;
+        join(addr, &bob, &t.id).await;
+        // Both play a move or more, then one of them stops.
+        let mut cs = [
+            connect(addr, Some(&ann)).await,
+            connect(addr, Some(&bob)).await,
+        ];
+        for c in &mut cs {
+            c.open(&t.id, None).await;
+        }
+        let moved = |cs: &[Client], seat: u8| {
+            cs[0].events.iter().any(|(_, e)| {
+                matches!(e, fiveup_protocol::EventView::Action { seat: s, .. } if *s == seat)
+            })
+        };
+        play_until(&mut cs, 200, |cs| moved(cs, 0) && moved(cs, 1)).await;
+        drop(cs);
+        settle().await;
+        clock.advance(6 * HOUR);
+        until("the timeout", || async {
+            table_status(addr, &t.id).await == TableStatus::Finished
+        })
+        .await;
+        let ratings = |id: i64| {
+            let pool = server.app.db.pool.clone();
+            async move {
+                let r = sqlx::query("SELECT rating, corr_rating FROM users WHERE id = $1")
+                    .bind(id)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap();
+                (
+                    fiveup_server::store::db::float(&r, "rating").unwrap(),
+                    fiveup_server::store::db::float(&r, "corr_rating").unwrap(),
+                )
+            }
+        };
+        let (a, b) = (ratings(ann_id).await, ratings(bob_id).await);
+        // The live rating is untouched; the correspondence rating moved, one up, one down.
+        assert_eq!((a.0, b.0), (1500.0, 1500.0), "{backend}");
+        assert!(
+            (a.1 - 1500.0) * (b.1 - 1500.0) < 0.0,
+            "{backend}: {a:?} {b:?}"
+        );
+        let board: Vec<fiveup_server::correspondence::api::CorrRating> =
+            get(addr, "/api/correspondence/leaderboard", None)
+                .await
+                .json();
+        assert_eq!(board.len(), 2, "{backend}");
+        assert!(board[0].rating > board[1].rating);
+        server.shutdown().await;
+    }
+}

@@ -1,0 +1,140 @@
+// Correspondence play in the browser: the "My games" page, the header's badge, the clock
+// choices of the create form, and the notification settings of the profile
+// (docs/correspondence.md).
+import { h, mount } from './dom.js';
+
+async function call(method, path, body) {
+  const init = { method, credentials: 'same-origin', headers: {} };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  if (res.status === 204) return null;
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(data?.message || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+/** The times per move offered, in hours, with their words. */
+export const PER_MOVE = [[6, '6 hours'], [24, '1 day'], [48, '2 days'], [72, '3 days'], [120, '5 days'], [168, '7 days']];
+
+/** Time left in words: "2 days 3 h", "5 h 10 min", "12 min". */
+export function timeLeft(secs) {
+  if (secs == null) return '';
+  const d = Math.floor(secs / 86400);
+  const hrs = Math.floor((secs % 86400) / 3600);
+  const min = Math.floor((secs % 3600) / 60);
+  if (d) return `${d} day${d === 1 ? '' : 's'} ${hrs} h`;
+  if (hrs) return `${hrs} h ${min} min`;
+  return `${min} min`;
+}
+
+/** The controls of the create form: live, or a time per move with its options. */
+export function clockControls() {
+  const per = h('select', { id: 'corr-per-move' },
+    h('option', { value: '' }, 'Live (play now)'),
+    PER_MOVE.map(([v, t]) => h('option', { value: v }, `Correspondence: ${t} a move`)));
+  const weekends = h('input', { type: 'checkbox', id: 'corr-no-weekends' });
+  const vacation = h('input', { type: 'checkbox', id: 'corr-vacation', checked: true });
+  const extra = h('span', { class: 'corr-extra', hidden: true },
+    h('label', {}, weekends, ' No weekends'), ' ',
+    h('label', {}, vacation, ' Vacation days allowed'));
+  per.addEventListener('change', () => { extra.hidden = !per.value; });
+  const el = h('div', { class: 'row field' }, h('label', { for: 'corr-per-move' }, 'Clock'), per, extra);
+  el.spec = () => (per.value ? { per_move_hours: Number(per.value), no_weekends: weekends.checked, vacation: vacation.checked } : undefined);
+  return el;
+}
+
+/** "My games": every correspondence game, those waiting for your move first. */
+export async function gamesPage(main, { app }) {
+  document.title = 'My games · fiveup';
+  if (!app.user) {
+    mount(main, h('section', { class: 'page' }, h('h1', {}, 'My games'), h('p', {}, 'Play as a guest or log in first: ', h('a', { href: '/' }, 'the lobby'), '.')));
+    return null;
+  }
+  const g = await call('GET', '/api/correspondence/games');
+  const row = (x) => h('li', { class: x.your_turn ? 'your-turn' : '' },
+    h('a', { href: `/table/${x.table}` }, `Table ${x.table}`), ' · ',
+    x.finished ? 'finished' : x.your_turn ? `your move, ${timeLeft(x.seconds_left)} left` : 'waiting for the others');
+  mount(main, h('section', { class: 'page my-games', 'aria-labelledby': 'mg-h' },
+    h('h1', { id: 'mg-h' }, 'My games'),
+    g.timeouts ? h('p', {}, `Moves you let time out: ${g.timeouts}.`) : null,
+    g.games.length ? h('ul', { id: 'my-games' }, g.games.map(row)) : h('p', {}, 'No correspondence games yet: create one in the lobby with a time per move.')));
+  return null;
+}
+
+/** Keep the header's badge (the games waiting for your move) up to date. */
+export function startBadge() {
+  const badge = document.getElementById('games-badge');
+  if (!badge) return;
+  const update = async () => {
+    try {
+      const g = await call('GET', '/api/correspondence/games');
+      badge.textContent = g.your_turn ? String(g.your_turn) : '';
+      badge.hidden = !g.your_turn;
+    } catch (_) { badge.hidden = true; }
+  };
+  update();
+  setInterval(update, 60000);
+}
+
+const KINDS = [['turn', 'Your turn'], ['reminder', 'Reminders before a timeout'], ['over', 'Game over']];
+
+function base64url(s) {
+  const pad = '='.repeat((4 - (s.length % 4)) % 4);
+  const b = atob((s + pad).replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(b, (c) => c.charCodeAt(0));
+}
+
+// The site's one service worker (/sw.js, scope /), which pulls in the push handlers.
+async function registration() {
+  return (await navigator.serviceWorker.getRegistration('/')) || navigator.serviceWorker.register('/sw.js', { scope: '/' });
+}
+
+/** Subscribe this browser for the kinds chosen (asking for permission first). */
+export async function enablePush(kinds) {
+  if (!('serviceWorker' in navigator) || !('PushManager' in window)) throw new Error('this browser has no Web Push');
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') throw new Error('notifications are blocked for this site');
+  const reg = await registration();
+  await navigator.serviceWorker.ready;
+  const { public_key: key } = await call('GET', '/api/push/key');
+  const sub = (await reg.pushManager.getSubscription())
+    || await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64url(key) });
+  await call('POST', '/api/push/subscriptions', { subscription: sub.toJSON(), kinds });
+  localStorage.setItem('fiveup-push-kinds', JSON.stringify(kinds));
+  return sub;
+}
+
+/** Send this browser's subscription again (a subscription not renewed for 30 days expires). */
+export async function renewPush() {
+  try {
+    const kinds = JSON.parse(localStorage.getItem('fiveup-push-kinds') || 'null');
+    if (!kinds || !('serviceWorker' in navigator) || Notification.permission !== 'granted') return;
+    const reg = await navigator.serviceWorker.getRegistration('/');
+    const sub = reg && await reg.pushManager.getSubscription();
+    if (sub) await call('POST', '/api/push/subscriptions', { subscription: sub.toJSON(), kinds });
+  } catch (_) { /* tried again on the next visit */ }
+}
+
+/** The profile's notification settings. */
+export function notificationSettings() {
+  const saved = JSON.parse(localStorage.getItem('fiveup-push-kinds') || '["turn","reminder","over"]');
+  const boxes = KINDS.map(([k, t]) => h('label', {}, h('input', { type: 'checkbox', 'data-kind': k, checked: saved.includes(k) }), ` ${t}`));
+  const status = h('p', { id: 'push-status', role: 'status' });
+  const ios = /iPad|iPhone|iPod/.test(navigator.userAgent) && !navigator.standalone;
+  const go = h('button', { type: 'button', id: 'push-enable' }, 'Turn notifications on');
+  go.addEventListener('click', async () => {
+    const kinds = boxes.map((b) => b.querySelector('input')).filter((i) => i.checked).map((i) => i.dataset.kind);
+    try {
+      await enablePush(kinds);
+      status.textContent = kinds.length ? 'Notifications are on.' : 'No kind chosen: nothing will be sent.';
+    } catch (e) { status.textContent = `Notifications could not be turned on: ${e.message}.`; }
+  });
+  return h('section', { class: 'notifications', 'aria-labelledby': 'push-h' },
+    h('h2', { id: 'push-h' }, 'Notifications for correspondence games'),
+    ios ? h('p', { class: 'note' }, 'On an iPhone or iPad, notifications work only once this site is installed to the home screen: in Safari, Share, then "Add to Home Screen", and open it from there.') : null,
+    h('p', {}, 'They name the table and your opponents, never your tiles.'),
+    h('div', { class: 'row' }, boxes), go, status);
+}
