@@ -10,7 +10,8 @@ mkdir -p "$dir"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 openssl req -x509 -newkey rsa:2048 -nodes -days 365 -subj "/CN=$name" \
-    -addext "subjectAltName=DNS:$name" \
+    -addext "subjectAltName=DNS:$name,IP:127.0.0.1" \
+    -addext "basicConstraints=critical,CA:FALSE" -addext "extendedKeyUsage=serverAuth" \
     -keyout "$tmp/key.pem" -out "$tmp/cert.pem" 2>/dev/null
 cat "$tmp/cert.pem" "$tmp/key.pem" > "$dir/$name.pem"
 chmod 600 "$dir/$name.pem"

@@ -18,7 +18,9 @@ use fiveup_outside::{EngineConfig, EngineHost, EnginePlayer};
 use fiveup_protocol::{ClientMsg, ErrorCode, ServerMsg, TableStatus, TableView};
 use futures_util::{SinkExt as _, StreamExt as _};
 use serde::Deserialize;
-use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _};
+use tokio_rustls::rustls::pki_types::{pem::PemObject as _, CertificateDer, ServerName};
+use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 use tokio_tungstenite::tungstenite::client::IntoClientRequest as _;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -36,9 +38,14 @@ pub enum RatedChoice {
 /// `fiveup connect --server URL --token TOKEN -- COMMAND...`
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The server, `http://host:port`.
+    /// The server: `https://host[:port]` (TLS, checked against Mozilla's root certificates) or
+    /// `http://host:port`.
     #[arg(long)]
     pub server: String,
+    /// A PEM file of certificates to trust besides Mozilla's roots (a server with a
+    /// certificate of its own making); only with `https://`.
+    #[arg(long)]
+    pub ca: Option<std::path::PathBuf>,
     /// The bot token (`fub_...`), as shown once when it was made; or set FIVEUP_BOT_TOKEN.
     /// (A token on the command line shows in the process list: the variable does not.)
     #[arg(long)]
@@ -124,17 +131,122 @@ fn say(msg: &str) {
     eprintln!("fiveup connect: {msg}");
 }
 
+/// A connection to the server: TCP, wrapped in TLS for `https://`.
+trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
+
+/// Where the server is, and how to speak TLS to it when its URL is `https://`.
+#[derive(Clone)]
+struct Server {
+    /// Its address and `host:port` (the `Host` header).
+    target: Target,
+    /// The TLS client and the name its certificate must carry.
+    tls: Option<(tokio_rustls::TlsConnector, ServerName<'static>)>,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("target", &self.target)
+            .field("tls", &self.tls.is_some())
+            .finish()
+    }
+}
+
+impl Server {
+    /// Read `https://host[:port]` or `http://host:port`.
+    async fn parse(url: &str, ca: Option<&std::path::Path>) -> Result<Server, String> {
+        let Some(rest) = url.strip_prefix("https://") else {
+            if ca.is_some() {
+                return Err("--ca goes with an https:// server".into());
+            }
+            return Ok(Server {
+                target: Target::parse(url).await?,
+                tls: None,
+            });
+        };
+        let host = rest.split('/').next().unwrap_or_default();
+        if host.is_empty() {
+            return Err(format!("no host in the server URL {url:?}"));
+        }
+        // The name the certificate must carry: the host without its port ([::1] without its
+        // brackets).
+        let (name, with_port) = if let Some(v6) = host.strip_prefix('[') {
+            let (ip, port) = v6
+                .split_once(']')
+                .ok_or_else(|| format!("a bad address in {url:?}"))?;
+            let port = port.strip_prefix(':').unwrap_or("443");
+            (ip.to_string(), format!("[{ip}]:{port}"))
+        } else if let Some((h, p)) = host.rsplit_once(':') {
+            (h.to_string(), format!("{h}:{p}"))
+        } else {
+            (host.to_string(), format!("{host}:443"))
+        };
+        let target = Target::parse(&format!("http://{with_port}")).await?;
+        let mut roots = RootCertStore {
+            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+        };
+        if let Some(file) = ca {
+            let pem = std::fs::read(file)
+                .map_err(|e| format!("cannot read --ca {}: {e}", file.display()))?;
+            let mut added = 0;
+            for cert in CertificateDer::pem_slice_iter(&pem) {
+                let cert = cert.map_err(|e| format!("--ca {}: {e}", file.display()))?;
+                roots
+                    .add(cert)
+                    .map_err(|e| format!("--ca {}: {e}", file.display()))?;
+                added += 1;
+            }
+            if added == 0 {
+                return Err(format!("--ca {}: no certificate in it", file.display()));
+            }
+        }
+        let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+        let config = ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|e| e.to_string())?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let name = ServerName::try_from(name.clone())
+            .map_err(|_| format!("{name:?} is not a host name or an address"))?;
+        Ok(Server {
+            target,
+            tls: Some((tokio_rustls::TlsConnector::from(Arc::new(config)), name)),
+        })
+    }
+
+    /// A new connection (TLS done, when it is `https://`).
+    async fn stream(&self) -> Result<Box<dyn Io>, String> {
+        let tcp = tcp_connect(self.target.addr, None)
+            .await
+            .map_err(|e| format!("cannot connect to {}: {e}", self.target.addr))?;
+        match &self.tls {
+            None => Ok(Box::new(tcp)),
+            Some((tls, name)) => {
+                Ok(Box::new(tls.connect(name.clone(), tcp).await.map_err(
+                    |e| format!("TLS with {}: {e}", self.target.host),
+                )?))
+            }
+        }
+    }
+
+    /// The bot websocket's URL.
+    fn ws_url(&self) -> String {
+        let scheme = if self.tls.is_some() { "wss" } else { "ws" };
+        format!("{scheme}://{}/api/bot/ws", self.target.host)
+    }
+}
+
 /// A bot API request with the token.
 async fn request(
-    target: &Target,
+    server: &Server,
     token: &str,
     method: &str,
     path: &str,
     body: Option<&str>,
 ) -> Result<Response, String> {
-    let mut stream = tcp_connect(target.addr, None)
-        .await
-        .map_err(|e| format!("cannot connect to {}: {e}", target.addr))?;
+    let target = &server.target;
+    let mut stream = server.stream().await?;
     let body = body.unwrap_or("");
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {token}\r\n\
@@ -147,10 +259,16 @@ async fn request(
         .await
         .map_err(|e| format!("{method} {path}: {e}"))?;
     let mut raw = Vec::with_capacity(4096);
-    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut raw))
+    match tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut raw))
         .await
         .map_err(|_| format!("{method} {path}: no answer in 30 s"))?
-        .map_err(|e| format!("{method} {path}: {e}"))?;
+    {
+        Ok(_) => {}
+        // A TLS peer that closes without its close_notify after a whole answer: the answer
+        // stands (its length is checked when it is read).
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && !raw.is_empty() => {}
+        Err(e) => return Err(format!("{method} {path}: {e}")),
+    }
     parse_response(&raw).map_err(|e| format!("{method} {path}: {e}"))
 }
 
@@ -181,8 +299,8 @@ async fn bridge(
     accept: Vec<Rules>,
     host: Arc<EngineHost>,
 ) -> Result<(), String> {
-    let target = Target::parse(&args.server).await?;
-    let me = request(&target, token, "GET", "/api/bot/account", None).await?;
+    let server = Server::parse(&args.server, args.ca.as_deref()).await?;
+    let me = request(&server, token, "GET", "/api/bot/account", None).await?;
     if let Some(e) = refused(&me) {
         return Err(e);
     }
@@ -227,7 +345,7 @@ async fn bridge(
             return Ok(());
         }
         if running.len() < args.games && budget > 0 {
-            match request(&target, token, "GET", "/api/bot/seats", None).await {
+            match request(&server, token, "GET", "/api/bot/seats", None).await {
                 Ok(r) if r.status == 200 => {
                     let seats: Seats = serde_json::from_str(&r.body)
                         .map_err(|e| format!("GET /api/bot/seats: {e}"))?;
@@ -244,7 +362,7 @@ async fn bridge(
                         let body =
                             serde_json::json!({"seat": o.seat, "invite": o.invite}).to_string();
                         let path = format!("/api/bot/tables/{}/join", o.table);
-                        match request(&target, token, "POST", &path, Some(&body)).await {
+                        match request(&server, token, "POST", &path, Some(&body)).await {
                             Ok(j) if j.status == 200 => {
                                 say(&format!(
                                     "joined table {} seat {} ({}{})",
@@ -256,7 +374,7 @@ async fn bridge(
                                 room -= 1;
                                 seed += 1;
                                 let game = Game {
-                                    target: target.clone(),
+                                    server: server.clone(),
                                     token: token.to_string(),
                                     table: o.table.clone(),
                                     give_up: Duration::from_secs(args.give_up),
@@ -301,7 +419,7 @@ fn wanted(o: &Offer, accept: &[Rules], rated: RatedChoice) -> bool {
 
 /// One game played through the bot websocket.
 struct Game {
-    target: Target,
+    server: Server,
     token: String,
     table: String,
     give_up: Duration,
@@ -331,7 +449,7 @@ impl Game {
         let mut lost_since: Option<tokio::time::Instant> = None;
         let mut reconnects = 0u32;
         loop {
-            let url = format!("ws://{}/api/bot/ws", self.target.host);
+            let url = self.server.ws_url();
             let mut req = url.into_client_request().map_err(|e| e.to_string())?;
             req.headers_mut().insert(
                 "authorization",
@@ -339,12 +457,14 @@ impl Game {
                     .parse()
                     .map_err(|_| "the token is not a header value".to_string())?,
             );
-            let ws = match tokio::time::timeout(
-                Duration::from_secs(10),
-                tokio_tungstenite::connect_async(req),
-            )
-            .await
-            {
+            let server = &self.server;
+            let opened = async move {
+                let stream = server.stream().await.map_err(|e| {
+                    tokio_tungstenite::tungstenite::Error::Io(std::io::Error::other(e))
+                })?;
+                tokio_tungstenite::client_async(req, stream).await
+            };
+            let ws = match tokio::time::timeout(Duration::from_secs(10), opened).await {
                 Ok(Ok((ws, _))) => ws,
                 Ok(Err(e)) => {
                     if let tokio_tungstenite::tungstenite::Error::Http(r) = &e {

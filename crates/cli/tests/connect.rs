@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::{
-    config, connect, free_port, get, play_out, play_until, post, session_of, Client, Proc,
+    config, connect, free_port, get, play_out, play_until, post, session_of, tls_proxy, Client,
+    Proc,
 };
 use fiveup_protocol::EventView;
 use serde_json::{json, Value};
@@ -280,5 +281,77 @@ async fn bad_options_and_a_revoked_token_are_refused() {
     .await
     .unwrap();
     assert!(!ok && err.contains("refused the bot token"), "{err}");
+    server.shutdown().await;
+}
+
+/// The bridge reaches a server behind a TLS proxy (`https://`, the deployment's HAProxy
+/// configuration): it refuses a certificate it cannot check, and with `--ca` trusting the
+/// proxy's own certificate it plays a whole game over HTTPS and a secure websocket.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bridge_plays_through_a_tls_proxy() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tls.db").display().to_string();
+    let mut cfg = config(&db);
+    cfg.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let Some(proxy) = tls_proxy(dir.path(), addr) else {
+        return;
+    };
+    let ann = register(addr, "anntls").await;
+    let made: Value = post(addr, "/api/bots", Some(&ann), &json!({"name": "tlsbot"}))
+        .await
+        .json();
+    let token = made["token"].as_str().unwrap().to_string();
+    let t: Value = post(
+        addr,
+        "/api/tables",
+        Some(&ann),
+        &json!({"rules": "five-up target=50", "seats": [{"kind": "bot", "level": "greedy"}, {"kind": "open"}]}),
+    )
+    .await
+    .json();
+    let table = t["id"].as_str().unwrap().to_string();
+    let bin = env!("CARGO_BIN_EXE_fiveup");
+    let url = format!("https://127.0.0.1:{}", proxy.https);
+    let run = move |extra: &[&str]| {
+        Command::new(bin)
+            .args(["connect", "--server", &url])
+            .args(extra)
+            .args([
+                "--open",
+                "--max-games",
+                "1",
+                "--poll",
+                "0.2",
+                "--give-up",
+                "60",
+                "--",
+                bin,
+                "engine",
+                "greedy",
+            ])
+            .env("FIVEUP_BOT_TOKEN", &token)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap()
+    };
+    // A certificate of the proxy's own making is not trusted without --ca.
+    let out = run(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("TLS"), "{err}");
+    // With it, the bridge takes the open seat and plays the game to its end.
+    let pem = proxy.pem.display().to_string();
+    let out = tokio::task::spawn_blocking(move || run(&["--ca", &pem]))
+        .await
+        .unwrap();
+    drop(proxy);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains(&format!("table {table}: game over")), "{err}");
+    let record = get(addr, &format!("/api/games/{table}/record.txt"), None).await;
+    assert_eq!(record.status, 200);
     server.shutdown().await;
 }

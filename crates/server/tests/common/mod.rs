@@ -484,3 +484,89 @@ pub fn free_port() -> u16 {
         .unwrap()
         .port()
 }
+
+/// HAProxy ending TLS in front of `backend` with the repository's `deploy/haproxy-tls.cfg` and
+/// a certificate made by `deploy/make-cert.sh` (for `localhost` and 127.0.0.1), on free
+/// loopback ports.
+pub struct TlsProxy {
+    /// The proxy, stopped when this is dropped.
+    pub proc: Proc,
+    /// Its plain HTTP port (which redirects) and its HTTPS port.
+    pub http: u16,
+    pub https: u16,
+    /// The certificate and key (PEM), which a client trusts to reach it.
+    pub pem: std::path::PathBuf,
+}
+
+/// Start a [`TlsProxy`] in `dir`, or `None` (with a note) without `haproxy` or `openssl`.
+pub fn tls_proxy(dir: &std::path::Path, backend: SocketAddr) -> Option<TlsProxy> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy");
+    let Some(haproxy) = haproxy_bin() else {
+        eprintln!("note: TLS proxy: skipped, it needs haproxy (.ci/run installs it)");
+        return None;
+    };
+    if std::process::Command::new("openssl")
+        .arg("version")
+        .output()
+        .is_err()
+    {
+        eprintln!("note: TLS proxy: skipped, it needs openssl");
+        return None;
+    }
+    // The repository's certificate script, run from a copy so that it writes here.
+    std::fs::copy(format!("{root}/make-cert.sh"), dir.join("make-cert.sh")).unwrap();
+    let st = std::process::Command::new("sh")
+        .arg(dir.join("make-cert.sh"))
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(st.success(), "deploy/make-cert.sh");
+    let certs = dir.join("certs");
+    let pem = certs.join("localhost.pem");
+    assert!(pem.is_file());
+    let (http, https) = (free_port(), free_port());
+    let mut cfg = std::fs::read_to_string(format!("{root}/haproxy-tls.cfg")).unwrap();
+    cfg = cfg
+        .replace("bind 0.0.0.0:80\n", &format!("bind 127.0.0.1:{http}\n"))
+        .replace(
+            "bind 0.0.0.0:443 ssl crt /etc/haproxy/certs/",
+            &format!("bind 127.0.0.1:{https} ssl crt {}/", certs.display()),
+        );
+    for ip in ["172.30.0.11", "172.30.0.12", "172.30.0.13"] {
+        cfg = cfg.replace(&format!("{ip}:8080"), &backend.to_string());
+    }
+    let file = dir.join("haproxy.cfg");
+    std::fs::write(&file, &cfg).unwrap();
+    let check = std::process::Command::new(&haproxy)
+        .args(["-c", "-f"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        check.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let proc = Proc(
+        std::process::Command::new(&haproxy)
+            .args(["-db", "-f"])
+            .arg(&file)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    // Listening once a connection is taken.
+    let end = std::time::Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", https)).is_err() {
+        assert!(std::time::Instant::now() < end, "haproxy does not listen");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some(TlsProxy {
+        proc,
+        http,
+        https,
+        pem,
+    })
+}
