@@ -124,10 +124,10 @@ async fn a_push_shows_a_notification_that_names_the_table() {
             ))
             .await
         {
-            Ok(_) => {
-                delivered = true;
-                break;
-            }
+            // Chromium accepts a push for an id it does not know without an error, and the
+            // site's worker may have any small id (the page registers it on load): send to
+            // each, and the notification says which one took it.
+            Ok(_) => delivered = true,
             Err(e) => errors.push(e.to_string()),
         }
     }
