@@ -12,11 +12,11 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use fiveup_protocol::{ErrorCode, JoinRequest, Occupant, TableInfo, TableStatus, UserRef};
 use serde::{Deserialize, Serialize};
-use tokio::sync::oneshot;
 
 use super::{authenticate, BotAuth, Challenge};
 use crate::store::db;
-use crate::table::actor::{self, TableCmd};
+use crate::table::actor::TableCmd;
+use crate::web::api;
 use crate::web::listen::ConnGuard;
 use crate::{accounts, ApiError, App};
 
@@ -374,45 +374,6 @@ struct ChallengeRequest {
     table: String,
 }
 
-/// Ask a table's task.
-async fn table_cmd(
-    app: &Arc<App>,
-    id: &str,
-    make: impl Fn(oneshot::Sender<Result<TableInfo, crate::table::Refusal>>) -> TableCmd,
-) -> ApiResult<TableInfo> {
-    for _ in 0..2 {
-        let h = actor::table(app, id).await?;
-        let (tx, rx) = oneshot::channel();
-        if h.tx.send(make(tx)).await.is_err() {
-            continue;
-        }
-        if let Ok(r) = rx.await {
-            return r.map_err(ApiError::from);
-        }
-    }
-    Err(ApiError::new(
-        ErrorCode::ShuttingDown,
-        "the table is closing",
-    ))
-}
-
-async fn table_info(app: &Arc<App>, id: &str, user: Option<i64>) -> ApiResult<TableInfo> {
-    for _ in 0..2 {
-        let h = actor::table(app, id).await?;
-        let (reply, rx) = oneshot::channel();
-        if h.tx.send(TableCmd::Info { user, reply }).await.is_err() {
-            continue;
-        }
-        if let Ok(t) = rx.await {
-            return Ok(t);
-        }
-    }
-    Err(ApiError::new(
-        ErrorCode::ShuttingDown,
-        "the table is closing",
-    ))
-}
-
 /// `POST /api/bots/{id}/challenge` `{"table": ...}`: offer one of the invitation seats of a
 /// table the person created to a bot (anyone's). The bot sees it in its seats and may accept.
 async fn challenge(
@@ -425,7 +386,7 @@ async fn challenge(
     limit(&app, &me)?;
     let req: ChallengeRequest = body(&b)?;
     let (bot, _) = find_bot(&app, &id).await?;
-    let t = table_info(&app, &req.table, Some(me.id)).await?;
+    let t = api::info(&app, &req.table, Some(me.id)).await?;
     if t.creator.as_ref().map(|c| c.id) != Some(me.id) {
         return Err(ApiError::new(
             ErrorCode::BadRequest,
@@ -590,7 +551,7 @@ async fn seats(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Jso
             },
             at: db::int(&r, "created_at").map_err(e)?,
         };
-        match table_info(&app, &c.table, None).await {
+        match api::info(&app, &c.table, None).await {
             Ok(t)
                 if t.status == TableStatus::Waiting
                     && matches!(
@@ -664,7 +625,7 @@ async fn join(
     } else {
         body(&b)?
     };
-    let t = table_cmd(&app, &id, |reply| TableCmd::Join {
+    let t = api::ask(&app, &id, |reply| TableCmd::Join {
         user: me.user.clone(),
         req: req.clone(),
         reply,
@@ -695,7 +656,7 @@ async fn leave(
 ) -> ApiResult<Json<TableInfo>> {
     let me: BotAuth = authenticate(&app, &headers).await?;
     Ok(Json(
-        table_cmd(&app, &id, |reply| TableCmd::Leave {
+        api::ask(&app, &id, |reply| TableCmd::Leave {
             user: me.user.clone(),
             reply,
         })

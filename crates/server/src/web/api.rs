@@ -505,7 +505,11 @@ type Reply = oneshot::Sender<Result<TableInfo, crate::table::Refusal>>;
 
 /// Ask a table's task; a finished table's task may just have left memory, so a closed task
 /// is loaded again once.
-async fn ask(app: &Arc<App>, id: &str, make: impl Fn(Reply) -> TableCmd) -> ApiResult<TableInfo> {
+pub(crate) async fn ask(
+    app: &Arc<App>,
+    id: &str,
+    make: impl Fn(Reply) -> TableCmd,
+) -> ApiResult<TableInfo> {
     for _ in 0..2 {
         let h = actor::table(app, id).await?;
         let (tx, rx) = oneshot::channel();
@@ -522,7 +526,8 @@ async fn ask(app: &Arc<App>, id: &str, make: impl Fn(Reply) -> TableCmd) -> ApiR
     ))
 }
 
-async fn info(app: &Arc<App>, id: &str, user: Option<i64>) -> ApiResult<TableInfo> {
+/// A table's public description, as `user` sees it (the same retry as [`ask`]).
+pub(crate) async fn info(app: &Arc<App>, id: &str, user: Option<i64>) -> ApiResult<TableInfo> {
     for _ in 0..2 {
         let h = actor::table(app, id).await?;
         let (reply, rx) = oneshot::channel();
