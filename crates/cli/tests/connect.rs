@@ -13,8 +13,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::{
-    config, connect, free_port, get, play_out, play_until, post, session_of, tls_proxy, Client,
-    Proc,
+    challenge_bot, config, connect, free_port, get, make_bot, play_out, play_until, post,
+    session_of, tls_proxy, Client, Proc,
 };
 use fiveup_protocol::EventView;
 use serde_json::{json, Value};
@@ -57,29 +57,9 @@ async fn the_bridge_plays_rated_bot_games_through_a_server_restart() {
     )
     .await;
     assert_eq!(s.status, 200, "{}", s.body);
-    let made: Value = post(addr, "/api/bots", Some(&ann), &json!({"name": "greedybot"}))
-        .await
-        .json();
-    let token = made["token"].as_str().unwrap().to_string();
-    let bot_id = made["bot"]["id"].as_i64().unwrap();
+    let (token, bot_id) = make_bot(addr, &ann, "greedybot").await;
     // A challenge from Ann, and an open seat at a table of a server computer player.
-    let t: Value = post(
-        addr,
-        "/api/tables",
-        Some(&ann),
-        &json!({"rules": "five-up target=50", "seats": [{"kind": "me"}, {"kind": "invite"}]}),
-    )
-    .await
-    .json();
-    let rated_table = t["id"].as_str().unwrap().to_string();
-    let c = post(
-        addr,
-        &format!("/api/bots/{bot_id}/challenge"),
-        Some(&ann),
-        &json!({"table": rated_table}),
-    )
-    .await;
-    assert_eq!(c.status, 200, "{}", c.body);
+    let rated_table = challenge_bot(addr, &ann, bot_id).await;
     let t: Value = post(
         addr,
         "/api/tables",
@@ -299,10 +279,7 @@ async fn the_bridge_plays_through_a_tls_proxy() {
         return;
     };
     let ann = register(addr, "anntls").await;
-    let made: Value = post(addr, "/api/bots", Some(&ann), &json!({"name": "tlsbot"}))
-        .await
-        .json();
-    let token = made["token"].as_str().unwrap().to_string();
+    let (token, _) = make_bot(addr, &ann, "tlsbot").await;
     let t: Value = post(
         addr,
         "/api/tables",

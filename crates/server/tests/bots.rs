@@ -176,23 +176,7 @@ async fn bots_play_rated_games_see_only_their_seat_and_cannot_act_as_people() {
         )
         .await;
         assert_eq!(s.status, 200, "{}", s.body);
-        let t = post(
-            addr,
-            "/api/tables",
-            Some(&ann),
-            &json!({"rules": "five-up target=50", "seats": [{"kind": "me"}, {"kind": "invite"}]}),
-        )
-        .await;
-        assert_eq!(t.status, 201, "{}", t.body);
-        let table = t.json::<Value>()["id"].as_str().unwrap().to_string();
-        let c = post(
-            addr,
-            &format!("/api/bots/{bot_id}/challenge"),
-            Some(&ann),
-            &json!({"table": table}),
-        )
-        .await;
-        assert_eq!(c.status, 200, "{}", c.body);
+        let table = challenge_bot(addr, &ann, bot_id).await;
         let seats: Value = bot_http(addr, "GET", "/api/bot/seats", &token, None)
             .await
             .json();
@@ -433,33 +417,8 @@ async fn a_bot_plays_through_another_instance() {
     let b = fiveup_server::start(instance("b")).await.unwrap();
     let (addr_a, addr_b) = (a.local_addr(), b.local_addr());
     let ann = register(addr_a, "annrelay").await;
-    let made: Value = post(
-        addr_a,
-        "/api/bots",
-        Some(&ann),
-        &json!({"name": "relaybot"}),
-    )
-    .await
-    .json();
-    let token = made["token"].as_str().unwrap().to_string();
-    let bot_id = made["bot"]["id"].as_i64().unwrap();
-    let t = post(
-        addr_a,
-        "/api/tables",
-        Some(&ann),
-        &json!({"rules": "five-up target=50", "seats": [{"kind": "me"}, {"kind": "invite"}]}),
-    )
-    .await;
-    assert_eq!(t.status, 201, "{}", t.body);
-    let table = t.json::<Value>()["id"].as_str().unwrap().to_string();
-    let c = post(
-        addr_a,
-        &format!("/api/bots/{bot_id}/challenge"),
-        Some(&ann),
-        &json!({"table": table}),
-    )
-    .await;
-    assert_eq!(c.status, 200, "{}", c.body);
+    let (token, bot_id) = make_bot(addr_a, &ann, "relaybot").await;
+    let table = challenge_bot(addr_a, &ann, bot_id).await;
     let seats: Value = bot_http(addr_b, "GET", "/api/bot/seats", &token, None)
         .await
         .json();

@@ -570,3 +570,46 @@ pub fn tls_proxy(dir: &std::path::Path, backend: SocketAddr) -> Option<TlsProxy>
         pem,
     })
 }
+
+/// A new bot of the registered person `cookie`: its token (shown once) and its id.
+pub async fn make_bot(addr: SocketAddr, cookie: &str, name: &str) -> (String, i64) {
+    let a = post(
+        addr,
+        "/api/bots",
+        Some(cookie),
+        &serde_json::json!({ "name": name }),
+    )
+    .await;
+    assert_eq!(a.status, 201, "{}", a.body);
+    let made: serde_json::Value = a.json();
+    (
+        made["token"].as_str().unwrap().to_string(),
+        made["bot"]["id"].as_i64().unwrap(),
+    )
+}
+
+/// A table of `five-up target=50` made by `cookie` with its other seat offered to the bot
+/// `bot_id` as a challenge: the table's id.
+pub async fn challenge_bot(addr: SocketAddr, cookie: &str, bot_id: i64) -> String {
+    let t = post(
+        addr,
+        "/api/tables",
+        Some(cookie),
+        &serde_json::json!({"rules": "five-up target=50", "seats": [{"kind": "me"}, {"kind": "invite"}]}),
+    )
+    .await;
+    assert_eq!(t.status, 201, "{}", t.body);
+    let table = t.json::<serde_json::Value>()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let c = post(
+        addr,
+        &format!("/api/bots/{bot_id}/challenge"),
+        Some(cookie),
+        &serde_json::json!({ "table": table }),
+    )
+    .await;
+    assert_eq!(c.status, 200, "{}", c.body);
+    table
+}
