@@ -53,6 +53,7 @@ async fn bot_connect(addr: SocketAddr, token: &str) -> Client {
         next_id: 0,
         prefix: fiveup_server::new_id(),
         seeded: Vec::new(),
+        last_sent: None,
     };
     match c.recv().await {
         ServerMsg::Welcome { user, .. } => assert!(user.expect("the bot").bot),

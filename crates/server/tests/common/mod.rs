@@ -228,6 +228,10 @@ pub struct Client {
     pub prefix: String,
     /// The hands this client sent a seed for.
     pub seeded: Vec<u16>,
+    /// The last message `play_until` sent, with the version it was sent at: kept on the
+    /// client so that a second call does not send again what the first sent and the table
+    /// has not yet answered.
+    pub last_sent: Option<(u64, String)>,
 }
 
 pub async fn connect(addr: SocketAddr, cookie: Option<&str>) -> Client {
@@ -247,6 +251,7 @@ pub async fn connect(addr: SocketAddr, cookie: Option<&str>) -> Client {
         next_id: 0,
         prefix: fiveup_server::new_id(),
         seeded: Vec::new(),
+        last_sent: None,
     };
     match c.recv().await {
         ServerMsg::Welcome { protocol, .. } => assert_eq!(protocol, 1),
@@ -395,20 +400,19 @@ pub async fn play_until(
     stop: impl Fn(&[Client]) -> bool,
 ) -> usize {
     let mut acked = 0;
-    let mut last_sent: Vec<Option<(u64, String)>> = vec![None; clients.len()];
     for _round in 0..100_000 {
         if stop(clients) {
             return acked;
         }
         // Act for anyone due, once per version.
-        for (i, c) in clients.iter_mut().enumerate() {
+        for c in clients.iter_mut() {
             if let Some(mut m) = c.due() {
                 let v = c.view.as_ref().unwrap().table.version;
                 let key = (v, format!("{m:?}"));
-                if last_sent[i].as_ref() == Some(&key) {
+                if c.last_sent.as_ref() == Some(&key) {
                     continue;
                 }
-                last_sent[i] = Some(key);
+                c.last_sent = Some(key);
                 let id = c.id();
                 match &mut m {
                     ClientMsg::Seed { id: i, .. } | ClientMsg::Act { id: i, .. } => *i = id,
