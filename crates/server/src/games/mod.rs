@@ -178,7 +178,13 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
         .await
         .map_err(db::db_err)?;
     }
-    tx.commit().await.map_err(db::db_err)
+    tx.commit().await.map_err(db::db_err)?;
+    // Only the server opens tables without a creator (a tournament's games): its directors
+    // read the result now rather than at their next look.
+    if core.cfg.creator.is_none() {
+        app.tournaments.wake.notify_waiters();
+    }
+    Ok(())
 }
 
 /// The proofs a record carries in its tags, by hand number.

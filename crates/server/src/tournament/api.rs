@@ -216,6 +216,9 @@ fn check_level(level: &str) -> ApiResult<()> {
     }
 }
 
+/// Tries at storing an entry when other instances take the same number at once.
+const ENTRY_ATTEMPTS: u64 = 12;
+
 /// Add an entrant (the next number), within the event's limit.
 async fn enter(
     app: &App,
@@ -224,6 +227,7 @@ async fn enter(
     row: EntrantRow,
     numbered: bool,
 ) -> ApiResult<u32> {
+    let _one_at_a_time = app.tournaments.entries.lock().await;
     let rows = director::entrants(app, &event.id).await.map_err(internal)?;
     if user_id != 0
         && rows
@@ -239,7 +243,15 @@ async fn enter(
     if event.settings.max_entrants.is_some_and(|m| active >= m) {
         return Err(bad("the tournament is full"));
     }
-    for _ in 0..5 {
+    for attempt in 0..ENTRY_ATTEMPTS {
+        if attempt > 0 {
+            // Another instance took the same number: wait a little, differently each time.
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos());
+            let ms = 2 + u64::from(nanos % 8) * attempt;
+            tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+        }
         let next = rows.iter().map(|r| r.entrant.id.0).max().unwrap_or(0) + 1;
         let next = sqlx::query(
             "SELECT COALESCE(MAX(entrant), 0) + 1 AS n FROM tournament_entrants \

@@ -44,6 +44,11 @@ pub struct Tournaments {
     pub notes: broadcast::Sender<Note>,
     /// Rung when an entry or an event changed: the directors look at once.
     pub wake: Notify,
+    /// Held while an entry is checked and stored, so that entries arriving together on this
+    /// instance are numbered one after another and checked against each other (one person
+    /// entering twice, the entrant limit). Entries through other instances can still meet
+    /// at the same number: the database refuses the second, which tries the next.
+    pub entries: tokio::sync::Mutex<()>,
 }
 
 impl Default for Tournaments {
@@ -51,6 +56,7 @@ impl Default for Tournaments {
         Tournaments {
             notes: broadcast::channel(4096).0,
             wake: Notify::new(),
+            entries: tokio::sync::Mutex::new(()),
         }
     }
 }
