@@ -50,6 +50,11 @@ pub struct Args {
     /// Connect every player from 127.0.0.1 instead of spreading them over 127.1.x.y.
     #[arg(long)]
     no_spread: bool,
+    /// Instead of tables: one arena tournament of this many entrants (guests, two-player
+    /// rules), each called to table after table by the arena; `--duration` counts from the
+    /// last entry.
+    #[arg(long, conflicts_with = "games_per_table")]
+    arena: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -79,6 +84,30 @@ pub fn run(a: &Args) -> Result<(), String> {
         client_threads: a.client_threads,
         spread: !a.no_spread,
     };
+    if let Some(entrants) = a.arena {
+        let measure = Duration::from_secs(a.duration.unwrap_or(30));
+        let report = fiveup_loadtest::arena::run(&opts, entrants, measure)?;
+        if a.json {
+            let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+            crate::outln!("{text}");
+        } else {
+            crate::outln!("{report}");
+        }
+        if !report.clean() {
+            return Err(format!(
+                "the arena run had {} errors, {} of {} entrants joined{}",
+                report.errors,
+                report.joined,
+                report.entrants,
+                if report.first_wave_ms.is_none() {
+                    ", and not every entrant was called in the first wave"
+                } else {
+                    ""
+                }
+            ));
+        }
+        return Ok(());
+    }
     let report = fiveup_loadtest::run(&opts)?;
     if a.json {
         let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;

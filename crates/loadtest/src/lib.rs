@@ -12,6 +12,7 @@
 //! - [`http`]: a small HTTP/1.1 client for the JSON API;
 //! - [`wire`]: the few fields of the server's messages the players read, and their choice;
 //! - [`table`]: one table's players, one per seat;
+//! - [`arena`]: the arena mode, one arena tournament of many entrants;
 //! - [`stats`], [`procinfo`]: latency summaries, memory and CPU time.
 
 use std::collections::BTreeMap;
@@ -22,6 +23,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio::sync::{oneshot, watch, Semaphore};
 
+pub mod arena;
 pub mod http;
 pub mod inproc;
 pub mod procinfo;

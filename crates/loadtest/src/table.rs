@@ -118,7 +118,7 @@ pub fn spread_addr(n: usize) -> IpAddr {
 }
 
 #[derive(Debug)]
-struct Pending {
+pub(crate) struct Pending {
     id: String,
     sent: Instant,
     seed: bool,
@@ -126,34 +126,34 @@ struct Pending {
 
 /// One player: a guest session and its websocket.
 #[derive(Debug)]
-struct Player {
-    ws: Ws,
-    cookie: String,
-    src: Option<IpAddr>,
+pub(crate) struct Player {
+    pub(crate) ws: Ws,
+    pub(crate) cookie: String,
+    pub(crate) src: Option<IpAddr>,
     /// The last table version seen.
-    version: u64,
+    pub(crate) version: u64,
     /// The version at which this player last chose an action.
     acted_at: Option<u64>,
     /// The last hand this player sent a seed for.
     seeded: u16,
-    pending: Vec<Pending>,
+    pub(crate) pending: Vec<Pending>,
     /// An action waiting for its think time: when, what, at which version.
-    due: Option<(Instant, Action, u64)>,
+    pub(crate) due: Option<(Instant, Action, u64)>,
     next_id: u64,
     /// Waiting for the snapshot of a table just opened (older messages are skipped).
     opening: bool,
-    finished: bool,
+    pub(crate) finished: bool,
 }
 
-fn ms_since(epoch: Instant, t: Instant) -> u32 {
+pub(crate) fn ms_since(epoch: Instant, t: Instant) -> u32 {
     u32::try_from(t.duration_since(epoch).as_millis()).unwrap_or(u32::MAX)
 }
 
-fn micros(d: Duration) -> u32 {
+pub(crate) fn micros(d: Duration) -> u32 {
     u32::try_from(d.as_micros()).unwrap_or(u32::MAX)
 }
 
-async fn guest(sh: &Shared, src: Option<IpAddr>, name: &str) -> Result<String, String> {
+pub(crate) async fn guest(sh: &Shared, src: Option<IpAddr>, name: &str) -> Result<String, String> {
     let body = serde_json::to_string(&GuestRequest {
         nickname: name.to_string(),
     })
@@ -189,7 +189,11 @@ async fn connect_ws(sh: &Shared, src: Option<IpAddr>, cookie: &str) -> Result<Ws
 }
 
 impl Player {
-    async fn new(sh: &Shared, src: Option<IpAddr>, name: &str) -> Result<Player, String> {
+    pub(crate) async fn new(
+        sh: &Shared,
+        src: Option<IpAddr>,
+        name: &str,
+    ) -> Result<Player, String> {
         let cookie = guest(sh, src, name).await?;
         let ws = connect_ws(sh, src, &cookie).await?;
         Ok(Player {
@@ -216,7 +220,7 @@ impl Player {
     }
 
     /// Follow a new table: forget the previous one's state.
-    async fn open(&mut self, table: &str) -> Result<(), String> {
+    pub(crate) async fn open(&mut self, table: &str) -> Result<(), String> {
         self.version = 0;
         self.acted_at = None;
         self.seeded = 0;
@@ -235,7 +239,7 @@ impl Player {
         format!("{prefix}{}", self.next_id)
     }
 
-    async fn act(&mut self, action: Action, version: u64) -> Result<(), String> {
+    pub(crate) async fn act(&mut self, action: Action, version: u64) -> Result<(), String> {
         let id = self.new_id('m');
         self.pending.push(Pending {
             id: id.clone(),
@@ -252,13 +256,13 @@ impl Player {
 }
 
 /// What a message told the table loop.
-enum Step {
+pub(crate) enum Step {
     Continue,
     Closed(String),
 }
 
 /// Handle one message of one player.
-async fn on_message(
+pub(crate) async fn on_message(
     p: &mut Player,
     msg: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>,
     sh: &Shared,
@@ -348,12 +352,12 @@ async fn on_message(
                 }
             }
         }
-        Kind::Welcome | Kind::Other => {}
+        Kind::Welcome | Kind::TournamentTable | Kind::Other => {}
     }
     Ok(Step::Continue)
 }
 
-async fn wait_welcome(p: &mut Player, timeout: Duration) -> Result<(), String> {
+pub(crate) async fn wait_welcome(p: &mut Player, timeout: Duration) -> Result<(), String> {
     loop {
         let m = tokio::time::timeout(timeout, p.ws.next())
             .await

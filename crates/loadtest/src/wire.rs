@@ -24,6 +24,8 @@ pub enum Kind {
     Ack,
     /// A command or message was refused.
     Error,
+    /// A tournament table of the player's is ready (`tournament_table`).
+    TournamentTable,
     /// Anything else (chat, presence, lobby, pong, ...).
     #[serde(other)]
     Other,
@@ -53,6 +55,9 @@ pub struct Incoming {
     /// The message of an `error`.
     #[serde(default)]
     pub message: Option<String>,
+    /// The table of a `tournament_table`.
+    #[serde(default)]
+    pub table: Option<String>,
 }
 
 /// The kind of an event.
@@ -195,6 +200,19 @@ mod tests {
         assert_eq!(choose(&with_draw), Some(with_draw[1].action));
         let lead = [legal("6-6", 0), legal("5-5", 10)];
         assert_eq!(choose(&lead), Some(lead[1].action));
+    }
+
+    #[test]
+    fn reads_a_tournament_call() {
+        let call = serde_json::to_string(&ServerMsg::TournamentTable {
+            tournament: "t1".into(),
+            name: "Sunday arena".into(),
+            table: "k3v9q2m7x1ab".into(),
+        })
+        .unwrap();
+        let m: Incoming = serde_json::from_str(&call).unwrap();
+        assert_eq!(m.kind, Kind::TournamentTable);
+        assert_eq!(m.table.as_deref(), Some("k3v9q2m7x1ab"));
     }
 
     #[test]
