@@ -1,0 +1,607 @@
+// Tournaments: the list (upcoming, running, finished) with the create form, and one event's
+// page: its settings, entrants, live standings (followed over the websocket), the pairings of
+// each round, the knockout bracket, the arena's matches, duplicate boards with their
+// commitments and seeds, cut-throat tables, a crosstable and every game's replay.
+import { h, mount, announce } from './dom.js';
+import { api } from './api.js';
+import { Conn } from './conn.js';
+import { presetWords, levelWords } from './format.js';
+import { go } from './app.js';
+import { hexToBytes, sha256Hex } from './deal.js';
+
+const FORMATS = [
+  ['swiss', 'Swiss'], ['knockout', 'Knockout (single elimination)'], ['double', 'Knockout (double elimination)'], ['arena', 'Arena'],
+];
+
+/** An event's format in words. */
+export function formatWords(f) {
+  if (!f) return '';
+  switch (f.kind) {
+    case 'swiss': return `Swiss, ${f.rounds} round${f.rounds === 1 ? '' : 's'}`;
+    case 'knockout': return f.double ? 'Knockout, double elimination' : 'Knockout';
+    case 'arena': return `Arena, ${minutes(f.duration_ms)}`;
+    case 'round_robin': case 'roundrobin': return f.double || f.twice ? 'Double round robin' : 'Round robin';
+    case 'duplicate': return `Duplicate${f.boards ? `, ${f.boards} boards` : ''}`;
+    case 'daylong': return `Daylong duplicate${f.boards ? `, ${f.boards} boards` : ''}`;
+    case 'cut_throat': case 'cutthroat': return 'Cut-throat tables';
+    default: return String(f.kind).replace(/_/g, ' ');
+  }
+}
+
+function minutes(ms) {
+  const m = Math.round(ms / 60000);
+  if (m >= 1) return `${m} minute${m === 1 ? '' : 's'}`;
+  const s = Math.round(ms / 1000);
+  return `${s} second${s === 1 ? '' : 's'}`;
+}
+
+function when(secs) {
+  return new Date(secs * 1000).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function startWords(s) {
+  const parts = [];
+  if (s.start_at) parts.push(`at ${when(s.start_at)}`);
+  if (s.start_when) parts.push(`when ${s.start_when} have joined`);
+  return parts.length ? `Starts ${parts.join(', or ')}` : '';
+}
+
+function rulesWords(spec) {
+  const [preset, ...opts] = String(spec || '').trim().split(/\s+/);
+  const words = [presetWords(preset)];
+  const kv = Object.fromEntries(opts.map((o) => o.split('=')));
+  if (kv.partnerships === 'true') words.push('in partnerships');
+  if (kv.target) words.push(`to ${kv.target}`);
+  const rest = opts.filter((o) => !/^(target|players|partnerships)=/.test(o));
+  return [words.join(', '), ...rest].join(' ');
+}
+
+// The settings this page knows by name; any others the server sends are listed as they come.
+const KNOWN = new Set(['name', 'format', 'rules', 'best_of', 'start_at', 'start_when', 'max_entrants', 'min_rating', 'max_rating']);
+
+function settingsLines(s) {
+  const lines = [
+    ['Format', formatWords(s.format)],
+    ['Rules', rulesWords(s.rules)],
+    ['Match', s.best_of > 1 ? `best of ${s.best_of} games` : 'one game'],
+    ['Start', startWords(s).replace(/^Starts /, '')],
+  ];
+  if (s.max_entrants) lines.push(['Entrants', `at most ${s.max_entrants}`]);
+  if (s.min_rating != null || s.max_rating != null) {
+    lines.push(['Ratings', s.min_rating != null && s.max_rating != null ? `${s.min_rating} to ${s.max_rating}`
+      : s.min_rating != null ? `${s.min_rating} and above` : `up to ${s.max_rating}`]);
+  }
+  for (const [k, v] of Object.entries(s)) {
+    if (KNOWN.has(k) || v === null || v === undefined) continue;
+    const label = k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+    const text = typeof v === 'object' ? JSON.stringify(v)
+      : /_ms$/.test(k) && typeof v === 'number' ? minutes(v)
+        : /_secs?$/.test(k) && typeof v === 'number' ? minutes(v * 1000) : String(v);
+    lines.push([label.replace(/ (ms|secs?)$/, ''), text]);
+  }
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list and the create form
+// ---------------------------------------------------------------------------------------------
+
+function listItem(t) {
+  return h('li', { class: 'tour-item', 'data-tournament': t.id },
+    h('a', { href: `/tournaments/${t.id}`, class: 'tour-name' }, t.name),
+    h('span', { class: 'muted' }, ` · ${formatWords(t.settings.format)} · ${rulesWords(t.settings.rules)}`),
+    h('span', {}, ` · ${t.entrants} entrant${t.entrants === 1 ? '' : 's'}${t.settings.max_entrants ? ` of ${t.settings.max_entrants}` : ''}`),
+    t.status === 'upcoming' && startWords(t.settings) ? h('span', { class: 'muted' }, ` · ${startWords(t.settings)}`) : null);
+}
+
+function numberOrNull(input) {
+  const v = input.value.trim();
+  return v === '' ? null : Number(v);
+}
+
+function createForm(cfg) {
+  const err = h('p', { class: 'error', id: 'tc-error', role: 'alert' });
+  const field = (id, label, input, note) => h('div', { class: 'field' }, h('label', { for: id }, label), input, note ? h('span', { class: 'key', id: `${id}-note` }, note) : null);
+  const name = h('input', { id: 'tc-name', maxlength: 64, required: true, autocomplete: 'off' });
+  const format = h('select', { id: 'tc-format' }, FORMATS.map(([v, t]) => h('option', { value: v }, t)));
+  const rounds = h('input', { id: 'tc-rounds', type: 'number', min: 1, max: 50, value: 5 });
+  const arena = h('input', { id: 'tc-minutes', type: 'number', min: 1, max: 1440, value: 30 });
+  const preset = h('select', { id: 'tc-preset' }, cfg.presets.filter((p) => p.players[0] <= 2 || p.players[1] >= 4).map((p) => h('option', { value: p.name }, presetWords(p.name))));
+  const partners = h('select', { id: 'tc-players' }, h('option', { value: '2' }, 'two players'), h('option', { value: '4' }, 'four, in partnerships'));
+  const target = h('input', { id: 'tc-target', type: 'number', min: 50, max: 1000, placeholder: 'preset' });
+  const bestOf = h('input', { id: 'tc-best-of', type: 'number', min: 1, max: 99, value: 1 });
+  const matchClock = h('input', { id: 'tc-match-clock', type: 'number', min: 1, max: 600, placeholder: 'none' });
+  const turnClock = h('input', { id: 'tc-turn-clock', type: 'number', min: 5, max: 3600, placeholder: 'the server\'s' });
+  const startAt = h('input', { id: 'tc-start-at', type: 'datetime-local' });
+  const startWhen = h('input', { id: 'tc-start-when', type: 'number', min: 2, max: 10000 });
+  const maxEntrants = h('input', { id: 'tc-max', type: 'number', min: 2, max: 10000 });
+  const minRating = h('input', { id: 'tc-min-rating', type: 'number' });
+  const maxRating = h('input', { id: 'tc-max-rating', type: 'number' });
+  const roundsField = field('tc-rounds', 'Rounds', rounds);
+  const arenaField = field('tc-minutes', 'Length (minutes)', arena);
+  const showFormat = () => {
+    roundsField.hidden = format.value !== 'swiss';
+    arenaField.hidden = format.value !== 'arena';
+  };
+  format.addEventListener('change', showFormat);
+  showFormat();
+  const settings = () => {
+    const f = format.value;
+    const fmt = f === 'swiss' ? { kind: 'swiss', rounds: Number(rounds.value) }
+      : f === 'arena' ? { kind: 'arena', duration_ms: Math.round(Number(arena.value) * 60000) }
+        : { kind: 'knockout', double: f === 'double' };
+    let rules = preset.value;
+    if (partners.value === '4') rules += ' players=4 partnerships=true';
+    if (target.value.trim()) rules += ` target=${Number(target.value)}`;
+    const s = { name: name.value.trim(), format: fmt, rules, best_of: Number(bestOf.value || 1) };
+    if (startAt.value) s.start_at = Math.floor(new Date(startAt.value).getTime() / 1000);
+    const n = numberOrNull(startWhen); if (n !== null) s.start_when = n;
+    const m = numberOrNull(maxEntrants); if (m !== null) s.max_entrants = m;
+    const lo = numberOrNull(minRating); if (lo !== null) s.min_rating = lo;
+    const hi = numberOrNull(maxRating); if (hi !== null) s.max_rating = hi;
+    // The clocks: the match clock in minutes, the turn clock's limit in seconds.
+    const mc = numberOrNull(matchClock); if (mc !== null) s.match_clock_ms = Math.round(mc * 60000);
+    const tc = numberOrNull(turnClock); if (tc !== null) s.turn_clock_ms = Math.round(tc * 1000);
+    return s;
+  };
+  // What the form can tell before asking the server (which checks everything again).
+  const problem = (s) => {
+    if (!s.name) return ['tc-name', 'Give the tournament a name.'];
+    if (!s.start_at && !s.start_when) return ['tc-start-when', 'Give a start time, or the number of entrants that starts it (or both).'];
+    for (const [el, id] of [[rounds, 'tc-rounds'], [bestOf, 'tc-best-of'], [target, 'tc-target'], [startWhen, 'tc-start-when'], [maxEntrants, 'tc-max'], [matchClock, 'tc-match-clock'], [turnClock, 'tc-turn-clock']]) {
+      if (!el.closest('[hidden]') && el.value.trim() !== '' && !el.checkValidity()) {
+        return [id, `${el.labels[0].textContent}: ${el.validationMessage}`];
+      }
+    }
+    return null;
+  };
+  const form = h('form', { id: 'tour-create', class: 'card', 'aria-labelledby': 'tc-h', novalidate: true, onSubmit: async (ev) => {
+    ev.preventDefault();
+    err.textContent = '';
+    for (const el of form.querySelectorAll('[aria-invalid]')) el.removeAttribute('aria-invalid');
+    const s = settings();
+    const bad = problem(s);
+    if (bad) {
+      const el = document.getElementById(bad[0]);
+      el.setAttribute('aria-invalid', 'true');
+      err.textContent = bad[1];
+      el.focus();
+      return;
+    }
+    const button = form.querySelector('#tc-go');
+    button.disabled = true;
+    try {
+      const r = await api.createTournament(s);
+      // A server that does not keep a clock asked for says so rather than dropping it quietly.
+      const made = await api.tournament(r.id);
+      const lost = ['match_clock_ms', 'turn_clock_ms'].filter((k) => s[k] != null && made.settings[k] == null);
+      go(`/tournaments/${r.id}${lost.length ? `?unsupported=${lost.join(',')}` : ''}`);
+    } catch (e) {
+      err.textContent = e.message;
+      button.disabled = false;
+      err.focus?.();
+    }
+  } },
+  h('h2', { id: 'tc-h' }, 'Create a tournament'),
+  h('div', { class: 'row' }, field('tc-name', 'Name', name), field('tc-format', 'Format', format), roundsField, arenaField),
+  h('div', { class: 'row' }, field('tc-preset', 'Game', preset), field('tc-players', 'Players', partners), field('tc-target', 'Target', target), field('tc-best-of', 'Games a match (best of)', bestOf)),
+  h('fieldset', {}, h('legend', {}, 'Clocks'), h('div', { class: 'row' },
+    field('tc-match-clock', 'Match clock (minutes)', matchClock), field('tc-turn-clock', 'Turn clock limit (seconds)', turnClock))),
+  h('fieldset', {}, h('legend', {}, 'Start'), h('div', { class: 'row' },
+    field('tc-start-at', 'Start time', startAt), field('tc-start-when', 'or when this many have joined', startWhen))),
+  h('fieldset', {}, h('legend', {}, 'Limits'), h('div', { class: 'row' },
+    field('tc-max', 'Most entrants', maxEntrants), field('tc-min-rating', 'Lowest rating', minRating), field('tc-max-rating', 'Highest rating', maxRating))),
+  h('p', {}, h('button', { type: 'submit', id: 'tc-go' }, 'Create')),
+  err);
+  err.setAttribute('tabindex', '-1');
+  return form;
+}
+
+export async function tournamentsPage(main, { app }) {
+  document.title = 'Tournaments · fiveup';
+  const [lists, cfg] = await Promise.all([api.tournaments(), api.config()]);
+  const section = (key, title, empty) => h('section', { class: 'card', 'aria-labelledby': `tl-${key}` },
+    h('h2', { id: `tl-${key}` }, title),
+    (lists[key] || []).length ? h('ul', { class: 'tour-list', id: `tour-${key}` }, lists[key].map(listItem)) : h('p', { class: 'muted' }, empty));
+  mount(main, h('section', { class: 'page tournaments', 'aria-labelledby': 'tours-h' },
+    h('h1', { id: 'tours-h' }, 'Tournaments'),
+    h('div', { class: 'lobby-grid' },
+      h('div', {},
+        section('running', 'Running', 'No tournament is being played now.'),
+        section('upcoming', 'Upcoming', 'No tournament is waiting to start.'),
+        section('finished', 'Finished', 'No tournament has finished yet.')),
+      h('div', {},
+        app.user?.registered ? createForm(cfg)
+          : h('section', { class: 'card', 'aria-labelledby': 'tc-h' }, h('h2', { id: 'tc-h' }, 'Create a tournament'),
+            h('p', {}, app.user ? 'Register to create tournaments: ' : 'Log in or register to create tournaments: ', h('a', { href: '/' }, 'the lobby'), '.'))))));
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One event
+// ---------------------------------------------------------------------------------------------
+
+/** Who plays each match, by its games' key (`round`, `match`), for every format. */
+function matchSides(ev) {
+  const sides = new Map();
+  (ev.rounds || []).forEach((r, ri) => r.pairings.forEach((p, i) => sides.set(`${ri}:${i}`, [p.a, p.b])));
+  (ev.bracket || []).forEach((m) => sides.set(`0:${m.id}`, m.slots.map(slotEntrant)));
+  (ev.matches || []).forEach((m, i) => sides.set(`0:${i}`, [m.a, m.b]));
+  return sides;
+}
+
+function slotEntrant(slot) {
+  return slot && typeof slot === 'object' && 'Entrant' in slot ? slot.Entrant : null;
+}
+
+function gameLinks(games, label = 'game') {
+  return (games || []).map((g, i) => [' ', g.result
+    ? h('a', { href: `/game/${g.table}`, class: 'replay-link' }, `${label} ${i + 1} replay`)
+    : h('a', { href: `/table/${g.table}`, class: 'table-link' }, `${label} ${i + 1}: watch`)]);
+}
+
+function resultWords(result) {
+  if (!result) return '';
+  const [a, b] = result.games;
+  const pts = result.points ? ` (${result.points[0]}–${result.points[1]})` : '';
+  return `${a}–${b}${result.drawn ? `, ${result.drawn} drawn` : ''}${pts}`;
+}
+
+function standingsTable(rows, nameOf, mine) {
+  const withTies = rows.some((r) => (r.tiebreaks || []).length);
+  const tieNames = withTies ? rows.find((r) => (r.tiebreaks || []).length).tiebreaks.map((t) => t.name) : [];
+  return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'standings table' },
+    h('table', { class: 'result standings', id: 'standings-table' },
+      h('thead', {}, h('tr', {}, ['Rank', 'Entrant', 'Points', 'W-D-L', ...tieNames].map((x) => h('th', { scope: 'col' }, x)))),
+      h('tbody', {}, rows.map((r) => {
+        const rec = r.record || r;
+        return h('tr', { class: [r.out ? 'out' : '', mine.has(r.entrant) ? 'mine' : ''], 'data-entrant': r.entrant },
+          h('td', {}, String(r.rank)),
+          h('td', {}, r.name || nameOf(r.entrant), r.out ? h('span', { class: 'muted' }, ' (out)') : null),
+          h('td', {}, fmtPoints(r.points)),
+          h('td', {}, `${rec.won}-${rec.drawn}-${rec.lost}`),
+          (r.tiebreaks || []).map((t) => h('td', {}, fmtPoints(t.value))));
+      }))));
+}
+
+function fmtPoints(x) {
+  if (x == null) return '';
+  const whole = Math.floor(x);
+  const frac = x - whole;
+  if (Math.abs(frac - 0.5) < 1e-9) return whole ? `${whole}½` : '½';
+  return Number.isInteger(x) ? String(x) : x.toFixed(2);
+}
+
+function roundsSection(ev, nameOf, gamesOf) {
+  if (!ev.rounds || !ev.rounds.length) return null;
+  return h('section', { class: 'card', 'aria-labelledby': 'rounds-h' },
+    h('h2', { id: 'rounds-h' }, 'Pairings'),
+    ev.rounds.map((r, ri) => h('div', { class: 'round' },
+      h('h3', {}, `Round ${ri + 1}`),
+      h('ul', { class: 'pairings', 'data-round': ri + 1 }, r.pairings.map((p, i) => h('li', {},
+        p.b == null ? `${nameOf(p.a)}: bye` : [
+          h('span', { class: 'pair' }, `${nameOf(p.a)} v ${nameOf(p.b)}`),
+          r.results && r.results[i] ? h('span', { class: 'score-text' }, ` ${resultWords(r.results[i])}`) : h('span', { class: 'muted' }, ' playing'),
+          gameLinks(gamesOf(ri, i))],
+      ))))));
+}
+
+const SIDE_WORDS = { Winners: 'Winners\' bracket', Losers: 'Losers\' bracket', GrandFinal: 'Grand final', Reset: 'Grand final, reset' };
+
+function slotWords(slot, nameOf) {
+  if (slot === 'Empty') return 'bye';
+  if (slot === 'Waiting') return 'to be decided';
+  return nameOf(slotEntrant(slot));
+}
+
+function bracketSection(ev, nameOf, gamesOf, mine) {
+  if (!ev.bracket || !ev.bracket.length) return null;
+  const double = ev.bracket.some((m) => m.side !== 'Winners');
+  const sides = ['Winners', 'Losers', 'GrandFinal', 'Reset'].map((side) => [side, ev.bracket.filter((m) => m.side === side)]).filter(([, ms]) => ms.length);
+  const lastWinners = Math.max(...ev.bracket.filter((m) => m.side === 'Winners').map((m) => m.round));
+  const roundName = (side, r) => {
+    if (side !== 'Winners') return side === 'Losers' ? `Round ${r}` : '';
+    if (!double && r === lastWinners) return 'Final';
+    if (!double && r === lastWinners - 1) return 'Semi-finals';
+    return `Round ${r}`;
+  };
+  const matchBox = (m) => {
+    const won = slotEntrant(m.winner);
+    const games = gamesOf(0, m.id);
+    return h('li', { class: ['bmatch', `st-${m.status.toLowerCase()}`], 'data-match': m.id, 'data-status': m.status },
+      h('ul', { class: 'bslots', 'aria-label': `match ${m.id + 1}` }, m.slots.map((s, i) => {
+        const e = slotEntrant(s);
+        return h('li', { class: ['bslot', e != null && e === won ? 'won' : '', e != null && mine.has(e) ? 'mine' : '', e == null ? 'empty' : ''] },
+          h('span', { class: 'bname' }, slotWords(s, nameOf)),
+          m.result ? h('span', { class: 'bscore' }, String(m.result.games[i])) : null,
+          e != null && e === won ? h('span', { class: 'visually-hidden' }, ' (through)') : null);
+      })),
+      m.status === 'Walkover' ? h('p', { class: 'bnote muted' }, 'walkover') : null,
+      m.status === 'Void' ? h('p', { class: 'bnote muted' }, 'not played') : null,
+      games.length ? h('p', { class: 'bnote' }, gameLinks(games)) : null);
+  };
+  return h('section', { class: 'card bracket', 'aria-labelledby': 'bracket-h' },
+    h('h2', { id: 'bracket-h' }, 'Bracket'),
+    sides.map(([side, ms]) => {
+      if (side === 'Reset' && ms.every((m) => m.status === 'Void')) return null;
+      const rounds = [...new Set(ms.map((m) => m.round))].sort((a, b) => a - b);
+      return h('div', { class: 'bside', 'data-side': side },
+        sides.length > 1 ? h('h3', {}, SIDE_WORDS[side]) : null,
+        h('div', { class: 'bracket-scroll', tabindex: 0, role: 'region', 'aria-label': `${SIDE_WORDS[side]}, scrolls sideways` },
+          h('ol', { class: 'bcols' }, rounds.map((r) => h('li', { class: 'bcol' },
+            roundName(side, r) ? h('h4', {}, roundName(side, r)) : null,
+            h('ol', { class: 'bmatches' }, ms.filter((m) => m.round === r).sort((a, b) => a.index - b.index).map(matchBox)))))));
+    }),
+    ev.status === 'finished' && !ev.cancelled ? championLine(ev, nameOf) : null);
+}
+
+function championLine(ev, nameOf) {
+  const top = (ev.standings || []).find((r) => r.rank === 1);
+  return top ? h('p', { class: 'champion', id: 'champion' }, `Champion: ${nameOf(top.entrant)}`) : null;
+}
+
+function arenaSection(ev, nameOf, gamesOf) {
+  if (!ev.matches || !ev.matches.length) return null;
+  const recent = ev.matches.map((m, i) => [m, i]).reverse().slice(0, 40);
+  return h('section', { class: 'card', 'aria-labelledby': 'arena-h' },
+    h('h2', { id: 'arena-h' }, 'Recent matches'),
+    h('ul', { class: 'pairings arena-matches' }, recent.map(([m, i]) => h('li', {},
+      `${nameOf(m.a)} v ${nameOf(m.b)}`,
+      m.result ? h('span', { class: 'score-text' }, ` ${resultWords(m.result)}`) : h('span', { class: 'muted' }, ' playing'),
+      gameLinks(gamesOf(0, i))))));
+}
+
+function boardsSection(ev, nameOf) {
+  if (!ev.boards || !ev.boards.length) return null;
+  return h('section', { class: 'card boards', 'aria-labelledby': 'boards-h' },
+    h('h2', { id: 'boards-h' }, 'Boards'),
+    ev.closes_ms ? h('p', {}, `Entries close ${new Date(ev.closes_ms).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' })}.`) : null,
+    h('p', { class: 'note' }, 'Every entrant plays the same deals. Each board\'s commitment is published from the start and its seed when the event ends: the seed\'s SHA-256 must equal the commitment, and each game\'s replay re-derives its deal.'),
+    ev.boards.map((b) => {
+      const out = h('span', { class: 'verify-board', 'aria-live': 'polite' });
+      const verify = async () => {
+        try {
+          const got = await sha256Hex(hexToBytes(b.seed));
+          const ok = got === String(b.commit).toLowerCase();
+          out.className = `verify-board ${ok ? 'ok' : 'bad'}`;
+          out.textContent = ok ? ` ✓ SHA-256 of the seed equals the commitment` : ` ✗ SHA-256 of the seed is ${got}`;
+          announce(ok ? `Board ${b.board} verified` : `Board ${b.board}: the seed does not match`);
+        } catch (e) { out.className = 'verify-board bad'; out.textContent = ` ✗ ${e.message}`; }
+      };
+      return h('div', { class: 'board-box', 'data-board': b.board },
+        h('h3', {}, `Board ${b.board}`),
+        h('div', { class: 'hex' }, h('span', { class: 'k' }, 'commitment'), ' ', h('code', {}, b.commit)),
+        h('div', { class: 'hex' }, h('span', { class: 'k' }, 'seed'), ' ', b.seed ? h('code', {}, b.seed) : h('span', { class: 'muted' }, 'published when the event ends')),
+        b.seed ? h('p', {}, h('button', { type: 'button', class: 'secondary', onClick: verify }, `Verify board ${b.board}`), out) : null,
+        b.average != null ? h('p', {}, `Average score: ${Number(b.average).toFixed(1)}`) : null,
+        (b.results || []).length ? h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': `board ${b.board} results` }, h('table', { class: 'result' },
+          h('thead', {}, h('tr', {}, ['Entrant', 'Score', 'Matchpoints', 'Difference', 'Game'].map((x) => h('th', { scope: 'col' }, x)))),
+          h('tbody', {}, b.results.map((r) => h('tr', {},
+            h('td', {}, nameOf(r.entrant)), h('td', {}, String(r.score)), h('td', {}, fmtPoints(r.matchpoints)), h('td', {}, Number(r.diff).toFixed(1)),
+            h('td', {}, r.table ? h('a', { href: `/game/${r.table}` }, 'replay') : '')))))) : null);
+    }));
+}
+
+function cutThroatSection(ev, nameOf) {
+  if (!Array.isArray(ev.tables) || !ev.tables.length) return null;
+  return h('section', { class: 'card', 'aria-labelledby': 'ct-h' },
+    h('h2', { id: 'ct-h' }, 'Tables'),
+    ev.tables.map((round, ri) => h('div', { class: 'round' }, h('h3', {}, `Round ${ri + 1}`),
+      h('ul', { class: 'pairings' }, round.map((t, ti) => h('li', {},
+        `Table ${ti + 1}: `, t.entrants.map((e, k) => `${nameOf(e)}${t.scores ? ` ${t.scores[k]}` : ''}`).join(', '),
+        t.table ? [' ', t.scores ? h('a', { href: `/game/${t.table}` }, 'replay') : h('a', { href: `/table/${t.table}` }, 'watch')] : null))))));
+}
+
+/** The crosstable of a finished Swiss or round robin: each entrant's result against each other. */
+function crosstable(ev, nameOf) {
+  if (ev.status !== 'finished' || !ev.rounds || !ev.rounds.length) return null;
+  const order = (ev.standings || []).map((r) => r.entrant);
+  const place = new Map(order.map((e, i) => [e, i]));
+  const cells = new Map();
+  const add = (x, y, text) => { const k = `${x}:${y}`; cells.set(k, [...(cells.get(k) || []), text]); };
+  const byes = new Map();
+  ev.rounds.forEach((r) => r.pairings.forEach((p, i) => {
+    if (p.b == null) { byes.set(p.a, (byes.get(p.a) || 0) + 1); return; }
+    const res = r.results && r.results[i];
+    if (!res) return;
+    const [ga, gb] = res.games;
+    add(p.a, p.b, ga > gb ? '1' : ga < gb ? '0' : '½');
+    add(p.b, p.a, gb > ga ? '1' : gb < ga ? '0' : '½');
+  }));
+  return h('section', { class: 'card', 'aria-labelledby': 'cross-h' },
+    h('h2', { id: 'cross-h' }, 'Crosstable'),
+    h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'crosstable' },
+      h('table', { class: 'result crosstable', id: 'crosstable' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'Entrant'), order.map((_, i) => h('th', { scope: 'col' }, String(i + 1))), h('th', { scope: 'col' }, 'Byes'), h('th', { scope: 'col' }, 'Points'))),
+        h('tbody', {}, order.map((e, i) => h('tr', {},
+          h('td', {}, String(i + 1)), h('th', { scope: 'row' }, nameOf(e)),
+          order.map((o) => h('td', { class: o === e ? 'self' : '' }, o === e ? '×' : (cells.get(`${e}:${o}`) || []).join(' '))),
+          h('td', {}, String(byes.get(e) || 0)),
+          h('td', {}, fmtPoints(ev.standings[place.get(e)].points))))))));
+}
+
+/** Every game of the event, with its replay or its table. */
+function allGames(ev, nameOf, sides) {
+  const list = ev.games || [];
+  if (!list.length) return null;
+  const label = (g) => {
+    const pair = sides.get(`${g.round}:${g.match}`);
+    const who = pair && pair[0] != null && pair[1] != null ? `${nameOf(pair[0])} v ${nameOf(pair[1])}` : `match ${g.match + 1}`;
+    return ev.rounds ? `Round ${g.round + 1}: ${who}` : who;
+  };
+  return h('section', { class: 'card', 'aria-labelledby': 'games-h' },
+    h('h2', { id: 'games-h' }, 'Every game'),
+    h('ul', { class: 'all-games' }, list.map((g) => h('li', {}, label(g), ' ·', gameLinks(g.games)))));
+}
+
+/** The table of yours being played now, if any: its id. */
+function myTable(ev, mine, sides) {
+  for (const g of ev.games || []) {
+    const last = g.games[g.games.length - 1];
+    if (!last || last.result) continue;
+    const pair = sides.get(`${g.round}:${g.match}`) || [];
+    if (pair.some((e) => mine.has(e))) return last.table;
+  }
+  for (const round of Array.isArray(ev.tables) ? ev.tables : []) {
+    for (const t of round) if (t.table && !t.scores && t.entrants.some((e) => mine.has(e))) return t.table;
+  }
+  for (const b of ev.boards || []) {
+    for (const r of b.results || []) if (r.table && mine.has(r.entrant) && r.score == null) return r.table;
+  }
+  return null;
+}
+
+export async function tournamentPage(main, { params: [id], query, app }) {
+  let ev = await api.tournament(id);
+  let cfg = null;
+  let live = null; // the standings pushed last over the websocket
+  let conn = null;
+  let refreshTimer = null;
+  let closed = false;
+  const unsupported = (query.get('unsupported') || '').split(',').filter(Boolean);
+  const sections = h('div', { class: 'tour-sections' });
+  const actions = h('div', { class: 'tour-actions' });
+  const standingsBox = h('section', { class: 'card', 'aria-labelledby': 'standings-h' });
+  const status = h('p', { class: 'tour-status', id: 'tour-status', role: 'status' });
+  const err = h('p', { class: 'error', role: 'alert', id: 'tour-error' });
+  const heading = h('h1', { id: 'tour-h' });
+  let actionsKey = '';
+
+  const nameOf = (e) => {
+    if (e == null) return 'bye';
+    const row = (ev.entrants || []).find((r) => r.entrant.id === e);
+    return row ? row.entrant.name : `entrant ${e}`;
+  };
+  const mineSet = () => new Set((ev.entrants || []).filter((r) => !r.withdrawn && app.user && r.members.some((m) => m.kind === 'user' && m.user.id === app.user.id)).map((r) => r.entrant.id));
+
+  const statusWords = () => {
+    if (ev.cancelled) return 'Cancelled: fewer than two entrants when it was due to start.';
+    if (ev.status === 'finished') return 'Finished.';
+    if (ev.status === 'running') return ev.late_entry ? 'Running; late entries are open.' : 'Running.';
+    return `Upcoming. ${startWords(ev.settings)}.`;
+  };
+
+  const drawActions = (mine) => {
+    const inIt = mine.size > 0;
+    const creator = app.user && app.user.id === ev.creator;
+    const canWithdraw = inIt && ev.status !== 'finished' && !(ev.status === 'running' && ev.settings.format.kind === 'knockout');
+    const key = JSON.stringify([!!app.user, inIt, ev.late_entry, canWithdraw, creator, ev.status]);
+    if (key === actionsKey) return;
+    actionsKey = key;
+    const had = document.activeElement && actions.contains(document.activeElement) ? document.activeElement.id : null;
+    const act = async (fn, done) => {
+      err.textContent = '';
+      try { await fn(); announce(done); await refresh(); } catch (e) { err.textContent = e.message; }
+    };
+    const teams = /partnerships=true/.test(ev.settings.rules);
+    const partner = teams && cfg ? h('select', { id: 'partner' }, cfg.bot_levels.map((l) => h('option', { value: l, selected: l === 'club' }, levelWords(l)))) : null;
+    const level = cfg ? h('select', { id: 'bot-level' }, cfg.bot_levels.map((l) => h('option', { value: l }, levelWords(l)))) : null;
+    const count = h('input', { id: 'bot-count', type: 'number', min: 1, max: 1000, value: 1 });
+    mount(actions,
+      !app.user && ev.late_entry ? h('p', {}, h('a', { href: '/' }, 'Log in or play as a guest'), ' to join.') : null,
+      app.user && !inIt && ev.late_entry ? h('form', { class: 'row', id: 'join-form', onSubmit: (e) => {
+        e.preventDefault();
+        act(() => api.joinTournament(id, partner ? { partner: partner.value } : undefined), 'You have joined the tournament.');
+      } }, partner ? h('div', { class: 'field' }, h('label', { for: 'partner' }, 'Your computer partner'), partner) : null,
+      h('button', { type: 'submit', id: 'join' }, ev.status === 'running' ? 'Join late' : 'Join')) : null,
+      inIt ? h('p', { class: 'ok', id: 'entered', tabindex: -1 }, 'You are in this tournament.') : null,
+      canWithdraw ? h('button', { type: 'button', class: 'secondary', id: 'withdraw', onClick: () => act(() => api.withdrawTournament(id), 'You have withdrawn.') }, 'Withdraw') : null,
+      creator && ev.late_entry && cfg ? h('form', { class: 'row', id: 'bots-form', 'aria-label': 'add computer entrants', onSubmit: (e) => {
+        e.preventDefault();
+        act(() => api.tournamentBots(id, level.value, Number(count.value)), 'Computer entrants added.');
+      } }, h('div', { class: 'field' }, h('label', { for: 'bot-level' }, 'Computer level'), level),
+      h('div', { class: 'field' }, h('label', { for: 'bot-count' }, 'How many'), count),
+      h('button', { type: 'submit', id: 'add-bots' }, 'Add computer entrants')) : null);
+    // The control used may be gone (Join, once joined): the focus goes to what happened.
+    if (had !== null) (document.getElementById(had) || actions.querySelector('button, a, #entered') || status).focus();
+  };
+
+  const draw = () => {
+    const mine = mineSet();
+    const sides = matchSides(ev);
+    const gamesOf = (r, m) => ((ev.games || []).find((g) => g.round === r && g.match === m) || {}).games || [];
+    document.title = `${ev.name} · Tournaments · fiveup`;
+    heading.textContent = ev.name;
+    status.textContent = statusWords();
+    drawActions(mine);
+    const rows = live && live.length ? live : ev.standings || [];
+    const yours = myTable(ev, mine, sides);
+    mount(standingsBox, h('h2', { id: 'standings-h' }, 'Standings'),
+      yours ? h('p', { class: 'your-table' }, h('a', { class: 'button', id: 'your-table', href: `/table/${yours}` }, 'Go to your table')) : null,
+      rows.length ? standingsTable(rows, nameOf, mine) : h('p', { class: 'muted' }, 'The standings start with the first round.'));
+    // Redraw the rest, keeping the focus (by id, or the same link) and each box's scroll.
+    const focused = document.activeElement && sections.contains(document.activeElement) ? document.activeElement : null;
+    const focusKey = focused ? (focused.id || focused.getAttribute('href') || focused.getAttribute('aria-label')) : null;
+    const scrolls = [...sections.querySelectorAll('.bracket-scroll, .table-scroll')].map((b) => b.scrollLeft);
+    mount(sections,
+      bracketSection(ev, nameOf, gamesOf, mine),
+      roundsSection(ev, nameOf, gamesOf),
+      arenaSection(ev, nameOf, gamesOf),
+      boardsSection(ev, nameOf),
+      cutThroatSection(ev, nameOf),
+      crosstable(ev, nameOf),
+      h('section', { class: 'card', 'aria-labelledby': 'entrants-h' },
+        h('h2', { id: 'entrants-h' }, `Entrants (${(ev.entrants || []).filter((r) => !r.withdrawn).length})`),
+        (ev.entrants || []).length ? h('ol', { class: 'entrants', id: 'entrants' }, ev.entrants.map((r) => h('li', { class: [r.withdrawn ? 'out' : '', mine.has(r.entrant.id) ? 'mine' : ''] },
+          r.entrant.name, r.entrant.rating ? h('span', { class: 'muted' }, ` (${r.entrant.rating})`) : null,
+          r.members.every((m) => m.kind === 'bot') ? h('span', { class: 'muted' }, ' · computer') : null,
+          r.withdrawn ? h('span', { class: 'muted' }, ' · withdrawn') : null))) : h('p', { class: 'muted' }, 'Nobody has joined yet.')),
+      allGames(ev, nameOf, sides));
+    [...sections.querySelectorAll('.bracket-scroll, .table-scroll')].forEach((b, i) => { if (scrolls[i]) b.scrollLeft = scrolls[i]; });
+    if (focusKey) {
+      const again = [...sections.querySelectorAll('a, button, [tabindex]')].find((el) => (el.id || el.getAttribute('href') || el.getAttribute('aria-label')) === focusKey);
+      again?.focus();
+    }
+  };
+
+  const refresh = async () => {
+    try {
+      ev = await api.tournament(id);
+      // The full answer's standings are newer than any push before it.
+      live = null;
+      draw();
+    } catch (e) {
+      if (!closed) err.textContent = e.message;
+    }
+  };
+
+  mount(main, h('section', { class: 'page tournament', 'aria-labelledby': 'tour-h', 'data-tournament': id },
+    h('p', { class: 'crumbs' }, h('a', { href: '/tournaments' }, 'All tournaments')),
+    heading,
+    status,
+    unsupported.length ? h('p', { class: 'error', id: 'unsupported' }, `This server does not run ${unsupported.map((k) => (k === 'match_clock_ms' ? 'a match clock' : 'a turn clock limit')).join(' or ')} yet: the tournament was created without it.`) : null,
+    h('div', { class: 'lobby-grid tour-top' },
+      h('section', { class: 'card', 'aria-labelledby': 'settings-h' },
+        h('h2', { id: 'settings-h' }, 'Settings'),
+        h('dl', { class: 'stats' }, settingsLines(ev.settings).map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+        actions, err),
+      standingsBox),
+    sections));
+  status.setAttribute('tabindex', '-1');
+  draw();
+  api.config().then((c) => { cfg = c; actionsKey = ''; if (!closed) drawActions(mineSet()); }, () => {});
+
+  // Follow the event: the server pushes its standings on every change; the rest (pairings,
+  // bracket, games) is read again once the pushes settle.
+  conn = new Conn({
+    onOpen: (c) => c.send({ type: 'tournament', tournament: id }),
+    onStatus: (ok) => app.setNet(ok),
+    onMessage: (msg) => {
+      if (msg.type !== 'tournament' || !msg.event || msg.event.id !== id) return;
+      const before = ev.status;
+      live = msg.event.standings;
+      ev.status = msg.event.status;
+      draw();
+      if (before !== ev.status) announce(`The tournament is ${ev.status === 'running' ? 'under way' : ev.status}.`);
+      clearTimeout(refreshTimer);
+      refreshTimer = setTimeout(refresh, 150);
+    },
+  });
+  return () => {
+    closed = true;
+    clearTimeout(refreshTimer);
+    conn.send({ type: 'tournament', tournament: '' });
+    conn.close();
+  };
+}
+
