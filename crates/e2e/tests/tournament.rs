@@ -272,7 +272,18 @@ async fn a_knockout_from_the_form_to_the_champion_by_the_banner() {
     let base = format!("http://{}", server.local_addr());
     let driver = ChromeDriver::start(&browsers).unwrap();
     let a = driver.session(1366, 900).await.unwrap();
-    let b = driver.session(1366, 900).await.unwrap();
+    // Bertil plays on a phone, in the dark theme.
+    let b = driver
+        .session_with(
+            390,
+            844,
+            &[
+                "--force-dark-mode",
+                "--blink-settings=preferredColorScheme=0",
+            ],
+        )
+        .await
+        .unwrap();
     register(&a, &base, "Annika").await;
     register(&b, &base, "Bertil").await;
 
@@ -416,6 +427,22 @@ async fn a_knockout_from_the_form_to_the_champion_by_the_banner() {
                     "{who}: the title while called: {}",
                     call[1]
                 );
+                // Announced to screen readers; photographed the first time (with axe's check).
+                wait_js(
+                    c,
+                    "const a = document.querySelector('#call-banner [role=alert]'); return !!a && a.textContent.startsWith('Your table is ready');",
+                    Duration::from_secs(5),
+                    "the call announced",
+                )
+                .await;
+                if calls[k] == 0 {
+                    let (name, size) = if k == 0 {
+                        ("call-banner", (1366, 900))
+                    } else {
+                        ("call-banner-dark", (390, 844))
+                    };
+                    check_page(&driver, c, &axe, name, size).await;
+                }
                 click(c, "#call-go").await;
                 wait_js(c, &format!("return location.pathname === {href:?} && !!document.querySelector('.table-page') && document.querySelector('#call-banner').hidden && !document.title.startsWith('Your table is ready');"), Duration::from_secs(10), "the called table, the banner gone").await;
                 calls[k] += 1;
@@ -557,6 +584,16 @@ async fn a_knockout_from_the_form_to_the_champion_by_the_banner() {
         .await;
         check_page(&driver, &a, &axe, "tournaments", size).await;
     }
+    // Bertil's phone, dark: the finished event.
+    go(&b, &event_path).await;
+    wait_js(
+        &b,
+        "return !!document.querySelector('#champion');",
+        Duration::from_secs(10),
+        "the event page on the phone",
+    )
+    .await;
+    check_page(&driver, &b, &axe, "tournament-finished-dark", (390, 844)).await;
     a.close().await.unwrap();
     b.close().await.unwrap();
     server.shutdown().await;

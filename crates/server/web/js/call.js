@@ -4,7 +4,7 @@
 // off or the system asks for reduced motion), announces it to screen readers and marks the
 // document's title until the banner is seen (the link followed, the banner dismissed, or the
 // page looked at again after being in the background).
-import { h, mount, announce } from './dom.js';
+import { h, mount } from './dom.js';
 import { Conn } from './conn.js';
 
 let conn = null;
@@ -60,11 +60,11 @@ export function showCall({ tournament, name, table }) {
   const el = banner();
   const link = h('a', { href: `/table/${table}`, class: 'button', id: 'call-go', onClick: () => seen() }, 'Go to your table');
   mount(el,
-    h('p', { class: 'call-text' }, h('strong', {}, 'Your table is ready'), ' in ', h('a', { href: `/tournaments/${tournament}` }, name), '.'),
+    // An alert: screen readers say it at once, whatever else the page announces meanwhile.
+    h('p', { class: 'call-text', role: 'alert' }, h('strong', {}, 'Your table is ready'), ' in ', h('a', { href: `/tournaments/${tournament}` }, name), '.'),
     link,
     h('button', { type: 'button', class: 'secondary', id: 'call-dismiss', 'aria-label': 'Dismiss the call to your table', onClick: () => seen() }, 'Dismiss'));
   el.hidden = false;
-  announce(`Your table is ready in ${name}. The link to it is under the page's header.`);
   chime();
 }
 

@@ -249,7 +249,7 @@ function resultWords(result) {
 
 function standingsTable(rows, nameOf, mine) {
   const withTies = rows.some((r) => (r.tiebreaks || []).length);
-  const tieNames = withTies ? rows.find((r) => (r.tiebreaks || []).length).tiebreaks.map((t) => t.name) : [];
+  const tieNames = withTies ? rows.find((r) => (r.tiebreaks || []).length).tiebreaks.map((t) => t.name.replace(/^./, (c) => c.toUpperCase())) : [];
   return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'standings table' },
     h('table', { class: 'result standings', id: 'standings-table' },
       h('thead', {}, h('tr', {}, ['Rank', 'Entrant', 'Points', 'W-D-L', ...tieNames].map((x) => h('th', { scope: 'col' }, x)))),
