@@ -163,6 +163,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../../web/js/tournaments.js"),
     ),
     (
+        "js/tourview.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/js/tourview.js"),
+    ),
+    (
         "js/verifyview.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../web/js/verifyview.js"),
