@@ -497,6 +497,7 @@ async fn a_knockout_from_the_form_to_the_champion_by_the_banner() {
             tokio::time::sleep(Duration::from_millis(60)).await;
         }
     }
+    eprintln!("calls to a table: Annika {}, Bertil {}", calls[0], calls[1]);
     // Both were called to the first round; the final's people (if any) once more.
     assert!(
         calls.iter().all(|n| *n >= 1),
@@ -584,6 +585,60 @@ async fn a_knockout_from_the_form_to_the_champion_by_the_banner() {
         .await;
         check_page(&driver, &a, &axe, "tournaments", size).await;
     }
+    // A bigger bracket: a double elimination of eight computer entrants (through the API),
+    // played out by the server, drawn at the three sizes: on the phone its boxes scroll
+    // sideways and the page does not.
+    let big: Value = a
+        .execute(
+            "const post = (p, b) => fetch(p, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(b)}).then((r) => r.json());
+             return post('/api/tournaments', {name: 'Double trouble', format: {kind: 'knockout', double: true}, rules: 'five-up target=50', best_of: 1, start_when: 8})
+               .then((t) => post(`/api/tournaments/${t.id}/bots`, {level: 'beginner', count: 8}).then(() => t.id));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let big_path = format!("/tournaments/{}", big.as_str().unwrap());
+    go(&a, &big_path).await;
+    wait_js(
+        &a,
+        "return document.querySelector('#tour-status').textContent.startsWith('Finished') && !!document.querySelector('#champion');",
+        Duration::from_secs(180),
+        "the double elimination played out",
+    )
+    .await;
+    let sides: Value = a
+        .execute(
+            "return [...document.querySelectorAll('.bside')].map((s) => s.dataset.side);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(sides[0], "Winners");
+    assert_eq!(sides[1], "Losers");
+    assert_eq!(sides[2], "GrandFinal");
+    for size in SIZES {
+        set_viewport(&a, size.0, size.1).await.unwrap();
+        go(&a, &big_path).await;
+        wait_js(
+            &a,
+            "return !!document.querySelector('#champion');",
+            Duration::from_secs(10),
+            "the double bracket",
+        )
+        .await;
+        check_page(&driver, &a, &axe, "tournament-double", size).await;
+        if size.0 == 390 {
+            let scrolls = a
+                .execute("const b = document.querySelector('.bside[data-side=Losers] .bracket-scroll'); return b.scrollWidth > b.clientWidth;", vec![])
+                .await
+                .unwrap();
+            assert_eq!(
+                scrolls, true,
+                "the losers' bracket scrolls in its box on a phone"
+            );
+        }
+    }
+
     // Bertil's phone, dark: the finished event.
     go(&b, &event_path).await;
     wait_js(

@@ -152,7 +152,7 @@ export async function tournamentsPage(main, { app }) {
 // One event
 // ---------------------------------------------------------------------------------------------
 
-/** Who plays each match, by its games' key (`round`, `match`), for every format. */
+/** One event's page, following the event over the websocket. */
 export async function tournamentPage(main, { params: [id], query, app }) {
   let ev = await api.tournament(id);
   let cfg = null;
@@ -224,7 +224,8 @@ export async function tournamentPage(main, { params: [id], query, app }) {
     const gamesOf = (r, m) => ((ev.games || []).find((g) => g.round === r && g.match === m) || {}).games || [];
     document.title = `${ev.name} · Tournaments · fiveup`;
     heading.textContent = ev.name;
-    status.textContent = statusWords();
+    // Set only when it changes: the status line is announced.
+    if (status.textContent !== statusWords()) status.textContent = statusWords();
     drawActions(mine);
     const rows = live && live.length ? live : ev.standings || [];
     const yours = myTable(ev, mine, sides);
