@@ -436,7 +436,7 @@ export async function runTests(vectorsText, more = {}) {
   eq([formatWords({ kind: 'swiss', rounds: 1 }), formatWords({ kind: 'knockout', double: true }), formatWords({ kind: 'arena', duration_ms: 1800000 })],
     ['Swiss, 1 round', 'Knockout, double elimination', 'Arena, 30 minutes'], 'tournament: formats in words');
   eq(rulesWords('all-fives players=4 partnerships=true target=150'), 'All Fives (first lead by lot), in partnerships, to 150', 'tournament: rules in words');
-  eq([fmtPoints(0.5), fmtPoints(2.5), fmtPoints(3), fmtPoints(1.25)], ['½', '2½', '3', '1.25'], 'tournament: half points');
+  eq([fmtPoints(0.5), fmtPoints(2.5), fmtPoints(3), fmtPoints(1.25), fmtPoints(-2.5), fmtPoints(-0.5), fmtPoints(0)], ['½', '2½', '3', '1.25', '-2½', '-½', '0'], 'tournament: half points');
   // Settings the page does not know by name (a match clock) are still listed.
   const settings = settingsLines({ name: 'x', format: { kind: 'swiss', rounds: 3 }, rules: 'five-up', best_of: 3, start_when: 8, match_clock_ms: 900000, max_entrants: 16, min_rating: 1200 });
   eq(settings.map((l) => l.join(': ')), ['Format: Swiss, 3 rounds', 'Rules: Five Up', 'Match: best of 3 games', 'Start: when 8 have joined', 'Entrants: at most 16', 'Ratings: 1200 and above', 'Match clock: 15 minutes'], 'tournament: the settings in words');

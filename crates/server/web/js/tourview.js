@@ -117,11 +117,12 @@ export function standingsTable(rows, nameOf, mine) {
       }))));
 }
 
+/** Points as people write them: halves as ½ (2½, -½), other fractions to two places. */
 export function fmtPoints(x) {
   if (x == null) return '';
-  const whole = Math.floor(x);
-  const frac = x - whole;
-  if (Math.abs(frac - 0.5) < 1e-9) return whole ? `${whole}½` : '½';
+  const sign = x < 0 ? '-' : '';
+  const whole = Math.floor(Math.abs(x));
+  if (Math.abs(Math.abs(x) - whole - 0.5) < 1e-9) return `${sign}${whole || ''}½`;
   return Number.isInteger(x) ? String(x) : x.toFixed(2);
 }
 
