@@ -368,26 +368,29 @@ async fn a_knockout_from_the_form_to_the_champion_by_the_banner() {
     )
     .await;
     check_page(&driver, &a, &axe, "tournament-upcoming", (1366, 900)).await;
-    click(&a, "#join").await;
-    wait_js(&a, "return !!document.querySelector('#entered') && document.querySelectorAll('#entrants li').length === 3;", Duration::from_secs(10), "Annika entered").await;
 
-    // Bertil finds it in the list and joins by the keyboard alone.
+    // Bertil joins from the list, then withdraws (before the start: his entry goes).
     go(&b, "/tournaments").await;
+    click(&b, "#tour-upcoming .join-listed").await;
     wait_js(
         &b,
-        "return !!document.querySelector('#tour-upcoming a.tour-name');",
+        "return location.pathname.startsWith('/tournaments/') && !!document.querySelector('#entered') && document.querySelectorAll('#entrants li:not(.out)').length === 3;",
         Duration::from_secs(10),
-        "the event in the upcoming list",
+        "Bertil in, from the list",
     )
     .await;
-    click(&b, "#tour-upcoming a.tour-name").await;
+    click(&b, "#withdraw").await;
     wait_js(
         &b,
-        "return !!document.querySelector('#join');",
+        "return !!document.querySelector('#join') && !document.querySelector('#entered') && document.querySelectorAll('#entrants li').length === 2;",
         Duration::from_secs(10),
-        "the event page with its Join button",
+        "Bertil withdrawn, Join offered again",
     )
     .await;
+
+    // Annika joins; Bertil (on the event's page) joins again, by the keyboard alone.
+    click(&a, "#join").await;
+    wait_js(&a, "return !!document.querySelector('#entered') && document.querySelectorAll('#entrants li:not(.out)').length === 3;", Duration::from_secs(10), "Annika entered").await;
     for c in [&a, &b] {
         wait_js(
             c,

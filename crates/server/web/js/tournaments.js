@@ -17,12 +17,21 @@ const FORMATS = [
 // The list and the create form
 // ---------------------------------------------------------------------------------------------
 
-function listItem(t) {
+function listItem(t, app) {
+  // An upcoming event is joined from the list (a partnership event asks for the partner on its
+  // own page); the event's page opens once in, and a refusal is said beside the button.
+  const err = h('span', { class: 'error', role: 'alert' });
+  const teams = /partnerships=true/.test(t.settings.rules);
+  const join = app.user && t.status === 'upcoming' && !teams ? h('button', { type: 'button', class: 'secondary join-listed', 'aria-label': `Join ${t.name}`, onClick: async () => {
+    err.textContent = '';
+    try { await api.joinTournament(t.id); go(`/tournaments/${t.id}`); } catch (e) { err.textContent = ` ${e.message}`; }
+  } }, 'Join') : null;
   return h('li', { class: 'tour-item', 'data-tournament': t.id },
     h('a', { href: `/tournaments/${t.id}`, class: 'tour-name' }, t.name),
     h('span', { class: 'muted' }, ` · ${formatWords(t.settings.format)} · ${rulesWords(t.settings.rules)}`),
     h('span', {}, ` · ${t.entrants} entrant${t.entrants === 1 ? '' : 's'}${t.settings.max_entrants ? ` of ${t.settings.max_entrants}` : ''}`),
-    t.status === 'upcoming' && startWords(t.settings) ? h('span', { class: 'muted' }, ` · ${startWords(t.settings)}`) : null);
+    t.status === 'upcoming' && startWords(t.settings) ? h('span', { class: 'muted' }, ` · ${startWords(t.settings)}`) : null,
+    join ? [' ', join, err] : null);
 }
 
 function numberOrNull(input) {
@@ -133,7 +142,7 @@ export async function tournamentsPage(main, { app }) {
   const [lists, cfg] = await Promise.all([api.tournaments(), api.config()]);
   const section = (key, title, empty) => h('section', { class: 'card', 'aria-labelledby': `tl-${key}` },
     h('h2', { id: `tl-${key}` }, title),
-    (lists[key] || []).length ? h('ul', { class: 'tour-list', id: `tour-${key}` }, lists[key].map(listItem)) : h('p', { class: 'muted' }, empty));
+    (lists[key] || []).length ? h('ul', { class: 'tour-list', id: `tour-${key}` }, lists[key].map((t) => listItem(t, app))) : h('p', { class: 'muted' }, empty));
   mount(main, h('section', { class: 'page tournaments', 'aria-labelledby': 'tours-h' },
     h('h1', { id: 'tours-h' }, 'Tournaments'),
     h('div', { class: 'lobby-grid' },
@@ -206,7 +215,7 @@ export async function tournamentPage(main, { params: [id], query, app }) {
         act(() => api.joinTournament(id, partner ? { partner: partner.value } : undefined), 'You have joined the tournament.');
       } }, partner ? h('div', { class: 'field' }, h('label', { for: 'partner' }, 'Your computer partner'), partner) : null,
       h('button', { type: 'submit', id: 'join' }, ev.status === 'running' ? 'Join late' : 'Join')) : null,
-      inIt ? h('p', { class: 'ok', id: 'entered', tabindex: -1 }, 'You are in this tournament.') : null,
+      inIt ? h('p', { class: 'ok', id: 'entered', tabindex: -1 }, ev.status === 'finished' ? 'You played in this tournament.' : 'You are in this tournament.') : null,
       canWithdraw ? h('button', { type: 'button', class: 'secondary', id: 'withdraw', onClick: () => act(() => api.withdrawTournament(id), 'You have withdrawn.') }, 'Withdraw') : null,
       creator && ev.late_entry && cfg ? h('form', { class: 'row', id: 'bots-form', 'aria-label': 'add computer entrants', onSubmit: (e) => {
         e.preventDefault();
@@ -236,6 +245,9 @@ export async function tournamentPage(main, { params: [id], query, app }) {
     const focused = document.activeElement && sections.contains(document.activeElement) ? document.activeElement : null;
     const focusKey = focused ? (focused.id || focused.getAttribute('href') || focused.getAttribute('aria-label')) : null;
     const scrolls = [...sections.querySelectorAll('.bracket-scroll, .table-scroll')].map((b) => b.scrollLeft);
+    // An entry withdrawn before it played (before the start) is gone; one withdrawn later stays.
+    const ranked = new Set((ev.standings || []).map((r) => r.entrant));
+    const shown = (ev.entrants || []).filter((r) => !r.withdrawn || ranked.has(r.entrant.id));
     mount(sections,
       bracketSection(ev, nameOf, gamesOf, mine),
       roundsSection(ev, nameOf, gamesOf),
@@ -244,8 +256,8 @@ export async function tournamentPage(main, { params: [id], query, app }) {
       cutThroatSection(ev, nameOf),
       crosstable(ev, nameOf),
       h('section', { class: 'card', 'aria-labelledby': 'entrants-h' },
-        h('h2', { id: 'entrants-h' }, `Entrants (${(ev.entrants || []).filter((r) => !r.withdrawn).length})`),
-        (ev.entrants || []).length ? h('ol', { class: 'entrants', id: 'entrants' }, ev.entrants.map((r) => h('li', { class: [r.withdrawn ? 'out' : '', mine.has(r.entrant.id) ? 'mine' : ''] },
+        h('h2', { id: 'entrants-h' }, `Entrants (${shown.filter((r) => !r.withdrawn).length})`),
+        shown.length ? h('ol', { class: 'entrants', id: 'entrants' }, shown.map((r) => h('li', { class: [r.withdrawn ? 'out' : '', mine.has(r.entrant.id) ? 'mine' : ''] },
           r.entrant.name, r.entrant.rating ? h('span', { class: 'muted' }, ` (${r.entrant.rating})`) : null,
           r.members.every((m) => m.kind === 'bot') ? h('span', { class: 'muted' }, ' · computer') : null,
           r.withdrawn ? h('span', { class: 'muted' }, ' · withdrawn') : null))) : h('p', { class: 'muted' }, 'Nobody has joined yet.')),
