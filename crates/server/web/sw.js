@@ -18,7 +18,8 @@ const SHELL = [
   '/', OFFLINE, '/static/style.css', '/static/js/offline.js', '/manifest.webmanifest',
   '/static/icon.svg', '/static/icon-192.png', '/static/icon-512.png',
   ...['api', 'app', 'board', 'conn', 'deal', 'dom', 'format', 'geometry', 'howto', 'leaderboard', 'lobby',
-    'panels', 'profile', 'engines', 'corr', 'ratings', 'replay', 'table', 'tally', 'tiles', 'verifyview'].map((m) => `/static/js/${m}.js`),
+    'panels', 'profile', 'engines', 'corr', 'ratings', 'replay', 'table', 'tally', 'tiles', 'verifyview',
+    'call', 'tournaments', 'tourview'].map((m) => `/static/js/${m}.js`),
 ];
 // Paths the worker answers: the shell's files. Everything else goes to the network untouched.
 const SHELL_PATHS = new Set(SHELL);

@@ -37,6 +37,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/user/{*rest}", get(assets::index))
         .route("/how-to-play", get(assets::index))
         .route("/leaderboard", get(assets::index))
+        .route("/tournaments", get(assets::index))
+        .route("/tournaments/{*rest}", get(assets::index))
         .route("/favicon.ico", get(assets::favicon))
         .route("/manifest.webmanifest", get(assets::manifest))
         .route("/sw.js", get(assets::service_worker))

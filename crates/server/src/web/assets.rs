@@ -58,6 +58,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../../web/js/board.js"),
     ),
     (
+        "js/call.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/js/call.js"),
+    ),
+    (
         "js/conn.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../web/js/conn.js"),
@@ -151,6 +156,16 @@ pub const FILES: &[Asset] = &[
         "js/tiles.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../web/js/tiles.js"),
+    ),
+    (
+        "js/tournaments.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/js/tournaments.js"),
+    ),
+    (
+        "js/tourview.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/js/tourview.js"),
     ),
     (
         "js/verifyview.js",

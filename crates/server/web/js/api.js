@@ -54,6 +54,13 @@ export const api = {
   revokeToken: (id) => call('POST', `/api/bots/tokens/${encodeURIComponent(id)}/revoke`),
   botSettings: () => call('GET', '/api/bots/settings'),
   setBotSettings: (s) => call('POST', '/api/bots/settings', s),
+  // Tournaments (docs/tournaments.md).
+  tournaments: (status) => call('GET', `/api/tournaments${status ? `?status=${encodeURIComponent(status)}` : ''}`),
+  tournament: (id) => call('GET', `/api/tournaments/${encodeURIComponent(id)}`),
+  createTournament: (settings) => call('POST', '/api/tournaments', settings),
+  joinTournament: (id, body) => call('POST', `/api/tournaments/${encodeURIComponent(id)}/join`, body),
+  withdrawTournament: (id) => call('POST', `/api/tournaments/${encodeURIComponent(id)}/withdraw`),
+  tournamentBots: (id, level, count) => call('POST', `/api/tournaments/${encodeURIComponent(id)}/bots`, { level, count }),
 };
 
 /** The logged-in user, or null. */

@@ -1,6 +1,7 @@
 // The page router: one HTML page, a view per path.
 //   /             the lobby                /table/{id}[?invite=...]  a table
 //   /game/{id}    a finished game, replay  /user/{id} or /user/me    a player's profile
+//   /tournaments  the tournaments          /tournaments/{id}         one event
 import { $, mount, h } from './dom.js';
 import { currentUser } from './api.js';
 
@@ -18,6 +19,8 @@ const routes = [
   [/^\/leaderboard$/, () => import('./leaderboard.js').then((m) => m.leaderboardPage)],
   [/^\/engines$/, () => import('./engines.js').then((m) => m.enginesPage)],
   [/^\/games$/, () => import('./corr.js').then((m) => m.gamesPage)],
+  [/^\/tournaments$/, () => import('./tournaments.js').then((m) => m.tournamentsPage)],
+  [/^\/tournaments\/([a-z0-9]+)$/, () => import('./tournaments.js').then((m) => m.tournamentPage)],
 ];
 
 export const app = {
@@ -26,6 +29,8 @@ export const app = {
   setUser(user) {
     this.user = user;
     mount($('#who'), user ? h('span', {}, user.name, user.registered ? '' : ' (guest)') : '');
+    // "Your table is ready" calls from tournaments, on every page (call.js).
+    import('./call.js').then((m) => m.startCalls(user));
   },
   setNet(ok) {
     const el = $('#net');
@@ -40,6 +45,7 @@ async function route() {
   app.setNet(true);
   const main = $('#main');
   const path = location.pathname.replace(/\/+$/, '') || '/';
+  import('./call.js').then((m) => m.routed(path));
   for (const [re, load] of routes) {
     const m = path.match(re);
     if (m) {

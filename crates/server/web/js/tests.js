@@ -8,6 +8,7 @@ import { learnArms } from './board.js';
 import { pipSpots, tileWords, tileSvg, PIP_COLOURS } from './tiles.js';
 import { seatPlaces, endWords, playPoints, clockText } from './panels.js';
 import { positions } from './replay.js';
+import { formatWords, rulesWords, settingsLines, fmtPoints, matchSides, bracketSection, roundsSection, crosstable, boardsSection, cutThroatSection, arenaSection, myTable } from './tourview.js';
 
 function placedLine(tiles, startPip) {
   // Tiles laid outward from a starting pip: each tile's inner half matches the previous end.
@@ -426,6 +427,75 @@ export async function runTests(vectorsText, more = {}) {
   // Replay positions: the deal, then every action, hand after hand.
   const rp = positions({ hands: [{ steps: [{}, {}] }, { steps: [{}] }] });
   eq(rp.map((p) => [p.hi, p.index]), [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1]], 'replay: one position per deal and per action');
+
+  // Tournament views (tourview.js), from answers shaped as GET /api/tournaments/{id}'s.
+  {
+  const names = { 1: 'Ann', 2: 'Bob', 3: 'Cy', 4: 'Di' };
+  const nameOf = (e) => (e == null ? 'bye' : names[e]);
+  const noGames = () => [];
+  eq([formatWords({ kind: 'swiss', rounds: 1 }), formatWords({ kind: 'knockout', double: true }), formatWords({ kind: 'arena', duration_ms: 1800000 })],
+    ['Swiss, 1 round', 'Knockout, double elimination', 'Arena, 30 minutes'], 'tournament: formats in words');
+  eq(rulesWords('all-fives players=4 partnerships=true target=150'), 'All Fives (first lead by lot), in partnerships, to 150', 'tournament: rules in words');
+  eq([fmtPoints(0.5), fmtPoints(2.5), fmtPoints(3), fmtPoints(1.25), fmtPoints(-2.5), fmtPoints(-0.5), fmtPoints(0)], ['½', '2½', '3', '1.25', '-2½', '-½', '0'], 'tournament: half points');
+  // Settings the page does not know by name (a match clock) are still listed.
+  const settings = settingsLines({ name: 'x', format: { kind: 'swiss', rounds: 3 }, rules: 'five-up', best_of: 3, start_when: 8, match_clock_ms: 900000, max_entrants: 16, min_rating: 1200 });
+  eq(settings.map((l) => l.join(': ')), ['Format: Swiss, 3 rounds', 'Rules: Five Up', 'Match: best of 3 games', 'Start: when 8 have joined', 'Entrants: at most 16', 'Ratings: 1200 and above', 'Match clock: 15 minutes'], 'tournament: the settings in words');
+  // A double-elimination bracket of three: the sides, the bye, the reset left out when void.
+  const E = (e) => ({ Entrant: e });
+  const m = (id, side, round, index, slots, status, result, winner) => ({ id, side, round, index, slots, status, result, winner: winner ?? 'Waiting', loser: 'Waiting', sources: [], winner_to: null, loser_to: null });
+  const ko = { status: 'finished', cancelled: false, standings: [{ rank: 1, entrant: 2 }], bracket: [
+    m(0, 'Winners', 1, 0, [E(1), 'Empty'], 'Walkover', null, E(1)),
+    m(1, 'Winners', 1, 1, [E(2), E(3)], 'Played', { games: [1, 0], drawn: 0, points: [50, 20] }, E(2)),
+    m(2, 'Winners', 2, 0, [E(1), E(2)], 'Played', { games: [0, 1], drawn: 0, points: [30, 50] }, E(2)),
+    m(3, 'Losers', 1, 0, ['Empty', E(3)], 'Walkover', null, E(3)),
+    m(4, 'Losers', 2, 0, [E(3), E(1)], 'Played', { games: [0, 1], drawn: 0, points: [10, 50] }, E(1)),
+    m(5, 'GrandFinal', 1, 0, [E(2), E(1)], 'Played', { games: [1, 0], drawn: 0, points: [50, 45] }, E(2)),
+    m(6, 'Reset', 1, 0, ['Waiting', 'Waiting'], 'Void', null),
+  ] };
+  const games = (r, k) => (k === 5 ? [{ table: 'gf1', result: [true, [50, 45]] }] : []);
+  const kb = bracketSection(ko, nameOf, games, new Set([2]));
+  eq([...kb.querySelectorAll('.bside')].map((x) => x.dataset.side), ['Winners', 'Losers', 'GrandFinal'], 'bracket: winners, losers, grand final; a void reset left out');
+  eq([...kb.querySelectorAll('[data-match="0"] .bname')].map((x) => x.textContent), ['Ann', 'bye'], 'bracket: a bye');
+  eq([kb.querySelector('[data-match="5"] .bslot.won .bname').textContent, kb.querySelector('[data-match="5"] a').getAttribute('href'), kb.querySelector('#champion').textContent],
+    ['Bob', '/game/gf1', 'Champion: Bob'], 'bracket: the grand final\'s winner, its replay, the champion');
+  check(kb.querySelectorAll('.bracket-scroll[tabindex="0"][role="region"]').length === 3, 'bracket: each side scrolls in a box the keyboard reaches');
+  // A round robin of four (Swiss-shaped rounds), finished: pairings and the crosstable.
+  const rr = { status: 'finished', standings: [{ rank: 1, entrant: 1, points: 2.5 }, { rank: 2, entrant: 2, points: 2 }, { rank: 3, entrant: 3, points: 1 }, { rank: 4, entrant: 4, points: 0.5 }],
+    rounds: [
+      { pairings: [{ a: 1, b: 4 }, { a: 2, b: 3 }], results: [{ games: [1, 0], drawn: 0, points: [50, 10] }, { games: [1, 0], drawn: 0, points: [50, 40] }] },
+      { pairings: [{ a: 4, b: 3 }, { a: 1, b: 2 }], results: [{ games: [0, 0], drawn: 1, points: [40, 40] }, { games: [0, 0], drawn: 1, points: [30, 30] }] },
+      { pairings: [{ a: 2, b: 4 }, { a: 3, b: 1 }], results: [{ games: [1, 0], drawn: 0, points: [50, 0] }, { games: [0, 1], drawn: 0, points: [0, 50] }] },
+    ] };
+  const ct = crosstable(rr, nameOf);
+  eq([...ct.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((td) => td.textContent).join(' ')),
+    ['1 Ann × ½ 1 1 0 2½', '2 Bob ½ × 1 1 0 2', '3 Cy 0 0 × ½ 0 1', '4 Di 0 0 ½ × 0 ½'], 'crosstable: each result against each opponent, in standings order');
+  check(crosstable({ ...rr, status: 'running' }, nameOf) === null, 'crosstable: only once the event is over');
+  eq([...roundsSection(rr, nameOf, noGames).querySelectorAll('[data-round="2"] li')].map((li) => li.textContent), ['Di v Cy 0–0, 1 drawn (40–40)', 'Ann v Bob 0–0, 1 drawn (30–30)'], 'pairings: round 2 with its results');
+  // Duplicate boards: the commitment from the start, the seed once published, verified here.
+  const seed = '00'.repeat(32);
+  const commit = await deal.sha256Hex(deal.hexToBytes(seed));
+  const dup = { boards: [
+    { board: 1, commit, seed, average: 12.5, results: [{ entrant: 1, score: 30, matchpoints: 2, diff: 17.5, table: 't1' }, { entrant: 2, score: -5, matchpoints: 0, diff: -17.5, table: null }] },
+    { board: 2, commit: 'ab'.repeat(32), seed: null, average: null, results: [{ entrant: 3, score: 0, matchpoints: 1, diff: 0, table: 't9' }] },
+  ], closes_ms: Date.UTC(2030, 0, 1) };
+  const bs = boardsSection(dup, nameOf);
+  eq([...bs.querySelectorAll('[data-board="1"] tbody tr')].map((tr) => [...tr.children].map((td) => td.textContent).join('|')),
+    ['Ann|30|2|17.5|replay', 'Bob|-5|0|-17.5|'], 'boards: each entrant\'s result');
+  check(bs.querySelector('[data-board="2"]').textContent.includes('published when the event ends') && !bs.querySelector('[data-board="2"] button'), 'boards: no seed, no verify button, until the end');
+  document.body.append(bs);
+  bs.querySelector('[data-board="1"] button').click();
+  for (let i = 0; i < 50 && !bs.querySelector('.verify-board').textContent; i += 1) await new Promise((r) => setTimeout(r, 20));
+  check(bs.querySelector('.verify-board').classList.contains('ok'), 'boards: the published seed verified against its commitment', bs.querySelector('.verify-board').textContent);
+  bs.remove();
+  // Cut-throat tables, an arena's matches, and the table of yours now.
+  const cut = { tables: [[{ table: 'c1', entrants: [1, 2, 3], scores: [50, 20, 35] }], [{ table: 'c2', entrants: [3, 1, 2], scores: null }]] };
+  eq([...cutThroatSection(cut, nameOf).querySelectorAll('li')].map((li) => li.textContent), ['Table 1: Ann 50, Bob 20, Cy 35 replay', 'Table 1: Cy, Ann, Bob watch'], 'cut-throat: tables per round');
+  eq(myTable(cut, new Set([1]), new Map()), 'c2', 'cut-throat: your table now');
+  const ar = { matches: [{ a: 1, b: 2, started_ms: 0, result: { games: [1, 0], drawn: 0, points: [50, 5] } }, { a: 3, b: 4, started_ms: 5 }], games: [{ round: 0, match: 1, games: [{ table: 'a2', result: null }] }] };
+  eq([...arenaSection(ar, nameOf, (r, k) => ar.games.find((g) => g.match === k)?.games || []).querySelectorAll('li')].map((li) => li.textContent),
+    ['Cy v Di playing game 1: watch', 'Ann v Bob 1–0 (50–5)'], 'arena: the newest match first');
+  eq([myTable(ar, new Set([4]), matchSides(ar)), myTable(ar, new Set([1]), matchSides(ar))], ['a2', null], 'arena: your table while your match is played');
+  }
 
   return { passed, failed, lines };
 }

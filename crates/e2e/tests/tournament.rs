@@ -1,0 +1,658 @@
+//! Tournaments in the browser, in headless Chromium against a real server on loopback: two
+//! people register, one creates a knockout from the Tournaments page (after the form's own
+//! error and the server's), adds two computer entrants, both join (one by the keyboard alone),
+//! each is called to their table by the "your table is ready" banner and follows it, they play
+//! their games by clicking, and the event page's bracket advances to a champion. The list page
+//! and the event page pass axe-core, are worked by the keyboard, fit a phone, a laptop and a
+//! desktop window, and are photographed at each. Skipped, with a message, when Chromium or
+//! chromedriver is not installed.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::Client;
+use fiveup_e2e::{
+    axe_source, axe_violations, click, fill, png_size, select, set_viewport, start_server_with,
+    wait_js, Browsers, ChromeDriver,
+};
+use serde_json::Value;
+
+/// The three window sizes every page is checked at: a phone, a laptop, a desktop.
+const SIZES: [(u32, u32); 3] = [(390, 844), (1366, 900), (1920, 1080)];
+
+const TAB: char = '\u{E004}';
+const ENTER: char = '\u{E007}';
+
+fn browsers() -> Option<Browsers> {
+    match Browsers::find() {
+        Ok(b) => Some(b),
+        Err(msg) => {
+            eprintln!("{msg}");
+            None
+        }
+    }
+}
+
+fn shots_dir() -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-shots");
+    std::fs::create_dir_all(&d).expect("the screenshot directory");
+    d
+}
+
+async fn press(c: &Client, key: char) {
+    let keys = KeyActions::new("keys".into())
+        .then(KeyAction::Down { value: key })
+        .then(KeyAction::Up { value: key });
+    c.perform_actions(keys).await.expect("a key press");
+}
+
+/// Register `name` from the lobby's log-in form.
+async fn register(c: &Client, base: &str, name: &str) {
+    c.goto(base).await.unwrap();
+    fill(c, "#login-name", name).await;
+    fill(c, "#login-pass", "correct horse battery").await;
+    click(c, "#acc-h ~ form button[type=button]").await;
+    wait_js(
+        c,
+        &format!("return document.querySelector('#who').textContent.includes({name:?}) && !!document.querySelector('#create-go');"),
+        Duration::from_secs(10),
+        "the lobby after registering",
+    )
+    .await;
+}
+
+/// Go to `path` inside the app (no reload: the page's connections stay open).
+async fn go(c: &Client, path: &str) {
+    c.execute(
+        "return import('/static/js/app.js').then((m) => { m.go(arguments[0]); return true; });",
+        vec![Value::String(path.to_string())],
+    )
+    .await
+    .expect("in-app navigation");
+}
+
+const STATE_JS: &str = r#"
+const r = document.querySelector('.table-page');
+if (!r) return {page: false};
+const next = document.querySelector('#next-hand');
+return {
+  page: true,
+  version: Number(r.dataset.version || 0),
+  turn: r.dataset.turn || '',
+  over: !!document.querySelector('#summary .game-over'),
+  summary: !!document.querySelector('#summary'),
+  next: !!next && !next.disabled,
+  playable: document.querySelectorAll('#hand .hand-tile.playable').length,
+  draw: !!document.querySelector('#draw'),
+  pass: !!document.querySelector('#pass'),
+  errors: window.fiveupErrors || [],
+};"#;
+
+/// One step at a table by clicking its own controls: the next hand, a tile (and its end), a
+/// draw or a pass. Returns whether it did something.
+async fn step(c: &Client) -> bool {
+    let s: Value = c
+        .execute(STATE_JS, vec![])
+        .await
+        .expect("the table's state");
+    assert_eq!(
+        s["errors"],
+        Value::Array(vec![]),
+        "script errors at the table"
+    );
+    if s["page"] != true || s["over"] == true {
+        return false;
+    }
+    if s["next"] == true {
+        click(c, "#next-hand").await;
+        return true;
+    }
+    if s["turn"] != "mine" || s["summary"] == true {
+        return false;
+    }
+    let version = s["version"].as_u64().unwrap();
+    if s["playable"].as_u64().unwrap() > 0 {
+        click(c, "#hand .hand-tile.playable").await;
+        let after = wait_js(
+            c,
+            &format!(
+                "const r = document.querySelector('.table-page');
+                 if (!r || Number(r.dataset.version) !== {version}) return 'played';
+                 if (document.querySelector('.ends-bar .end-btn')) return 'ends';
+                 return '';"
+            ),
+            Duration::from_secs(10),
+            "a play or the choice of ends",
+        )
+        .await;
+        if after == "ends" {
+            click(c, ".ends-bar .end-btn").await;
+        }
+    } else if s["draw"] == true {
+        click(c, "#draw").await;
+    } else if s["pass"] == true {
+        click(c, "#pass").await;
+    } else {
+        return false;
+    }
+    wait_js(
+        c,
+        &format!("const r = document.querySelector('.table-page'); return !r || Number(r.dataset.version) > {version};"),
+        Duration::from_secs(10),
+        "the action applied",
+    )
+    .await;
+    true
+}
+
+/// No sideways scrolling, no script or console error, no serious or critical accessibility
+/// violation, and a screenshot `name-WxH.png`.
+async fn check_page(driver: &ChromeDriver, c: &Client, axe: &str, name: &str, size: (u32, u32)) {
+    let what = format!("{name} at {}x{}", size.0, size.1);
+    set_viewport(c, size.0, size.1).await.unwrap();
+    c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+    let w = c
+        .execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth, document.querySelector('header.top').getBoundingClientRect().height,
+                     [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5 && !e.closest('.bracket-scroll, .table-scroll, header nav')).slice(0, 5).map((e) => e.tagName + '.' + e.className)];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        w[0], w[1],
+        "{what}: the page is wider than the window: {}",
+        w[3]
+    );
+    assert_eq!(
+        w[3],
+        Value::Array(vec![]),
+        "{what}: elements past the window's edge"
+    );
+    // The header stays one line (a phone's too), every link of it inside the window.
+    assert!(
+        w[2].as_f64().unwrap() <= 56.0,
+        "{what}: the header is {} px high",
+        w[2]
+    );
+    let cut = c
+        .execute(
+            "return [...document.querySelectorAll('header nav a')].filter((a) => a.getClientRects().length && a.getBoundingClientRect().right > window.innerWidth + 0.5).map((a) => a.textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        cut,
+        Value::Array(vec![]),
+        "{what}: header links past the window's edge"
+    );
+    let errors = driver.console_errors(c).await;
+    assert!(errors.is_empty(), "{what}: console errors: {errors:?}");
+    let script: Value = c
+        .execute("return window.fiveupErrors || [];", vec![])
+        .await
+        .unwrap();
+    assert_eq!(script, Value::Array(vec![]), "{what}: script errors");
+    let v = axe_violations(c, axe).await;
+    assert!(
+        v.is_empty(),
+        "{what}: accessibility violations:\n{}",
+        v.join("\n")
+    );
+    let png = c.screenshot().await.expect("a screenshot");
+    assert_eq!(png_size(&png), Some(size), "{what}: the PNG's size");
+    std::fs::write(
+        shots_dir().join(format!("{name}-{}x{}.png", size.0, size.1)),
+        &png,
+    )
+    .expect("write the screenshot");
+}
+
+/// Tab from the top of the page until `target` (a script's condition on the focused element
+/// `el`) holds, checking that every stop shows a focus outline; returns the stops' names.
+async fn tab_to(c: &Client, target: &str, what: &str) -> Vec<String> {
+    c.execute(
+        "document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let mut stops = Vec::new();
+    for _ in 0..80 {
+        press(c, TAB).await;
+        let v = c
+            .execute(
+                &format!(
+                    "const el = document.activeElement;
+                     if (!el || el === document.body) return {{name: 'body', visible: true, hit: false}};
+                     const st = getComputedStyle(el);
+                     const visible = st.outlineStyle !== 'none' && parseFloat(st.outlineWidth) > 0;
+                     return {{name: el.id || el.getAttribute('href') || el.getAttribute('aria-label') || el.tagName, visible, outline: `${{st.outlineStyle}} ${{st.outlineWidth}} ${{el.matches(':focus')}} ${{el.matches(':focus-visible')}}`, hit: !!({target})}};"
+                ),
+                vec![],
+            )
+            .await
+            .unwrap();
+        let name = v["name"].as_str().unwrap_or("").to_string();
+        assert!(
+            v["visible"] == true,
+            "{what}: {name} has the focus without an outline ({})",
+            v["outline"]
+        );
+        stops.push(name);
+        if v["hit"] == true {
+            return stops;
+        }
+    }
+    panic!("{what}: not reached by the keyboard; stops: {stops:?}");
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Phase {
+    /// On the event page, waiting for a call or the end.
+    Waiting,
+    /// At a table.
+    Playing,
+}
+
+/// The whole flow: a knockout of two people and two computer entrants, from the create form to
+/// the champion, with the banner's call followed at every table.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_knockout_from_the_form_to_the_champion_by_the_banner() {
+    let Some(browsers) = browsers() else { return };
+    let axe = match axe_source() {
+        Ok(a) => a,
+        Err(msg) => panic!("{msg}"),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        start_server_with(dir.path(), Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let a = driver.session(1366, 900).await.unwrap();
+    // Bertil plays on a phone, in the dark theme.
+    let b = driver
+        .session_with(
+            390,
+            844,
+            &[
+                "--force-dark-mode",
+                "--blink-settings=preferredColorScheme=0",
+            ],
+        )
+        .await
+        .unwrap();
+    register(&a, &base, "Annika").await;
+    register(&b, &base, "Bertil").await;
+
+    // The list, reached from the header, with nothing in it yet.
+    click(&a, "header nav a.nav-tournaments").await;
+    wait_js(
+        &a,
+        "return location.pathname === '/tournaments' && !!document.querySelector('#tc-name');",
+        Duration::from_secs(10),
+        "the Tournaments page",
+    )
+    .await;
+    check_page(&driver, &a, &axe, "tournaments-empty", (1366, 900)).await;
+    // The keyboard reaches the form's every field and its button, each with a focus outline.
+    let stops = tab_to(&a, "el.id === 'tc-go'", "the list page").await;
+    for id in [
+        "tc-name",
+        "tc-format",
+        "tc-preset",
+        "tc-target",
+        "tc-start-when",
+        "tc-max",
+        "tc-min-rating",
+    ] {
+        assert!(
+            stops.iter().any(|s| s == id),
+            "the list page: {id} not among the keyboard's stops {stops:?}"
+        );
+    }
+
+    // The form's own check: no name.
+    click(&a, "#tc-go").await;
+    wait_js(&a, "return document.querySelector('#tc-error').textContent.includes('name') && document.activeElement.id === 'tc-name';", Duration::from_secs(5), "the missing name named, and focused").await;
+    fill(&a, "#tc-name", "Friday knockout").await;
+    select(&a, "#tc-format", "knockout").await;
+    select(&a, "#tc-preset", "five-up").await;
+    fill(&a, "#tc-target", "50").await;
+    fill(&a, "#tc-start-when", "4").await;
+    // The server's check, in its words: a knockout of best of two cannot have a winner.
+    fill(&a, "#tc-best-of", "2").await;
+    click(&a, "#tc-go").await;
+    wait_js(
+        &a,
+        "return document.querySelector('#tc-error').textContent.includes('odd number');",
+        Duration::from_secs(10),
+        "the server's error on the form",
+    )
+    .await;
+    let listed: Value = a
+        .execute(
+            "return fetch('/api/tournaments').then((r) => r.json());",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        listed["upcoming"],
+        Value::Array(vec![]),
+        "a refused form creates nothing"
+    );
+    // The refused request is the console's only error.
+    let errors = driver.console_errors(&a).await;
+    assert!(
+        errors.len() == 1 && errors[0].contains("400"),
+        "the console after the refused form: {errors:?}"
+    );
+    fill(&a, "#tc-best-of", "1").await;
+    click(&a, "#tc-go").await;
+    let id = wait_js(&a, "const m = location.pathname.match(/^\\/tournaments\\/([a-z0-9]+)$/); return m && document.querySelector('#tour-h') ? m[1] : '';", Duration::from_secs(10), "the new event's page").await;
+    let id = id.as_str().unwrap().to_string();
+    let event_path = format!("/tournaments/{id}");
+
+    // Two computer entrants, then Annika joins.
+    select(&a, "#bot-level", "beginner").await;
+    fill(&a, "#bot-count", "2").await;
+    click(&a, "#add-bots").await;
+    wait_js(
+        &a,
+        "return document.querySelectorAll('#entrants li').length === 2;",
+        Duration::from_secs(10),
+        "two computer entrants listed",
+    )
+    .await;
+    check_page(&driver, &a, &axe, "tournament-upcoming", (1366, 900)).await;
+
+    // Bertil joins from the list, then withdraws (before the start: his entry goes).
+    go(&b, "/tournaments").await;
+    click(&b, "#tour-upcoming .join-listed").await;
+    wait_js(
+        &b,
+        "return location.pathname.startsWith('/tournaments/') && !!document.querySelector('#entered') && document.querySelectorAll('#entrants li:not(.out)').length === 3;",
+        Duration::from_secs(10),
+        "Bertil in, from the list",
+    )
+    .await;
+    click(&b, "#withdraw").await;
+    wait_js(
+        &b,
+        "return !!document.querySelector('#join') && !document.querySelector('#entered') && document.querySelectorAll('#entrants li').length === 2;",
+        Duration::from_secs(10),
+        "Bertil withdrawn, Join offered again",
+    )
+    .await;
+
+    // Annika joins; Bertil (on the event's page) joins again, by the keyboard alone.
+    click(&a, "#join").await;
+    wait_js(&a, "return !!document.querySelector('#entered') && document.querySelectorAll('#entrants li:not(.out)').length === 3;", Duration::from_secs(10), "Annika entered").await;
+    for c in [&a, &b] {
+        wait_js(
+            c,
+            "return document.body.dataset.calls === 'open';",
+            Duration::from_secs(10),
+            "the calls' connection",
+        )
+        .await;
+    }
+    tab_to(&b, "el.id === 'join'", "the event page").await;
+    press(&b, ENTER).await;
+
+    // Each is called to a table by the banner, follows it, and plays; back on the event page
+    // the bracket shows the match decided. Until the event ends.
+    let sessions = [("Annika", &a), ("Bertil", &b)];
+    let mut phase = [Phase::Waiting, Phase::Waiting];
+    let mut calls = [0u32, 0u32];
+    let mut tables: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let end = Instant::now() + Duration::from_secs(420);
+    loop {
+        assert!(
+            Instant::now() < end,
+            "the knockout did not finish in time; calls {calls:?}, phases {phase:?}"
+        );
+        let mut acted = false;
+        let mut finished = [false, false];
+        for (k, (who, c)) in sessions.iter().enumerate() {
+            // A call shows on whatever page is open (a table just finished included).
+            let call: Value = c
+                .execute("const b = document.querySelector('#call-banner'); return b && !b.hidden && document.querySelector('#call-go') ? [document.querySelector('#call-go').getAttribute('href'), document.title] : null;", vec![])
+                .await
+                .unwrap();
+            if !call.is_null() {
+                let href = call[0].as_str().unwrap().to_string();
+                assert!(
+                    call[1].as_str().unwrap().starts_with("Your table is ready"),
+                    "{who}: the title while called: {}",
+                    call[1]
+                );
+                // Announced to screen readers; photographed the first time (with axe's check).
+                wait_js(
+                    c,
+                    "const a = document.querySelector('#call-banner [role=alert]'); return !!a && a.textContent.startsWith('Your table is ready');",
+                    Duration::from_secs(5),
+                    "the call announced",
+                )
+                .await;
+                if calls[k] == 0 {
+                    let (name, size) = if k == 0 {
+                        ("call-banner", (1366, 900))
+                    } else {
+                        ("call-banner-dark", (390, 844))
+                    };
+                    check_page(&driver, c, &axe, name, size).await;
+                }
+                click(c, "#call-go").await;
+                wait_js(c, &format!("return location.pathname === {href:?} && !!document.querySelector('.table-page') && document.querySelector('#call-banner').hidden && !document.title.startsWith('Your table is ready');"), Duration::from_secs(10), "the called table, the banner gone").await;
+                calls[k] += 1;
+                tables[k].push(href);
+                phase[k] = Phase::Playing;
+                acted = true;
+                continue;
+            }
+            match phase[k] {
+                Phase::Playing => {
+                    let over = c
+                        .execute(
+                            "return !!document.querySelector('#summary .game-over');",
+                            vec![],
+                        )
+                        .await
+                        .unwrap();
+                    if over == true {
+                        go(c, &event_path).await;
+                        // The match just played is shown decided in the bracket (pushed live).
+                        let table = tables[k]
+                            .last()
+                            .unwrap()
+                            .trim_start_matches("/table/")
+                            .to_string();
+                        wait_js(
+                            c,
+                            &format!("const l = [...document.querySelectorAll('.bmatch')].find((m) => m.querySelector(`a[href$='{table}']`)); return !!l && l.dataset.status === 'Played';"),
+                            Duration::from_secs(20),
+                            "the match just played decided in the bracket",
+                        )
+                        .await;
+                        phase[k] = Phase::Waiting;
+                        acted = true;
+                    } else if step(c).await {
+                        acted = true;
+                    }
+                }
+                Phase::Waiting => {
+                    let s = c
+                        .execute("const s = document.querySelector('#tour-status'); return s ? s.textContent : '';", vec![])
+                        .await
+                        .unwrap();
+                    finished[k] = s.as_str().unwrap_or("").starts_with("Finished");
+                }
+            }
+        }
+        if finished.iter().any(|f| *f) && !phase.contains(&Phase::Playing) {
+            break;
+        }
+        if !acted {
+            tokio::time::sleep(Duration::from_millis(60)).await;
+        }
+    }
+    eprintln!("calls to a table: Annika {}, Bertil {}", calls[0], calls[1]);
+    // Both were called to the first round; the final's people (if any) once more.
+    assert!(
+        calls.iter().all(|n| *n >= 1),
+        "both called to a table: {calls:?}"
+    );
+
+    // The finished bracket: three matches played, a champion, every game's replay.
+    go(&a, &event_path).await;
+    let done = wait_js(
+        &a,
+        "const ms = [...document.querySelectorAll('.bmatch')];
+         const played = ms.filter((m) => m.dataset.status === 'Played').length;
+         const champ = document.querySelector('#champion');
+         return played === 3 && champ ? {played, champion: champ.textContent, replays: document.querySelectorAll('.all-games .replay-link').length, status: document.querySelector('#tour-status').textContent} : null;",
+        Duration::from_secs(20),
+        "the finished bracket",
+    )
+    .await;
+    assert!(
+        done["replays"].as_u64().unwrap() >= 3,
+        "every game's replay linked: {done}"
+    );
+    let api: Value = a
+        .execute(
+            &format!("return fetch('/api/tournaments/{id}').then((r) => r.json());"),
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(api["status"], "finished");
+    let top = api["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["rank"] == 1)
+        .unwrap();
+    assert_eq!(
+        done["champion"].as_str().unwrap(),
+        format!("Champion: {}", top["name"].as_str().unwrap()),
+        "the champion shown is the standings' first"
+    );
+    // A replay link leads to the game's replay.
+    click(&a, ".all-games .replay-link").await;
+    wait_js(
+        &a,
+        "return location.pathname.startsWith('/game/') && !!document.querySelector('.replay');",
+        Duration::from_secs(10),
+        "a game's replay",
+    )
+    .await;
+
+    // The event page and the list by keyboard and at three sizes, light theme.
+    go(&a, &event_path).await;
+    wait_js(
+        &a,
+        "return !!document.querySelector('.bracket-scroll');",
+        Duration::from_secs(10),
+        "the event page",
+    )
+    .await;
+    tab_to(
+        &a,
+        "el.classList.contains('bracket-scroll')",
+        "the bracket's box",
+    )
+    .await;
+    for size in SIZES {
+        set_viewport(&a, size.0, size.1).await.unwrap();
+        go(&a, &event_path).await;
+        wait_js(
+            &a,
+            "return !!document.querySelector('#champion');",
+            Duration::from_secs(10),
+            "the event page",
+        )
+        .await;
+        check_page(&driver, &a, &axe, "tournament-finished", size).await;
+        go(&a, "/tournaments").await;
+        wait_js(
+            &a,
+            "return !!document.querySelector('#tour-finished a.tour-name');",
+            Duration::from_secs(10),
+            "the list with the finished event",
+        )
+        .await;
+        check_page(&driver, &a, &axe, "tournaments", size).await;
+    }
+    // A bigger bracket: a double elimination of eight computer entrants (through the API),
+    // played out by the server, drawn at the three sizes: on the phone its boxes scroll
+    // sideways and the page does not.
+    let big: Value = a
+        .execute(
+            "const post = (p, b) => fetch(p, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(b)}).then((r) => r.json());
+             return post('/api/tournaments', {name: 'Double trouble', format: {kind: 'knockout', double: true}, rules: 'five-up target=50', best_of: 1, start_when: 8})
+               .then((t) => post(`/api/tournaments/${t.id}/bots`, {level: 'beginner', count: 8}).then(() => t.id));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let big_path = format!("/tournaments/{}", big.as_str().unwrap());
+    go(&a, &big_path).await;
+    wait_js(
+        &a,
+        "return document.querySelector('#tour-status').textContent.startsWith('Finished') && !!document.querySelector('#champion');",
+        Duration::from_secs(180),
+        "the double elimination played out",
+    )
+    .await;
+    let sides: Value = a
+        .execute(
+            "return [...document.querySelectorAll('.bside')].map((s) => s.dataset.side);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(sides[0], "Winners");
+    assert_eq!(sides[1], "Losers");
+    assert_eq!(sides[2], "GrandFinal");
+    for size in SIZES {
+        set_viewport(&a, size.0, size.1).await.unwrap();
+        go(&a, &big_path).await;
+        wait_js(
+            &a,
+            "return !!document.querySelector('#champion');",
+            Duration::from_secs(10),
+            "the double bracket",
+        )
+        .await;
+        check_page(&driver, &a, &axe, "tournament-double", size).await;
+        if size.0 == 390 {
+            let scrolls = a
+                .execute("const b = document.querySelector('.bside[data-side=Losers] .bracket-scroll'); return b.scrollWidth > b.clientWidth;", vec![])
+                .await
+                .unwrap();
+            assert_eq!(
+                scrolls, true,
+                "the losers' bracket scrolls in its box on a phone"
+            );
+        }
+    }
+
+    // Bertil's phone, dark: the finished event.
+    go(&b, &event_path).await;
+    wait_js(
+        &b,
+        "return !!document.querySelector('#champion');",
+        Duration::from_secs(10),
+        "the event page on the phone",
+    )
+    .await;
+    check_page(&driver, &b, &axe, "tournament-finished-dark", (390, 844)).await;
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+    server.shutdown().await;
+}
