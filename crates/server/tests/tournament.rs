@@ -564,3 +564,231 @@ async fn arena_of_1000_first_wave() {
     );
     server.shutdown().await;
 }
+
+/// A duplicate event's boards checked from the published data: every commitment is the
+/// SHA-256 of its published seed, every table of a board was dealt the deal the seed gives
+/// (re-derived here from the seed alone), every stored score is its game record's, and the
+/// standings are the crate's recomputation from those records.
+async fn check_duplicate(addr: SocketAddr, e: &Value, boards: usize, commits: &[String]) {
+    use fiveup_server::table::fairness;
+    let rules = {
+        let mut r = fiveup_engine::Rules::parse(e["settings"]["rules"].as_str().unwrap()).unwrap();
+        r.hand_limit = 1;
+        r
+    };
+    let field = entrants_of(e);
+    let list = e["boards"].as_array().unwrap();
+    assert_eq!(list.len(), boards);
+    let mut recomputed = Vec::new();
+    let mut tables = std::collections::BTreeSet::new();
+    for (b, board) in list.iter().enumerate() {
+        assert_eq!(board["board"].as_u64().unwrap() as usize, b + 1);
+        // The commitment shown before the start stands, and the seed published matches it.
+        assert_eq!(board["commit"].as_str().unwrap(), commits[b]);
+        let seed =
+            fairness::parse_seed_hex(board["seed"].as_str().expect("seed published")).unwrap();
+        assert_eq!(fairness::to_hex(&fairness::commitment(&seed)), commits[b]);
+        let deal_seed = fairness::deal_seed(&seed, &vec![None; usize::from(rules.players)]);
+        let deal = fairness::deal(&deal_seed, 1, &rules, true);
+        let results = board["results"].as_array().unwrap();
+        assert_eq!(
+            results.len(),
+            field.len(),
+            "board {}: everyone played",
+            b + 1
+        );
+        let mut scores = Vec::new();
+        for r in results {
+            let table = r["table"].as_str().unwrap();
+            assert!(tables.insert(table.to_string()), "table {table} twice");
+            let g = get(addr, &format!("/api/games/{table}"), None).await;
+            assert_eq!(g.status, 200, "game {table}: {}", g.body);
+            let replay: fiveup_protocol::Replay = g.json();
+            let h1 = &replay.hands[0];
+            let proof = h1.proof.as_ref().expect("a proof");
+            assert_eq!(proof.commitment, commits[b], "table {table}");
+            assert_eq!(
+                proof.server_seed.as_deref(),
+                Some(fairness::to_hex(&seed).as_str())
+            );
+            // The deal the published seed gives is the one played.
+            for (seat, tiles) in h1.dealt.iter().enumerate() {
+                let mut want: Vec<_> = deal.hand(fiveup_engine::Seat(seat as u8)).iter().collect();
+                let mut got = tiles.clone();
+                want.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(got, want, "board {} at table {table}, seat {seat}", b + 1);
+            }
+            assert_eq!(h1.boneyard, deal.boneyard(), "board {} at {table}", b + 1);
+            // Any further hand (a tie on the board) is the board's too.
+            for h in &replay.hands[1..] {
+                let p = h.proof.as_ref().expect("a proof");
+                assert_eq!(
+                    p.server_seed.as_deref(),
+                    Some(fairness::to_hex(&seed).as_str())
+                );
+            }
+            let score = i64::from(replay.scores[0]) - i64::from(replay.scores[1]);
+            assert_eq!(r["score"].as_i64().unwrap(), score, "table {table}");
+            let entrant = fiveup_tournament::EntrantId(r["entrant"].as_u64().unwrap() as u32);
+            scores.push((entrant, score));
+        }
+        let n = scores.len() as f64;
+        let avg = scores.iter().map(|(_, s)| *s as f64).sum::<f64>() / n;
+        assert!((board["average"].as_f64().unwrap() - avg).abs() < 1e-9);
+        recomputed.push(fiveup_tournament::duplicate::Board { scores });
+    }
+    let scoring = match e["settings"]["format"]["scoring"].as_str() {
+        Some("difference") => fiveup_tournament::duplicate::DuplicateScoring::Difference,
+        _ => fiveup_tournament::duplicate::DuplicateScoring::Matchpoints,
+    };
+    let want = fiveup_tournament::duplicate::standings(&field, &recomputed, scoring).unwrap();
+    assert_eq!(standings_of(e), want);
+}
+
+/// The commitments of an event's boards, once drawn (before the start).
+async fn commitments(addr: SocketAddr, id: &str, boards: usize) -> Vec<String> {
+    let start = Instant::now();
+    loop {
+        let e = event(addr, id).await;
+        if let Some(list) = e["boards"].as_array().filter(|l| l.len() == boards) {
+            return list
+                .iter()
+                .map(|b| {
+                    // Secret until the event is over.
+                    assert!(b["seed"].is_null(), "{b}");
+                    b["commit"].as_str().unwrap().to_string()
+                })
+                .collect();
+        }
+        assert!(start.elapsed() < EVENT_WAIT, "no boards drawn: {e}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicate_of_8_boards_with_20_entrants_publishes_checkable_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    for (kind, db) in databases(dir.path(), "duplicate").await {
+        let server = fiveup_server::start(test_config(&db)).await.unwrap();
+        let addr = server.local_addr();
+        let td = registered(addr, "director").await;
+        let id = create(
+            addr,
+            &td,
+            &json!({
+                "name": "Duplicate",
+                "format": {"kind": "duplicate", "boards": 8, "scoring": "matchpoints"},
+                "rules": "all-fives target=50",
+                "opponents": "greedy",
+                "start_when": 20,
+            }),
+        )
+        .await;
+        let commits = commitments(addr, &id, 8).await;
+        add_bots(addr, &td, &id, "random", 10).await;
+        add_bots(addr, &td, &id, "greedy", 10).await;
+        let e = wait_status(addr, &id, "finished").await;
+        assert_eq!(entrants_of(&e).len(), 20, "{kind}");
+        check_duplicate(addr, &e, 8, &commits).await;
+        assert_eq!(e["games"].as_array().unwrap().len(), 8 * 20, "{kind}");
+        assert!(e.get("closes_ms").is_none());
+        server.shutdown().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daylong_is_played_by_one_person_whenever_they_come() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("daylong.db").display().to_string();
+    let server = fiveup_server::start(test_config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    // Bad values are refused with the reason.
+    for (format, opponents, want) in [
+        (
+            json!({"kind": "daylong", "boards": 0, "duration_ms": 8000}),
+            "greedy",
+            "boards",
+        ),
+        (
+            json!({"kind": "daylong", "boards": 2, "duration_ms": 10}),
+            "greedy",
+            "daylong",
+        ),
+        (
+            json!({"kind": "duplicate", "boards": 2}),
+            "nobody",
+            "opponents",
+        ),
+    ] {
+        let r = post(
+            addr,
+            "/api/tournaments",
+            Some(&td),
+            &json!({"name": "Bad", "format": format, "rules": "all-fives", "opponents": opponents, "start_when": 2}),
+        )
+        .await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains(want), "{}", r.body);
+    }
+    // Open at once (no start time) for twenty seconds.
+    let id = create(
+        addr,
+        &td,
+        &json!({
+            "name": "Daylong",
+            "format": {"kind": "daylong", "boards": 2, "scoring": "difference", "duration_ms": 20000},
+            "rules": "all-fives target=50",
+            "opponents": "greedy",
+        }),
+    )
+    .await;
+    let commits = commitments(addr, &id, 2).await;
+    wait_status(addr, &id, "running").await;
+    // One person, a guest, comes and plays both boards as they are dealt.
+    let (visitor, _) = guest(addr, "visitor").await;
+    let mut w = connect(addr, Some(&visitor)).await;
+    let r = post(
+        addr,
+        &format!("/api/tournaments/{id}/join"),
+        Some(&visitor),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let mut cursor = 0;
+    for _ in 0..2 {
+        let table = next_call(&mut w, &mut cursor, Duration::from_secs(30))
+            .await
+            .expect("the next board is dealt");
+        w.open(&table, None).await;
+        common::play_out(std::slice::from_mut(&mut w), 4000).await;
+        w.view = None;
+        w.events.clear();
+        w.seeded.clear();
+    }
+    // A computer entrant comes later, still before the close.
+    add_bots(addr, &td, &id, "random", 1).await;
+    let e = event(addr, &id).await;
+    let closes = e["closes_ms"].as_i64().expect("a daylong closes");
+    assert_eq!(
+        closes - e["started_ms"].as_i64().unwrap(),
+        20000,
+        "open for its period"
+    );
+    let e = wait_status(addr, &id, "finished").await;
+    assert!(fiveup_server::tournament::director::now_ms() >= closes);
+    assert_eq!(entrants_of(&e).len(), 2);
+    check_duplicate(addr, &e, 2, &commits).await;
+    // Entries are closed now.
+    let r = post(
+        addr,
+        &format!("/api/tournaments/{id}/bots"),
+        Some(&td),
+        &json!({"level": "random", "count": 1}),
+    )
+    .await;
+    assert_eq!(r.status, 409, "{}", r.body);
+    server.shutdown().await;
+}

@@ -1913,6 +1913,8 @@ impl Actor {
             created_at: crate::now(),
             request: None,
             correspondence: self.core.cfg.correspondence,
+            // A rematch is an ordinary table.
+            tournament: None,
         };
         create(&self.app, cfg, sits).await.map(|_| ())
     }
@@ -2042,12 +2044,12 @@ impl Actor {
                     .state
                     .as_ref()
                     .map_or(1, |s| s.start().hand_no + 1);
-                Some(Stored::Commit {
-                    hand,
-                    server_seed: crate::table::fairness::to_hex(
-                        &crate::table::fairness::random_bytes(),
-                    ),
-                })
+                // A duplicate board's seed is fixed; any other hand's is fresh.
+                let server_seed = self.core.board_seed().map_or_else(
+                    || crate::table::fairness::to_hex(&crate::table::fairness::random_bytes()),
+                    str::to_string,
+                );
+                Some(Stored::Commit { hand, server_seed })
             } else if self.core.status == TableStatus::Dealing && self.core.seeds_complete() {
                 Some(Stored::Deal {
                     hand: self.core.pending.as_ref().map_or(0, |p| p.hand),

@@ -65,6 +65,20 @@ pub struct TableConfig {
     /// `docs/correspondence.md`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub correspondence: Option<crate::correspondence::CorrSettings>,
+    /// What a tournament's table adds (`docs/tournaments.md`, "Online"); none at other tables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TourTable>,
+}
+
+/// The settings a tournament gives its tables on top of the ordinary ones.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct TourTable {
+    /// A duplicate board's server seed (64 hex digits): every hand's commitment is to this
+    /// seed and the hand is dealt from it with no client seeds, so that every table playing
+    /// the board gets the same deal (hand `n` of the board is the engine's deal `n` of the
+    /// deal seed `SHA-256("fiveup-deal-v1" || seed || players || 0x00 per seat)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
 }
 
 /// A stored change of a table. The table's version is the number of changes applied.
@@ -844,9 +858,22 @@ impl TableCore {
         let Some(p) = &self.pending else {
             return false;
         };
+        if self.board_seed().is_some() {
+            // A duplicate board takes no client seeds: its deal is fixed.
+            return true;
+        }
         self.seats.iter().enumerate().all(|(i, s)| {
             !matches!(s.occupant, Occupant::Human { .. }) || s.taken_over || p.client[i].is_some()
         })
+    }
+
+    /// A duplicate board's fixed server seed, if this table plays one.
+    #[must_use]
+    pub fn board_seed(&self) -> Option<&str> {
+        self.cfg
+            .tournament
+            .as_ref()
+            .and_then(|t| t.board.as_deref())
     }
 
     /// The seat to move, while a hand is being played.

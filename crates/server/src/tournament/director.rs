@@ -26,7 +26,7 @@ use super::event::{EntrantRow, Event, Fmt, Format, Live, MatchState, Member, Op,
 use super::Note;
 use crate::store::db;
 use crate::table::actor;
-use crate::table::{SeatSetup, TableConfig};
+use crate::table::{fairness, SeatSetup, TableConfig, TourTable};
 use crate::App;
 
 /// Milliseconds since the epoch.
@@ -279,7 +279,18 @@ async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
     let before = event.ops.len();
     let rows = entrants(app, &event.id).await?;
     let now = now_ms();
+    if event.fmt.is_none() && event.boards.is_empty() {
+        if let Some((boards, _)) = event.settings.format.duplicate() {
+            // The boards are drawn first, so that their commitments are shown before the
+            // start; the seeds stay in the log until the event is over.
+            let seeds = (0..boards)
+                .map(|_| fairness::to_hex(&fairness::random_bytes()))
+                .collect();
+            commit(app, event, Op::Boards { seeds }).await?;
+        }
+    }
     if event.fmt.is_none() {
+        let daylong = matches!(event.settings.format, Format::Daylong { .. });
         let field: Vec<_> = rows
             .iter()
             .filter(|r| !r.withdrawn)
@@ -287,9 +298,11 @@ async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
             .collect();
         let s = &event.settings;
         let due = s.start_at.is_some_and(|t| t * 1000 <= now)
-            || s.start_when.is_some_and(|n| field.len() >= n as usize);
+            || s.start_when.is_some_and(|n| field.len() >= n as usize)
+            || (daylong && s.start_at.is_none() && s.start_when.is_none());
         if due {
-            if field.len() < 2 {
+            // A daylong opens whoever has joined: entrants come and play when they like.
+            if field.len() < 2 && !daylong {
                 commit(app, event, Op::Cancel).await?;
             } else {
                 commit(
@@ -399,6 +412,22 @@ async fn entries_and_withdrawals(
                     }
                 }
             }
+            Some(Fmt::Duplicate { out, .. }) => {
+                let op = if !in_field && !r.withdrawn && late_entry_open(event) {
+                    Op::Enter {
+                        entrant: r.entrant.clone(),
+                    }
+                } else if in_field && r.withdrawn && !out.contains(&r.entrant.id) {
+                    Op::Withdraw {
+                        entrant: r.entrant.id,
+                    }
+                } else {
+                    continue;
+                };
+                if event.clone().apply(op.clone()).is_ok() {
+                    commit(app, event, op).await?;
+                }
+            }
             // Leaving is refused (and nothing stored) once the entrant has left.
             Some(Fmt::Arena { .. }) if in_field && r.withdrawn => {
                 let op = Op::Arena {
@@ -472,6 +501,16 @@ async fn advance(app: &App, event: &mut Event, now: i64) -> Result<(), String> {
             }
         }
         Some(Fmt::Knockout { knockout }) => knockout.champion().map(|_| Op::Finish { at_ms: now }),
+        Some(Fmt::Duplicate { closed, .. }) => {
+            let closes = event.closes_ms();
+            if closes.is_some_and(|c| now >= c) && !closed {
+                Some(Op::Close { at_ms: now })
+            } else if event.live().is_empty() && (closes.is_none() || *closed) {
+                Some(Op::Finish { at_ms: now })
+            } else {
+                None
+            }
+        }
         Some(Fmt::Arena { arena: a }) => {
             let t = event.elapsed(now);
             if t >= a.settings().duration_ms {
@@ -516,7 +555,27 @@ async fn open_table(
     live: Live,
     table: &str,
 ) -> Result<(), String> {
-    let rules = Rules::parse(&event.settings.rules).map_err(|e| e.to_string())?;
+    let mut rules = Rules::parse(&event.settings.rules).map_err(|e| e.to_string())?;
+    // A duplicate board is one hand (a tie for the higher score plays the board's next hand,
+    // the same at every table), at the other seats the event's computer players.
+    let board = match event.fmt {
+        Some(Fmt::Duplicate { .. }) => {
+            let seed = event
+                .boards
+                .get(live.key.0)
+                .ok_or_else(|| format!("no board {}", live.key.0 + 1))?;
+            rules.hand_limit = 1;
+            Some(fairness::to_hex(seed))
+        }
+        _ => None,
+    };
+    let others = Member::Bot {
+        level: if board.is_some() {
+            event.settings.opponents().to_string()
+        } else {
+            "club".to_string()
+        },
+    };
     let sides = [
         members.get(&live.a).cloned().unwrap_or_default(),
         members.get(&live.b).cloned().unwrap_or_default(),
@@ -528,9 +587,7 @@ async fn open_table(
         let member = side
             .get(usize::from(seat / 2))
             .cloned()
-            .unwrap_or(Member::Bot {
-                level: "club".to_string(),
-            });
+            .unwrap_or_else(|| others.clone());
         match member {
             Member::User { user } => {
                 sits.push((seat, user));
@@ -549,6 +606,7 @@ async fn open_table(
         request: None,
         // Tournament games are played live.
         correspondence: None,
+        tournament: Some(TourTable { board }),
     };
     let users: Vec<i64> = sits.iter().map(|(_, u)| u.id).collect();
     actor::create(app, cfg, sits)
@@ -575,6 +633,10 @@ pub fn late_entry_open(event: &Event) -> bool {
         (None, _) => !event.finished,
         (Some(Fmt::Swiss { swiss }), Format::Swiss { rounds }) => {
             !event.finished && 2 * (swiss.rounds().len() as u32) < rounds
+        }
+        // A daylong takes entries until it closes.
+        (Some(Fmt::Duplicate { closed, .. }), Format::Daylong { .. }) => {
+            !event.finished && !closed && event.closes_ms().is_some_and(|c| now_ms() < c)
         }
         _ => false,
     }

@@ -3,11 +3,12 @@
 //! each one, then applies it here; loading an event applies its stored log again and gets
 //! exactly the same event.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use fiveup_engine::Rules;
 use fiveup_protocol::{TournamentStanding, TournamentSummary, UserRef};
 use fiveup_tournament::arena::{Arena, ArenaOp, ArenaSettings};
+use fiveup_tournament::duplicate::{self, Board, DuplicateScoring};
 use fiveup_tournament::knockout::{Elimination, Knockout, KnockoutOp, KnockoutSettings};
 use fiveup_tournament::swiss::{Swiss, SwissOp, SwissSettings};
 use fiveup_tournament::{Entrant, EntrantId, MatchResult, MatchRule, StandingRow};
@@ -33,6 +34,61 @@ pub enum Format {
         /// How long it lasts, in milliseconds (1 second to 24 hours).
         duration_ms: u64,
     },
+    /// Duplicate: every entrant plays the same boards (deals), one after another, against
+    /// computer players (`Settings::opponents`), scored against the field on each board.
+    Duplicate {
+        /// Boards, 1 to 64.
+        boards: u32,
+        /// How boards are scored.
+        #[serde(default)]
+        scoring: Scoring,
+    },
+    /// A daylong: a duplicate event open for a period, in which each entrant joins whenever
+    /// they like and plays the boards one after another.
+    Daylong {
+        /// Boards, 1 to 64.
+        boards: u32,
+        /// How boards are scored.
+        #[serde(default)]
+        scoring: Scoring,
+        /// How long entries stay open and boards are dealt, in milliseconds (1 second to 7
+        /// days); boards in play at the close are finished.
+        duration_ms: u64,
+    },
+}
+
+impl Format {
+    /// A duplicate or daylong event's boards and scoring.
+    #[must_use]
+    pub const fn duplicate(self) -> Option<(u32, Scoring)> {
+        match self {
+            Format::Duplicate { boards, scoring }
+            | Format::Daylong {
+                boards, scoring, ..
+            } => Some((boards, scoring)),
+            _ => None,
+        }
+    }
+}
+
+/// How duplicate boards are scored (`docs/tournaments.md`, "Duplicate").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scoring {
+    /// Matchpoints against everyone else who played the board, as a percentage.
+    #[default]
+    Matchpoints,
+    /// The score minus the board's average.
+    Difference,
+}
+
+impl From<Scoring> for DuplicateScoring {
+    fn from(s: Scoring) -> DuplicateScoring {
+        match s {
+            Scoring::Matchpoints => DuplicateScoring::Matchpoints,
+            Scoring::Difference => DuplicateScoring::Difference,
+        }
+    }
 }
 
 /// An event's settings, fixed when it is created.
@@ -63,6 +119,10 @@ pub struct Settings {
     /// The highest rating accepted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_rating: Option<i32>,
+    /// Duplicate and daylong: the computer players at the other seats of every board (a
+    /// level or a named player; `expert` when not given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponents: Option<String>,
 }
 
 const fn one() -> u32 {
@@ -111,9 +171,37 @@ impl Settings {
                     "an arena of {duration_ms} ms: it lasts 1 second to 24 hours"
                 ));
             }
+            Format::Daylong { duration_ms, .. }
+                if !(1_000..=604_800_000).contains(&duration_ms) =>
+            {
+                return Err(format!(
+                    "a daylong of {duration_ms} ms: it is open 1 second to 7 days"
+                ));
+            }
             _ => {}
         }
-        if self.start_at.is_none() && self.start_when.is_none() {
+        if let Some((boards, _)) = self.format.duplicate() {
+            if !(1..=64).contains(&boards) {
+                return Err(format!("{boards} boards: a duplicate event has 1 to 64"));
+            }
+            if self.best_of != 1 {
+                return Err(format!(
+                    "best of {}: each duplicate board is one game",
+                    self.best_of
+                ));
+            }
+            let level = self.opponents();
+            if !crate::BOT_LEVELS.contains(&level) && !crate::BOT_PLAYERS.contains(&level) {
+                return Err(format!(
+                    "opponents {level:?}: not a computer player; levels are {}",
+                    crate::BOT_LEVELS.join(", ")
+                ));
+            }
+        } else if self.opponents.is_some() {
+            return Err("opponents are for duplicate and daylong events".into());
+        }
+        let daylong = matches!(self.format, Format::Daylong { .. });
+        if self.start_at.is_none() && self.start_when.is_none() && !daylong {
             return Err("give a start time (start_at) or a number of entrants (start_when)".into());
         }
         if let Some(t) = self.start_at {
@@ -148,6 +236,12 @@ impl Settings {
         MatchRule::best_of(self.best_of)
     }
 
+    /// The computer players at the other seats of a duplicate board.
+    #[must_use]
+    pub fn opponents(&self) -> &str {
+        self.opponents.as_deref().unwrap_or("expert")
+    }
+
     /// Whether an entrant is a team of two.
     #[must_use]
     pub fn teams(&self) -> bool {
@@ -158,7 +252,7 @@ impl Settings {
     /// registered players.
     #[must_use]
     pub const fn guests_welcome(&self) -> bool {
-        matches!(self.format, Format::Arena { .. })
+        matches!(self.format, Format::Arena { .. } | Format::Daylong { .. })
     }
 }
 
@@ -202,7 +296,7 @@ pub struct EntrantRow {
 }
 
 /// Which match: (round, index) in a Swiss, (0, match id) in a knockout, (0, match number) in
-/// an arena.
+/// an arena, (board from 0, entrant) in a duplicate event.
 pub type Key = (usize, usize);
 
 /// One stored operation of an event.
@@ -218,6 +312,27 @@ pub enum Op {
     },
     /// It could not start: fewer than two entrants.
     Cancel,
+    /// A duplicate event's boards: each one's server seed (64 hex digits), drawn before the
+    /// start and kept secret until the event is over (their commitments are shown at once).
+    Boards {
+        /// One seed a board.
+        seeds: Vec<String>,
+    },
+    /// A late entrant joins a running duplicate event.
+    Enter {
+        /// The entrant.
+        entrant: Entrant,
+    },
+    /// An entrant leaves a running duplicate event: no more boards are dealt to them.
+    Withdraw {
+        /// The entrant.
+        entrant: EntrantId,
+    },
+    /// A daylong closes: no more entries, no more boards dealt (those in play are finished).
+    Close {
+        /// When.
+        at_ms: i64,
+    },
     /// A Swiss operation.
     Swiss {
         /// The operation.
@@ -290,6 +405,15 @@ pub enum Fmt {
         /// Its state.
         arena: Arena,
     },
+    /// A duplicate event or a daylong (its games are the boards, keyed (board, entrant)).
+    Duplicate {
+        /// The field, late entrants last.
+        field: Vec<Entrant>,
+        /// Those who left.
+        out: BTreeSet<EntrantId>,
+        /// A daylong that has closed.
+        closed: bool,
+    },
 }
 
 /// One game of a match: its table and, once over, its result.
@@ -333,6 +457,8 @@ pub struct Event {
     pub ops: Vec<Op>,
     /// An arena's entrants (its state does not list them).
     arena_field: Vec<Entrant>,
+    /// A duplicate event's board seeds.
+    pub boards: Vec<[u8; 32]>,
 }
 
 impl Event {
@@ -349,6 +475,7 @@ impl Event {
             games: BTreeMap::new(),
             ops: Vec::new(),
             arena_field: Vec::new(),
+            boards: Vec::new(),
         }
     }
 
@@ -406,6 +533,17 @@ impl Event {
                         self.arena_field.clone_from(entrants);
                         Fmt::Arena { arena }
                     }
+                    Format::Duplicate { boards, .. } | Format::Daylong { boards, .. } => {
+                        if self.boards.len() != boards as usize {
+                            return Err("the boards are not drawn".into());
+                        }
+                        fiveup_tournament::check_entrants(entrants).map_err(err)?;
+                        Fmt::Duplicate {
+                            field: entrants.clone(),
+                            out: BTreeSet::new(),
+                            closed: false,
+                        }
+                    }
                 };
                 self.fmt = Some(fmt);
                 self.start_ms = Some(*at_ms);
@@ -417,6 +555,55 @@ impl Event {
                 self.finished = true;
                 self.cancelled = true;
             }
+            Op::Boards { seeds } => {
+                let Some((boards, _)) = self.settings.format.duplicate() else {
+                    return Err("boards are for duplicate events".into());
+                };
+                if self.fmt.is_some() || !self.boards.is_empty() {
+                    return Err("the boards are drawn already".into());
+                }
+                if seeds.len() != boards as usize {
+                    return Err(format!("{} seeds for {boards} boards", seeds.len()));
+                }
+                self.boards = seeds
+                    .iter()
+                    .map(|s| crate::table::fairness::parse_seed_hex(s))
+                    .collect::<Result<_, _>>()?;
+            }
+            Op::Enter { entrant } => match &mut self.fmt {
+                Some(Fmt::Duplicate { field, closed, .. }) => {
+                    if *closed {
+                        return Err("the daylong has closed".into());
+                    }
+                    let mut with = field.clone();
+                    with.push(entrant.clone());
+                    fiveup_tournament::check_entrants(&with).map_err(|e| e.to_string())?;
+                    *field = with;
+                }
+                _ => return Err("not a running duplicate event".into()),
+            },
+            Op::Withdraw { entrant } => match &mut self.fmt {
+                Some(Fmt::Duplicate { field, out, .. }) => {
+                    if !field.iter().any(|e| e.id == *entrant) {
+                        return Err(format!("entrant {} is not in the event", entrant.0));
+                    }
+                    if !out.insert(*entrant) {
+                        return Err(format!("entrant {} has left already", entrant.0));
+                    }
+                }
+                _ => return Err("not a running duplicate event".into()),
+            },
+            Op::Close { .. } => match &mut self.fmt {
+                Some(Fmt::Duplicate { closed, .. })
+                    if matches!(self.settings.format, Format::Daylong { .. }) =>
+                {
+                    if *closed {
+                        return Err("the daylong has closed already".into());
+                    }
+                    *closed = true;
+                }
+                _ => return Err("not a running daylong".into()),
+            },
             Op::Swiss { swiss: s } => match &mut self.fmt {
                 Some(Fmt::Swiss { swiss }) => swiss.apply(s.clone()).map_err(|e| e.to_string())?,
                 _ => return Err("not a running Swiss".into()),
@@ -522,6 +709,64 @@ impl Event {
                     b: m.b,
                 })
                 .collect(),
+            Some(Fmt::Duplicate { field, out, closed }) => {
+                let boards = self.boards.len();
+                field
+                    .iter()
+                    .filter_map(|e| {
+                        // The entrant's board in play, or the next one to deal.
+                        let started = (0..boards)
+                            .take_while(|&b| self.games.contains_key(&(b, e.id.0 as usize)))
+                            .count();
+                        let in_play = started > 0
+                            && self.games[&(started - 1, e.id.0 as usize)]
+                                .iter()
+                                .any(|g| g.result.is_none());
+                        let board = if in_play {
+                            started - 1
+                        } else if started < boards && !closed && !out.contains(&e.id) {
+                            started
+                        } else {
+                            return None;
+                        };
+                        Some(Live {
+                            key: (board, e.id.0 as usize),
+                            a: e.id,
+                            b: EntrantId(0),
+                        })
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// A duplicate event's boards as the crate scores them: each entrant's score on each
+    /// board played (their side's points minus the computer's).
+    #[must_use]
+    pub fn board_scores(&self) -> Vec<Board> {
+        (0..self.boards.len())
+            .map(|b| Board {
+                scores: self
+                    .field()
+                    .iter()
+                    .filter_map(|e| {
+                        let g = self.games.get(&(b, e.id.0 as usize))?.last()?;
+                        let (_, p) = g.result?;
+                        Some((e.id, p[0] - p[1]))
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// When a daylong closes (ms since the epoch), once started.
+    #[must_use]
+    pub fn closes_ms(&self) -> Option<i64> {
+        match self.settings.format {
+            Format::Daylong { duration_ms, .. } => {
+                Some(self.start_ms? + i64::try_from(duration_ms).unwrap_or(i64::MAX))
+            }
+            _ => None,
         }
     }
 
@@ -568,6 +813,8 @@ impl Event {
                     result,
                 },
             }),
+            // A board's result is its game's: nothing more to record.
+            Some(Fmt::Duplicate { .. }) => None,
             Some(Fmt::Arena { arena }) => {
                 let started = arena.matches().get(key.1)?.started_ms;
                 Some(Op::Arena {
@@ -600,6 +847,11 @@ impl Event {
                 .filter(|m| m.result.is_some())
                 .count() as u32,
             Some(Fmt::Arena { arena }) => arena.matches().len() as u32,
+            Some(Fmt::Duplicate { .. }) => self
+                .board_scores()
+                .iter()
+                .filter(|b| !b.scores.is_empty())
+                .count() as u32,
         }
     }
 
@@ -611,6 +863,7 @@ impl Event {
             Some(Fmt::Swiss { swiss }) => swiss.entrants(),
             Some(Fmt::Knockout { knockout }) => knockout.entrants(),
             Some(Fmt::Arena { .. }) => &self.arena_field,
+            Some(Fmt::Duplicate { field, .. }) => field,
         }
     }
 
@@ -622,6 +875,19 @@ impl Event {
             Some(Fmt::Swiss { swiss }) => swiss.standings(),
             Some(Fmt::Knockout { knockout }) => knockout.standings(),
             Some(Fmt::Arena { arena }) => arena.standings(),
+            Some(Fmt::Duplicate { field, out, .. }) => {
+                let scoring = self
+                    .settings
+                    .format
+                    .duplicate()
+                    .map_or(DuplicateScoring::Matchpoints, |(_, s)| s.into());
+                let mut rows =
+                    duplicate::standings(field, &self.board_scores(), scoring).unwrap_or_default();
+                for r in &mut rows {
+                    r.out = out.contains(&r.entrant);
+                }
+                rows
+            }
         }
     }
 
@@ -709,6 +975,7 @@ mod tests {
             max_entrants: None,
             min_rating: None,
             max_rating: None,
+            opponents: None,
         }
     }
 
