@@ -792,3 +792,73 @@ async fn a_daylong_is_played_by_one_person_whenever_they_come() {
     assert_eq!(r.status, 409, "{}", r.body);
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_shows_lose_are_withdrawn_and_a_second_bars_joining_across_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    for (kind, db) in databases(dir.path(), "noshow").await {
+        let server = fiveup_server::start(test_config(&db)).await.unwrap();
+        let addr = server.local_addr();
+        let td = registered(addr, "director").await;
+        let ann = registered(addr, "ann").await;
+        let mut s = swiss_settings("No-show", 1, "all-fives target=50");
+        s["no_show_ms"] = json!(10);
+        let r = post(addr, "/api/tournaments", Some(&td), &s).await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains("no-show"), "{}", r.body);
+        s["no_show_ms"] = json!(1500);
+        for n in 0..2 {
+            let id = create(addr, &td, &s).await;
+            let r = post(
+                addr,
+                &format!("/api/tournaments/{id}/join"),
+                Some(&ann),
+                &json!({}),
+            )
+            .await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            // Ann never comes to her table.
+            add_bots(addr, &td, &id, "random", 1).await;
+            let e = wait_status(addr, &id, "finished").await;
+            let rows = e["entrants"].as_array().unwrap();
+            let ann_row = rows
+                .iter()
+                .find(|r| r["members"][0]["kind"] == "user")
+                .unwrap();
+            assert_eq!(ann_row["withdrawn"], true, "{kind} event {n}: {ann_row}");
+            let ann_no = ann_row["entrant"]["id"].as_u64().unwrap();
+            let standings = standings_of(&e);
+            let row = standings
+                .iter()
+                .find(|r| u64::from(r.entrant.0) == ann_no)
+                .unwrap();
+            assert_eq!((row.record.lost, row.points), (1, 0.0), "{kind}: {row:?}");
+            // The game was lost at its table, with nobody having played for Ann.
+            let table = e["games"][0]["games"][0]["table"].as_str().unwrap();
+            let replay: fiveup_protocol::Replay =
+                get(addr, &format!("/api/games/{table}"), None).await.json();
+            assert!(
+                replay.seats[0].resigned && replay.seats[0].by_computer,
+                "{kind}: {:?}",
+                replay.seats[0]
+            );
+        }
+        // A second no-show within the week: Ann may not join another event for a day, and
+        // that holds after a restart.
+        let id = create(addr, &td, &s).await;
+        server.shutdown().await;
+        let server = fiveup_server::start(test_config(&db)).await.unwrap();
+        let addr = server.local_addr();
+        let r = post(
+            addr,
+            &format!("/api/tournaments/{id}/join"),
+            Some(&ann),
+            &json!({}),
+        )
+        .await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains("missed two tournament games"), "{}", r.body);
+        assert!(r.body.contains("1440 minutes"), "{}", r.body);
+        server.shutdown().await;
+    }
+}

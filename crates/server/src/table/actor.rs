@@ -211,6 +211,8 @@ pub enum TableCmd {
         /// The answer.
         reply: oneshot::Sender<Option<bool>>,
     },
+    /// A tournament table's no-show time is up: a person who has not played yet loses.
+    NoShowCheck,
     /// Stop the task (the server is shutting down; everything is stored already).
     Stop,
     /// A test hook: the table's core, cloned.
@@ -809,6 +811,7 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
         bot_pending: None,
         takeover_pending: None,
         seed_timer: None,
+        no_show_timer: false,
         hints: HashMap::new(),
         finalized: false,
         active: Instant::now(),
@@ -960,6 +963,8 @@ struct Actor {
     bot_pending: Option<u64>,
     takeover_pending: Option<u64>,
     seed_timer: Option<u16>,
+    /// The no-show check of a tournament table is set.
+    no_show_timer: bool,
     /// When each user's last hint finished (far in the future while one is computed): one
     /// at a time per person, however many connections they open.
     hints: HashMap<i64, Instant>,
@@ -1431,6 +1436,21 @@ impl Actor {
                 if let Some(t) = self.hints.get_mut(&user) {
                     *t = Instant::now();
                 }
+            }
+            TableCmd::NoShowCheck => {
+                if let Some(seat) = self.core.no_show_seat() {
+                    // A hand waiting for the absent person's seed is dealt without it first,
+                    // so that the game lost has its record.
+                    let mut changes = Vec::new();
+                    if self.core.state.is_none() {
+                        if let Some(p) = &self.core.pending {
+                            changes.push(Stored::Deal { hand: p.hand });
+                        }
+                    }
+                    changes.push(Stored::NoShow { seat });
+                    let _ = self.commit(changes).await;
+                }
+                self.after_change().await;
             }
             TableCmd::Stop | TableCmd::Expire { .. } => {}
             TableCmd::AcceptRematch { user, reply } => {
@@ -2064,6 +2084,21 @@ impl Actor {
         }
         self.finalize().await;
         crate::correspondence::on_change(&self.app, &self.core).await;
+        // A tournament table's no-show check, at its time from the opening.
+        if let (false, Some(ms), Some(_)) = (
+            self.no_show_timer,
+            self.core.no_show_ms(),
+            self.core.no_show_seat(),
+        ) {
+            self.no_show_timer = true;
+            let due = self.core.cfg.created_at * 1000 + i64::try_from(ms).unwrap_or(i64::MAX);
+            let wait = u64::try_from(due - crate::tournament::director::now_ms()).unwrap_or(0);
+            let tx = self.tx.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+                let _ = tx.send(TableCmd::NoShowCheck).await;
+            });
+        }
         // The seed wait.
         if let Some(p) = &self.core.pending {
             if self.seed_timer != Some(p.hand) {

@@ -79,6 +79,10 @@ pub struct TourTable {
     /// deal seed `SHA-256("fiveup-deal-v1" || seed || players || 0x00 per seat)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<String>,
+    /// A person who has made no move of their own this many milliseconds after the table
+    /// opened (counted from its opening second) loses the game (`Stored::NoShow`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_show_ms: Option<u64>,
 }
 
 /// A stored change of a table. The table's version is the number of changes applied.
@@ -148,6 +152,12 @@ pub enum Stored {
     /// player wins at once; with more seats a computer player plays the seat from then on and
     /// its player alone is scored as having lost.
     Timeout {
+        /// The seat.
+        seat: u8,
+    },
+    /// A tournament player did not come to the table in time (`TourTable::no_show_ms`):
+    /// their side loses the game at once, the scores as they stood.
+    NoShow {
         /// The seat.
         seat: u8,
     },
@@ -829,6 +839,51 @@ impl TableCore {
                 }
                 Ok(events)
             }
+            Stored::NoShow { seat } => {
+                self.check_seat(*seat)?;
+                if self.status == TableStatus::Finished {
+                    return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+                }
+                if self.no_show_ms().is_none() {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "no-shows are for tournament tables",
+                    ));
+                }
+                if self.state.is_none() {
+                    return Err(Refusal::new(ErrorCode::NotStarted, "no hand is dealt yet"));
+                }
+                let two_sides = self.cfg.rules.players == 2
+                    || (self.cfg.rules.players == 4 && self.cfg.rules.partnerships);
+                if !two_sides {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "a no-show forfeits a game of two sides only",
+                    ));
+                }
+                if !matches!(self.seats[*seat as usize].occupant, Occupant::Human { .. })
+                    || self.acted(*seat)
+                {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "that seat's player is not a no-show",
+                    ));
+                }
+                let s = &mut self.seats[*seat as usize];
+                s.taken_over = true;
+                s.by_computer = true;
+                s.resigned = true;
+                let winner = 1 - self.cfg.rules.side_of(fiveup_engine::Seat(*seat)).0;
+                self.status = TableStatus::Finished;
+                self.forfeit = Some(winner);
+                Ok(vec![
+                    CoreEvent::Seat(self.seat_info(*seat)),
+                    CoreEvent::GameOver {
+                        winner,
+                        scores: self.scores(),
+                    },
+                ])
+            }
             Stored::Rematch { table, .. } => {
                 if self.status != TableStatus::Finished {
                     return Err(Refusal::new(ErrorCode::NotStarted, "the game is not over"));
@@ -874,6 +929,25 @@ impl TableCore {
             .tournament
             .as_ref()
             .and_then(|t| t.board.as_deref())
+    }
+
+    /// A tournament table's no-show time, if it has one.
+    #[must_use]
+    pub fn no_show_ms(&self) -> Option<u64> {
+        self.cfg.tournament.as_ref().and_then(|t| t.no_show_ms)
+    }
+
+    /// The first person's seat that is a no-show if time is up: the game goes on and that
+    /// person has made no move of their own.
+    #[must_use]
+    pub fn no_show_seat(&self) -> Option<u8> {
+        self.no_show_ms()?;
+        if self.status == TableStatus::Finished {
+            return None;
+        }
+        (0..self.players()).find(|&s| {
+            matches!(self.seats[s as usize].occupant, Occupant::Human { .. }) && !self.acted(s)
+        })
     }
 
     /// The seat to move, while a hand is being played.

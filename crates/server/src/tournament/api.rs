@@ -358,6 +358,17 @@ async fn join(
     };
     let (event, _) = event_of(&app, &id).await?;
     entries_open(&event)?;
+    let now = director::now_ms();
+    if let Some(until) = director::barred_until(&app, user.id, now)
+        .await
+        .map_err(internal)?
+    {
+        let minutes = (until - now + 59_999) / 60_000;
+        return Err(bad(format!(
+            "you missed two tournament games within a week: you may join tournaments again \
+             in {minutes} minutes"
+        )));
+    }
     if !user.registered && !event.settings.guests_welcome() {
         return Err(ApiError::new(
             ErrorCode::NotLoggedIn,

@@ -214,6 +214,16 @@ async fn direct(app: &Arc<App>, id: &str) -> Result<(), String> {
 /// A table that exists is never opened again, so no game is played twice.
 async fn repair(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
     let members = member_map(&entrants(app, &event.id).await?);
+    // The no-shows stored are counted and withdrawn (again: both are idempotent).
+    for &(key, game, user, at_ms) in &event.no_shows {
+        let table = event
+            .games
+            .get(&key)
+            .and_then(|g| g.get(game as usize))
+            .map(|g| g.table.clone())
+            .unwrap_or_default();
+        mark_no_show(app, &event.id, &table, user, at_ms).await?;
+    }
     let mut missing = Vec::new();
     for (key, games) in &event.games {
         for (n, g) in games.iter().enumerate() {
@@ -462,6 +472,40 @@ async fn results(app: &App, event: &mut Event) -> Result<(), String> {
             .await
             .map_err(db::db_err)?;
         let Some(row) = row else { continue };
+        // A person who did not come is stored first (the game's result follows), then
+        // withdrawn and counted.
+        let absent = sqlx::query(
+            "SELECT p.user_id FROM table_events e JOIN game_players p \
+             ON p.game_id = e.table_id \
+             WHERE e.table_id = $1 AND e.body LIKE '%\"t\":\"no_show\"%' \
+             AND e.body LIKE '%\"seat\":' || CAST(p.seat AS TEXT) || '}%'",
+        )
+        .bind(table.as_str())
+        .fetch_all(&app.db.pool)
+        .await
+        .map_err(db::db_err)?;
+        for a in absent {
+            let user = db::int(&a, "user_id")?;
+            let stored = event
+                .no_shows
+                .iter()
+                .any(|n| (n.0, n.1, n.2) == (key, game, user));
+            if !stored {
+                let at_ms = now_ms();
+                commit(
+                    app,
+                    event,
+                    Op::NoShow {
+                        key,
+                        game,
+                        user,
+                        at_ms,
+                    },
+                )
+                .await?;
+                mark_no_show(app, &event.id, &table, user, at_ms).await?;
+            }
+        }
         let winner = db::int(&row, "winner")?;
         let scores: Vec<i64> = serde_json::from_str(&db::text(&row, "scores")?)
             .map_err(|e| format!("table {table}: bad scores: {e}"))?;
@@ -482,6 +526,68 @@ async fn results(app: &App, event: &mut Event) -> Result<(), String> {
         .await?;
     }
     Ok(())
+}
+
+/// Count a no-show against the person and withdraw them from the event (both idempotent:
+/// repeated after a restart from the stored `no_show`).
+async fn mark_no_show(
+    app: &App,
+    event: &str,
+    table: &str,
+    user: i64,
+    at_ms: i64,
+) -> Result<(), String> {
+    sqlx::query(
+        "INSERT INTO tournament_no_shows (tournament_id, table_id, user_id, at_ms) \
+         VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, user_id) DO NOTHING",
+    )
+    .bind(event)
+    .bind(table)
+    .bind(user)
+    .bind(at_ms)
+    .execute(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    sqlx::query(
+        "UPDATE tournament_entrants SET withdrawn = 1 \
+         WHERE tournament_id = $1 AND user_id = $2 AND withdrawn = 0",
+    )
+    .bind(event)
+    .bind(user)
+    .execute(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    app.tournaments.wake.notify_waiters();
+    Ok(())
+}
+
+/// How long after a no-show a second one bars the person.
+pub const NO_SHOW_WINDOW_MS: i64 = 7 * 86_400_000;
+/// How long a repeat no-show bars the person from joining events.
+pub const NO_SHOW_BAN_MS: i64 = 86_400_000;
+
+/// Until when a person is barred from joining events (ms since the epoch): a day from a
+/// second no-show within a week of the one before.
+pub async fn barred_until(app: &App, user: i64, now: i64) -> Result<Option<i64>, String> {
+    let rows = sqlx::query(
+        "SELECT at_ms FROM tournament_no_shows WHERE user_id = $1 AND at_ms > $2 \
+         ORDER BY at_ms",
+    )
+    .bind(user)
+    .bind(now - NO_SHOW_WINDOW_MS - NO_SHOW_BAN_MS)
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    let times: Vec<i64> = rows
+        .iter()
+        .map(|r| db::int(r, "at_ms"))
+        .collect::<Result<_, _>>()?;
+    Ok(times
+        .windows(2)
+        .filter(|w| w[1] - w[0] <= NO_SHOW_WINDOW_MS)
+        .map(|w| w[1] + NO_SHOW_BAN_MS)
+        .filter(|&until| now < until)
+        .max())
 }
 
 /// Pair the next round, pair the free arena players, or end the event.
@@ -606,7 +712,10 @@ async fn open_table(
         request: None,
         // Tournament games are played live.
         correspondence: None,
-        tournament: Some(TourTable { board }),
+        tournament: Some(TourTable {
+            board,
+            no_show_ms: Some(event.settings.no_show_ms()),
+        }),
     };
     let users: Vec<i64> = sits.iter().map(|(_, u)| u.id).collect();
     actor::create(app, cfg, sits)

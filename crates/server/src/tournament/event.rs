@@ -123,7 +123,14 @@ pub struct Settings {
     /// level or a named player; `expert` when not given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponents: Option<String>,
+    /// A person who has made no move of their own this long after their table opened loses
+    /// that game and is withdrawn (1 second to an hour; 2 minutes when not given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_show_ms: Option<u64>,
 }
+
+/// The no-show time when an event gives none: two minutes.
+pub const NO_SHOW_MS: u64 = 120_000;
 
 const fn one() -> u32 {
     1
@@ -200,6 +207,13 @@ impl Settings {
         } else if self.opponents.is_some() {
             return Err("opponents are for duplicate and daylong events".into());
         }
+        if let Some(ms) = self.no_show_ms {
+            if !(1_000..=3_600_000).contains(&ms) {
+                return Err(format!(
+                    "a no-show time of {ms} ms: 1 second (1000) to an hour (3600000)"
+                ));
+            }
+        }
         let daylong = matches!(self.format, Format::Daylong { .. });
         if self.start_at.is_none() && self.start_when.is_none() && !daylong {
             return Err("give a start time (start_at) or a number of entrants (start_when)".into());
@@ -234,6 +248,12 @@ impl Settings {
     #[must_use]
     pub const fn rule(&self) -> MatchRule {
         MatchRule::best_of(self.best_of)
+    }
+
+    /// How long a person has to come to their table.
+    #[must_use]
+    pub fn no_show_ms(&self) -> u64 {
+        self.no_show_ms.unwrap_or(NO_SHOW_MS)
     }
 
     /// The computer players at the other seats of a duplicate board.
@@ -379,6 +399,19 @@ pub enum Op {
         /// Both sides' scores.
         points: [i64; 2],
     },
+    /// A person did not come to the table of a game in time: the game is lost (its result
+    /// follows as a `game`), and the person is withdrawn and counted for the ban on repeat
+    /// no-shows.
+    NoShow {
+        /// The match.
+        key: Key,
+        /// The game of the match.
+        game: u32,
+        /// Who.
+        user: i64,
+        /// When (ms since the epoch).
+        at_ms: i64,
+    },
     /// The event is over.
     Finish {
         /// When.
@@ -459,6 +492,8 @@ pub struct Event {
     arena_field: Vec<Entrant>,
     /// A duplicate event's board seeds.
     pub boards: Vec<[u8; 32]>,
+    /// The no-shows: (match, game, person, when).
+    pub no_shows: Vec<(Key, u32, i64, i64)>,
 }
 
 impl Event {
@@ -476,6 +511,7 @@ impl Event {
             ops: Vec::new(),
             arena_field: Vec::new(),
             boards: Vec::new(),
+            no_shows: Vec::new(),
         }
     }
 
@@ -658,6 +694,30 @@ impl Event {
                     return Err(format!("game {game} of match {key:?} has its result"));
                 }
                 g.result = Some((*a_won, *points));
+            }
+            Op::NoShow {
+                key,
+                game,
+                user,
+                at_ms,
+            } => {
+                started(self)?;
+                let g = self
+                    .games
+                    .get(key)
+                    .and_then(|g| g.get(*game as usize))
+                    .ok_or_else(|| format!("match {key:?} has no game {game}"))?;
+                if g.result.is_some() {
+                    return Err(format!("game {game} of match {key:?} has its result"));
+                }
+                if self
+                    .no_shows
+                    .iter()
+                    .any(|n| (n.0, n.1, n.2) == (*key, *game, *user))
+                {
+                    return Err(format!("the no-show of game {game} of {key:?} is stored"));
+                }
+                self.no_shows.push((*key, *game, *user, *at_ms));
             }
             Op::Finish { .. } => {
                 started(self)?;
@@ -976,6 +1036,7 @@ mod tests {
             min_rating: None,
             max_rating: None,
             opponents: None,
+            no_show_ms: None,
         }
     }
 
