@@ -862,3 +862,103 @@ async fn no_shows_lose_are_withdrawn_and_a_second_bars_joining_across_a_restart(
         server.shutdown().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_match_clock_ends_a_game_on_the_higher_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("clock.db").display().to_string();
+    let mut c = test_config(&db);
+    // A pause between computer moves, so that a game to 500 cannot end by itself in time.
+    c.bot_delay = Duration::from_millis(10);
+    let server = fiveup_server::start(c).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    let mut s = swiss_settings("Clock", 1, "all-fives target=500");
+    s["match_clock_ms"] = json!(0);
+    let r = post(addr, "/api/tournaments", Some(&td), &s).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("match clock"), "{}", r.body);
+    s["match_clock_ms"] = json!(1500);
+    let id = create(addr, &td, &s).await;
+    add_bots(addr, &td, &id, "random", 2).await;
+    let e = wait_status(addr, &id, "finished").await;
+    let table = e["games"][0]["games"][0]["table"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let replay: fiveup_protocol::Replay =
+        get(addr, &format!("/api/games/{table}"), None).await.json();
+    let scores = &replay.scores;
+    assert!(scores.iter().all(|&s| s < 500), "{scores:?}");
+    assert_ne!(scores[0], scores[1], "a tie is played on to the next score");
+    // The higher score won, as the event recorded.
+    let a_won = e["games"][0]["games"][0]["result"][0].as_bool().unwrap();
+    assert_eq!(a_won, scores[0] > scores[1], "{scores:?}");
+    // The clock ended the hand in play before deciding: the last hand is over, or a tie was
+    // broken in a later hand by one score.
+    let last = replay.hands.last().unwrap();
+    if last.outcome.is_none() {
+        assert!(replay.hands.len() >= 2);
+        let before = &last.scores_before;
+        assert_eq!(
+            before[0], before[1],
+            "a hand begun after the clock breaks a tie"
+        );
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_turn_clock_plays_for_a_slow_person_and_the_third_strike_loses() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("turn.db").display().to_string();
+    let server = fiveup_server::start(test_config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    let ann = registered(addr, "ann").await;
+    let settings = |turn: u64| {
+        json!({
+            "name": "Turns",
+            "format": {"kind": "duplicate", "boards": 1},
+            "rules": "all-fives target=50",
+            "opponents": "random",
+            "start_when": 2,
+            "turn_ms": turn,
+            "no_show_ms": 3_600_000,
+        })
+    };
+    let r = post(addr, "/api/tournaments", Some(&td), &settings(5)).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("turn clock"), "{}", r.body);
+    let id = create(addr, &td, &settings(300)).await;
+    let r = post(
+        addr,
+        &format!("/api/tournaments/{id}/join"),
+        Some(&ann),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    add_bots(addr, &td, &id, "random", 1).await;
+    // Ann never moves: the computer moves for her twice, the third strike loses.
+    let e = wait_status(addr, &id, "finished").await;
+    let table = e["games"][0]["games"][0]["table"].as_str().unwrap();
+    let replay: fiveup_protocol::Replay =
+        get(addr, &format!("/api/games/{table}"), None).await.json();
+    let hers = replay
+        .hands
+        .iter()
+        .flat_map(|h| &h.steps)
+        .filter(|s| s.seat == 0)
+        .count();
+    assert_eq!(hers, 2, "two moves played for her");
+    assert!(replay.seats[0].resigned, "{:?}", replay.seats[0]);
+    assert_eq!(e["games"][0]["games"][0]["result"][0], false);
+    // A slow player is not withdrawn.
+    assert!(e["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["withdrawn"] == false));
+    server.shutdown().await;
+}

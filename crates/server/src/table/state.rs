@@ -83,7 +83,20 @@ pub struct TourTable {
     /// opened (counted from its opening second) loses the game (`Stored::NoShow`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_show_ms: Option<u64>,
+    /// The turn clock: a person who has not moved this many milliseconds after their turn
+    /// came gets a strike and the computer's move is played for them; the
+    /// [`STRIKES_FORFEIT`]th strike loses the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_ms: Option<u64>,
+    /// The match clock: this many milliseconds after the table opened (counted from its
+    /// opening second) the hand in play is finished and the higher score wins; a tie is
+    /// decided by the next score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_ms: Option<u64>,
 }
+
+/// The strike of the turn clock that loses the game.
+pub const STRIKES_FORFEIT: u8 = 3;
 
 /// A stored change of a table. The table's version is the number of changes applied.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -161,6 +174,20 @@ pub enum Stored {
         /// The seat.
         seat: u8,
     },
+    /// A person's turn clock ran out (`TourTable::turn_ms`): a strike; the computer's move
+    /// for them follows as an `act` with no command id, unless the strike loses the game.
+    Strike {
+        /// The seat.
+        seat: u8,
+    },
+    /// The match clock ran out during this hand (`TourTable::match_ms`).
+    ClockOut {
+        /// The hand in play.
+        hand: u16,
+    },
+    /// After the match clock: the scores differ at the end of the hand, or after a score in a
+    /// later hand: the higher wins now.
+    ClockEnd,
     /// A rematch table was created.
     Rematch {
         /// The new table.
@@ -359,6 +386,10 @@ pub struct TableCore {
     pub rematch: Option<String>,
     /// The winning side of a two-seat correspondence game decided by a timeout.
     pub forfeit: Option<u8>,
+    /// Each seat's turn-clock strikes.
+    pub strikes: Vec<u8>,
+    /// The hand the match clock ran out in.
+    pub clock_out: Option<u16>,
 }
 
 impl TableCore {
@@ -407,6 +438,8 @@ impl TableCore {
             accepted: HashMap::new(),
             rematch: None,
             forfeit: None,
+            strikes: vec![0; n],
+            clock_out: None,
         }
     }
 
@@ -884,6 +917,69 @@ impl TableCore {
                     },
                 ])
             }
+            Stored::Strike { seat } => {
+                self.check_seat(*seat)?;
+                if self.turn_ms().is_none() {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "this table has no turn clock",
+                    ));
+                }
+                if self.to_move() != Some(*seat)
+                    || self.computer_plays(*seat)
+                    || !matches!(self.seats[*seat as usize].occupant, Occupant::Human { .. })
+                {
+                    return Err(Refusal::new(
+                        ErrorCode::NotYourTurn,
+                        "only a person to move gets a strike",
+                    ));
+                }
+                self.strikes[*seat as usize] += 1;
+                let mut events = Vec::new();
+                if self.strikes[*seat as usize] >= STRIKES_FORFEIT && self.cfg.rules.sides() == 2 {
+                    let s = &mut self.seats[*seat as usize];
+                    s.taken_over = true;
+                    s.by_computer = true;
+                    s.resigned = true;
+                    let winner = 1 - self.cfg.rules.side_of(fiveup_engine::Seat(*seat)).0;
+                    self.status = TableStatus::Finished;
+                    self.forfeit = Some(winner);
+                    events.push(CoreEvent::Seat(self.seat_info(*seat)));
+                    events.push(CoreEvent::GameOver {
+                        winner,
+                        scores: self.scores(),
+                    });
+                }
+                Ok(events)
+            }
+            Stored::ClockOut { hand } => {
+                if self.match_ms().is_none() || self.clock_out.is_some() {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "no match clock to run out",
+                    ));
+                }
+                if self.status == TableStatus::Finished {
+                    return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+                }
+                self.clock_out = Some(*hand);
+                Ok(Vec::new())
+            }
+            Stored::ClockEnd => {
+                let Some(winner) = self.clock_winner() else {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "the match clock decides nothing now",
+                    ));
+                };
+                self.status = TableStatus::Finished;
+                self.pending = None;
+                self.forfeit = Some(winner);
+                Ok(vec![CoreEvent::GameOver {
+                    winner,
+                    scores: self.scores(),
+                }])
+            }
             Stored::Rematch { table, .. } => {
                 if self.status != TableStatus::Finished {
                     return Err(Refusal::new(ErrorCode::NotStarted, "the game is not over"));
@@ -935,6 +1031,38 @@ impl TableCore {
     #[must_use]
     pub fn no_show_ms(&self) -> Option<u64> {
         self.cfg.tournament.as_ref().and_then(|t| t.no_show_ms)
+    }
+
+    /// A tournament table's turn clock, if it has one.
+    #[must_use]
+    pub fn turn_ms(&self) -> Option<u64> {
+        self.cfg.tournament.as_ref().and_then(|t| t.turn_ms)
+    }
+
+    /// A tournament table's match clock, if it has one.
+    #[must_use]
+    pub fn match_ms(&self) -> Option<u64> {
+        self.cfg.tournament.as_ref().and_then(|t| t.match_ms)
+    }
+
+    /// The side the match clock gives the game to now: once it has run out, at the end of
+    /// the hand it ran out in or after any later score, if the two sides' scores differ.
+    #[must_use]
+    pub fn clock_winner(&self) -> Option<u8> {
+        let hand = self.clock_out?;
+        if self.status == TableStatus::Finished || self.state.is_none() {
+            return None;
+        }
+        let s = self.scores();
+        if s.len() != 2 || s[0] == s[1] {
+            return None;
+        }
+        let hand_over = self.status == TableStatus::Dealing;
+        let later = self
+            .state
+            .as_ref()
+            .is_some_and(|st| st.start().hand_no > hand);
+        (hand_over || later).then_some(u8::from(s[1] > s[0]))
     }
 
     /// The first person's seat that is a no-show if time is up: the game goes on and that

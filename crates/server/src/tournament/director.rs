@@ -715,6 +715,8 @@ async fn open_table(
         tournament: Some(TourTable {
             board,
             no_show_ms: Some(event.settings.no_show_ms()),
+            turn_ms: event.settings.turn_ms,
+            match_ms: event.settings.match_clock_ms,
         }),
     };
     let users: Vec<i64> = sits.iter().map(|(_, u)| u.id).collect();

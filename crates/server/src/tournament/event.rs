@@ -127,6 +127,16 @@ pub struct Settings {
     /// that game and is withdrawn (1 second to an hour; 2 minutes when not given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_show_ms: Option<u64>,
+    /// The match clock: a game's time from its table's opening (1 second to 4 hours); when it
+    /// runs out the hand in play is finished and the higher score wins, a tie going to the
+    /// next score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_clock_ms: Option<u64>,
+    /// The turn clock (100 ms to 10 minutes): a person who has not moved this long after
+    /// their turn came gets a strike and the computer's move is played for them; the third
+    /// strike loses the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_ms: Option<u64>,
 }
 
 /// The no-show time when an event gives none: two minutes.
@@ -211,6 +221,20 @@ impl Settings {
             if !(1_000..=3_600_000).contains(&ms) {
                 return Err(format!(
                     "a no-show time of {ms} ms: 1 second (1000) to an hour (3600000)"
+                ));
+            }
+        }
+        if let Some(ms) = self.match_clock_ms {
+            if !(1_000..=14_400_000).contains(&ms) {
+                return Err(format!(
+                    "a match clock of {ms} ms: 1 second (1000) to 4 hours (14400000)"
+                ));
+            }
+        }
+        if let Some(ms) = self.turn_ms {
+            if !(100..=600_000).contains(&ms) {
+                return Err(format!(
+                    "a turn clock of {ms} ms: 100 ms to 10 minutes (600000)"
                 ));
             }
         }
@@ -1037,6 +1061,8 @@ mod tests {
             max_rating: None,
             opponents: None,
             no_show_ms: None,
+            match_clock_ms: None,
+            turn_ms: None,
         }
     }
 
