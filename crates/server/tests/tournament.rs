@@ -962,3 +962,121 @@ async fn the_turn_clock_plays_for_a_slow_person_and_the_third_strike_loses() {
         .all(|r| r["withdrawn"] == false));
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_of_5_plays_its_berger_tables_round_by_round() {
+    use fiveup_tournament::roundrobin::{RoundRobin, RoundRobinSettings};
+    let dir = tempfile::tempdir().unwrap();
+    for (kind, db) in databases(dir.path(), "roundrobin").await {
+        let server = fiveup_server::start(test_config(&db)).await.unwrap();
+        let addr = server.local_addr();
+        let td = registered(addr, "director").await;
+        let id = create(
+            addr,
+            &td,
+            &json!({
+                "name": "All play all",
+                "format": {"kind": "round_robin"},
+                "rules": "all-fives target=50",
+                "best_of": 1,
+                "start_when": 5,
+            }),
+        )
+        .await;
+        add_bots(addr, &td, &id, "random", 3).await;
+        add_bots(addr, &td, &id, "greedy", 2).await;
+        let e = wait_status(addr, &id, "finished").await;
+        // Five entrants: five rounds of two matches and a bye.
+        let results = recomputed_results(addr, &e).await;
+        assert_eq!(results.len(), 10, "{kind}");
+        let mut rr = RoundRobin::new(
+            RoundRobinSettings {
+                double: false,
+                rule: MatchRule::single(),
+            },
+            entrants_of(&e),
+        )
+        .unwrap();
+        for ((round, table), r) in &results {
+            rr.record(*round, *table, *r).unwrap();
+        }
+        assert!(rr.is_finished());
+        assert_eq!(e["rounds"], serde_json::to_value(rr.rounds()).unwrap());
+        assert_eq!(standings_of(&e), rr.standings(), "{kind}");
+        for s in standings_of(&e) {
+            assert_eq!(s.record.played, 4, "{kind}: {s:?}");
+        }
+        server.shutdown().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cut_throat_event_seats_7_at_tables_of_3_to_4_for_3_rounds() {
+    use fiveup_tournament::cutthroat::{CutThroat, CutThroatSettings};
+    let dir = tempfile::tempdir().unwrap();
+    for (kind, db) in databases(dir.path(), "cutthroat").await {
+        let server = fiveup_server::start(test_config(&db)).await.unwrap();
+        let addr = server.local_addr();
+        let td = registered(addr, "director").await;
+        let mut s = json!({
+            "name": "Cut-throat",
+            "format": {"kind": "cut_throat", "rounds": 3, "min_seats": 3, "max_seats": 9},
+            "rules": "all-fives target=50",
+            "start_when": 7,
+        });
+        let r = post(addr, "/api/tournaments", Some(&td), &s).await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains("seat 3 to 8"), "{}", r.body);
+        s["format"]["max_seats"] = json!(4);
+        let id = create(addr, &td, &s).await;
+        add_bots(addr, &td, &id, "random", 7).await;
+        let e = wait_status(addr, &id, "finished").await;
+        let mut ct = CutThroat::new(
+            CutThroatSettings {
+                min_seats: 3,
+                max_seats: 4,
+                rounds: 3,
+            },
+            entrants_of(&e),
+        )
+        .unwrap();
+        let rounds = e["tables"].as_array().unwrap();
+        assert_eq!(rounds.len(), 3, "{kind}");
+        let mut tables = std::collections::BTreeSet::new();
+        for (r, round) in rounds.iter().enumerate() {
+            // The same seating as the crate's from the same results.
+            let seated = ct.pair_next_round().unwrap().to_vec();
+            let round = round.as_array().unwrap();
+            assert_eq!(round.len(), 2, "{kind}: seven at tables of 4 and 3");
+            for (t, table) in round.iter().enumerate() {
+                let ids: Vec<u32> = table["entrants"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_u64().unwrap() as u32)
+                    .collect();
+                assert_eq!(
+                    ids,
+                    seated[t].seats.iter().map(|e| e.0).collect::<Vec<_>>(),
+                    "{kind}: round {r} table {t}"
+                );
+                let id = table["table"].as_str().unwrap();
+                assert!(tables.insert(id.to_string()));
+                let replay: fiveup_protocol::Replay =
+                    get(addr, &format!("/api/games/{id}"), None).await.json();
+                assert_eq!(replay.seats.len(), ids.len());
+                let points: Vec<i64> = replay.scores.iter().map(|&x| i64::from(x)).collect();
+                let stored: Vec<i64> = table["scores"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_i64().unwrap())
+                    .collect();
+                assert_eq!(stored, points, "{kind}: table {id}");
+                ct.record(r, t, points).unwrap();
+            }
+        }
+        assert_eq!(standings_of(&e), ct.standings(), "{kind}");
+        server.shutdown().await;
+    }
+}

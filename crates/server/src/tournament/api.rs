@@ -194,6 +194,33 @@ async fn one(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<R
         Some(Fmt::Swiss { swiss }) => v["rounds"] = json!(swiss.rounds()),
         Some(Fmt::Knockout { knockout }) => v["bracket"] = json!(knockout.bracket()),
         Some(Fmt::Arena { arena }) => v["matches"] = json!(arena.matches()),
+        Some(Fmt::RoundRobin { rr, .. }) => v["rounds"] = json!(rr.rounds()),
+        Some(Fmt::CutThroat { ct, .. }) => {
+            let rounds: Vec<Vec<serde_json::Value>> = ct
+                .rounds()
+                .iter()
+                .enumerate()
+                .map(|(r, tables)| {
+                    tables
+                        .iter()
+                        .enumerate()
+                        .map(|(t, tab)| {
+                            let table = event
+                                .games
+                                .get(&(r, t))
+                                .and_then(|g| g.last())
+                                .map(|g| g.table.clone());
+                            json!({
+                                "table": table,
+                                "entrants": tab.seats.iter().map(|e| e.0).collect::<Vec<_>>(),
+                                "scores": tab.points,
+                            })
+                        })
+                        .collect()
+                })
+                .collect();
+            v["tables"] = json!(rounds);
+        }
         Some(Fmt::Duplicate { .. }) | None => {}
     }
     if event.settings.format.duplicate().is_some() {
@@ -438,6 +465,12 @@ async fn withdraw(
         return Err(ApiError::new(
             ErrorCode::AlreadyStarted,
             "a knockout's bracket is fixed once it starts: play or lose your next match",
+        ));
+    }
+    if matches!(event.fmt, Some(Fmt::RoundRobin { .. })) {
+        return Err(ApiError::new(
+            ErrorCode::AlreadyStarted,
+            "a round robin's schedule is fixed once it starts: play or lose your games",
         ));
     }
     let r = sqlx::query(

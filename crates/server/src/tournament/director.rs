@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use fiveup_engine::Rules;
 use fiveup_protocol::ServerMsg;
+use fiveup_tournament::cutthroat::CutThroatOp;
 use fiveup_tournament::swiss::SwissOp;
 use fiveup_tournament::{arena, EntrantId};
 
@@ -312,7 +313,13 @@ async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
             || (daylong && s.start_at.is_none() && s.start_when.is_none());
         if due {
             // A daylong opens whoever has joined: entrants come and play when they like.
-            if field.len() < 2 && !daylong {
+            let start = Op::Start {
+                at_ms: now,
+                entrants: field.clone(),
+            };
+            // Fewer than two, or a field the format cannot take (a cut-throat field its
+            // tables cannot seat): cancelled.
+            if (field.len() < 2 && !daylong) || event.clone().apply(start).is_err() {
                 commit(app, event, Op::Cancel).await?;
             } else {
                 commit(
@@ -438,6 +445,16 @@ async fn entries_and_withdrawals(
                     commit(app, event, op).await?;
                 }
             }
+            // A cut-throat entrant who leaves is not seated again (refused, and nothing
+            // stored, once out).
+            Some(Fmt::CutThroat { .. }) if in_field && r.withdrawn => {
+                let op = Op::CutThroat {
+                    cut_throat: CutThroatOp::Withdraw(r.entrant.id),
+                };
+                if event.clone().apply(op.clone()).is_ok() {
+                    commit(app, event, op).await?;
+                }
+            }
             // Leaving is refused (and nothing stored) once the entrant has left.
             Some(Fmt::Arena { .. }) if in_field && r.withdrawn => {
                 let op = Op::Arena {
@@ -521,6 +538,12 @@ async fn results(app: &App, event: &mut Event) -> Result<(), String> {
                 game,
                 a_won: winner == 0,
                 points,
+                // A cut-throat table's points are every seat's.
+                scores: if matches!(event.fmt, Some(Fmt::CutThroat { .. })) {
+                    scores
+                } else {
+                    Vec::new()
+                },
             },
         )
         .await?;
@@ -607,6 +630,22 @@ async fn advance(app: &App, event: &mut Event, now: i64) -> Result<(), String> {
             }
         }
         Some(Fmt::Knockout { knockout }) => knockout.champion().map(|_| Op::Finish { at_ms: now }),
+        Some(Fmt::RoundRobin { rr, .. }) => rr.is_finished().then_some(Op::Finish { at_ms: now }),
+        Some(Fmt::CutThroat { ct, .. }) => {
+            let complete = ct
+                .rounds()
+                .last()
+                .is_none_or(|r| r.iter().all(|t| t.points.is_some()));
+            if !complete {
+                None
+            } else if (ct.rounds().len() as u32) < ct.settings().rounds {
+                Some(Op::CutThroat {
+                    cut_throat: CutThroatOp::PairRound,
+                })
+            } else {
+                Some(Op::Finish { at_ms: now })
+            }
+        }
         Some(Fmt::Duplicate { closed, .. }) => {
             let closes = event.closes_ms();
             if closes.is_some_and(|c| now >= c) && !closed {
@@ -661,6 +700,32 @@ async fn open_table(
     live: Live,
     table: &str,
 ) -> Result<(), String> {
+    // A cut-throat table seats its entrants in order, each for themselves.
+    if let Some(Fmt::CutThroat { ct, .. }) = &event.fmt {
+        let seated = ct
+            .rounds()
+            .get(live.key.0)
+            .and_then(|r| r.get(live.key.1))
+            .map(|t| t.seats.clone())
+            .ok_or_else(|| format!("no cut-throat table {:?}", live.key))?;
+        let rules = event.settings.rules_for(seated.len() as u8)?;
+        let cfg_tour = tour_table(event, None);
+        let mut seats = Vec::new();
+        let mut sits = Vec::new();
+        for (seat, id) in seated.iter().enumerate() {
+            match members.get(id).and_then(|m| m.first()).cloned() {
+                Some(Member::User { user }) => {
+                    sits.push((seat as u8, user));
+                    seats.push(SeatSetup::Open);
+                }
+                Some(Member::Bot { level }) => seats.push(SeatSetup::Bot { level }),
+                None => seats.push(SeatSetup::Bot {
+                    level: "club".to_string(),
+                }),
+            }
+        }
+        return create_table(app, event, table, rules, seats, sits, cfg_tour).await;
+    }
     let mut rules = Rules::parse(&event.settings.rules).map_err(|e| e.to_string())?;
     // A duplicate board is one hand (a tie for the higher score plays the board's next hand,
     // the same at every table), at the other seats the event's computer players.
@@ -702,6 +767,30 @@ async fn open_table(
             Member::Bot { level } => seats.push(SeatSetup::Bot { level }),
         }
     }
+    let tour = tour_table(event, board);
+    create_table(app, event, table, rules, seats, sits, tour).await
+}
+
+/// The tournament settings of an event's table.
+fn tour_table(event: &Event, board: Option<String>) -> TourTable {
+    TourTable {
+        board,
+        no_show_ms: Some(event.settings.no_show_ms()),
+        turn_ms: event.settings.turn_ms,
+        match_ms: event.settings.match_clock_ms,
+    }
+}
+
+/// Create a tournament table and tell the people seated at it.
+async fn create_table(
+    app: &Arc<App>,
+    event: &Event,
+    table: &str,
+    rules: Rules,
+    seats: Vec<SeatSetup>,
+    sits: Vec<(u8, fiveup_protocol::UserRef)>,
+    tour: TourTable,
+) -> Result<(), String> {
     let cfg = TableConfig {
         id: table.to_string(),
         rules,
@@ -712,12 +801,7 @@ async fn open_table(
         request: None,
         // Tournament games are played live.
         correspondence: None,
-        tournament: Some(TourTable {
-            board,
-            no_show_ms: Some(event.settings.no_show_ms()),
-            turn_ms: event.settings.turn_ms,
-            match_ms: event.settings.match_clock_ms,
-        }),
+        tournament: Some(tour),
     };
     let users: Vec<i64> = sits.iter().map(|(_, u)| u.id).collect();
     actor::create(app, cfg, sits)

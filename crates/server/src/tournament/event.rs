@@ -8,8 +8,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use fiveup_engine::Rules;
 use fiveup_protocol::{TournamentStanding, TournamentSummary, UserRef};
 use fiveup_tournament::arena::{Arena, ArenaOp, ArenaSettings};
+use fiveup_tournament::cutthroat::{CutThroat, CutThroatOp, CutThroatSettings};
 use fiveup_tournament::duplicate::{self, Board, DuplicateScoring};
 use fiveup_tournament::knockout::{Elimination, Knockout, KnockoutOp, KnockoutSettings};
+use fiveup_tournament::roundrobin::{RoundRobin, RoundRobinOp, RoundRobinSettings};
 use fiveup_tournament::swiss::{Swiss, SwissOp, SwissSettings};
 use fiveup_tournament::{Entrant, EntrantId, MatchResult, MatchRule, StandingRow};
 use serde::{Deserialize, Serialize};
@@ -33,6 +35,23 @@ pub enum Format {
     Arena {
         /// How long it lasts, in milliseconds (1 second to 24 hours).
         duration_ms: u64,
+    },
+    /// A round robin on Berger tables: everyone meets everyone once (twice if `double`),
+    /// round by round.
+    RoundRobin {
+        /// Play the table twice, sides swapped the second time.
+        #[serde(default)]
+        double: bool,
+    },
+    /// Cut-throat: rounds at tables of `min_seats` to `max_seats` players, each for
+    /// themselves, grouped by score with the fewest repeat meetings.
+    CutThroat {
+        /// Rounds, 1 to 50.
+        rounds: u32,
+        /// Fewest seats at a table, 3 to 8.
+        min_seats: u8,
+        /// Most seats at a table, `min_seats` to 8.
+        max_seats: u8,
     },
     /// Duplicate: every entrant plays the same boards (deals), one after another, against
     /// computer players (`Settings::opponents`), scored against the field on each board.
@@ -156,9 +175,35 @@ impl Settings {
         if name.chars().any(char::is_control) {
             return Err("a tournament's name has no control characters".into());
         }
+        if let Format::CutThroat {
+            rounds,
+            min_seats,
+            max_seats,
+        } = self.format
+        {
+            if !(1..=50).contains(&rounds) {
+                return Err(format!("{rounds} rounds: a cut-throat event has 1 to 50"));
+            }
+            if !(3..=8).contains(&min_seats) || !(min_seats..=8).contains(&max_seats) {
+                return Err(format!(
+                    "tables of {min_seats} to {max_seats}: cut-throat tables seat 3 to 8, the \
+                     fewest no more than the most"
+                ));
+            }
+            if self.best_of != 1 {
+                return Err(format!(
+                    "best of {}: a cut-throat table plays one game",
+                    self.best_of
+                ));
+            }
+            for n in min_seats..=max_seats {
+                self.rules_for(n)
+                    .map_err(|e| format!("rules for tables of {n}: {e}"))?;
+            }
+        }
         let rules = Rules::parse(&self.rules).map_err(|e| format!("rules: {e}"))?;
         let two_sides = rules.players == 2 || (rules.players == 4 && rules.partnerships);
-        if !two_sides {
+        if !two_sides && !matches!(self.format, Format::CutThroat { .. }) {
             return Err(format!(
                 "rules for {} players{}: a tournament game is two players, or four in two \
                  partnerships",
@@ -272,6 +317,21 @@ impl Settings {
     #[must_use]
     pub const fn rule(&self) -> MatchRule {
         MatchRule::best_of(self.best_of)
+    }
+
+    /// The rules of a table of `players` in a cut-throat event (`players=N
+    /// partnerships=false` added to the event's rules: each for themselves); the event's own
+    /// rules otherwise.
+    pub fn rules_for(&self, players: u8) -> Result<Rules, String> {
+        if matches!(self.format, Format::CutThroat { .. }) {
+            Rules::parse(&format!(
+                "{} players={players} partnerships=false",
+                self.rules
+            ))
+            .map_err(|e| e.to_string())
+        } else {
+            Rules::parse(&self.rules).map_err(|e| e.to_string())
+        }
     }
 
     /// How long a person has to come to their table.
@@ -392,6 +452,16 @@ pub enum Op {
         /// The operation.
         arena: ArenaOp,
     },
+    /// A round robin's result.
+    RoundRobin {
+        /// The operation.
+        round_robin: RoundRobinOp,
+    },
+    /// A cut-throat operation (a round seated, a table's points, a withdrawal).
+    CutThroat {
+        /// The operation.
+        cut_throat: CutThroatOp,
+    },
     /// A table was opened for game `game` (from 0) of a match.
     Open {
         /// The match.
@@ -422,6 +492,9 @@ pub enum Op {
         a_won: bool,
         /// Both sides' scores.
         points: [i64; 2],
+        /// Every side's score (a cut-throat table's, seat by seat).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        scores: Vec<i64>,
     },
     /// A person did not come to the table of a game in time: the game is lost (its result
     /// follows as a `game`), and the person is withdrawn and counted for the ban on repeat
@@ -462,6 +535,20 @@ pub enum Fmt {
         /// Its state.
         arena: Arena,
     },
+    /// A round robin.
+    RoundRobin {
+        /// Its state.
+        rr: RoundRobin,
+        /// Its entrants.
+        field: Vec<Entrant>,
+    },
+    /// A cut-throat event.
+    CutThroat {
+        /// Its state.
+        ct: CutThroat,
+        /// Its entrants.
+        field: Vec<Entrant>,
+    },
     /// A duplicate event or a daylong (its games are the boards, keyed (board, entrant)).
     Duplicate {
         /// The field, late entrants last.
@@ -480,6 +567,9 @@ pub struct Game {
     pub table: String,
     /// Whether side A won, and both sides' scores.
     pub result: Option<(bool, [i64; 2])>,
+    /// Every side's score once over (a cut-throat table's, seat by seat).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<i64>,
 }
 
 /// A live match: its key and its two sides.
@@ -593,6 +683,27 @@ impl Event {
                         self.arena_field.clone_from(entrants);
                         Fmt::Arena { arena }
                     }
+                    Format::RoundRobin { double } => Fmt::RoundRobin {
+                        rr: RoundRobin::new(RoundRobinSettings { double, rule }, entrants.clone())
+                            .map_err(err)?,
+                        field: entrants.clone(),
+                    },
+                    Format::CutThroat {
+                        rounds,
+                        min_seats,
+                        max_seats,
+                    } => Fmt::CutThroat {
+                        ct: CutThroat::new(
+                            CutThroatSettings {
+                                min_seats,
+                                max_seats,
+                                rounds,
+                            },
+                            entrants.clone(),
+                        )
+                        .map_err(err)?,
+                        field: entrants.clone(),
+                    },
                     Format::Duplicate { boards, .. } | Format::Daylong { boards, .. } => {
                         if self.boards.len() != boards as usize {
                             return Err("the boards are not drawn".into());
@@ -615,6 +726,18 @@ impl Event {
                 self.finished = true;
                 self.cancelled = true;
             }
+            Op::RoundRobin { round_robin: o } => match &mut self.fmt {
+                Some(Fmt::RoundRobin { rr, .. }) => rr
+                    .record(o.round, o.table, o.result)
+                    .map_err(|e| e.to_string())?,
+                _ => return Err("not a running round robin".into()),
+            },
+            Op::CutThroat { cut_throat: o } => match &mut self.fmt {
+                Some(Fmt::CutThroat { ct, .. }) => {
+                    ct.apply(o.clone()).map_err(|e| e.to_string())?
+                }
+                _ => return Err("not a running cut-throat event".into()),
+            },
             Op::Boards { seeds } => {
                 let Some((boards, _)) = self.settings.format.duplicate() else {
                     return Err("boards are for duplicate events".into());
@@ -688,6 +811,7 @@ impl Event {
                 games.push(Game {
                     table: table.clone(),
                     result: None,
+                    scores: Vec::new(),
                 });
             }
             Op::Reopen { key, game, table } => {
@@ -707,6 +831,7 @@ impl Event {
                 game,
                 a_won,
                 points,
+                scores,
             } => {
                 started(self)?;
                 let g = self
@@ -718,6 +843,7 @@ impl Event {
                     return Err(format!("game {game} of match {key:?} has its result"));
                 }
                 g.result = Some((*a_won, *points));
+                g.scores.clone_from(scores);
             }
             Op::NoShow {
                 key,
@@ -793,6 +919,43 @@ impl Event {
                     b: m.b,
                 })
                 .collect(),
+            Some(Fmt::RoundRobin { rr, .. }) => {
+                // Round by round: the first round not complete.
+                let Some(r) = rr.rounds().iter().position(|r| !r.is_complete()) else {
+                    return Vec::new();
+                };
+                let round = &rr.rounds()[r];
+                round
+                    .pairings
+                    .iter()
+                    .zip(&round.results)
+                    .enumerate()
+                    .filter_map(|(t, (p, res))| match (p.b, res) {
+                        (Some(b), None) => Some(Live {
+                            key: (r, t),
+                            a: p.a,
+                            b,
+                        }),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            Some(Fmt::CutThroat { ct, .. }) => {
+                let Some(round) = ct.rounds().last() else {
+                    return Vec::new();
+                };
+                let r = ct.rounds().len() - 1;
+                round
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.points.is_none())
+                    .map(|(i, t)| Live {
+                        key: (r, i),
+                        a: t.seats[0],
+                        b: t.seats[1],
+                    })
+                    .collect()
+            }
             Some(Fmt::Duplicate { field, out, closed }) => {
                 let boards = self.boards.len();
                 field
@@ -899,6 +1062,21 @@ impl Event {
             }),
             // A board's result is its game's: nothing more to record.
             Some(Fmt::Duplicate { .. }) => None,
+            Some(Fmt::RoundRobin { .. }) => Some(Op::RoundRobin {
+                round_robin: RoundRobinOp {
+                    round: key.0,
+                    table: key.1,
+                    result,
+                },
+            }),
+            // A cut-throat table's points, seat by seat, from its one game.
+            Some(Fmt::CutThroat { .. }) => Some(Op::CutThroat {
+                cut_throat: CutThroatOp::Record {
+                    round: key.0,
+                    table: key.1,
+                    points: self.games.get(&key)?.last()?.scores.clone(),
+                },
+            }),
             Some(Fmt::Arena { arena }) => {
                 let started = arena.matches().get(key.1)?.started_ms;
                 Some(Op::Arena {
@@ -931,6 +1109,13 @@ impl Event {
                 .filter(|m| m.result.is_some())
                 .count() as u32,
             Some(Fmt::Arena { arena }) => arena.matches().len() as u32,
+            Some(Fmt::RoundRobin { rr, .. }) => {
+                rr.rounds()
+                    .iter()
+                    .position(|r| !r.is_complete())
+                    .unwrap_or(rr.rounds().len()) as u32
+            }
+            Some(Fmt::CutThroat { ct, .. }) => ct.rounds().len() as u32,
             Some(Fmt::Duplicate { .. }) => self
                 .board_scores()
                 .iter()
@@ -948,6 +1133,7 @@ impl Event {
             Some(Fmt::Knockout { knockout }) => knockout.entrants(),
             Some(Fmt::Arena { .. }) => &self.arena_field,
             Some(Fmt::Duplicate { field, .. }) => field,
+            Some(Fmt::RoundRobin { field, .. } | Fmt::CutThroat { field, .. }) => field,
         }
     }
 
@@ -959,6 +1145,8 @@ impl Event {
             Some(Fmt::Swiss { swiss }) => swiss.standings(),
             Some(Fmt::Knockout { knockout }) => knockout.standings(),
             Some(Fmt::Arena { arena }) => arena.standings(),
+            Some(Fmt::RoundRobin { rr, .. }) => rr.standings(),
+            Some(Fmt::CutThroat { ct, .. }) => ct.standings(),
             Some(Fmt::Duplicate { field, out, .. }) => {
                 let scoring = self
                     .settings
@@ -1133,6 +1321,7 @@ mod tests {
             game,
             a_won,
             points: if a_won { [50, 10] } else { [20, 51] },
+            scores: Vec::new(),
         };
         e.apply(game(0, true)).unwrap();
         assert!(e.apply(game(0, true)).is_err());
