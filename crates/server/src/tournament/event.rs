@@ -1360,4 +1360,75 @@ mod tests {
         assert_eq!(again.games, e.games);
         assert!(again.apply(Op::Cancel).is_err());
     }
+
+    #[test]
+    fn a_daylong_deals_boards_one_after_another_until_it_closes() {
+        let mut s = settings(Format::Daylong {
+            boards: 2,
+            scoring: Scoring::Difference,
+            duration_ms: 60_000,
+        });
+        s.best_of = 1;
+        s.start_when = None;
+        assert!(s.check(0).is_ok());
+        let mut e = Event::new("d".into(), s);
+        // Not before the boards are drawn, and only as many seeds as boards.
+        let start = Op::Start {
+            at_ms: 1000,
+            entrants: field(1),
+        };
+        assert!(e.apply(start.clone()).is_err());
+        assert!(e
+            .apply(Op::Boards {
+                seeds: vec!["00".repeat(32)]
+            })
+            .is_err());
+        e.apply(Op::Boards {
+            seeds: vec!["00".repeat(32), "11".repeat(32)],
+        })
+        .unwrap();
+        e.apply(start).unwrap();
+        assert_eq!(e.closes_ms(), Some(61_000));
+        let live = e.live();
+        assert_eq!(live.len(), 1);
+        assert_eq!(live[0].key, (0, 1));
+        e.apply(Op::Open {
+            key: (0, 1),
+            game: 0,
+            table: "b1".into(),
+        })
+        .unwrap();
+        // A late entrant starts at board 1 too.
+        e.apply(Op::Enter {
+            entrant: Entrant::single(EntrantId(2), "p2", 1500),
+        })
+        .unwrap();
+        assert_eq!(e.live().len(), 2);
+        e.apply(Op::Game {
+            key: (0, 1),
+            game: 0,
+            a_won: true,
+            points: [10, 4],
+            scores: Vec::new(),
+        })
+        .unwrap();
+        assert_eq!(e.live()[0].key, (1, 1), "the next board");
+        // Entrant 2 leaves; the daylong closes: no more boards for anyone.
+        e.apply(Op::Withdraw {
+            entrant: EntrantId(2),
+        })
+        .unwrap();
+        assert!(e.live().iter().all(|l| l.a != EntrantId(2)));
+        e.apply(Op::Close { at_ms: 61_000 }).unwrap();
+        assert!(e.live().is_empty());
+        assert!(e
+            .apply(Op::Enter {
+                entrant: Entrant::single(EntrantId(3), "p3", 1500),
+            })
+            .is_err());
+        let rows = e.standings();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(e.board_scores()[0].scores, vec![(EntrantId(1), 6)]);
+        assert!(rows.iter().any(|r| r.entrant == EntrantId(2) && r.out));
+    }
 }
