@@ -199,6 +199,7 @@ fn no_viewer_ever_sees_what_it_may_not_know() {
             created_at: 0,
             request: None,
             correspondence: None,
+            tournament: None,
         });
         let mut viewers: Vec<Option<u8>> = (0..n).map(Some).collect();
         viewers.push(None);
@@ -305,6 +306,7 @@ fn the_checker_notices_a_leak() {
         created_at: 0,
         request: None,
         correspondence: None,
+        tournament: None,
     });
     core.apply(&Stored::Start).unwrap();
     core.apply(&Stored::Commit {

@@ -564,3 +564,519 @@ async fn arena_of_1000_first_wave() {
     );
     server.shutdown().await;
 }
+
+/// A duplicate event's boards checked from the published data: every commitment is the
+/// SHA-256 of its published seed, every table of a board was dealt the deal the seed gives
+/// (re-derived here from the seed alone), every stored score is its game record's, and the
+/// standings are the crate's recomputation from those records.
+async fn check_duplicate(addr: SocketAddr, e: &Value, boards: usize, commits: &[String]) {
+    use fiveup_server::table::fairness;
+    let rules = {
+        let mut r = fiveup_engine::Rules::parse(e["settings"]["rules"].as_str().unwrap()).unwrap();
+        r.hand_limit = 1;
+        r
+    };
+    let field = entrants_of(e);
+    let list = e["boards"].as_array().unwrap();
+    assert_eq!(list.len(), boards);
+    let mut recomputed = Vec::new();
+    let mut tables = std::collections::BTreeSet::new();
+    for (b, board) in list.iter().enumerate() {
+        assert_eq!(board["board"].as_u64().unwrap() as usize, b + 1);
+        // The commitment shown before the start stands, and the seed published matches it.
+        assert_eq!(board["commit"].as_str().unwrap(), commits[b]);
+        let seed =
+            fairness::parse_seed_hex(board["seed"].as_str().expect("seed published")).unwrap();
+        assert_eq!(fairness::to_hex(&fairness::commitment(&seed)), commits[b]);
+        let deal_seed = fairness::deal_seed(&seed, &vec![None; usize::from(rules.players)]);
+        let deal = fairness::deal(&deal_seed, 1, &rules, true);
+        let results = board["results"].as_array().unwrap();
+        assert_eq!(
+            results.len(),
+            field.len(),
+            "board {}: everyone played",
+            b + 1
+        );
+        let mut scores = Vec::new();
+        for r in results {
+            let table = r["table"].as_str().unwrap();
+            assert!(tables.insert(table.to_string()), "table {table} twice");
+            let g = get(addr, &format!("/api/games/{table}"), None).await;
+            assert_eq!(g.status, 200, "game {table}: {}", g.body);
+            let replay: fiveup_protocol::Replay = g.json();
+            let h1 = &replay.hands[0];
+            let proof = h1.proof.as_ref().expect("a proof");
+            assert_eq!(proof.commitment, commits[b], "table {table}");
+            assert_eq!(
+                proof.server_seed.as_deref(),
+                Some(fairness::to_hex(&seed).as_str())
+            );
+            // The deal the published seed gives is the one played.
+            for (seat, tiles) in h1.dealt.iter().enumerate() {
+                let mut want: Vec<_> = deal.hand(fiveup_engine::Seat(seat as u8)).iter().collect();
+                let mut got = tiles.clone();
+                want.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(got, want, "board {} at table {table}, seat {seat}", b + 1);
+            }
+            assert_eq!(h1.boneyard, deal.boneyard(), "board {} at {table}", b + 1);
+            // Any further hand (a tie on the board) is the board's too.
+            for h in &replay.hands[1..] {
+                let p = h.proof.as_ref().expect("a proof");
+                assert_eq!(
+                    p.server_seed.as_deref(),
+                    Some(fairness::to_hex(&seed).as_str())
+                );
+            }
+            let score = i64::from(replay.scores[0]) - i64::from(replay.scores[1]);
+            assert_eq!(r["score"].as_i64().unwrap(), score, "table {table}");
+            let entrant = fiveup_tournament::EntrantId(r["entrant"].as_u64().unwrap() as u32);
+            scores.push((entrant, score));
+        }
+        let n = scores.len() as f64;
+        let avg = scores.iter().map(|(_, s)| *s as f64).sum::<f64>() / n;
+        assert!((board["average"].as_f64().unwrap() - avg).abs() < 1e-9);
+        recomputed.push(fiveup_tournament::duplicate::Board { scores });
+    }
+    let scoring = match e["settings"]["format"]["scoring"].as_str() {
+        Some("difference") => fiveup_tournament::duplicate::DuplicateScoring::Difference,
+        _ => fiveup_tournament::duplicate::DuplicateScoring::Matchpoints,
+    };
+    let want = fiveup_tournament::duplicate::standings(&field, &recomputed, scoring).unwrap();
+    assert_eq!(standings_of(e), want);
+}
+
+/// The commitments of an event's boards, once drawn (before the start).
+async fn commitments(addr: SocketAddr, id: &str, boards: usize) -> Vec<String> {
+    let start = Instant::now();
+    loop {
+        let e = event(addr, id).await;
+        if let Some(list) = e["boards"].as_array().filter(|l| l.len() == boards) {
+            return list
+                .iter()
+                .map(|b| {
+                    // Secret until the event is over.
+                    assert!(b["seed"].is_null(), "{b}");
+                    b["commit"].as_str().unwrap().to_string()
+                })
+                .collect();
+        }
+        assert!(start.elapsed() < EVENT_WAIT, "no boards drawn: {e}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicate_of_8_boards_with_20_entrants_publishes_checkable_seeds() {
+    let dir = tempfile::tempdir().unwrap();
+    for (kind, db) in databases(dir.path(), "duplicate").await {
+        let server = fiveup_server::start(test_config(&db)).await.unwrap();
+        let addr = server.local_addr();
+        let td = registered(addr, "director").await;
+        let id = create(
+            addr,
+            &td,
+            &json!({
+                "name": "Duplicate",
+                "format": {"kind": "duplicate", "boards": 8, "scoring": "matchpoints"},
+                "rules": "all-fives target=50",
+                "opponents": "greedy",
+                "start_when": 20,
+            }),
+        )
+        .await;
+        let commits = commitments(addr, &id, 8).await;
+        add_bots(addr, &td, &id, "random", 10).await;
+        add_bots(addr, &td, &id, "greedy", 10).await;
+        let e = wait_status(addr, &id, "finished").await;
+        assert_eq!(entrants_of(&e).len(), 20, "{kind}");
+        check_duplicate(addr, &e, 8, &commits).await;
+        assert_eq!(e["games"].as_array().unwrap().len(), 8 * 20, "{kind}");
+        assert!(e.get("closes_ms").is_none());
+        server.shutdown().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daylong_is_played_by_one_person_whenever_they_come() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("daylong.db").display().to_string();
+    let server = fiveup_server::start(test_config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    // Bad values are refused with the reason.
+    for (format, opponents, want) in [
+        (
+            json!({"kind": "daylong", "boards": 0, "duration_ms": 8000}),
+            "greedy",
+            "boards",
+        ),
+        (
+            json!({"kind": "daylong", "boards": 2, "duration_ms": 10}),
+            "greedy",
+            "daylong",
+        ),
+        (
+            json!({"kind": "duplicate", "boards": 2}),
+            "nobody",
+            "opponents",
+        ),
+    ] {
+        let r = post(
+            addr,
+            "/api/tournaments",
+            Some(&td),
+            &json!({"name": "Bad", "format": format, "rules": "all-fives", "opponents": opponents, "start_when": 2}),
+        )
+        .await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains(want), "{}", r.body);
+    }
+    // Open at once (no start time) for twenty seconds.
+    let id = create(
+        addr,
+        &td,
+        &json!({
+            "name": "Daylong",
+            "format": {"kind": "daylong", "boards": 2, "scoring": "difference", "duration_ms": 20000},
+            "rules": "all-fives target=50",
+            "opponents": "greedy",
+        }),
+    )
+    .await;
+    let commits = commitments(addr, &id, 2).await;
+    wait_status(addr, &id, "running").await;
+    // One person, a guest, comes and plays both boards as they are dealt.
+    let (visitor, _) = guest(addr, "visitor").await;
+    let mut w = connect(addr, Some(&visitor)).await;
+    let r = post(
+        addr,
+        &format!("/api/tournaments/{id}/join"),
+        Some(&visitor),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    let mut cursor = 0;
+    for _ in 0..2 {
+        let table = next_call(&mut w, &mut cursor, Duration::from_secs(30))
+            .await
+            .expect("the next board is dealt");
+        w.open(&table, None).await;
+        common::play_out(std::slice::from_mut(&mut w), 4000).await;
+        w.view = None;
+        w.events.clear();
+        w.seeded.clear();
+    }
+    // A computer entrant comes later, still before the close.
+    add_bots(addr, &td, &id, "random", 1).await;
+    let e = event(addr, &id).await;
+    let closes = e["closes_ms"].as_i64().expect("a daylong closes");
+    assert_eq!(
+        closes - e["started_ms"].as_i64().unwrap(),
+        20000,
+        "open for its period"
+    );
+    let e = wait_status(addr, &id, "finished").await;
+    assert!(fiveup_server::tournament::director::now_ms() >= closes);
+    assert_eq!(entrants_of(&e).len(), 2);
+    check_duplicate(addr, &e, 2, &commits).await;
+    // Entries are closed now.
+    let r = post(
+        addr,
+        &format!("/api/tournaments/{id}/bots"),
+        Some(&td),
+        &json!({"level": "random", "count": 1}),
+    )
+    .await;
+    assert_eq!(r.status, 409, "{}", r.body);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_shows_lose_are_withdrawn_and_a_second_bars_joining_across_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    for (kind, db) in databases(dir.path(), "noshow").await {
+        let server = fiveup_server::start(test_config(&db)).await.unwrap();
+        let addr = server.local_addr();
+        let td = registered(addr, "director").await;
+        let ann = registered(addr, "ann").await;
+        let mut s = swiss_settings("No-show", 1, "all-fives target=50");
+        s["no_show_ms"] = json!(10);
+        let r = post(addr, "/api/tournaments", Some(&td), &s).await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains("no-show"), "{}", r.body);
+        s["no_show_ms"] = json!(1500);
+        for n in 0..2 {
+            let id = create(addr, &td, &s).await;
+            let r = post(
+                addr,
+                &format!("/api/tournaments/{id}/join"),
+                Some(&ann),
+                &json!({}),
+            )
+            .await;
+            assert_eq!(r.status, 200, "{}", r.body);
+            // Ann never comes to her table.
+            add_bots(addr, &td, &id, "random", 1).await;
+            let e = wait_status(addr, &id, "finished").await;
+            let rows = e["entrants"].as_array().unwrap();
+            let ann_row = rows
+                .iter()
+                .find(|r| r["members"][0]["kind"] == "user")
+                .unwrap();
+            assert_eq!(ann_row["withdrawn"], true, "{kind} event {n}: {ann_row}");
+            let ann_no = ann_row["entrant"]["id"].as_u64().unwrap();
+            let standings = standings_of(&e);
+            let row = standings
+                .iter()
+                .find(|r| u64::from(r.entrant.0) == ann_no)
+                .unwrap();
+            assert_eq!((row.record.lost, row.points), (1, 0.0), "{kind}: {row:?}");
+            // The game was lost at its table, with nobody having played for Ann.
+            let table = e["games"][0]["games"][0]["table"].as_str().unwrap();
+            let replay: fiveup_protocol::Replay =
+                get(addr, &format!("/api/games/{table}"), None).await.json();
+            assert!(
+                replay.seats[0].resigned && replay.seats[0].by_computer,
+                "{kind}: {:?}",
+                replay.seats[0]
+            );
+        }
+        // A second no-show within the week: Ann may not join another event for a day, and
+        // that holds after a restart.
+        let id = create(addr, &td, &s).await;
+        server.shutdown().await;
+        let server = fiveup_server::start(test_config(&db)).await.unwrap();
+        let addr = server.local_addr();
+        let r = post(
+            addr,
+            &format!("/api/tournaments/{id}/join"),
+            Some(&ann),
+            &json!({}),
+        )
+        .await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains("missed two tournament games"), "{}", r.body);
+        assert!(r.body.contains("1440 minutes"), "{}", r.body);
+        server.shutdown().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_match_clock_ends_a_game_on_the_higher_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("clock.db").display().to_string();
+    let mut c = test_config(&db);
+    // A pause between computer moves, so that a game to 500 cannot end by itself in time.
+    c.bot_delay = Duration::from_millis(10);
+    let server = fiveup_server::start(c).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    let mut s = swiss_settings("Clock", 1, "all-fives target=500");
+    s["match_clock_ms"] = json!(0);
+    let r = post(addr, "/api/tournaments", Some(&td), &s).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("match clock"), "{}", r.body);
+    s["match_clock_ms"] = json!(1500);
+    let id = create(addr, &td, &s).await;
+    add_bots(addr, &td, &id, "random", 2).await;
+    let e = wait_status(addr, &id, "finished").await;
+    let table = e["games"][0]["games"][0]["table"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let replay: fiveup_protocol::Replay =
+        get(addr, &format!("/api/games/{table}"), None).await.json();
+    let scores = &replay.scores;
+    assert!(scores.iter().all(|&s| s < 500), "{scores:?}");
+    assert_ne!(scores[0], scores[1], "a tie is played on to the next score");
+    // The higher score won, as the event recorded.
+    let a_won = e["games"][0]["games"][0]["result"][0].as_bool().unwrap();
+    assert_eq!(a_won, scores[0] > scores[1], "{scores:?}");
+    // The clock ended the hand in play before deciding: the last hand is over, or a tie was
+    // broken in a later hand by one score.
+    let last = replay.hands.last().unwrap();
+    if last.outcome.is_none() {
+        assert!(replay.hands.len() >= 2);
+        let before = &last.scores_before;
+        assert_eq!(
+            before[0], before[1],
+            "a hand begun after the clock breaks a tie"
+        );
+    }
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_turn_clock_plays_for_a_slow_person_and_the_third_strike_loses() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("turn.db").display().to_string();
+    let server = fiveup_server::start(test_config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    let ann = registered(addr, "ann").await;
+    let settings = |turn: u64| {
+        json!({
+            "name": "Turns",
+            "format": {"kind": "duplicate", "boards": 1},
+            "rules": "all-fives target=50",
+            "opponents": "random",
+            "start_when": 2,
+            "turn_ms": turn,
+            "no_show_ms": 3_600_000,
+        })
+    };
+    let r = post(addr, "/api/tournaments", Some(&td), &settings(5)).await;
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("turn clock"), "{}", r.body);
+    let id = create(addr, &td, &settings(300)).await;
+    let r = post(
+        addr,
+        &format!("/api/tournaments/{id}/join"),
+        Some(&ann),
+        &json!({}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.body);
+    add_bots(addr, &td, &id, "random", 1).await;
+    // Ann never moves: the computer moves for her twice, the third strike loses.
+    let e = wait_status(addr, &id, "finished").await;
+    let table = e["games"][0]["games"][0]["table"].as_str().unwrap();
+    let replay: fiveup_protocol::Replay =
+        get(addr, &format!("/api/games/{table}"), None).await.json();
+    let hers = replay
+        .hands
+        .iter()
+        .flat_map(|h| &h.steps)
+        .filter(|s| s.seat == 0)
+        .count();
+    assert_eq!(hers, 2, "two moves played for her");
+    assert!(replay.seats[0].resigned, "{:?}", replay.seats[0]);
+    assert_eq!(e["games"][0]["games"][0]["result"][0], false);
+    // A slow player is not withdrawn.
+    assert!(e["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["withdrawn"] == false));
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_of_5_plays_its_berger_tables_round_by_round() {
+    use fiveup_tournament::roundrobin::{RoundRobin, RoundRobinSettings};
+    let dir = tempfile::tempdir().unwrap();
+    for (kind, db) in databases(dir.path(), "roundrobin").await {
+        let server = fiveup_server::start(test_config(&db)).await.unwrap();
+        let addr = server.local_addr();
+        let td = registered(addr, "director").await;
+        let id = create(
+            addr,
+            &td,
+            &json!({
+                "name": "All play all",
+                "format": {"kind": "round_robin"},
+                "rules": "all-fives target=50",
+                "best_of": 1,
+                "start_when": 5,
+            }),
+        )
+        .await;
+        add_bots(addr, &td, &id, "random", 3).await;
+        add_bots(addr, &td, &id, "greedy", 2).await;
+        let e = wait_status(addr, &id, "finished").await;
+        // Five entrants: five rounds of two matches and a bye.
+        let results = recomputed_results(addr, &e).await;
+        assert_eq!(results.len(), 10, "{kind}");
+        let mut rr = RoundRobin::new(
+            RoundRobinSettings {
+                double: false,
+                rule: MatchRule::single(),
+            },
+            entrants_of(&e),
+        )
+        .unwrap();
+        for ((round, table), r) in &results {
+            rr.record(*round, *table, *r).unwrap();
+        }
+        assert!(rr.is_finished());
+        assert_eq!(e["rounds"], serde_json::to_value(rr.rounds()).unwrap());
+        assert_eq!(standings_of(&e), rr.standings(), "{kind}");
+        for s in standings_of(&e) {
+            assert_eq!(s.record.played, 4, "{kind}: {s:?}");
+        }
+        server.shutdown().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cut_throat_event_seats_7_at_tables_of_3_to_4_for_3_rounds() {
+    use fiveup_tournament::cutthroat::{CutThroat, CutThroatSettings};
+    let dir = tempfile::tempdir().unwrap();
+    for (kind, db) in databases(dir.path(), "cutthroat").await {
+        let server = fiveup_server::start(test_config(&db)).await.unwrap();
+        let addr = server.local_addr();
+        let td = registered(addr, "director").await;
+        let mut s = json!({
+            "name": "Cut-throat",
+            "format": {"kind": "cut_throat", "rounds": 3, "min_seats": 3, "max_seats": 9},
+            "rules": "all-fives target=50",
+            "start_when": 7,
+        });
+        let r = post(addr, "/api/tournaments", Some(&td), &s).await;
+        assert_eq!(r.status, 400, "{}", r.body);
+        assert!(r.body.contains("seat 3 to 8"), "{}", r.body);
+        s["format"]["max_seats"] = json!(4);
+        let id = create(addr, &td, &s).await;
+        add_bots(addr, &td, &id, "random", 7).await;
+        let e = wait_status(addr, &id, "finished").await;
+        let mut ct = CutThroat::new(
+            CutThroatSettings {
+                min_seats: 3,
+                max_seats: 4,
+                rounds: 3,
+            },
+            entrants_of(&e),
+        )
+        .unwrap();
+        let rounds = e["tables"].as_array().unwrap();
+        assert_eq!(rounds.len(), 3, "{kind}");
+        let mut tables = std::collections::BTreeSet::new();
+        for (r, round) in rounds.iter().enumerate() {
+            // The same seating as the crate's from the same results.
+            let seated = ct.pair_next_round().unwrap().to_vec();
+            let round = round.as_array().unwrap();
+            assert_eq!(round.len(), 2, "{kind}: seven at tables of 4 and 3");
+            for (t, table) in round.iter().enumerate() {
+                let ids: Vec<u32> = table["entrants"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_u64().unwrap() as u32)
+                    .collect();
+                assert_eq!(
+                    ids,
+                    seated[t].seats.iter().map(|e| e.0).collect::<Vec<_>>(),
+                    "{kind}: round {r} table {t}"
+                );
+                let id = table["table"].as_str().unwrap();
+                assert!(tables.insert(id.to_string()));
+                let replay: fiveup_protocol::Replay =
+                    get(addr, &format!("/api/games/{id}"), None).await.json();
+                assert_eq!(replay.seats.len(), ids.len());
+                let points: Vec<i64> = replay.scores.iter().map(|&x| i64::from(x)).collect();
+                let stored: Vec<i64> = table["scores"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_i64().unwrap())
+                    .collect();
+                assert_eq!(stored, points, "{kind}: table {id}");
+                ct.record(r, t, points).unwrap();
+            }
+        }
+        assert_eq!(standings_of(&e), ct.standings(), "{kind}");
+        server.shutdown().await;
+    }
+}

@@ -50,6 +50,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0008_display_names.sql"),
         include_str!("../../migrations/postgres/0008_display_names.sql"),
     ),
+    (
+        9,
+        include_str!("../../migrations/sqlite/0009_no_shows.sql"),
+        include_str!("../../migrations/postgres/0009_no_shows.sql"),
+    ),
 ];
 
 /// Which database.

@@ -211,6 +211,17 @@ pub enum TableCmd {
         /// The answer.
         reply: oneshot::Sender<Option<bool>>,
     },
+    /// A tournament table's no-show time is up: a person who has not played yet loses.
+    NoShowCheck,
+    /// A person's turn clock ran out, if the table still stands at `version`.
+    TurnOut {
+        /// The version it was set at.
+        version: u64,
+        /// The seat.
+        seat: u8,
+    },
+    /// The match clock ran out.
+    ClockOut,
     /// Stop the task (the server is shutting down; everything is stored already).
     Stop,
     /// A test hook: the table's core, cloned.
@@ -809,6 +820,9 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
         bot_pending: None,
         takeover_pending: None,
         seed_timer: None,
+        no_show_timer: false,
+        turn_timer: None,
+        match_timer: false,
         hints: HashMap::new(),
         finalized: false,
         active: Instant::now(),
@@ -960,6 +974,12 @@ struct Actor {
     bot_pending: Option<u64>,
     takeover_pending: Option<u64>,
     seed_timer: Option<u16>,
+    /// The no-show check of a tournament table is set.
+    no_show_timer: bool,
+    /// The version the turn clock is set at.
+    turn_timer: Option<u64>,
+    /// The match clock is set.
+    match_timer: bool,
     /// When each user's last hint finished (far in the future while one is computed): one
     /// at a time per person, however many connections they open.
     hints: HashMap<i64, Instant>,
@@ -1431,6 +1451,58 @@ impl Actor {
                 if let Some(t) = self.hints.get_mut(&user) {
                     *t = Instant::now();
                 }
+            }
+            TableCmd::NoShowCheck => {
+                if let Some(seat) = self.core.no_show_seat() {
+                    // A hand waiting for the absent person's seed is dealt without it first,
+                    // so that the game lost has its record.
+                    let mut changes = Vec::new();
+                    if self.core.state.is_none() {
+                        if let Some(p) = &self.core.pending {
+                            changes.push(Stored::Deal { hand: p.hand });
+                        }
+                    }
+                    changes.push(Stored::NoShow { seat });
+                    let _ = self.commit(changes).await;
+                }
+                self.after_change().await;
+            }
+            TableCmd::TurnOut { version, seat } => {
+                if self.turn_timer == Some(version) {
+                    self.turn_timer = None;
+                }
+                if version == self.core.version
+                    && self.core.to_move() == Some(seat)
+                    && !self.core.computer_plays(seat)
+                {
+                    let mut changes = vec![Stored::Strike { seat }];
+                    // The computer's move for them, unless this strike loses the game.
+                    if self.core.strikes[seat as usize] + 1 < crate::table::STRIKES_FORFEIT {
+                        if let Some(mut bot) = self.take_bot(seat) {
+                            let view = self
+                                .core
+                                .state
+                                .as_ref()
+                                .expect("a hand in play")
+                                .view(Seat(seat));
+                            let action = choose(&mut bot, &view);
+                            changes.push(Stored::Act {
+                                seat,
+                                action,
+                                cmd: None,
+                            });
+                        }
+                    }
+                    let _ = self.commit(changes).await;
+                }
+                self.after_change().await;
+            }
+            TableCmd::ClockOut => {
+                if self.core.clock_out.is_none() && self.core.status != TableStatus::Finished {
+                    let hand = self.core.hand_no();
+                    let _ = self.commit(vec![Stored::ClockOut { hand }]).await;
+                }
+                self.after_change().await;
             }
             TableCmd::Stop | TableCmd::Expire { .. } => {}
             TableCmd::AcceptRematch { user, reply } => {
@@ -1913,6 +1985,8 @@ impl Actor {
             created_at: crate::now(),
             request: None,
             correspondence: self.core.cfg.correspondence,
+            // A rematch is an ordinary table.
+            tournament: None,
         };
         create(&self.app, cfg, sits).await.map(|_| ())
     }
@@ -2006,6 +2080,13 @@ impl Actor {
     /// timers for computer players, the seed wait and takeovers.
     async fn after_change(&mut self) {
         loop {
+            // The match clock's decision comes before anything else.
+            if self.core.clock_winner().is_some() {
+                if self.commit(vec![Stored::ClockEnd]).await.is_err() {
+                    break;
+                }
+                continue;
+            }
             // Quick computer players with no pause play at once, here.
             if self.app.cfg.bot_delay.is_zero() && self.bot_pending.is_none() {
                 if let Some(seat) = self.core.to_move() {
@@ -2042,12 +2123,12 @@ impl Actor {
                     .state
                     .as_ref()
                     .map_or(1, |s| s.start().hand_no + 1);
-                Some(Stored::Commit {
-                    hand,
-                    server_seed: crate::table::fairness::to_hex(
-                        &crate::table::fairness::random_bytes(),
-                    ),
-                })
+                // A duplicate board's seed is fixed; any other hand's is fresh.
+                let server_seed = self.core.board_seed().map_or_else(
+                    || crate::table::fairness::to_hex(&crate::table::fairness::random_bytes()),
+                    str::to_string,
+                );
+                Some(Stored::Commit { hand, server_seed })
             } else if self.core.status == TableStatus::Dealing && self.core.seeds_complete() {
                 Some(Stored::Deal {
                     hand: self.core.pending.as_ref().map_or(0, |p| p.hand),
@@ -2062,6 +2143,52 @@ impl Actor {
         }
         self.finalize().await;
         crate::correspondence::on_change(&self.app, &self.core).await;
+        // A tournament table's no-show check, at its time from the opening.
+        if let (false, Some(ms), Some(_)) = (
+            self.no_show_timer,
+            self.core.no_show_ms(),
+            self.core.no_show_seat(),
+        ) {
+            self.no_show_timer = true;
+            let due = self.core.cfg.created_at * 1000 + i64::try_from(ms).unwrap_or(i64::MAX);
+            let wait = u64::try_from(due - crate::tournament::director::now_ms()).unwrap_or(0);
+            let tx = self.tx.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+                let _ = tx.send(TableCmd::NoShowCheck).await;
+            });
+        }
+        // The match clock, from the opening.
+        if let (false, Some(ms), false) = (
+            self.match_timer,
+            self.core.match_ms(),
+            self.core.status == TableStatus::Finished,
+        ) {
+            self.match_timer = true;
+            let due = self.core.cfg.created_at * 1000 + i64::try_from(ms).unwrap_or(i64::MAX);
+            let wait = u64::try_from(due - crate::tournament::director::now_ms()).unwrap_or(0);
+            let tx = self.tx.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(wait)).await;
+                let _ = tx.send(TableCmd::ClockOut).await;
+            });
+        }
+        // The turn clock of the person to move.
+        if let (Some(ms), Some(seat)) = (self.core.turn_ms(), self.core.to_move()) {
+            let version = self.core.version;
+            let person = matches!(
+                self.core.seats[seat as usize].occupant,
+                Occupant::Human { .. }
+            );
+            if person && !self.core.computer_plays(seat) && self.turn_timer != Some(version) {
+                self.turn_timer = Some(version);
+                let tx = self.tx.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(Duration::from_millis(ms)).await;
+                    let _ = tx.send(TableCmd::TurnOut { version, seat }).await;
+                });
+            }
+        }
         // The seed wait.
         if let Some(p) = &self.core.pending {
             if self.seed_timer != Some(p.hand) {

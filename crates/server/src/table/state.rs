@@ -65,7 +65,38 @@ pub struct TableConfig {
     /// `docs/correspondence.md`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub correspondence: Option<crate::correspondence::CorrSettings>,
+    /// What a tournament's table adds (`docs/tournaments.md`, "Online"); none at other tables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TourTable>,
 }
+
+/// The settings a tournament gives its tables on top of the ordinary ones.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+pub struct TourTable {
+    /// A duplicate board's server seed (64 hex digits): every hand's commitment is to this
+    /// seed and the hand is dealt from it with no client seeds, so that every table playing
+    /// the board gets the same deal (hand `n` of the board is the engine's deal `n` of the
+    /// deal seed `SHA-256("fiveup-deal-v1" || seed || players || 0x00 per seat)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
+    /// A person who has made no move of their own this many milliseconds after the table
+    /// opened (counted from its opening second) loses the game (`Stored::NoShow`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_show_ms: Option<u64>,
+    /// The turn clock: a person who has not moved this many milliseconds after their turn
+    /// came gets a strike and the computer's move is played for them; the
+    /// [`STRIKES_FORFEIT`]th strike loses the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_ms: Option<u64>,
+    /// The match clock: this many milliseconds after the table opened (counted from its
+    /// opening second) the hand in play is finished and the higher score wins; a tie is
+    /// decided by the next score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_ms: Option<u64>,
+}
+
+/// The strike of the turn clock that loses the game.
+pub const STRIKES_FORFEIT: u8 = 3;
 
 /// A stored change of a table. The table's version is the number of changes applied.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -137,6 +168,26 @@ pub enum Stored {
         /// The seat.
         seat: u8,
     },
+    /// A tournament player did not come to the table in time (`TourTable::no_show_ms`):
+    /// their side loses the game at once, the scores as they stood.
+    NoShow {
+        /// The seat.
+        seat: u8,
+    },
+    /// A person's turn clock ran out (`TourTable::turn_ms`): a strike; the computer's move
+    /// for them follows as an `act` with no command id, unless the strike loses the game.
+    Strike {
+        /// The seat.
+        seat: u8,
+    },
+    /// The match clock ran out during this hand (`TourTable::match_ms`).
+    ClockOut {
+        /// The hand in play.
+        hand: u16,
+    },
+    /// After the match clock: the scores differ at the end of the hand, or after a score in a
+    /// later hand: the higher wins now.
+    ClockEnd,
     /// A rematch table was created.
     Rematch {
         /// The new table.
@@ -335,6 +386,10 @@ pub struct TableCore {
     pub rematch: Option<String>,
     /// The winning side of a two-seat correspondence game decided by a timeout.
     pub forfeit: Option<u8>,
+    /// Each seat's turn-clock strikes.
+    pub strikes: Vec<u8>,
+    /// The hand the match clock ran out in.
+    pub clock_out: Option<u16>,
 }
 
 impl TableCore {
@@ -383,6 +438,8 @@ impl TableCore {
             accepted: HashMap::new(),
             rematch: None,
             forfeit: None,
+            strikes: vec![0; n],
+            clock_out: None,
         }
     }
 
@@ -815,6 +872,114 @@ impl TableCore {
                 }
                 Ok(events)
             }
+            Stored::NoShow { seat } => {
+                self.check_seat(*seat)?;
+                if self.status == TableStatus::Finished {
+                    return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+                }
+                if self.no_show_ms().is_none() {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "no-shows are for tournament tables",
+                    ));
+                }
+                if self.state.is_none() {
+                    return Err(Refusal::new(ErrorCode::NotStarted, "no hand is dealt yet"));
+                }
+                let two_sides = self.cfg.rules.players == 2
+                    || (self.cfg.rules.players == 4 && self.cfg.rules.partnerships);
+                if !two_sides {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "a no-show forfeits a game of two sides only",
+                    ));
+                }
+                if !matches!(self.seats[*seat as usize].occupant, Occupant::Human { .. })
+                    || self.acted(*seat)
+                {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "that seat's player is not a no-show",
+                    ));
+                }
+                let s = &mut self.seats[*seat as usize];
+                s.taken_over = true;
+                s.by_computer = true;
+                s.resigned = true;
+                let winner = 1 - self.cfg.rules.side_of(fiveup_engine::Seat(*seat)).0;
+                self.status = TableStatus::Finished;
+                self.forfeit = Some(winner);
+                Ok(vec![
+                    CoreEvent::Seat(self.seat_info(*seat)),
+                    CoreEvent::GameOver {
+                        winner,
+                        scores: self.scores(),
+                    },
+                ])
+            }
+            Stored::Strike { seat } => {
+                self.check_seat(*seat)?;
+                if self.turn_ms().is_none() {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "this table has no turn clock",
+                    ));
+                }
+                if self.to_move() != Some(*seat)
+                    || self.computer_plays(*seat)
+                    || !matches!(self.seats[*seat as usize].occupant, Occupant::Human { .. })
+                {
+                    return Err(Refusal::new(
+                        ErrorCode::NotYourTurn,
+                        "only a person to move gets a strike",
+                    ));
+                }
+                self.strikes[*seat as usize] += 1;
+                let mut events = Vec::new();
+                if self.strikes[*seat as usize] >= STRIKES_FORFEIT && self.cfg.rules.sides() == 2 {
+                    let s = &mut self.seats[*seat as usize];
+                    s.taken_over = true;
+                    s.by_computer = true;
+                    s.resigned = true;
+                    let winner = 1 - self.cfg.rules.side_of(fiveup_engine::Seat(*seat)).0;
+                    self.status = TableStatus::Finished;
+                    self.forfeit = Some(winner);
+                    events.push(CoreEvent::Seat(self.seat_info(*seat)));
+                    events.push(CoreEvent::GameOver {
+                        winner,
+                        scores: self.scores(),
+                    });
+                }
+                Ok(events)
+            }
+            Stored::ClockOut { hand } => {
+                if self.match_ms().is_none() || self.clock_out.is_some() {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "no match clock to run out",
+                    ));
+                }
+                if self.status == TableStatus::Finished {
+                    return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
+                }
+                self.clock_out = Some(*hand);
+                Ok(Vec::new())
+            }
+            Stored::ClockEnd => {
+                let Some(winner) = self.clock_winner() else {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "the match clock decides nothing now",
+                    ));
+                };
+                self.status = TableStatus::Finished;
+                self.pending = None;
+                self.forfeit = Some(winner);
+                Ok(vec![CoreEvent::GameOver {
+                    winner,
+                    scores: self.scores(),
+                }])
+            }
             Stored::Rematch { table, .. } => {
                 if self.status != TableStatus::Finished {
                     return Err(Refusal::new(ErrorCode::NotStarted, "the game is not over"));
@@ -844,8 +1009,72 @@ impl TableCore {
         let Some(p) = &self.pending else {
             return false;
         };
+        if self.board_seed().is_some() {
+            // A duplicate board takes no client seeds: its deal is fixed.
+            return true;
+        }
         self.seats.iter().enumerate().all(|(i, s)| {
             !matches!(s.occupant, Occupant::Human { .. }) || s.taken_over || p.client[i].is_some()
+        })
+    }
+
+    /// A duplicate board's fixed server seed, if this table plays one.
+    #[must_use]
+    pub fn board_seed(&self) -> Option<&str> {
+        self.cfg
+            .tournament
+            .as_ref()
+            .and_then(|t| t.board.as_deref())
+    }
+
+    /// A tournament table's no-show time, if it has one.
+    #[must_use]
+    pub fn no_show_ms(&self) -> Option<u64> {
+        self.cfg.tournament.as_ref().and_then(|t| t.no_show_ms)
+    }
+
+    /// A tournament table's turn clock, if it has one.
+    #[must_use]
+    pub fn turn_ms(&self) -> Option<u64> {
+        self.cfg.tournament.as_ref().and_then(|t| t.turn_ms)
+    }
+
+    /// A tournament table's match clock, if it has one.
+    #[must_use]
+    pub fn match_ms(&self) -> Option<u64> {
+        self.cfg.tournament.as_ref().and_then(|t| t.match_ms)
+    }
+
+    /// The side the match clock gives the game to now: once it has run out, at the end of
+    /// the hand it ran out in or after any later score, if the two sides' scores differ.
+    #[must_use]
+    pub fn clock_winner(&self) -> Option<u8> {
+        let hand = self.clock_out?;
+        if self.status == TableStatus::Finished || self.state.is_none() {
+            return None;
+        }
+        let s = self.scores();
+        if s.len() != 2 || s[0] == s[1] {
+            return None;
+        }
+        let hand_over = self.status == TableStatus::Dealing;
+        let later = self
+            .state
+            .as_ref()
+            .is_some_and(|st| st.start().hand_no > hand);
+        (hand_over || later).then_some(u8::from(s[1] > s[0]))
+    }
+
+    /// The first person's seat that is a no-show if time is up: the game goes on and that
+    /// person has made no move of their own.
+    #[must_use]
+    pub fn no_show_seat(&self) -> Option<u8> {
+        self.no_show_ms()?;
+        if self.status == TableStatus::Finished {
+            return None;
+        }
+        (0..self.players()).find(|&s| {
+            matches!(self.seats[s as usize].occupant, Occupant::Human { .. }) && !self.acted(s)
         })
     }
 
@@ -897,4 +1126,97 @@ pub const BOT_NAMES: [&str; 8] = [
 #[must_use]
 pub fn bot_name(seat: usize) -> String {
     format!("{} (computer)", BOT_NAMES[seat % BOT_NAMES.len()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board_table(tour: Option<TourTable>) -> TableCore {
+        let mut core = TableCore::new(TableConfig {
+            id: "t".into(),
+            rules: Rules::default(),
+            seats: vec![
+                SeatSetup::Open,
+                SeatSetup::Bot {
+                    level: "random".into(),
+                },
+            ],
+            creator: None,
+            unlisted: true,
+            created_at: 0,
+            request: None,
+            correspondence: None,
+            tournament: tour,
+        });
+        core.apply(&Stored::Sit {
+            seat: 0,
+            user: UserRef {
+                id: 7,
+                name: "ann".into(),
+                registered: true,
+                bot: false,
+            },
+        })
+        .unwrap();
+        core.apply(&Stored::Start).unwrap();
+        core
+    }
+
+    #[test]
+    fn a_board_is_dealt_from_its_seed_alone_and_a_no_show_loses() {
+        let seed = [5u8; 32];
+        let tour = TourTable {
+            board: Some(fairness::to_hex(&seed)),
+            no_show_ms: Some(1000),
+            turn_ms: None,
+            match_ms: None,
+        };
+        let mut core = board_table(Some(tour));
+        // Nobody's seed is waited for: the deal is the seed's, with no client seeds.
+        assert_eq!(core.board_seed(), Some(fairness::to_hex(&seed).as_str()));
+        core.apply(&Stored::Commit {
+            hand: 1,
+            server_seed: fairness::to_hex(&seed),
+        })
+        .unwrap();
+        assert!(core.seeds_complete());
+        core.apply(&Stored::Deal { hand: 1 }).unwrap();
+        let want = fairness::deal(
+            &fairness::deal_seed(&seed, &[None, None]),
+            1,
+            &Rules::default(),
+            true,
+        );
+        let state = core.state.as_ref().unwrap();
+        assert_eq!(state.hand(Seat(0)), want.hand(Seat(0)));
+        // Ann has not moved: she is the no-show, and her side loses at once.
+        assert_eq!(core.no_show_seat(), Some(0));
+        assert!(core.apply(&Stored::NoShow { seat: 1 }).is_err());
+        core.apply(&Stored::NoShow { seat: 0 }).unwrap();
+        assert_eq!(core.status, TableStatus::Finished);
+        assert_eq!(core.forfeit, Some(1));
+        assert_eq!(core.no_show_seat(), None);
+    }
+
+    #[test]
+    fn clocks_and_no_shows_are_refused_at_ordinary_tables() {
+        let mut core = board_table(None);
+        core.apply(&Stored::Commit {
+            hand: 1,
+            server_seed: "00".repeat(32),
+        })
+        .unwrap();
+        // An ordinary table waits for the person's seed.
+        assert!(!core.seeds_complete());
+        core.apply(&Stored::Deal { hand: 1 }).unwrap();
+        assert_eq!(core.no_show_seat(), None);
+        assert!(core.apply(&Stored::NoShow { seat: 0 }).is_err());
+        assert!(core.apply(&Stored::ClockOut { hand: 1 }).is_err());
+        assert!(core.apply(&Stored::ClockEnd).is_err());
+        if let Some(seat) = core.to_move() {
+            assert!(core.apply(&Stored::Strike { seat }).is_err());
+        }
+        assert_eq!(core.status, TableStatus::Playing);
+    }
 }

@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use fiveup_protocol::{ErrorCode, UserRef};
+use fiveup_tournament::duplicate;
 use fiveup_tournament::{Entrant, EntrantId};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -16,6 +17,7 @@ use serde_json::json;
 use super::director::{self, late_entry_open};
 use super::event::{bot_rating, EntrantRow, Fmt, Member, Settings};
 use crate::store::db;
+use crate::table::fairness;
 use crate::{accounts, ApiError, App, BOT_LEVELS, BOT_PLAYERS};
 
 type ApiResult<T> = Result<T, ApiError>;
@@ -192,9 +194,85 @@ async fn one(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<R
         Some(Fmt::Swiss { swiss }) => v["rounds"] = json!(swiss.rounds()),
         Some(Fmt::Knockout { knockout }) => v["bracket"] = json!(knockout.bracket()),
         Some(Fmt::Arena { arena }) => v["matches"] = json!(arena.matches()),
-        None => {}
+        Some(Fmt::RoundRobin { rr, .. }) => v["rounds"] = json!(rr.rounds()),
+        Some(Fmt::CutThroat { ct, .. }) => {
+            let rounds: Vec<Vec<serde_json::Value>> = ct
+                .rounds()
+                .iter()
+                .enumerate()
+                .map(|(r, tables)| {
+                    tables
+                        .iter()
+                        .enumerate()
+                        .map(|(t, tab)| {
+                            let table = event
+                                .games
+                                .get(&(r, t))
+                                .and_then(|g| g.last())
+                                .map(|g| g.table.clone());
+                            json!({
+                                "table": table,
+                                "entrants": tab.seats.iter().map(|e| e.0).collect::<Vec<_>>(),
+                                "scores": tab.points,
+                            })
+                        })
+                        .collect()
+                })
+                .collect();
+            v["tables"] = json!(rounds);
+        }
+        Some(Fmt::Duplicate { .. }) | None => {}
+    }
+    if event.settings.format.duplicate().is_some() {
+        v["boards"] = boards_json(&event);
+        if let Some(c) = event.closes_ms() {
+            v["closes_ms"] = json!(c);
+        }
     }
     Ok(Json(v).into_response())
+}
+
+/// A duplicate event's boards: each one's commitment (from the start), its seed (once the
+/// event is over), the average score and every result with its matchpoints and difference.
+fn boards_json(event: &super::event::Event) -> serde_json::Value {
+    let scores = event.board_scores();
+    let rows: Vec<serde_json::Value> = event
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(b, seed)| {
+            let board = scores.get(b).cloned().unwrap_or_default();
+            let n = board.scores.len();
+            let average = (n > 0)
+                .then(|| board.scores.iter().map(|(_, s)| *s as f64).sum::<f64>() / n as f64);
+            let results: Vec<serde_json::Value> = duplicate::score_board(&board)
+                .iter()
+                .map(|r| {
+                    let table = event
+                        .games
+                        .get(&(b, r.entrant.0 as usize))
+                        .and_then(|g| g.last())
+                        .map(|g| g.table.clone());
+                    json!({
+                        "entrant": r.entrant.0,
+                        "score": r.score,
+                        "matchpoints": r.matchpoints,
+                        "percent": r.percent,
+                        "diff": r.difference,
+                        "table": table,
+                    })
+                })
+                .collect();
+            json!({
+                "board": b + 1,
+                "commit": fairness::to_hex(&fairness::commitment(seed)),
+                "seed": event.finished.then(|| fairness::to_hex(seed)),
+                "average": average,
+                "results": results,
+            })
+        })
+        .collect();
+    json!(rows)
 }
 
 #[derive(Deserialize, Default)]
@@ -319,6 +397,17 @@ async fn join(
     };
     let (event, _) = event_of(&app, &id).await?;
     entries_open(&event)?;
+    let now = director::now_ms();
+    if let Some(until) = director::barred_until(&app, user.id, now)
+        .await
+        .map_err(internal)?
+    {
+        let minutes = (until - now + 59_999) / 60_000;
+        return Err(bad(format!(
+            "you missed two tournament games within a week: you may join tournaments again \
+             in {minutes} minutes"
+        )));
+    }
     if !user.registered && !event.settings.guests_welcome() {
         return Err(ApiError::new(
             ErrorCode::NotLoggedIn,
@@ -388,6 +477,12 @@ async fn withdraw(
         return Err(ApiError::new(
             ErrorCode::AlreadyStarted,
             "a knockout's bracket is fixed once it starts: play or lose your next match",
+        ));
+    }
+    if matches!(event.fmt, Some(Fmt::RoundRobin { .. })) {
+        return Err(ApiError::new(
+            ErrorCode::AlreadyStarted,
+            "a round robin's schedule is fixed once it starts: play or lose your games",
         ));
     }
     let r = sqlx::query(

@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use fiveup_engine::Rules;
 use fiveup_protocol::ServerMsg;
+use fiveup_tournament::cutthroat::CutThroatOp;
 use fiveup_tournament::swiss::SwissOp;
 use fiveup_tournament::{arena, EntrantId};
 
@@ -26,7 +27,7 @@ use super::event::{EntrantRow, Event, Fmt, Format, Live, MatchState, Member, Op,
 use super::Note;
 use crate::store::db;
 use crate::table::actor;
-use crate::table::{SeatSetup, TableConfig};
+use crate::table::{fairness, SeatSetup, TableConfig, TourTable};
 use crate::App;
 
 /// Milliseconds since the epoch.
@@ -214,6 +215,16 @@ async fn direct(app: &Arc<App>, id: &str) -> Result<(), String> {
 /// A table that exists is never opened again, so no game is played twice.
 async fn repair(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
     let members = member_map(&entrants(app, &event.id).await?);
+    // The no-shows stored are counted and withdrawn (again: both are idempotent).
+    for &(key, game, user, at_ms) in &event.no_shows {
+        let table = event
+            .games
+            .get(&key)
+            .and_then(|g| g.get(game as usize))
+            .map(|g| g.table.clone())
+            .unwrap_or_default();
+        mark_no_show(app, &event.id, &table, user, at_ms).await?;
+    }
     let mut missing = Vec::new();
     for (key, games) in &event.games {
         for (n, g) in games.iter().enumerate() {
@@ -279,7 +290,18 @@ async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
     let before = event.ops.len();
     let rows = entrants(app, &event.id).await?;
     let now = now_ms();
+    if event.fmt.is_none() && event.boards.is_empty() {
+        if let Some((boards, _)) = event.settings.format.duplicate() {
+            // The boards are drawn first, so that their commitments are shown before the
+            // start; the seeds stay in the log until the event is over.
+            let seeds = (0..boards)
+                .map(|_| fairness::to_hex(&fairness::random_bytes()))
+                .collect();
+            commit(app, event, Op::Boards { seeds }).await?;
+        }
+    }
     if event.fmt.is_none() {
+        let daylong = matches!(event.settings.format, Format::Daylong { .. });
         let field: Vec<_> = rows
             .iter()
             .filter(|r| !r.withdrawn)
@@ -287,9 +309,17 @@ async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
             .collect();
         let s = &event.settings;
         let due = s.start_at.is_some_and(|t| t * 1000 <= now)
-            || s.start_when.is_some_and(|n| field.len() >= n as usize);
+            || s.start_when.is_some_and(|n| field.len() >= n as usize)
+            || (daylong && s.start_at.is_none() && s.start_when.is_none());
         if due {
-            if field.len() < 2 {
+            // A daylong opens whoever has joined: entrants come and play when they like.
+            let start = Op::Start {
+                at_ms: now,
+                entrants: field.clone(),
+            };
+            // Fewer than two, or a field the format cannot take (a cut-throat field its
+            // tables cannot seat): cancelled.
+            if (field.len() < 2 && !daylong) || event.clone().apply(start).is_err() {
                 commit(app, event, Op::Cancel).await?;
             } else {
                 commit(
@@ -399,6 +429,32 @@ async fn entries_and_withdrawals(
                     }
                 }
             }
+            Some(Fmt::Duplicate { out, .. }) => {
+                let op = if !in_field && !r.withdrawn && late_entry_open(event) {
+                    Op::Enter {
+                        entrant: r.entrant.clone(),
+                    }
+                } else if in_field && r.withdrawn && !out.contains(&r.entrant.id) {
+                    Op::Withdraw {
+                        entrant: r.entrant.id,
+                    }
+                } else {
+                    continue;
+                };
+                if event.clone().apply(op.clone()).is_ok() {
+                    commit(app, event, op).await?;
+                }
+            }
+            // A cut-throat entrant who leaves is not seated again (refused, and nothing
+            // stored, once out).
+            Some(Fmt::CutThroat { .. }) if in_field && r.withdrawn => {
+                let op = Op::CutThroat {
+                    cut_throat: CutThroatOp::Withdraw(r.entrant.id),
+                };
+                if event.clone().apply(op.clone()).is_ok() {
+                    commit(app, event, op).await?;
+                }
+            }
             // Leaving is refused (and nothing stored) once the entrant has left.
             Some(Fmt::Arena { .. }) if in_field && r.withdrawn => {
                 let op = Op::Arena {
@@ -433,6 +489,40 @@ async fn results(app: &App, event: &mut Event) -> Result<(), String> {
             .await
             .map_err(db::db_err)?;
         let Some(row) = row else { continue };
+        // A person who did not come is stored first (the game's result follows), then
+        // withdrawn and counted.
+        let absent = sqlx::query(
+            "SELECT p.user_id FROM table_events e JOIN game_players p \
+             ON p.game_id = e.table_id \
+             WHERE e.table_id = $1 AND e.body LIKE '%\"t\":\"no_show\"%' \
+             AND e.body LIKE '%\"seat\":' || CAST(p.seat AS TEXT) || '}%'",
+        )
+        .bind(table.as_str())
+        .fetch_all(&app.db.pool)
+        .await
+        .map_err(db::db_err)?;
+        for a in absent {
+            let user = db::int(&a, "user_id")?;
+            let stored = event
+                .no_shows
+                .iter()
+                .any(|n| (n.0, n.1, n.2) == (key, game, user));
+            if !stored {
+                let at_ms = now_ms();
+                commit(
+                    app,
+                    event,
+                    Op::NoShow {
+                        key,
+                        game,
+                        user,
+                        at_ms,
+                    },
+                )
+                .await?;
+                mark_no_show(app, &event.id, &table, user, at_ms).await?;
+            }
+        }
         let winner = db::int(&row, "winner")?;
         let scores: Vec<i64> = serde_json::from_str(&db::text(&row, "scores")?)
             .map_err(|e| format!("table {table}: bad scores: {e}"))?;
@@ -448,11 +538,79 @@ async fn results(app: &App, event: &mut Event) -> Result<(), String> {
                 game,
                 a_won: winner == 0,
                 points,
+                // A cut-throat table's points are every seat's.
+                scores: if matches!(event.fmt, Some(Fmt::CutThroat { .. })) {
+                    scores
+                } else {
+                    Vec::new()
+                },
             },
         )
         .await?;
     }
     Ok(())
+}
+
+/// Count a no-show against the person and withdraw them from the event (both idempotent:
+/// repeated after a restart from the stored `no_show`).
+async fn mark_no_show(
+    app: &App,
+    event: &str,
+    table: &str,
+    user: i64,
+    at_ms: i64,
+) -> Result<(), String> {
+    sqlx::query(
+        "INSERT INTO tournament_no_shows (tournament_id, table_id, user_id, at_ms) \
+         VALUES ($1, $2, $3, $4) ON CONFLICT (table_id, user_id) DO NOTHING",
+    )
+    .bind(event)
+    .bind(table)
+    .bind(user)
+    .bind(at_ms)
+    .execute(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    sqlx::query(
+        "UPDATE tournament_entrants SET withdrawn = 1 \
+         WHERE tournament_id = $1 AND user_id = $2 AND withdrawn = 0",
+    )
+    .bind(event)
+    .bind(user)
+    .execute(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    app.tournaments.wake.notify_waiters();
+    Ok(())
+}
+
+/// How long after a no-show a second one bars the person.
+pub const NO_SHOW_WINDOW_MS: i64 = 7 * 86_400_000;
+/// How long a repeat no-show bars the person from joining events.
+pub const NO_SHOW_BAN_MS: i64 = 86_400_000;
+
+/// Until when a person is barred from joining events (ms since the epoch): a day from a
+/// second no-show within a week of the one before.
+pub async fn barred_until(app: &App, user: i64, now: i64) -> Result<Option<i64>, String> {
+    let rows = sqlx::query(
+        "SELECT at_ms FROM tournament_no_shows WHERE user_id = $1 AND at_ms > $2 \
+         ORDER BY at_ms",
+    )
+    .bind(user)
+    .bind(now - NO_SHOW_WINDOW_MS - NO_SHOW_BAN_MS)
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    let times: Vec<i64> = rows
+        .iter()
+        .map(|r| db::int(r, "at_ms"))
+        .collect::<Result<_, _>>()?;
+    Ok(times
+        .windows(2)
+        .filter(|w| w[1] - w[0] <= NO_SHOW_WINDOW_MS)
+        .map(|w| w[1] + NO_SHOW_BAN_MS)
+        .filter(|&until| now < until)
+        .max())
 }
 
 /// Pair the next round, pair the free arena players, or end the event.
@@ -472,6 +630,32 @@ async fn advance(app: &App, event: &mut Event, now: i64) -> Result<(), String> {
             }
         }
         Some(Fmt::Knockout { knockout }) => knockout.champion().map(|_| Op::Finish { at_ms: now }),
+        Some(Fmt::RoundRobin { rr, .. }) => rr.is_finished().then_some(Op::Finish { at_ms: now }),
+        Some(Fmt::CutThroat { ct, .. }) => {
+            let complete = ct
+                .rounds()
+                .last()
+                .is_none_or(|r| r.iter().all(|t| t.points.is_some()));
+            if !complete {
+                None
+            } else if (ct.rounds().len() as u32) < ct.settings().rounds {
+                Some(Op::CutThroat {
+                    cut_throat: CutThroatOp::PairRound,
+                })
+            } else {
+                Some(Op::Finish { at_ms: now })
+            }
+        }
+        Some(Fmt::Duplicate { closed, .. }) => {
+            let closes = event.closes_ms();
+            if closes.is_some_and(|c| now >= c) && !closed {
+                Some(Op::Close { at_ms: now })
+            } else if event.live().is_empty() && (closes.is_none() || *closed) {
+                Some(Op::Finish { at_ms: now })
+            } else {
+                None
+            }
+        }
         Some(Fmt::Arena { arena: a }) => {
             let t = event.elapsed(now);
             if t >= a.settings().duration_ms {
@@ -516,7 +700,53 @@ async fn open_table(
     live: Live,
     table: &str,
 ) -> Result<(), String> {
-    let rules = Rules::parse(&event.settings.rules).map_err(|e| e.to_string())?;
+    // A cut-throat table seats its entrants in order, each for themselves.
+    if let Some(Fmt::CutThroat { ct, .. }) = &event.fmt {
+        let seated = ct
+            .rounds()
+            .get(live.key.0)
+            .and_then(|r| r.get(live.key.1))
+            .map(|t| t.seats.clone())
+            .ok_or_else(|| format!("no cut-throat table {:?}", live.key))?;
+        let rules = event.settings.rules_for(seated.len() as u8)?;
+        let cfg_tour = tour_table(event, None);
+        let mut seats = Vec::new();
+        let mut sits = Vec::new();
+        for (seat, id) in seated.iter().enumerate() {
+            match members.get(id).and_then(|m| m.first()).cloned() {
+                Some(Member::User { user }) => {
+                    sits.push((seat as u8, user));
+                    seats.push(SeatSetup::Open);
+                }
+                Some(Member::Bot { level }) => seats.push(SeatSetup::Bot { level }),
+                None => seats.push(SeatSetup::Bot {
+                    level: "club".to_string(),
+                }),
+            }
+        }
+        return create_table(app, event, table, rules, seats, sits, cfg_tour).await;
+    }
+    let mut rules = Rules::parse(&event.settings.rules).map_err(|e| e.to_string())?;
+    // A duplicate board is one hand (a tie for the higher score plays the board's next hand,
+    // the same at every table), at the other seats the event's computer players.
+    let board = match event.fmt {
+        Some(Fmt::Duplicate { .. }) => {
+            let seed = event
+                .boards
+                .get(live.key.0)
+                .ok_or_else(|| format!("no board {}", live.key.0 + 1))?;
+            rules.hand_limit = 1;
+            Some(fairness::to_hex(seed))
+        }
+        _ => None,
+    };
+    let others = Member::Bot {
+        level: if board.is_some() {
+            event.settings.opponents().to_string()
+        } else {
+            "club".to_string()
+        },
+    };
     let sides = [
         members.get(&live.a).cloned().unwrap_or_default(),
         members.get(&live.b).cloned().unwrap_or_default(),
@@ -528,9 +758,7 @@ async fn open_table(
         let member = side
             .get(usize::from(seat / 2))
             .cloned()
-            .unwrap_or(Member::Bot {
-                level: "club".to_string(),
-            });
+            .unwrap_or_else(|| others.clone());
         match member {
             Member::User { user } => {
                 sits.push((seat, user));
@@ -539,6 +767,30 @@ async fn open_table(
             Member::Bot { level } => seats.push(SeatSetup::Bot { level }),
         }
     }
+    let tour = tour_table(event, board);
+    create_table(app, event, table, rules, seats, sits, tour).await
+}
+
+/// The tournament settings of an event's table.
+fn tour_table(event: &Event, board: Option<String>) -> TourTable {
+    TourTable {
+        board,
+        no_show_ms: Some(event.settings.no_show_ms()),
+        turn_ms: event.settings.turn_ms,
+        match_ms: event.settings.match_clock_ms,
+    }
+}
+
+/// Create a tournament table and tell the people seated at it.
+async fn create_table(
+    app: &Arc<App>,
+    event: &Event,
+    table: &str,
+    rules: Rules,
+    seats: Vec<SeatSetup>,
+    sits: Vec<(u8, fiveup_protocol::UserRef)>,
+    tour: TourTable,
+) -> Result<(), String> {
     let cfg = TableConfig {
         id: table.to_string(),
         rules,
@@ -549,6 +801,7 @@ async fn open_table(
         request: None,
         // Tournament games are played live.
         correspondence: None,
+        tournament: Some(tour),
     };
     let users: Vec<i64> = sits.iter().map(|(_, u)| u.id).collect();
     actor::create(app, cfg, sits)
@@ -575,6 +828,10 @@ pub fn late_entry_open(event: &Event) -> bool {
         (None, _) => !event.finished,
         (Some(Fmt::Swiss { swiss }), Format::Swiss { rounds }) => {
             !event.finished && 2 * (swiss.rounds().len() as u32) < rounds
+        }
+        // A daylong takes entries until it closes.
+        (Some(Fmt::Duplicate { closed, .. }), Format::Daylong { .. }) => {
+            !event.finished && !closed && event.closes_ms().is_some_and(|c| now_ms() < c)
         }
         _ => false,
     }

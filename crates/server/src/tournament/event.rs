@@ -3,12 +3,15 @@
 //! each one, then applies it here; loading an event applies its stored log again and gets
 //! exactly the same event.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use fiveup_engine::Rules;
 use fiveup_protocol::{TournamentStanding, TournamentSummary, UserRef};
 use fiveup_tournament::arena::{Arena, ArenaOp, ArenaSettings};
+use fiveup_tournament::cutthroat::{CutThroat, CutThroatOp, CutThroatSettings};
+use fiveup_tournament::duplicate::{self, Board, DuplicateScoring};
 use fiveup_tournament::knockout::{Elimination, Knockout, KnockoutOp, KnockoutSettings};
+use fiveup_tournament::roundrobin::{RoundRobin, RoundRobinOp, RoundRobinSettings};
 use fiveup_tournament::swiss::{Swiss, SwissOp, SwissSettings};
 use fiveup_tournament::{Entrant, EntrantId, MatchResult, MatchRule, StandingRow};
 use serde::{Deserialize, Serialize};
@@ -33,6 +36,78 @@ pub enum Format {
         /// How long it lasts, in milliseconds (1 second to 24 hours).
         duration_ms: u64,
     },
+    /// A round robin on Berger tables: everyone meets everyone once (twice if `double`),
+    /// round by round.
+    RoundRobin {
+        /// Play the table twice, sides swapped the second time.
+        #[serde(default)]
+        double: bool,
+    },
+    /// Cut-throat: rounds at tables of `min_seats` to `max_seats` players, each for
+    /// themselves, grouped by score with the fewest repeat meetings.
+    CutThroat {
+        /// Rounds, 1 to 50.
+        rounds: u32,
+        /// Fewest seats at a table, 3 to 8.
+        min_seats: u8,
+        /// Most seats at a table, `min_seats` to 8.
+        max_seats: u8,
+    },
+    /// Duplicate: every entrant plays the same boards (deals), one after another, against
+    /// computer players (`Settings::opponents`), scored against the field on each board.
+    Duplicate {
+        /// Boards, 1 to 64.
+        boards: u32,
+        /// How boards are scored.
+        #[serde(default)]
+        scoring: Scoring,
+    },
+    /// A daylong: a duplicate event open for a period, in which each entrant joins whenever
+    /// they like and plays the boards one after another.
+    Daylong {
+        /// Boards, 1 to 64.
+        boards: u32,
+        /// How boards are scored.
+        #[serde(default)]
+        scoring: Scoring,
+        /// How long entries stay open and boards are dealt, in milliseconds (1 second to 7
+        /// days); boards in play at the close are finished.
+        duration_ms: u64,
+    },
+}
+
+impl Format {
+    /// A duplicate or daylong event's boards and scoring.
+    #[must_use]
+    pub const fn duplicate(self) -> Option<(u32, Scoring)> {
+        match self {
+            Format::Duplicate { boards, scoring }
+            | Format::Daylong {
+                boards, scoring, ..
+            } => Some((boards, scoring)),
+            _ => None,
+        }
+    }
+}
+
+/// How duplicate boards are scored (`docs/tournaments.md`, "Duplicate").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scoring {
+    /// Matchpoints against everyone else who played the board, as a percentage.
+    #[default]
+    Matchpoints,
+    /// The score minus the board's average.
+    Difference,
+}
+
+impl From<Scoring> for DuplicateScoring {
+    fn from(s: Scoring) -> DuplicateScoring {
+        match s {
+            Scoring::Matchpoints => DuplicateScoring::Matchpoints,
+            Scoring::Difference => DuplicateScoring::Difference,
+        }
+    }
 }
 
 /// An event's settings, fixed when it is created.
@@ -63,7 +138,28 @@ pub struct Settings {
     /// The highest rating accepted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_rating: Option<i32>,
+    /// Duplicate and daylong: the computer players at the other seats of every board (a
+    /// level or a named player; `expert` when not given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opponents: Option<String>,
+    /// A person who has made no move of their own this long after their table opened loses
+    /// that game and is withdrawn (1 second to an hour; 2 minutes when not given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_show_ms: Option<u64>,
+    /// The match clock: a game's time from its table's opening (1 second to 4 hours); when it
+    /// runs out the hand in play is finished and the higher score wins, a tie going to the
+    /// next score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_clock_ms: Option<u64>,
+    /// The turn clock (100 ms to 10 minutes): a person who has not moved this long after
+    /// their turn came gets a strike and the computer's move is played for them; the third
+    /// strike loses the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_ms: Option<u64>,
 }
+
+/// The no-show time when an event gives none: two minutes.
+pub const NO_SHOW_MS: u64 = 120_000;
 
 const fn one() -> u32 {
     1
@@ -79,9 +175,35 @@ impl Settings {
         if name.chars().any(char::is_control) {
             return Err("a tournament's name has no control characters".into());
         }
+        if let Format::CutThroat {
+            rounds,
+            min_seats,
+            max_seats,
+        } = self.format
+        {
+            if !(1..=50).contains(&rounds) {
+                return Err(format!("{rounds} rounds: a cut-throat event has 1 to 50"));
+            }
+            if !(3..=8).contains(&min_seats) || !(min_seats..=8).contains(&max_seats) {
+                return Err(format!(
+                    "tables of {min_seats} to {max_seats}: cut-throat tables seat 3 to 8, the \
+                     fewest no more than the most"
+                ));
+            }
+            if self.best_of != 1 {
+                return Err(format!(
+                    "best of {}: a cut-throat table plays one game",
+                    self.best_of
+                ));
+            }
+            for n in min_seats..=max_seats {
+                self.rules_for(n)
+                    .map_err(|e| format!("rules for tables of {n}: {e}"))?;
+            }
+        }
         let rules = Rules::parse(&self.rules).map_err(|e| format!("rules: {e}"))?;
         let two_sides = rules.players == 2 || (rules.players == 4 && rules.partnerships);
-        if !two_sides {
+        if !two_sides && !matches!(self.format, Format::CutThroat { .. }) {
             return Err(format!(
                 "rules for {} players{}: a tournament game is two players, or four in two \
                  partnerships",
@@ -111,9 +233,58 @@ impl Settings {
                     "an arena of {duration_ms} ms: it lasts 1 second to 24 hours"
                 ));
             }
+            Format::Daylong { duration_ms, .. }
+                if !(1_000..=604_800_000).contains(&duration_ms) =>
+            {
+                return Err(format!(
+                    "a daylong of {duration_ms} ms: it is open 1 second to 7 days"
+                ));
+            }
             _ => {}
         }
-        if self.start_at.is_none() && self.start_when.is_none() {
+        if let Some((boards, _)) = self.format.duplicate() {
+            if !(1..=64).contains(&boards) {
+                return Err(format!("{boards} boards: a duplicate event has 1 to 64"));
+            }
+            if self.best_of != 1 {
+                return Err(format!(
+                    "best of {}: each duplicate board is one game",
+                    self.best_of
+                ));
+            }
+            let level = self.opponents();
+            if !crate::BOT_LEVELS.contains(&level) && !crate::BOT_PLAYERS.contains(&level) {
+                return Err(format!(
+                    "opponents {level:?}: not a computer player; levels are {}",
+                    crate::BOT_LEVELS.join(", ")
+                ));
+            }
+        } else if self.opponents.is_some() {
+            return Err("opponents are for duplicate and daylong events".into());
+        }
+        if let Some(ms) = self.no_show_ms {
+            if !(1_000..=3_600_000).contains(&ms) {
+                return Err(format!(
+                    "a no-show time of {ms} ms: 1 second (1000) to an hour (3600000)"
+                ));
+            }
+        }
+        if let Some(ms) = self.match_clock_ms {
+            if !(1_000..=14_400_000).contains(&ms) {
+                return Err(format!(
+                    "a match clock of {ms} ms: 1 second (1000) to 4 hours (14400000)"
+                ));
+            }
+        }
+        if let Some(ms) = self.turn_ms {
+            if !(100..=600_000).contains(&ms) {
+                return Err(format!(
+                    "a turn clock of {ms} ms: 100 ms to 10 minutes (600000)"
+                ));
+            }
+        }
+        let daylong = matches!(self.format, Format::Daylong { .. });
+        if self.start_at.is_none() && self.start_when.is_none() && !daylong {
             return Err("give a start time (start_at) or a number of entrants (start_when)".into());
         }
         if let Some(t) = self.start_at {
@@ -148,6 +319,33 @@ impl Settings {
         MatchRule::best_of(self.best_of)
     }
 
+    /// The rules of a table of `players` in a cut-throat event (`players=N
+    /// partnerships=false` added to the event's rules: each for themselves); the event's own
+    /// rules otherwise.
+    pub fn rules_for(&self, players: u8) -> Result<Rules, String> {
+        if matches!(self.format, Format::CutThroat { .. }) {
+            Rules::parse(&format!(
+                "{} players={players} partnerships=false",
+                self.rules
+            ))
+            .map_err(|e| e.to_string())
+        } else {
+            Rules::parse(&self.rules).map_err(|e| e.to_string())
+        }
+    }
+
+    /// How long a person has to come to their table.
+    #[must_use]
+    pub fn no_show_ms(&self) -> u64 {
+        self.no_show_ms.unwrap_or(NO_SHOW_MS)
+    }
+
+    /// The computer players at the other seats of a duplicate board.
+    #[must_use]
+    pub fn opponents(&self) -> &str {
+        self.opponents.as_deref().unwrap_or("expert")
+    }
+
     /// Whether an entrant is a team of two.
     #[must_use]
     pub fn teams(&self) -> bool {
@@ -158,7 +356,7 @@ impl Settings {
     /// registered players.
     #[must_use]
     pub const fn guests_welcome(&self) -> bool {
-        matches!(self.format, Format::Arena { .. })
+        matches!(self.format, Format::Arena { .. } | Format::Daylong { .. })
     }
 }
 
@@ -202,7 +400,7 @@ pub struct EntrantRow {
 }
 
 /// Which match: (round, index) in a Swiss, (0, match id) in a knockout, (0, match number) in
-/// an arena.
+/// an arena, (board from 0, entrant) in a duplicate event.
 pub type Key = (usize, usize);
 
 /// One stored operation of an event.
@@ -218,6 +416,27 @@ pub enum Op {
     },
     /// It could not start: fewer than two entrants.
     Cancel,
+    /// A duplicate event's boards: each one's server seed (64 hex digits), drawn before the
+    /// start and kept secret until the event is over (their commitments are shown at once).
+    Boards {
+        /// One seed a board.
+        seeds: Vec<String>,
+    },
+    /// A late entrant joins a running duplicate event.
+    Enter {
+        /// The entrant.
+        entrant: Entrant,
+    },
+    /// An entrant leaves a running duplicate event: no more boards are dealt to them.
+    Withdraw {
+        /// The entrant.
+        entrant: EntrantId,
+    },
+    /// A daylong closes: no more entries, no more boards dealt (those in play are finished).
+    Close {
+        /// When.
+        at_ms: i64,
+    },
     /// A Swiss operation.
     Swiss {
         /// The operation.
@@ -232,6 +451,16 @@ pub enum Op {
     Arena {
         /// The operation.
         arena: ArenaOp,
+    },
+    /// A round robin's result.
+    RoundRobin {
+        /// The operation.
+        round_robin: RoundRobinOp,
+    },
+    /// A cut-throat operation (a round seated, a table's points, a withdrawal).
+    CutThroat {
+        /// The operation.
+        cut_throat: CutThroatOp,
     },
     /// A table was opened for game `game` (from 0) of a match.
     Open {
@@ -263,6 +492,22 @@ pub enum Op {
         a_won: bool,
         /// Both sides' scores.
         points: [i64; 2],
+        /// Every side's score (a cut-throat table's, seat by seat).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        scores: Vec<i64>,
+    },
+    /// A person did not come to the table of a game in time: the game is lost (its result
+    /// follows as a `game`), and the person is withdrawn and counted for the ban on repeat
+    /// no-shows.
+    NoShow {
+        /// The match.
+        key: Key,
+        /// The game of the match.
+        game: u32,
+        /// Who.
+        user: i64,
+        /// When (ms since the epoch).
+        at_ms: i64,
     },
     /// The event is over.
     Finish {
@@ -290,6 +535,29 @@ pub enum Fmt {
         /// Its state.
         arena: Arena,
     },
+    /// A round robin.
+    RoundRobin {
+        /// Its state.
+        rr: RoundRobin,
+        /// Its entrants.
+        field: Vec<Entrant>,
+    },
+    /// A cut-throat event.
+    CutThroat {
+        /// Its state.
+        ct: CutThroat,
+        /// Its entrants.
+        field: Vec<Entrant>,
+    },
+    /// A duplicate event or a daylong (its games are the boards, keyed (board, entrant)).
+    Duplicate {
+        /// The field, late entrants last.
+        field: Vec<Entrant>,
+        /// Those who left.
+        out: BTreeSet<EntrantId>,
+        /// A daylong that has closed.
+        closed: bool,
+    },
 }
 
 /// One game of a match: its table and, once over, its result.
@@ -299,6 +567,9 @@ pub struct Game {
     pub table: String,
     /// Whether side A won, and both sides' scores.
     pub result: Option<(bool, [i64; 2])>,
+    /// Every side's score once over (a cut-throat table's, seat by seat).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<i64>,
 }
 
 /// A live match: its key and its two sides.
@@ -333,6 +604,10 @@ pub struct Event {
     pub ops: Vec<Op>,
     /// An arena's entrants (its state does not list them).
     arena_field: Vec<Entrant>,
+    /// A duplicate event's board seeds.
+    pub boards: Vec<[u8; 32]>,
+    /// The no-shows: (match, game, person, when).
+    pub no_shows: Vec<(Key, u32, i64, i64)>,
 }
 
 impl Event {
@@ -349,6 +624,8 @@ impl Event {
             games: BTreeMap::new(),
             ops: Vec::new(),
             arena_field: Vec::new(),
+            boards: Vec::new(),
+            no_shows: Vec::new(),
         }
     }
 
@@ -406,6 +683,38 @@ impl Event {
                         self.arena_field.clone_from(entrants);
                         Fmt::Arena { arena }
                     }
+                    Format::RoundRobin { double } => Fmt::RoundRobin {
+                        rr: RoundRobin::new(RoundRobinSettings { double, rule }, entrants.clone())
+                            .map_err(err)?,
+                        field: entrants.clone(),
+                    },
+                    Format::CutThroat {
+                        rounds,
+                        min_seats,
+                        max_seats,
+                    } => Fmt::CutThroat {
+                        ct: CutThroat::new(
+                            CutThroatSettings {
+                                min_seats,
+                                max_seats,
+                                rounds,
+                            },
+                            entrants.clone(),
+                        )
+                        .map_err(err)?,
+                        field: entrants.clone(),
+                    },
+                    Format::Duplicate { boards, .. } | Format::Daylong { boards, .. } => {
+                        if self.boards.len() != boards as usize {
+                            return Err("the boards are not drawn".into());
+                        }
+                        fiveup_tournament::check_entrants(entrants).map_err(err)?;
+                        Fmt::Duplicate {
+                            field: entrants.clone(),
+                            out: BTreeSet::new(),
+                            closed: false,
+                        }
+                    }
                 };
                 self.fmt = Some(fmt);
                 self.start_ms = Some(*at_ms);
@@ -417,6 +726,67 @@ impl Event {
                 self.finished = true;
                 self.cancelled = true;
             }
+            Op::RoundRobin { round_robin: o } => match &mut self.fmt {
+                Some(Fmt::RoundRobin { rr, .. }) => rr
+                    .record(o.round, o.table, o.result)
+                    .map_err(|e| e.to_string())?,
+                _ => return Err("not a running round robin".into()),
+            },
+            Op::CutThroat { cut_throat: o } => match &mut self.fmt {
+                Some(Fmt::CutThroat { ct, .. }) => {
+                    ct.apply(o.clone()).map_err(|e| e.to_string())?
+                }
+                _ => return Err("not a running cut-throat event".into()),
+            },
+            Op::Boards { seeds } => {
+                let Some((boards, _)) = self.settings.format.duplicate() else {
+                    return Err("boards are for duplicate events".into());
+                };
+                if self.fmt.is_some() || !self.boards.is_empty() {
+                    return Err("the boards are drawn already".into());
+                }
+                if seeds.len() != boards as usize {
+                    return Err(format!("{} seeds for {boards} boards", seeds.len()));
+                }
+                self.boards = seeds
+                    .iter()
+                    .map(|s| crate::table::fairness::parse_seed_hex(s))
+                    .collect::<Result<_, _>>()?;
+            }
+            Op::Enter { entrant } => match &mut self.fmt {
+                Some(Fmt::Duplicate { field, closed, .. }) => {
+                    if *closed {
+                        return Err("the daylong has closed".into());
+                    }
+                    let mut with = field.clone();
+                    with.push(entrant.clone());
+                    fiveup_tournament::check_entrants(&with).map_err(|e| e.to_string())?;
+                    *field = with;
+                }
+                _ => return Err("not a running duplicate event".into()),
+            },
+            Op::Withdraw { entrant } => match &mut self.fmt {
+                Some(Fmt::Duplicate { field, out, .. }) => {
+                    if !field.iter().any(|e| e.id == *entrant) {
+                        return Err(format!("entrant {} is not in the event", entrant.0));
+                    }
+                    if !out.insert(*entrant) {
+                        return Err(format!("entrant {} has left already", entrant.0));
+                    }
+                }
+                _ => return Err("not a running duplicate event".into()),
+            },
+            Op::Close { .. } => match &mut self.fmt {
+                Some(Fmt::Duplicate { closed, .. })
+                    if matches!(self.settings.format, Format::Daylong { .. }) =>
+                {
+                    if *closed {
+                        return Err("the daylong has closed already".into());
+                    }
+                    *closed = true;
+                }
+                _ => return Err("not a running daylong".into()),
+            },
             Op::Swiss { swiss: s } => match &mut self.fmt {
                 Some(Fmt::Swiss { swiss }) => swiss.apply(s.clone()).map_err(|e| e.to_string())?,
                 _ => return Err("not a running Swiss".into()),
@@ -441,6 +811,7 @@ impl Event {
                 games.push(Game {
                     table: table.clone(),
                     result: None,
+                    scores: Vec::new(),
                 });
             }
             Op::Reopen { key, game, table } => {
@@ -460,6 +831,7 @@ impl Event {
                 game,
                 a_won,
                 points,
+                scores,
             } => {
                 started(self)?;
                 let g = self
@@ -471,6 +843,31 @@ impl Event {
                     return Err(format!("game {game} of match {key:?} has its result"));
                 }
                 g.result = Some((*a_won, *points));
+                g.scores.clone_from(scores);
+            }
+            Op::NoShow {
+                key,
+                game,
+                user,
+                at_ms,
+            } => {
+                started(self)?;
+                let g = self
+                    .games
+                    .get(key)
+                    .and_then(|g| g.get(*game as usize))
+                    .ok_or_else(|| format!("match {key:?} has no game {game}"))?;
+                if g.result.is_some() {
+                    return Err(format!("game {game} of match {key:?} has its result"));
+                }
+                if self
+                    .no_shows
+                    .iter()
+                    .any(|n| (n.0, n.1, n.2) == (*key, *game, *user))
+                {
+                    return Err(format!("the no-show of game {game} of {key:?} is stored"));
+                }
+                self.no_shows.push((*key, *game, *user, *at_ms));
             }
             Op::Finish { .. } => {
                 started(self)?;
@@ -522,6 +919,101 @@ impl Event {
                     b: m.b,
                 })
                 .collect(),
+            Some(Fmt::RoundRobin { rr, .. }) => {
+                // Round by round: the first round not complete.
+                let Some(r) = rr.rounds().iter().position(|r| !r.is_complete()) else {
+                    return Vec::new();
+                };
+                let round = &rr.rounds()[r];
+                round
+                    .pairings
+                    .iter()
+                    .zip(&round.results)
+                    .enumerate()
+                    .filter_map(|(t, (p, res))| match (p.b, res) {
+                        (Some(b), None) => Some(Live {
+                            key: (r, t),
+                            a: p.a,
+                            b,
+                        }),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            Some(Fmt::CutThroat { ct, .. }) => {
+                let Some(round) = ct.rounds().last() else {
+                    return Vec::new();
+                };
+                let r = ct.rounds().len() - 1;
+                round
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.points.is_none())
+                    .map(|(i, t)| Live {
+                        key: (r, i),
+                        a: t.seats[0],
+                        b: t.seats[1],
+                    })
+                    .collect()
+            }
+            Some(Fmt::Duplicate { field, out, closed }) => {
+                let boards = self.boards.len();
+                field
+                    .iter()
+                    .filter_map(|e| {
+                        // The entrant's board in play, or the next one to deal.
+                        let started = (0..boards)
+                            .take_while(|&b| self.games.contains_key(&(b, e.id.0 as usize)))
+                            .count();
+                        let in_play = started > 0
+                            && self.games[&(started - 1, e.id.0 as usize)]
+                                .iter()
+                                .any(|g| g.result.is_none());
+                        let board = if in_play {
+                            started - 1
+                        } else if started < boards && !closed && !out.contains(&e.id) {
+                            started
+                        } else {
+                            return None;
+                        };
+                        Some(Live {
+                            key: (board, e.id.0 as usize),
+                            a: e.id,
+                            b: EntrantId(0),
+                        })
+                    })
+                    .collect()
+            }
+        }
+    }
+
+    /// A duplicate event's boards as the crate scores them: each entrant's score on each
+    /// board played (their side's points minus the computer's).
+    #[must_use]
+    pub fn board_scores(&self) -> Vec<Board> {
+        (0..self.boards.len())
+            .map(|b| Board {
+                scores: self
+                    .field()
+                    .iter()
+                    .filter_map(|e| {
+                        let g = self.games.get(&(b, e.id.0 as usize))?.last()?;
+                        let (_, p) = g.result?;
+                        Some((e.id, p[0] - p[1]))
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// When a daylong closes (ms since the epoch), once started.
+    #[must_use]
+    pub fn closes_ms(&self) -> Option<i64> {
+        match self.settings.format {
+            Format::Daylong { duration_ms, .. } => {
+                Some(self.start_ms? + i64::try_from(duration_ms).unwrap_or(i64::MAX))
+            }
+            _ => None,
         }
     }
 
@@ -568,6 +1060,23 @@ impl Event {
                     result,
                 },
             }),
+            // A board's result is its game's: nothing more to record.
+            Some(Fmt::Duplicate { .. }) => None,
+            Some(Fmt::RoundRobin { .. }) => Some(Op::RoundRobin {
+                round_robin: RoundRobinOp {
+                    round: key.0,
+                    table: key.1,
+                    result,
+                },
+            }),
+            // A cut-throat table's points, seat by seat, from its one game.
+            Some(Fmt::CutThroat { .. }) => Some(Op::CutThroat {
+                cut_throat: CutThroatOp::Record {
+                    round: key.0,
+                    table: key.1,
+                    points: self.games.get(&key)?.last()?.scores.clone(),
+                },
+            }),
             Some(Fmt::Arena { arena }) => {
                 let started = arena.matches().get(key.1)?.started_ms;
                 Some(Op::Arena {
@@ -600,6 +1109,18 @@ impl Event {
                 .filter(|m| m.result.is_some())
                 .count() as u32,
             Some(Fmt::Arena { arena }) => arena.matches().len() as u32,
+            Some(Fmt::RoundRobin { rr, .. }) => {
+                rr.rounds()
+                    .iter()
+                    .position(|r| !r.is_complete())
+                    .unwrap_or(rr.rounds().len()) as u32
+            }
+            Some(Fmt::CutThroat { ct, .. }) => ct.rounds().len() as u32,
+            Some(Fmt::Duplicate { .. }) => self
+                .board_scores()
+                .iter()
+                .filter(|b| !b.scores.is_empty())
+                .count() as u32,
         }
     }
 
@@ -611,6 +1132,8 @@ impl Event {
             Some(Fmt::Swiss { swiss }) => swiss.entrants(),
             Some(Fmt::Knockout { knockout }) => knockout.entrants(),
             Some(Fmt::Arena { .. }) => &self.arena_field,
+            Some(Fmt::Duplicate { field, .. }) => field,
+            Some(Fmt::RoundRobin { field, .. } | Fmt::CutThroat { field, .. }) => field,
         }
     }
 
@@ -622,6 +1145,21 @@ impl Event {
             Some(Fmt::Swiss { swiss }) => swiss.standings(),
             Some(Fmt::Knockout { knockout }) => knockout.standings(),
             Some(Fmt::Arena { arena }) => arena.standings(),
+            Some(Fmt::RoundRobin { rr, .. }) => rr.standings(),
+            Some(Fmt::CutThroat { ct, .. }) => ct.standings(),
+            Some(Fmt::Duplicate { field, out, .. }) => {
+                let scoring = self
+                    .settings
+                    .format
+                    .duplicate()
+                    .map_or(DuplicateScoring::Matchpoints, |(_, s)| s.into());
+                let mut rows =
+                    duplicate::standings(field, &self.board_scores(), scoring).unwrap_or_default();
+                for r in &mut rows {
+                    r.out = out.contains(&r.entrant);
+                }
+                rows
+            }
         }
     }
 
@@ -709,6 +1247,10 @@ mod tests {
             max_entrants: None,
             min_rating: None,
             max_rating: None,
+            opponents: None,
+            no_show_ms: None,
+            match_clock_ms: None,
+            turn_ms: None,
         }
     }
 
@@ -779,6 +1321,7 @@ mod tests {
             game,
             a_won,
             points: if a_won { [50, 10] } else { [20, 51] },
+            scores: Vec::new(),
         };
         e.apply(game(0, true)).unwrap();
         assert!(e.apply(game(0, true)).is_err());
@@ -816,5 +1359,76 @@ mod tests {
         assert_eq!(again.standings(), e.standings());
         assert_eq!(again.games, e.games);
         assert!(again.apply(Op::Cancel).is_err());
+    }
+
+    #[test]
+    fn a_daylong_deals_boards_one_after_another_until_it_closes() {
+        let mut s = settings(Format::Daylong {
+            boards: 2,
+            scoring: Scoring::Difference,
+            duration_ms: 60_000,
+        });
+        s.best_of = 1;
+        s.start_when = None;
+        assert!(s.check(0).is_ok());
+        let mut e = Event::new("d".into(), s);
+        // Not before the boards are drawn, and only as many seeds as boards.
+        let start = Op::Start {
+            at_ms: 1000,
+            entrants: field(1),
+        };
+        assert!(e.apply(start.clone()).is_err());
+        assert!(e
+            .apply(Op::Boards {
+                seeds: vec!["00".repeat(32)]
+            })
+            .is_err());
+        e.apply(Op::Boards {
+            seeds: vec!["00".repeat(32), "11".repeat(32)],
+        })
+        .unwrap();
+        e.apply(start).unwrap();
+        assert_eq!(e.closes_ms(), Some(61_000));
+        let live = e.live();
+        assert_eq!(live.len(), 1);
+        assert_eq!(live[0].key, (0, 1));
+        e.apply(Op::Open {
+            key: (0, 1),
+            game: 0,
+            table: "b1".into(),
+        })
+        .unwrap();
+        // A late entrant starts at board 1 too.
+        e.apply(Op::Enter {
+            entrant: Entrant::single(EntrantId(2), "p2", 1500),
+        })
+        .unwrap();
+        assert_eq!(e.live().len(), 2);
+        e.apply(Op::Game {
+            key: (0, 1),
+            game: 0,
+            a_won: true,
+            points: [10, 4],
+            scores: Vec::new(),
+        })
+        .unwrap();
+        assert_eq!(e.live()[0].key, (1, 1), "the next board");
+        // Entrant 2 leaves; the daylong closes: no more boards for anyone.
+        e.apply(Op::Withdraw {
+            entrant: EntrantId(2),
+        })
+        .unwrap();
+        assert!(e.live().iter().all(|l| l.a != EntrantId(2)));
+        e.apply(Op::Close { at_ms: 61_000 }).unwrap();
+        assert!(e.live().is_empty());
+        assert!(e
+            .apply(Op::Enter {
+                entrant: Entrant::single(EntrantId(3), "p3", 1500),
+            })
+            .is_err());
+        let rows = e.standings();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(e.board_scores()[0].scores, vec![(EntrantId(1), 6)]);
+        assert!(rows.iter().any(|r| r.entrant == EntrantId(2) && r.out));
     }
 }

@@ -624,6 +624,7 @@ async fn create_table(
         created_at: crate::now(),
         request: req.request_id.clone(),
         correspondence: crate::correspondence::api::settings_for(&app, &user, &req).await?,
+        tournament: None,
     };
     let bots = cfg.seats.iter().any(|s| matches!(s, SeatSetup::Bot { .. }));
     // Within the person's quotas; the place is taken before the table is made, so that
