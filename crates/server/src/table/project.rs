@@ -150,8 +150,10 @@ pub fn table_view(core: &TableCore, viewer: Viewer) -> TableView {
         .as_ref()
         .or(core.current.as_ref())
         .map(crate::table::HandSeeds::sealed);
+    // A duplicate board takes no seeds from the players (its deal is fixed): a seated player
+    // has nothing to send, so clients are told their part is done.
     let seed_sent = match (&core.pending, seat) {
-        (Some(p), Some(s)) => p.client[s as usize].is_some(),
+        (Some(p), Some(s)) => p.client[s as usize].is_some() || core.board_seed().is_some(),
         _ => false,
     };
     let mut v = TableView {

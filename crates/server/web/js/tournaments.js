@@ -11,7 +11,10 @@ import { formatWords, startWords, rulesWords, settingsLines, matchSides, standin
 
 const FORMATS = [
   ['swiss', 'Swiss'], ['knockout', 'Knockout (single elimination)'], ['double', 'Knockout (double elimination)'], ['arena', 'Arena'],
+  ['round_robin', 'Round robin'], ['double_round_robin', 'Round robin, twice'], ['cut_throat', 'Cut-throat tables'],
+  ['duplicate', 'Duplicate (same deals, against the computer)'], ['daylong', 'Daylong duplicate (open for hours)'],
 ];
+const OPPONENTS = ['beginner', 'casual', 'club', 'strong', 'expert', 'master'];
 
 // ---------------------------------------------------------------------------------------------
 // The list and the create form
@@ -50,18 +53,35 @@ function createForm(cfg) {
   const partners = h('select', { id: 'tc-players' }, h('option', { value: '2' }, 'two players'), h('option', { value: '4' }, 'four, in partnerships'));
   const target = h('input', { id: 'tc-target', type: 'number', min: 50, max: 1000, placeholder: 'preset' });
   const bestOf = h('input', { id: 'tc-best-of', type: 'number', min: 1, max: 99, value: 1 });
-  const matchClock = h('input', { id: 'tc-match-clock', type: 'number', min: 1, max: 600, placeholder: 'none' });
-  const turnClock = h('input', { id: 'tc-turn-clock', type: 'number', min: 5, max: 3600, placeholder: 'the server\'s' });
+  const matchClock = h('input', { id: 'tc-match-clock', type: 'number', min: 1, max: 240, placeholder: 'none' });
+  const turnClock = h('input', { id: 'tc-turn-clock', type: 'number', min: 1, max: 600, placeholder: 'none' });
   const startAt = h('input', { id: 'tc-start-at', type: 'datetime-local' });
   const startWhen = h('input', { id: 'tc-start-when', type: 'number', min: 2, max: 10000 });
   const maxEntrants = h('input', { id: 'tc-max', type: 'number', min: 2, max: 10000 });
   const minRating = h('input', { id: 'tc-min-rating', type: 'number' });
   const maxRating = h('input', { id: 'tc-max-rating', type: 'number' });
+  const minSeats = h('input', { id: 'tc-min-seats', type: 'number', min: 3, max: 8, value: 3 });
+  const maxSeats = h('input', { id: 'tc-max-seats', type: 'number', min: 3, max: 8, value: 4 });
+  const boards = h('input', { id: 'tc-boards', type: 'number', min: 1, max: 64, value: 8 });
+  const scoring = h('select', { id: 'tc-scoring' }, h('option', { value: 'matchpoints' }, 'matchpoints'), h('option', { value: 'difference' }, 'difference from the average'));
+  const opponents = h('select', { id: 'tc-opponents' }, OPPONENTS.map((l) => h('option', { value: l, selected: l === 'expert' }, levelWords(l))));
+  const hours = h('input', { id: 'tc-hours', type: 'number', min: 1, max: 168, value: 24 });
+  const noShow = h('input', { id: 'tc-no-show', type: 'number', min: 1, max: 60, placeholder: '2' });
   const roundsField = field('tc-rounds', 'Rounds', rounds);
   const arenaField = field('tc-minutes', 'Length (minutes)', arena);
+  const seatsField = [field('tc-min-seats', 'Fewest at a table', minSeats), field('tc-max-seats', 'Most at a table', maxSeats)];
+  const dupFields = [field('tc-boards', 'Boards', boards), field('tc-scoring', 'Scored by', scoring), field('tc-opponents', 'Computer opponents', opponents)];
+  const hoursField = field('tc-hours', 'Open for (hours)', hours);
+  const playersField = field('tc-players', 'Players', partners);
   const showFormat = () => {
-    roundsField.hidden = format.value !== 'swiss';
-    arenaField.hidden = format.value !== 'arena';
+    const f = format.value;
+    roundsField.hidden = f !== 'swiss' && f !== 'cut_throat';
+    arenaField.hidden = f !== 'arena';
+    for (const el of seatsField) el.hidden = f !== 'cut_throat';
+    for (const el of dupFields) el.hidden = f !== 'duplicate' && f !== 'daylong';
+    hoursField.hidden = f !== 'daylong';
+    // A cut-throat table is every player for themselves.
+    playersField.hidden = f === 'cut_throat';
   };
   format.addEventListener('change', showFormat);
   showFormat();
@@ -69,9 +89,13 @@ function createForm(cfg) {
     const f = format.value;
     const fmt = f === 'swiss' ? { kind: 'swiss', rounds: Number(rounds.value) }
       : f === 'arena' ? { kind: 'arena', duration_ms: Math.round(Number(arena.value) * 60000) }
-        : { kind: 'knockout', double: f === 'double' };
+        : f === 'round_robin' || f === 'double_round_robin' ? { kind: 'round_robin', double: f === 'double_round_robin' }
+          : f === 'cut_throat' ? { kind: 'cut_throat', rounds: Number(rounds.value), min_seats: Number(minSeats.value), max_seats: Number(maxSeats.value) }
+            : f === 'duplicate' ? { kind: 'duplicate', boards: Number(boards.value), scoring: scoring.value }
+              : f === 'daylong' ? { kind: 'daylong', boards: Number(boards.value), scoring: scoring.value, duration_ms: Math.round(Number(hours.value) * 3600000) }
+                : { kind: 'knockout', double: f === 'double' };
     let rules = preset.value;
-    if (partners.value === '4') rules += ' players=4 partnerships=true';
+    if (partners.value === '4' && f !== 'cut_throat') rules += ' players=4 partnerships=true';
     if (target.value.trim()) rules += ` target=${Number(target.value)}`;
     const s = { name: name.value.trim(), format: fmt, rules, best_of: Number(bestOf.value || 1) };
     if (startAt.value) s.start_at = Math.floor(new Date(startAt.value).getTime() / 1000);
@@ -81,14 +105,16 @@ function createForm(cfg) {
     const hi = numberOrNull(maxRating); if (hi !== null) s.max_rating = hi;
     // The clocks: the match clock in minutes, the turn clock's limit in seconds.
     const mc = numberOrNull(matchClock); if (mc !== null) s.match_clock_ms = Math.round(mc * 60000);
-    const tc = numberOrNull(turnClock); if (tc !== null) s.turn_clock_ms = Math.round(tc * 1000);
+    const tc = numberOrNull(turnClock); if (tc !== null) s.turn_ms = Math.round(tc * 1000);
+    const ns = numberOrNull(noShow); if (ns !== null) s.no_show_ms = Math.round(ns * 60000);
+    if (f === 'duplicate' || f === 'daylong') s.opponents = opponents.value;
     return s;
   };
   // What the form can tell before asking the server (which checks everything again).
   const problem = (s) => {
     if (!s.name) return ['tc-name', 'Give the tournament a name.'];
-    if (!s.start_at && !s.start_when) return ['tc-start-when', 'Give a start time, or the number of entrants that starts it (or both).'];
-    for (const [el, id] of [[rounds, 'tc-rounds'], [bestOf, 'tc-best-of'], [target, 'tc-target'], [startWhen, 'tc-start-when'], [maxEntrants, 'tc-max'], [matchClock, 'tc-match-clock'], [turnClock, 'tc-turn-clock']]) {
+    if (!s.start_at && !s.start_when && s.format.kind !== 'daylong') return ['tc-start-when', 'Give a start time, or the number of entrants that starts it (or both).'];
+    for (const [el, id] of [[rounds, 'tc-rounds'], [bestOf, 'tc-best-of'], [target, 'tc-target'], [startWhen, 'tc-start-when'], [maxEntrants, 'tc-max'], [matchClock, 'tc-match-clock'], [turnClock, 'tc-turn-clock'], [noShow, 'tc-no-show'], [minSeats, 'tc-min-seats'], [maxSeats, 'tc-max-seats'], [boards, 'tc-boards'], [hours, 'tc-hours']]) {
       if (!el.closest('[hidden]') && el.value.trim() !== '' && !el.checkValidity()) {
         return [id, `${el.labels[0].textContent}: ${el.validationMessage}`];
       }
@@ -114,7 +140,7 @@ function createForm(cfg) {
       const r = await api.createTournament(s);
       // A server that does not keep a clock asked for says so rather than dropping it quietly.
       const made = await api.tournament(r.id);
-      const lost = ['match_clock_ms', 'turn_clock_ms'].filter((k) => s[k] != null && made.settings[k] == null);
+      const lost = ['match_clock_ms', 'turn_ms', 'no_show_ms'].filter((k) => s[k] != null && made.settings[k] == null);
       go(`/tournaments/${r.id}${lost.length ? `?unsupported=${lost.join(',')}` : ''}`);
     } catch (e) {
       err.textContent = e.message;
@@ -123,10 +149,11 @@ function createForm(cfg) {
     }
   } },
   h('h2', { id: 'tc-h' }, 'Create a tournament'),
-  h('div', { class: 'row' }, field('tc-name', 'Name', name), field('tc-format', 'Format', format), roundsField, arenaField),
-  h('div', { class: 'row' }, field('tc-preset', 'Game', preset), field('tc-players', 'Players', partners), field('tc-target', 'Target', target), field('tc-best-of', 'Games a match (best of)', bestOf)),
+  h('div', { class: 'row' }, field('tc-name', 'Name', name), field('tc-format', 'Format', format), roundsField, arenaField, seatsField, hoursField),
+  h('div', { class: 'row' }, dupFields),
+  h('div', { class: 'row' }, field('tc-preset', 'Game', preset), playersField, field('tc-target', 'Target', target), field('tc-best-of', 'Games a match (best of)', bestOf)),
   h('fieldset', {}, h('legend', {}, 'Clocks'), h('div', { class: 'row' },
-    field('tc-match-clock', 'Match clock (minutes)', matchClock), field('tc-turn-clock', 'Turn clock limit (seconds)', turnClock))),
+    field('tc-match-clock', 'Match clock (minutes)', matchClock), field('tc-turn-clock', 'Turn clock limit (seconds)', turnClock), field('tc-no-show', 'No-show after (minutes)', noShow))),
   h('fieldset', {}, h('legend', {}, 'Start'), h('div', { class: 'row' },
     field('tc-start-at', 'Start time', startAt), field('tc-start-when', 'or when this many have joined', startWhen))),
   h('fieldset', {}, h('legend', {}, 'Limits'), h('div', { class: 'row' },
@@ -284,7 +311,7 @@ export async function tournamentPage(main, { params: [id], query, app }) {
     h('p', { class: 'crumbs' }, h('a', { href: '/tournaments' }, 'All tournaments')),
     heading,
     status,
-    unsupported.length ? h('p', { class: 'error', id: 'unsupported' }, `This server does not run ${unsupported.map((k) => (k === 'match_clock_ms' ? 'a match clock' : 'a turn clock limit')).join(' or ')} yet: the tournament was created without it.`) : null,
+    unsupported.length ? h('p', { class: 'error', id: 'unsupported' }, `This server does not run ${unsupported.map((k) => ({ match_clock_ms: 'a match clock', turn_ms: 'a turn clock limit', no_show_ms: 'a no-show time' }[k] || k)).join(' or ')} yet: the tournament was created without it.`) : null,
     h('div', { class: 'lobby-grid tour-top' },
       h('section', { class: 'card', 'aria-labelledby': 'settings-h' },
         h('h2', { id: 'settings-h' }, 'Settings'),

@@ -3,7 +3,7 @@
 // matches, duplicate boards with their commitments and seeds, cut-throat tables, the crosstable
 // and the list of every game. Pure: no requests, no page state (tests.js checks them).
 import { h, announce } from './dom.js';
-import { presetWords } from './format.js';
+import { presetWords, levelWords } from './format.js';
 import { hexToBytes, sha256Hex } from './deal.js';
 
 /** An event's format in words. */
@@ -14,16 +14,20 @@ export function formatWords(f) {
     case 'knockout': return f.double ? 'Knockout, double elimination' : 'Knockout';
     case 'arena': return `Arena, ${minutes(f.duration_ms)}`;
     case 'round_robin': case 'roundrobin': return f.double || f.twice ? 'Double round robin' : 'Round robin';
-    case 'duplicate': return `Duplicate${f.boards ? `, ${f.boards} boards` : ''}`;
-    case 'daylong': return `Daylong duplicate${f.boards ? `, ${f.boards} boards` : ''}`;
-    case 'cut_throat': case 'cutthroat': return 'Cut-throat tables';
+    case 'duplicate': return `Duplicate${f.boards ? `, ${f.boards} boards` : ''}${f.scoring === 'difference' ? ', by difference' : ''}`;
+    case 'daylong': return `Daylong duplicate${f.boards ? `, ${f.boards} boards` : ''}${f.duration_ms ? `, open ${minutes(f.duration_ms)}` : ''}`;
+    case 'cut_throat': case 'cutthroat': return `Cut-throat tables${f.min_seats ? ` of ${f.min_seats === f.max_seats ? f.min_seats : `${f.min_seats} to ${f.max_seats}`}` : ''}${f.rounds ? `, ${f.rounds} round${f.rounds === 1 ? '' : 's'}` : ''}`;
     default: return String(f.kind).replace(/_/g, ' ');
   }
 }
 
 export function minutes(ms) {
-  const m = Math.round(ms / 60000);
-  if (m >= 1) return `${m} minute${m === 1 ? '' : 's'}`;
+  if (ms >= 60000 && ms % 60000 === 0) {
+    const m = ms / 60000;
+    return m % 60 === 0 && m >= 120 ? `${m / 60} hours` : `${m} minute${m === 1 ? '' : 's'}`;
+  }
+  if (ms >= 60000) return `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`;
+  if (ms < 1000) return `${ms} ms`;
   const s = Math.round(ms / 1000);
   return `${s} second${s === 1 ? '' : 's'}`;
 }
@@ -50,7 +54,7 @@ export function rulesWords(spec) {
 }
 
 // The settings this page knows by name; any others the server sends are listed as they come.
-const KNOWN = new Set(['name', 'format', 'rules', 'best_of', 'start_at', 'start_when', 'max_entrants', 'min_rating', 'max_rating']);
+const KNOWN = new Set(['name', 'format', 'rules', 'best_of', 'start_at', 'start_when', 'max_entrants', 'min_rating', 'max_rating', 'match_clock_ms', 'turn_ms', 'no_show_ms', 'opponents']);
 
 export function settingsLines(s) {
   const lines = [
@@ -59,6 +63,10 @@ export function settingsLines(s) {
     ['Match', s.best_of > 1 ? `best of ${s.best_of} games` : 'one game'],
     ['Start', startWords(s).replace(/^Starts /, '')],
   ];
+  if (s.opponents) lines.push(['Opponents', levelWords(s.opponents)]);
+  if (s.match_clock_ms) lines.push(['Match clock', `${minutes(s.match_clock_ms)}, then the hand in play decides`]);
+  if (s.turn_ms) lines.push(['Turn clock', `${minutes(s.turn_ms)} a move; the third time out loses the game`]);
+  if (s.no_show_ms) lines.push(['No-shows', `lose the game after ${minutes(s.no_show_ms)}`]);
   if (s.max_entrants) lines.push(['Entrants', `at most ${s.max_entrants}`]);
   if (s.min_rating != null || s.max_rating != null) {
     lines.push(['Ratings', s.min_rating != null && s.max_rating != null ? `${s.min_rating} to ${s.max_rating}`
