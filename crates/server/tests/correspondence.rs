@@ -15,6 +15,7 @@ use fiveup_protocol::{TableInfo, TableStatus};
 use fiveup_server::correspondence::api::MyGames;
 use fiveup_server::correspondence::clock::{Clock, DAY, HOUR};
 use fiveup_server::correspondence::push::Payload;
+use fiveup_server::correspondence::CrashAt;
 use serde_json::json;
 use web_push_native::p256;
 use web_push_native::p256::elliptic_curve::sec1::ToEncodedPoint as _;
@@ -606,7 +607,17 @@ fn corr_server_process() {
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
         });
-        let server = start(&db, &clock, 0).await;
+        let mut cfg = config(&db);
+        cfg.seed_wait = Duration::from_millis(30);
+        cfg.correspondence.clock = clock.clone();
+        cfg.correspondence.tick = Duration::from_millis(20);
+        cfg.correspondence.vacation_days = 0;
+        cfg.correspondence.crash_at = match std::env::var("FIVEUP_CORR_CRASH").as_deref() {
+            Ok("move") => Some(CrashAt::MoveStored),
+            Ok("timeout") => Some(CrashAt::TimeoutStored),
+            _ => None,
+        };
+        let server = fiveup_server::start(cfg).await.unwrap();
         let file = std::env::var("FIVEUP_CORR_ADDR").unwrap();
         std::fs::write(format!("{file}.tmp"), server.local_addr().to_string()).unwrap();
         std::fs::rename(format!("{file}.tmp"), file).unwrap();
@@ -621,6 +632,17 @@ async fn spawn_server(
     db: &str,
     clock: &std::path::Path,
 ) -> (Proc, SocketAddr) {
+    spawn_crashing(dir, db, clock, "").await
+}
+
+/// As [`spawn_server`], ending itself at the crash point `crash` (`move`, `timeout`; empty:
+/// none).
+async fn spawn_crashing(
+    dir: &std::path::Path,
+    db: &str,
+    clock: &std::path::Path,
+    crash: &str,
+) -> (Proc, SocketAddr) {
     let addr_file = dir.join("addr");
     let _ = std::fs::remove_file(&addr_file);
     let child = std::process::Command::new(std::env::current_exe().unwrap())
@@ -633,6 +655,7 @@ async fn spawn_server(
         .env("FIVEUP_CORR_DB", db)
         .env("FIVEUP_CORR_CLOCK", clock)
         .env("FIVEUP_CORR_ADDR", &addr_file)
+        .env("FIVEUP_CORR_CRASH", crash)
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -706,6 +729,132 @@ async fn reminders_and_timeouts_fire_once_across_kill_9() {
     assert_eq!(ks, ["over", "over", "reminder", "reminder", "turn"]);
     assert_eq!(table_status(addr2, &t.id).await, TableStatus::Finished);
     drop(server);
+}
+
+/// Wait (at most 20 s) for a server process to end by itself.
+async fn exited(p: &mut Proc) {
+    for _ in 0..2000 {
+        if p.0.try_wait().unwrap().is_some() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the server process did not end at its crash point");
+}
+
+/// The person to move at a two-seat game and their seconds left, from "My games".
+async fn to_move(addr: SocketAddr, people: [&str; 2]) -> Option<(usize, i64)> {
+    for (i, p) in people.iter().enumerate() {
+        let g = my_games(addr, p).await;
+        if let Some(g) = g.games.iter().find(|g| g.your_turn) {
+            return Some((i, g.seconds_left?));
+        }
+    }
+    None
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_between_a_move_and_its_timers_keeps_the_moves_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("move.db").display().to_string();
+    let clock = dir.path().join("clock");
+    let set = |t: i64| std::fs::write(&clock, t.to_string()).unwrap();
+    set(MONDAY_9);
+    let (mut server, addr) = spawn_crashing(dir.path(), &db, &clock, "move").await;
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 48}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    until("a person to move", || async {
+        to_move(addr, [&ann, &bob])
+            .await
+            .is_some_and(|(_, left)| left == 2 * DAY)
+    })
+    .await;
+    // Five hours after the deal the player to move moves; the process ends right after that
+    // move is stored, before its timers are written.
+    set(MONDAY_9 + 5 * HOUR);
+    until("the clock to stand at five hours", || async {
+        to_move(addr, [&ann, &bob])
+            .await
+            .is_some_and(|(_, left)| left == 2 * DAY - 5 * HOUR)
+    })
+    .await;
+    let (mover, _) = to_move(addr, [&ann, &bob]).await.unwrap();
+    let mut c = connect(addr, Some([&ann, &bob][mover])).await;
+    c.open(&t.id, None).await;
+    let mut m = c.due().expect("a move to make");
+    if let fiveup_protocol::ClientMsg::Act { id, .. } = &mut m {
+        *id = "m1".into();
+    }
+    c.send(&m).await;
+    exited(&mut server).await;
+    // Ten hours later the server starts again: the next move's clock started at the move,
+    // fifteen hours after the deal, not at the restart.
+    set(MONDAY_9 + 15 * HOUR);
+    let (_server, addr) = spawn_server(dir.path(), &db, &clock).await;
+    let mut seen = None;
+    for _ in 0..200 {
+        seen = to_move(addr, [&ann, &bob]).await;
+        if seen.map(|(_, left)| left) == Some(2 * DAY - 10 * HOUR) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        seen.map(|(_, left)| left),
+        Some(2 * DAY - 10 * HOUR),
+        "the move's clock runs from the move: {seen:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_right_after_a_timeout_is_stored_still_counts_it_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("timeout.db").display().to_string();
+    let clock = dir.path().join("clock");
+    let set = |t: i64| std::fs::write(&clock, t.to_string()).unwrap();
+    set(MONDAY_9);
+    let (mut server, addr) = spawn_crashing(dir.path(), &db, &clock, "timeout").await;
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 6}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    until("a person to move", || async {
+        to_move(addr, [&ann, &bob]).await.is_some()
+    })
+    .await;
+    let (mover, _) = to_move(addr, [&ann, &bob]).await.unwrap();
+    // The move times out; the process ends once the table has stored the timeout.
+    set(MONDAY_9 + 6 * HOUR);
+    exited(&mut server).await;
+    let (server, addr) = spawn_server(dir.path(), &db, &clock).await;
+    assert_eq!(table_status(addr, &t.id).await, TableStatus::Finished);
+    let people = [&ann, &bob];
+    settle().await;
+    assert_eq!(
+        my_games(addr, people[mover]).await.timeouts,
+        1,
+        "the stored timeout is counted"
+    );
+    assert_eq!(my_games(addr, people[1 - mover]).await.timeouts, 0);
+    // And only once, whatever starts next.
+    drop(server);
+    let (_server, addr) = spawn_server(dir.path(), &db, &clock).await;
+    settle().await;
+    assert_eq!(my_games(addr, people[mover]).await.timeouts, 1);
 }
 
 /// Resident memory of this process, in MiB.

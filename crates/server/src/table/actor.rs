@@ -1184,6 +1184,9 @@ impl Actor {
                 status: status_name(self.core.status).to_string(),
             });
         }
+        ops.extend(crate::correspondence::stored_with(
+            &self.app, &self.core, &changes,
+        ));
         if let Err(e) = self.app.writer.write(ops).await {
             if e == crate::store::db::LEASE_LOST {
                 // Another instance runs the table now: this task stops, its clients follow
