@@ -5,7 +5,8 @@
 //! - [`clock`]: deadlines (weekends skipped at "no weekends" tables), reminders and vacation
 //!   days as pure functions of an injected [`Clock`];
 //! - [`push`]: the VAPID key, subscriptions, and sending encrypted messages;
-//! - [`api`]: the HTTP routes (push key and subscriptions, "My games").
+//! - [`api`]: the HTTP routes (push key and subscriptions, "My games");
+//! - [`mute`]: muting another player's chat.
 //!
 //! Timers are rows (`corr_timers`), one per table version and kind: the move's deadline, the
 //! reminders 24 hours and 1 hour before it, the "your turn" notice and the "game over"
@@ -20,6 +21,7 @@
 
 pub mod api;
 pub mod clock;
+pub mod mute;
 pub mod push;
 
 use std::collections::BTreeMap;

@@ -944,6 +944,8 @@ struct Sub {
     conn: u64,
     viewer: Viewer,
     tx: Outbox,
+    /// The people this viewer muted: their chat lines are not sent here.
+    muted: Vec<i64>,
 }
 
 struct Actor {
@@ -1322,6 +1324,10 @@ impl Actor {
             } => {
                 self.subs.retain(|s| s.conn != conn);
                 let viewer = self.viewer_of(user.as_ref());
+                let muted = match &user {
+                    Some(u) => crate::correspondence::mute::muted_by(&self.app, u.id).await,
+                    None => Vec::new(),
+                };
                 let (missed, complete) = self.missed(since, viewer);
                 let msg = ServerMsg::Snapshot {
                     version: self.core.version,
@@ -1331,12 +1337,17 @@ impl Actor {
                     chat: self
                         .chat
                         .iter()
-                        .filter(|c| c.for_seat(viewer.seat))
+                        .filter(|c| c.for_seat(viewer.seat) && !muted.contains(&c.line.from.id))
                         .map(|c| c.line.clone())
                         .collect(),
                 };
                 if tx.push(self.core.version, crate::to_json(&msg)) {
-                    self.subs.push(Sub { conn, viewer, tx });
+                    self.subs.push(Sub {
+                        conn,
+                        viewer,
+                        tx,
+                        muted,
+                    });
                 }
                 self.refresh_presence();
                 if let Some(seat) = viewer.seat {
@@ -1759,12 +1770,16 @@ impl Actor {
                 if self.chat.len() > CHAT_KEEP {
                     self.chat.pop_front();
                 }
+                let from = said.line.from.id;
                 let line = said.line;
                 let msg = crate::to_json(&ServerMsg::Chat { line });
                 let v = self.core.version;
                 let only = said.spectators_only;
-                self.subs
-                    .retain(|s| (only && s.viewer.seat.is_some()) || s.tx.push(v, msg.clone()));
+                self.subs.retain(|s| {
+                    (only && s.viewer.seat.is_some())
+                        || s.muted.contains(&from)
+                        || s.tx.push(v, msg.clone())
+                });
             }
         }
         self.after_change().await;
