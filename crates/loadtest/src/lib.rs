@@ -12,7 +12,8 @@
 //! - [`http`]: a small HTTP/1.1 client for the JSON API;
 //! - [`wire`]: the few fields of the server's messages the players read, and their choice;
 //! - [`table`]: one table's players, one per seat;
-//! - [`stats`], [`procinfo`]: latency summaries, memory and CPU time.
+//! - [`stats`], [`procinfo`]: latency summaries, memory and CPU time;
+//! - [`corr`]: the correspondence mode (many stored games, clients opening one and moving).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -22,6 +23,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio::sync::{oneshot, watch, Semaphore};
 
+pub mod corr;
 pub mod http;
 pub mod inproc;
 pub mod procinfo;
