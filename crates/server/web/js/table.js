@@ -520,15 +520,16 @@ export async function tablePage(main, { params: [id], query, app }) {
   const renderChat = () => {
     // Lines from the table itself (a computer taking a seat over), and from people watching
     // rather than playing (no seat), marked as such.
-    // A muted player's lines are hidden; each other person's line has a Mute action.
+    // A muted player's lines are hidden; each other person's line has a Mute action (its
+    // word drawn by the style sheet, so that the line's text stays the line).
     mount(el.chatList, st.chat.filter((c) => c.system || !muted.has(c.from.id)).slice(-100).map((c) => (c.system
       ? h('li', { class: 'system' }, h('span', { class: 'tag' }, 'table'), ' ', c.text)
       : h('li', { class: c.seat == null ? 'watcher' : null },
         h('strong', {}, c.from.name), c.seat == null ? h('span', { class: 'tag watcher-tag' }, ' (watching)') : null, ': ', c.text,
-        app.user && c.from.id !== app.user.id ? [' ', h('button', { type: 'button', class: 'secondary mute', 'aria-label': `Mute ${c.from.name}`, onClick: async () => {
+        app.user && c.from.id !== app.user.id ? h('button', { type: 'button', class: 'secondary mute', 'aria-label': `Mute ${c.from.name}`, title: `Mute ${c.from.name}`, onClick: async () => {
           try { await mutePlayer(c.from.id); announce(`${c.from.name} is muted: unmute from your profile.`); } catch (e) { announce(e.message); }
           renderChat();
-        } }, 'Mute')] : null))));
+        } }) : null))));
     el.chatList.scrollTop = el.chatList.scrollHeight;
     renderUnread();
   };
