@@ -304,6 +304,12 @@ async fn sync(app: &Arc<App>, core: &TableCore, cs: CorrSettings) -> Result<(), 
         .await
         .map_err(db::db_err)?;
     if core.status == TableStatus::Finished {
+        // No move waits any more.
+        sqlx::query("DELETE FROM corr_turns WHERE table_id = $1")
+            .bind(id)
+            .execute(pool)
+            .await
+            .map_err(db::db_err)?;
         for (seat, s) in core.seats.iter().enumerate() {
             if let Occupant::Human { user } = &s.occupant {
                 insert_timer(app, id, version, &format!("over{seat}"), seat, user.id, now).await?;

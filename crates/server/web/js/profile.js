@@ -15,7 +15,7 @@ export async function profilePage(main, { params: [uid], app }) {
   const st = p.stats;
   // The history with filters: the result, the rules, and a player's name.
   // Live or correspondence games: asked of the server (each kind has its own 100 newest).
-  const kind = h('select', { id: 'hf-kind' }, [['', 'all games'], ['live', 'live'], ['correspondence', 'correspondence']].map(([v, t]) => h('option', { value: v }, t)));
+  const kind = h('select', { id: 'hf-kind' }, [['', 'live and correspondence'], ['live', 'live'], ['correspondence', 'correspondence']].map(([v, t]) => h('option', { value: v }, t)));
   const result = h('select', { id: 'hf-result' }, [['all', 'all games'], ['won', 'won'], ['lost', 'lost']].map(([v, t]) => h('option', { value: v }, t)));
   const kinds = [...new Set(p.history.map((g) => optionsWords(g.options)))].sort();
   const rules = h('select', { id: 'hf-rules' }, h('option', { value: '' }, 'any rules'), kinds.map((k) => h('option', { value: k }, k)));
