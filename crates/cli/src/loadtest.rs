@@ -53,15 +53,43 @@ pub struct Args {
     /// Instead of tables: one arena tournament of this many entrants (guests, two-player
     /// rules), each called to table after table by the arena; `--duration` counts from the
     /// last entry.
-    #[arg(long, conflicts_with = "games_per_table")]
+    #[arg(long, conflicts_with_all = ["games_per_table", "correspondence"])]
     arena: Option<usize>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// The correspondence mode: store this many correspondence games (in a server started in
+    /// this process), then clients open each game as the person to move and make one move;
+    /// reports opening a game and a move (p50, p99), memory and errors.
+    #[arg(long, conflicts_with_all = ["server", "duration", "games_per_table"])]
+    correspondence: Option<usize>,
+    /// Clients opening games at once in the correspondence mode.
+    #[arg(long, default_value_t = 16, requires = "correspondence")]
+    corr_clients: usize,
 }
 
 /// Run the load test and print its report; fails when the run had any error.
 pub fn run(a: &Args) -> Result<(), String> {
+    if let Some(games) = a.correspondence {
+        let report = fiveup_loadtest::corr::run_corr(&fiveup_loadtest::corr::CorrOptions {
+            games,
+            clients: a.corr_clients,
+            server_threads: a.server_threads,
+            client_threads: a.client_threads,
+            timeout: Duration::from_secs(a.timeout.max(1)),
+            ..Default::default()
+        })?;
+        if a.json {
+            let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+            crate::outln!("{text}");
+        } else {
+            crate::outln!("{report}");
+        }
+        if report.errors > 0 {
+            return Err(format!("the run had {} errors", report.errors));
+        }
+        return Ok(());
+    }
     let length = match (a.duration, a.games_per_table) {
         (_, Some(g)) => Length::Games(g),
         (Some(0), None) => return Err("--duration must be at least 1 second".to_string()),

@@ -149,3 +149,739 @@ async fn a_push_shows_a_notification_that_names_the_table() {
     c.close().await.unwrap();
     server.shutdown().await;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Two people, one game, over simulated days
+// ---------------------------------------------------------------------------------------------
+
+/// Monday 2026-11-23 09:00 UTC.
+const MONDAY_9: i64 = 1_795_392_000 + 9 * 3600;
+const HOUR: i64 = 3600;
+
+/// A browser's push subscription as the server stores it: the public key and secret of the
+/// RFC 8291 example (any valid P-256 point does; the receiver does not decrypt).
+const P256DH: &str =
+    "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4";
+const AUTH: &str = "BTBZMqHH6r4Tts7J_aSIgg";
+
+/// A push service on loopback: the path of every message posted to it, answered 201.
+async fn push_receiver() -> (u16, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let got = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = l.local_addr().unwrap().port();
+    let g = got.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut s, _)) = l.accept().await else {
+                return;
+            };
+            let g = g.clone();
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                // The head, then as many bytes of body as it announces.
+                let (head_end, length) = loop {
+                    let Ok(n) = s.read(&mut chunk).await else {
+                        return;
+                    };
+                    if n == 0 {
+                        return;
+                    }
+                    buf.extend_from_slice(&chunk[..n]);
+                    if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                        let head = String::from_utf8_lossy(&buf[..i]).to_lowercase();
+                        let length = head
+                            .lines()
+                            .find_map(|l| l.strip_prefix("content-length:"))
+                            .and_then(|v| v.trim().parse::<usize>().ok())
+                            .unwrap_or(0);
+                        break (i + 4, length);
+                    }
+                };
+                while buf.len() < head_end + length {
+                    match s.read(&mut chunk).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                    }
+                }
+                let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
+                let path = head.split_whitespace().nth(1).unwrap_or("").to_string();
+                g.lock().unwrap().push(path);
+                let _ = s
+                    .write_all(
+                        b"HTTP/1.1 201 Created\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                    )
+                    .await;
+            });
+        }
+    });
+    (port, got)
+}
+
+/// `fetch` from the page (with its session), answering `{status, body}`.
+async fn page_fetch(c: &fantoccini::Client, method: &str, path: &str, body: Value) -> Value {
+    c.execute_async(
+        "const [method, path, body, done] = arguments;
+         const init = {method, headers: {'Content-Type': 'application/json'}};
+         if (body !== null) init.body = JSON.stringify(body);
+         fetch(path, init).then(async (r) => done({status: r.status, body: await r.text()}),
+           (e) => done({status: 0, body: String(e)}));",
+        vec![json!(method), json!(path), body],
+    )
+    .await
+    .unwrap()
+}
+
+async fn guest_in(c: &fantoccini::Client, base: &str, name: &str) {
+    c.goto(base).await.unwrap();
+    fiveup_e2e::fill(c, "#guest-name", name).await;
+    click(c, "#guest-go").await;
+    wait_js(
+        c,
+        &format!("return document.querySelector('#who').textContent.includes({name:?}) && !!document.querySelector('#create-go');"),
+        Duration::from_secs(20),
+        "the lobby after logging in",
+    )
+    .await;
+}
+
+const TABLE_STATE_JS: &str = r#"
+const r = document.querySelector('.table-page');
+if (!r) return {page: false};
+const next = document.querySelector('#next-hand');
+return {
+  page: true,
+  version: Number(r.dataset.version || 0),
+  status: r.dataset.status || '',
+  turn: r.dataset.turn || '',
+  over: !!document.querySelector('#summary .game-over'),
+  summary: !!document.querySelector('#summary'),
+  next: !!next && !next.disabled,
+  playable: document.querySelectorAll('#hand .hand-tile.playable').length,
+  draw: !!document.querySelector('#draw'),
+  pass: !!document.querySelector('#pass'),
+  errors: window.fiveupErrors || [],
+};"#;
+
+/// Make one move at the table page if it is this person's: the first playable tile (and the
+/// first end offered), else draw or pass. Whether a move was made.
+async fn move_once(c: &fantoccini::Client) -> bool {
+    let s = c.execute(TABLE_STATE_JS, vec![]).await.unwrap();
+    assert_eq!(s["errors"], json!([]), "script errors at the table");
+    if s["turn"] != "mine" || s["summary"] == true {
+        if s["next"] == true && s["over"] == false {
+            click(c, "#next-hand").await;
+        }
+        return false;
+    }
+    let version = s["version"].as_u64().unwrap();
+    if s["playable"].as_u64().unwrap() > 0 {
+        click(c, "#hand .hand-tile.playable").await;
+        let after = wait_js(
+            c,
+            &format!(
+                "const r = document.querySelector('.table-page');
+                 if (Number(r.dataset.version) !== {version}) return 'played';
+                 if (document.querySelector('.ends-bar .end-btn')) return 'ends';
+                 return '';"
+            ),
+            Duration::from_secs(20),
+            "a play or the choice of ends",
+        )
+        .await;
+        if after == "ends" {
+            click(c, ".ends-bar .end-btn").await;
+        }
+    } else if s["draw"] == true {
+        click(c, "#draw").await;
+    } else if s["pass"] == true {
+        click(c, "#pass").await;
+    } else {
+        return false;
+    }
+    wait_js(
+        c,
+        &format!(
+            "return Number(document.querySelector('.table-page').dataset.version) > {version};"
+        ),
+        Duration::from_secs(20),
+        "the move stored",
+    )
+    .await;
+    true
+}
+
+/// Evaluate `expression` (a promise) in the site's service worker, through the browser's own
+/// DevTools endpoint (chromedriver's command endpoint reaches the page only).
+async fn in_service_worker(c: &fantoccini::Client, base: &str, expression: &str) -> Value {
+    use futures_util::{SinkExt as _, StreamExt as _};
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+    let caps = c.capabilities().expect("the session's capabilities");
+    let debugger = caps["goog:chromeOptions"]["debuggerAddress"]
+        .as_str()
+        .expect("chromedriver names the browser's DevTools address")
+        .replace("localhost", "127.0.0.1");
+    let sw = format!("{base}/sw.js");
+    let mut target = None;
+    for _ in 0..200 {
+        let mut s = tokio::net::TcpStream::connect(&debugger).await.unwrap();
+        s.write_all(
+            format!("GET /json/list HTTP/1.1\r\nHost: {debugger}\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        )
+        .await
+        .unwrap();
+        // The DevTools server may keep the connection open: read the head, then the body's
+        // announced length.
+        let mut buf = Vec::new();
+        let mut chunk = [0u8; 8192];
+        let text = loop {
+            let n = tokio::time::timeout(Duration::from_secs(10), s.read(&mut chunk))
+                .await
+                .expect("the DevTools server answers")
+                .unwrap();
+            buf.extend_from_slice(&chunk[..n]);
+            let t = String::from_utf8_lossy(&buf).to_string();
+            if let Some((head, body)) = t.split_once("\r\n\r\n") {
+                let length = head
+                    .lines()
+                    .find_map(|l| {
+                        l.to_lowercase()
+                            .strip_prefix("content-length:")
+                            .map(|v| v.trim().to_string())
+                    })
+                    .and_then(|v| v.parse::<usize>().ok());
+                if n == 0 || length.is_some_and(|l| body.len() >= l) {
+                    break t;
+                }
+            } else if n == 0 {
+                break t;
+            }
+        };
+        let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+        let list: Value = serde_json::from_str(body).unwrap_or(json!([]));
+        target = list.as_array().and_then(|l| {
+            l.iter()
+                .find(|t| t["type"] == "service_worker" && t["url"] == sw.as_str())
+                .and_then(|t| t["webSocketDebuggerUrl"].as_str().map(str::to_string))
+        });
+        if target.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let url = target.expect("the service worker's DevTools target");
+    let (mut ws, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .unwrap();
+    let cmd = json!({"id": 1, "method": "Runtime.evaluate",
+        "params": {"expression": expression, "awaitPromise": true, "returnByValue": true}});
+    ws.send(tokio_tungstenite::tungstenite::Message::text(
+        cmd.to_string(),
+    ))
+    .await
+    .unwrap();
+    loop {
+        let m = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("the service worker answers")
+            .expect("the DevTools connection is open")
+            .unwrap();
+        if let tokio_tungstenite::tungstenite::Message::Text(t) = m {
+            let v: Value = serde_json::from_str(&t).unwrap();
+            if v["id"] == 1 {
+                return v["result"]["result"]["value"].clone();
+            }
+        }
+    }
+}
+
+async fn shot(c: &fantoccini::Client, name: &str, w: u32, h: u32) {
+    fiveup_e2e::set_viewport(c, w, h).await.unwrap();
+    let png = c.screenshot().await.unwrap();
+    assert_eq!(fiveup_e2e::png_size(&png), Some((w, h)), "{name}");
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser-shots");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("{name}.png")), &png).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_finish_a_correspondence_game_over_simulated_days() {
+    let browsers = match Browsers::find() {
+        Ok(b) => b,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return;
+        }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // The server runs in this process with a clock the test moves (a production server's
+    // clock is the system's, which nothing can move).
+    let clock = fiveup_server::correspondence::Clock::manual(MONDAY_9);
+    let c2 = clock.clone();
+    let server = start_server_with(
+        dir.path(),
+        Duration::ZERO,
+        Duration::from_millis(30),
+        move |cfg| {
+            cfg.correspondence.clock = c2;
+            cfg.correspondence.tick = Duration::from_millis(20);
+            cfg.correspondence.vacation_days = 0;
+        },
+    )
+    .await;
+    let base = format!("http://{}", server.local_addr());
+    let (port, pushes) = push_receiver().await;
+    let count = |device: &str| {
+        let p = format!("/p/{device}");
+        pushes.lock().unwrap().iter().filter(|x| **x == p).count()
+    };
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let ann = driver.session(1366, 900).await.unwrap();
+    let bob = driver.session(1366, 900).await.unwrap();
+    guest_in(&ann, &base, "Ann").await;
+    guest_in(&bob, &base, "Bob").await;
+    for (c, device) in [(&ann, "ann"), (&bob, "bob")] {
+        let r = page_fetch(
+            c,
+            "POST",
+            "/api/push/subscriptions",
+            json!({"subscription": {"endpoint": format!("http://127.0.0.1:{port}/p/{device}"),
+                     "keys": {"p256dh": P256DH, "auth": AUTH}},
+                   "kinds": ["turn", "reminder", "over"]}),
+        )
+        .await;
+        assert_eq!(r["status"], 204, "{r}");
+    }
+    // Ann makes a two-seat game of three days a move; Bob joins.
+    let made = page_fetch(
+        &ann,
+        "POST",
+        "/api/tables",
+        json!({"rules": "five-up players=2 target=50",
+               "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 72}}),
+    )
+    .await;
+    assert_eq!(made["status"], 201, "{made}");
+    let table = serde_json::from_str::<Value>(made["body"].as_str().unwrap()).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let joined = page_fetch(
+        &bob,
+        "POST",
+        &format!("/api/tables/{table}/join"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(joined["status"], 200, "{joined}");
+    // The deal: whoever is to move hears it ("your turn"), the other does not.
+    let games = |c: &fantoccini::Client| {
+        let c = c.clone();
+        async move {
+            let r = page_fetch(&c, "GET", "/api/correspondence/games", Value::Null).await;
+            serde_json::from_str::<Value>(r["body"].as_str().unwrap()).unwrap()
+        }
+    };
+    let mut first = None;
+    for _ in 0..1000 {
+        if games(&ann).await["your_turn"] == 1 {
+            first = Some(0);
+        } else if games(&bob).await["your_turn"] == 1 {
+            first = Some(1);
+        }
+        if first.is_some() && count("ann") + count("bob") == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let first = first.expect("someone to move after the deal");
+    let people = [(&ann, "ann"), (&bob, "bob")];
+    let (mover, mover_dev) = people[first];
+    let (other, other_dev) = people[1 - first];
+    assert_eq!(
+        (count(mover_dev), count(other_dev)),
+        (1, 0),
+        "the your-turn push"
+    );
+    // Two days and two hours later the mover has not moved: the 24-hour reminder reaches
+    // them, and nothing reaches the other.
+    clock.advance(50 * HOUR);
+    for _ in 0..1000 {
+        if count(mover_dev) == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!((count(mover_dev), count(other_dev)), (2, 0), "the reminder");
+    // "My games" for each: the mover's game first with its time left and the header's badge;
+    // the other waits.
+    mover.goto(&format!("{base}/games")).await.unwrap();
+    let row = wait_js(
+        mover,
+        "const li = document.querySelector('#my-games li'); const b = document.getElementById('games-badge');
+         return li && !b.hidden ? [li.className, li.textContent, b.textContent] : null;",
+        Duration::from_secs(20),
+        "the mover's games and badge",
+    )
+    .await;
+    assert_eq!(row[0], "your-turn", "{row}");
+    assert!(
+        row[1]
+            .as_str()
+            .unwrap()
+            .contains("your move, 22 h 0 min left"),
+        "{row}"
+    );
+    assert_eq!(row[2], "1");
+    other.goto(&format!("{base}/games")).await.unwrap();
+    let row = wait_js(
+        other,
+        "const li = document.querySelector('#my-games li');
+         return li ? [li.className, li.textContent, document.getElementById('games-badge').hidden] : null;",
+        Duration::from_secs(20),
+        "the other's games",
+    )
+    .await;
+    assert_eq!(row[0], "", "{row}");
+    assert!(
+        row[1].as_str().unwrap().contains("waiting for the others"),
+        "{row}"
+    );
+    assert_eq!(row[2], true, "no badge while nothing waits for you");
+    for (w, h) in [(390, 844), (1366, 900)] {
+        shot(mover, &format!("corr-my-games-{w}x{h}"), w, h).await;
+    }
+    fiveup_e2e::set_viewport(mover, 1366, 900).await.unwrap();
+    // The mover turns notifications on; a push shows a notification; clicking it (the
+    // worker's notificationclick handler, given the real notification) opens the table.
+    mover
+        .issue_cmd(Cdp(
+            "Browser.grantPermissions",
+            json!({"permissions": ["notifications"], "origin": base}),
+        ))
+        .await
+        .unwrap();
+    mover.goto(&format!("{base}/user/me")).await.unwrap();
+    wait_js(
+        mover,
+        "return document.getElementById('push-enable') !== null",
+        Duration::from_secs(20),
+        "the notification settings",
+    )
+    .await;
+    click(mover, "#push-enable").await;
+    wait_js(
+        mover,
+        "return window.__sw || (navigator.serviceWorker.getRegistration('/')
+           .then((r) => { window.__sw = r && r.active ? r.active.scriptURL : ''; }), '')",
+        Duration::from_secs(20),
+        "the service worker",
+    )
+    .await;
+    // A page controlled by the worker (loaded after it took over), away from the table.
+    mover.goto(&format!("{base}/games")).await.unwrap();
+    wait_js(
+        mover,
+        "return !!navigator.serviceWorker.controller && !!document.querySelector('#my-games');",
+        Duration::from_secs(20),
+        "a page the worker controls",
+    )
+    .await;
+    let payload = json!({"kind": "reminder", "title": "Your move is due soon",
+        "body": "About 22 hours left for your move.", "url": format!("/table/{table}"),
+        "tables": [table], "tag": format!("table-{table}")});
+    mover
+        .issue_cmd(Cdp("ServiceWorker.enable", json!({})))
+        .await
+        .unwrap();
+    for id in 0..8 {
+        let _ = mover
+            .issue_cmd(Cdp(
+                "ServiceWorker.deliverPushMessage",
+                json!({"origin": base, "registrationId": id.to_string(), "data": payload.to_string()}),
+            ))
+            .await;
+    }
+    let clicked = in_service_worker(
+        mover,
+        &base,
+        &format!(
+            "(async () => {{
+               for (let i = 0; i < 200; i++) {{
+                 const ns = await self.registration.getNotifications();
+                 const n = ns.find((x) => x.data && x.data.url === '/table/{table}');
+                 if (n) {{
+                   self.dispatchEvent(new NotificationEvent('notificationclick', {{notification: n}}));
+                   return n.title;
+                 }}
+                 await new Promise((r) => setTimeout(r, 50));
+               }}
+               return 'no notification';
+             }})()"
+        ),
+    )
+    .await;
+    assert_eq!(clicked, "Your move is due soon");
+    let opened = wait_js(
+        mover,
+        "return document.querySelector('.table-page') ? location.pathname : '';",
+        Duration::from_secs(20),
+        "the table opened by the notification",
+    )
+    .await;
+    assert_eq!(opened, format!("/table/{table}"));
+    // The notification is gone once clicked.
+    let left = in_service_worker(
+        mover,
+        &base,
+        "self.registration.getNotifications().then((ns) => ns.length)",
+    )
+    .await;
+    assert_eq!(left, 0);
+    // Both play to the end, a day and more passing between moves.
+    other.goto(&format!("{base}/table/{table}")).await.unwrap();
+    wait_js(
+        other,
+        "return !!document.querySelector('.table-page');",
+        Duration::from_secs(20),
+        "the other's table",
+    )
+    .await;
+    let mut moves = 0;
+    let deadline = std::time::Instant::now() + Duration::from_secs(600);
+    loop {
+        let mut over = 0;
+        for c in [&ann, &bob] {
+            if move_once(c).await {
+                moves += 1;
+                clock.advance(26 * HOUR);
+            }
+            let s = c.execute(TABLE_STATE_JS, vec![]).await.unwrap();
+            if s["over"] == true {
+                over += 1;
+            }
+        }
+        if over == 2 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the game did not end ({moves} moves)"
+        );
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+    assert!(moves > 1);
+    // The game is over for both: "My games" says so.
+    for _ in 0..1000 {
+        if games(&ann).await["games"][0]["finished"] == true
+            && games(&bob).await["games"][0]["finished"] == true
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    for c in [&ann, &bob] {
+        c.goto(&format!("{base}/games")).await.unwrap();
+        let text = wait_js(
+            c,
+            "const li = document.querySelector('#my-games li'); return li ? li.textContent : '';",
+            Duration::from_secs(20),
+            "the finished game in My games",
+        )
+        .await;
+        assert!(text.as_str().unwrap().contains("finished"), "{text}");
+    }
+    let over: Value = serde_json::from_str(
+        page_fetch(&ann, "GET", &format!("/api/games/{table}"), Value::Null).await["body"]
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        over["correspondence"]["per_move_hours"], 72,
+        "the replay says so"
+    );
+    // Moves passed the turn back and forth: each heard of their turns.
+    assert!(
+        count("ann") >= 2 && count("bob") >= 2,
+        "pushes along the way: {:?}",
+        pushes.lock().unwrap()
+    );
+    ann.close().await.unwrap();
+    bob.close().await.unwrap();
+    server.shutdown().await;
+}
+
+/// Say a line in the table's chat.
+async fn say_in(c: &fantoccini::Client, text: &str) {
+    fiveup_e2e::fill(c, "#chat-input", text).await;
+    c.execute(
+        "document.querySelector('#chat-input').form.requestSubmit();",
+        vec![],
+    )
+    .await
+    .unwrap();
+}
+
+const CHAT_JS: &str =
+    "return [...document.querySelectorAll('.chat-lines li')].map((li) => li.textContent);";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn muting_from_the_chat_unmuting_from_the_profile_and_the_leaderboard_tabs() {
+    let browsers = match Browsers::find() {
+        Ok(b) => b,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return;
+        }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server_with(
+        dir.path(),
+        Duration::ZERO,
+        Duration::from_millis(30),
+        |_| {},
+    )
+    .await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let ann = driver.session(1366, 900).await.unwrap();
+    let bob = driver.session(390, 844).await.unwrap();
+    guest_in(&ann, &base, "Ann").await;
+    guest_in(&bob, &base, "Bob").await;
+    let made = page_fetch(
+        &ann,
+        "POST",
+        "/api/tables",
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}]}),
+    )
+    .await;
+    assert_eq!(made["status"], 201, "{made}");
+    let table = serde_json::from_str::<Value>(made["body"].as_str().unwrap()).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let joined = page_fetch(
+        &bob,
+        "POST",
+        &format!("/api/tables/{table}/join"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(joined["status"], 200, "{joined}");
+    for c in [&ann, &bob] {
+        c.goto(&format!("{base}/table/{table}")).await.unwrap();
+        wait_js(
+            c,
+            "return !!document.querySelector('#chat-input');",
+            Duration::from_secs(20),
+            "the table's chat",
+        )
+        .await;
+    }
+    say_in(&bob, "hello from bob").await;
+    wait_js(
+        &ann,
+        "return !!document.querySelector('.chat-lines button.mute[aria-label=\"Mute Bob\"]');",
+        Duration::from_secs(20),
+        "Bob's line with its Mute action",
+    )
+    .await;
+    click(&ann, ".chat-lines button.mute").await;
+    wait_js(
+        &ann,
+        "return ![...document.querySelectorAll('.chat-lines li')].some((li) => li.textContent.includes('hello from bob'));",
+        Duration::from_secs(20),
+        "Bob's line hidden once muted",
+    )
+    .await;
+    // Bob's next line does not reach Ann; hers reaches Bob; the game goes on.
+    say_in(&bob, "second from bob").await;
+    say_in(&ann, "from ann").await;
+    wait_js(
+        &bob,
+        "return [...document.querySelectorAll('.chat-lines li')].some((li) => li.textContent.includes('from ann'));",
+        Duration::from_secs(20),
+        "Ann's line at Bob's",
+    )
+    .await;
+    wait_js(
+        &ann,
+        "return [...document.querySelectorAll('.chat-lines li')].some((li) => li.textContent.includes('from ann'));",
+        Duration::from_secs(20),
+        "Ann's own line",
+    )
+    .await;
+    let seen = ann.execute(CHAT_JS, vec![]).await.unwrap();
+    assert!(
+        !seen.to_string().contains("from bob"),
+        "a muted line shown: {seen}"
+    );
+    let status = page_fetch(&ann, "GET", &format!("/api/tables/{table}"), Value::Null).await;
+    assert!(
+        !status["body"].as_str().unwrap().contains("\"finished\""),
+        "{status}"
+    );
+    // The profile lists Bob; Unmute empties the list.
+    ann.goto(&format!("{base}/user/me")).await.unwrap();
+    wait_js(
+        &ann,
+        "const b = document.querySelector('#muted-list button'); return b ? b.getAttribute('aria-label') : '';",
+        Duration::from_secs(20),
+        "the muted players' list",
+    )
+    .await;
+    click(&ann, "#muted-list button").await;
+    wait_js(
+        &ann,
+        "return document.querySelector('#muted-list').textContent === 'Nobody.' && document.querySelector('#muted-msg').textContent.includes('Bob');",
+        Duration::from_secs(20),
+        "the list emptied",
+    )
+    .await;
+    let back = page_fetch(&ann, "GET", "/api/mutes", Value::Null).await;
+    assert_eq!(back["body"], "[]");
+    // The leaderboard's tabs, by keyboard: the arrow keys move the selection and the focus.
+    ann.goto(&format!("{base}/leaderboard")).await.unwrap();
+    wait_js(
+        &ann,
+        "return !!document.querySelector('#lb-tab-live[aria-selected=\"true\"]');",
+        Duration::from_secs(20),
+        "the leaderboard's tabs",
+    )
+    .await;
+    let tab = ann
+        .find(fantoccini::Locator::Css("#lb-tab-live"))
+        .await
+        .unwrap();
+    tab.send_keys("\u{E014}").await.unwrap();
+    let after = wait_js(
+        &ann,
+        "const c = document.querySelector('#lb-tab-corr');
+         return c.getAttribute('aria-selected') === 'true' ? [document.activeElement.id,
+           document.querySelector('#lb-panel-live').hidden, document.querySelector('#lb-panel-corr').hidden,
+           c.tabIndex, document.querySelector('#lb-tab-live').tabIndex] : null;",
+        Duration::from_secs(20),
+        "the correspondence tab selected",
+    )
+    .await;
+    assert_eq!(after, json!(["lb-tab-corr", true, false, 0, -1]));
+    let corr_tab = ann
+        .find(fantoccini::Locator::Css("#lb-tab-corr"))
+        .await
+        .unwrap();
+    corr_tab.send_keys("\u{E011}").await.unwrap();
+    wait_js(
+        &ann,
+        "return document.activeElement.id === 'lb-tab-live' && !document.querySelector('#lb-panel-live').hidden;",
+        Duration::from_secs(20),
+        "Home back to the live tab",
+    )
+    .await;
+    ann.close().await.unwrap();
+    bob.close().await.unwrap();
+    server.shutdown().await;
+}

@@ -25,6 +25,14 @@ impl InProcess {
     /// acknowledgement); it lifts the request-rate limits, since every player of the load test
     /// comes from this one machine, and sets the computer players' pause to zero.
     pub fn start(threads: usize) -> Result<InProcess, String> {
+        InProcess::start_with(threads, |_| {})
+    }
+
+    /// [`InProcess::start`] with more settings changed by `change`.
+    pub fn start_with(
+        threads: usize,
+        change: impl FnOnce(&mut fiveup_server::Config),
+    ) -> Result<InProcess, String> {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(threads.max(1))
             .thread_name(SERVER_THREAD)
@@ -45,6 +53,7 @@ impl InProcess {
         cfg.guest_rate = (0.0, 0.0);
         cfg.max_open_tables_per_addr = usize::MAX;
         cfg.max_bot_tables_per_addr = usize::MAX;
+        change(&mut cfg);
         let server = rt.block_on(fiveup_server::start(cfg))?;
         let url = format!("http://{}", server.local_addr());
         Ok(InProcess {

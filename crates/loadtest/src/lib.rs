@@ -13,6 +13,7 @@
 //! - [`wire`]: the few fields of the server's messages the players read, and their choice;
 //! - [`table`]: one table's players, one per seat;
 //! - [`arena`]: the arena mode, one arena tournament of many entrants;
+//! - [`corr`]: the correspondence mode (many stored games, clients opening one and moving);
 //! - [`stats`], [`procinfo`]: latency summaries, memory and CPU time.
 
 use std::collections::BTreeMap;
@@ -24,6 +25,7 @@ use serde::Serialize;
 use tokio::sync::{oneshot, watch, Semaphore};
 
 pub mod arena;
+pub mod corr;
 pub mod http;
 pub mod inproc;
 pub mod procinfo;

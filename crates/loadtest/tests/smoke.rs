@@ -107,3 +107,31 @@ fn bad_settings_are_refused() {
     let e = fiveup_loadtest::run(&bad_rules).unwrap_err();
     assert!(e.contains("players must be 2 to 8"), "{e}");
 }
+
+#[test]
+fn the_correspondence_mode_opens_and_moves_in_every_stored_game() {
+    let opts = fiveup_loadtest::corr::CorrOptions {
+        games: 30,
+        clients: 4,
+        setup_concurrency: 4,
+        server_threads: 1,
+        client_threads: 1,
+        timeout: Duration::from_secs(20),
+    };
+    let r = fiveup_loadtest::corr::run_corr(&opts).expect("the run completes");
+    assert_eq!(r.errors, 0, "errors: {:?}", r.error_kinds);
+    // Every game opened once by the person to move, and one move stored in each.
+    assert_eq!(r.open.count, 30);
+    assert_eq!(r.moves.count, 30);
+    assert!(r.open.p50_ms > 0.0 && r.open.p50_ms <= r.open.p99_ms);
+    assert!(r.moves.p50_ms > 0.0 && r.moves.p99_ms <= r.moves.max_ms);
+    if cfg!(target_os = "linux") {
+        assert!(r.memory_kib.iter().all(Option::is_some));
+    }
+    // Bad settings are refused.
+    let none = fiveup_loadtest::corr::CorrOptions {
+        games: 0,
+        ..fiveup_loadtest::corr::CorrOptions::default()
+    };
+    assert!(fiveup_loadtest::corr::run_corr(&none).is_err());
+}

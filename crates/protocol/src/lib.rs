@@ -1041,6 +1041,9 @@ pub struct Replay {
     pub finished_at: i64,
     /// The record in the engine's text notation (also at `/api/games/{id}/record.txt`).
     pub record: String,
+    /// A correspondence game's clock (absent for a live game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correspondence: Option<CorrespondenceSpec>,
 }
 
 /// The verdict on one decision of a game.
@@ -1124,6 +1127,9 @@ pub struct HistoryEntry {
     /// game counts, a win of their side does not count as theirs.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_computer: bool,
+    /// A correspondence game's clock (absent for a live game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correspondence: Option<CorrespondenceSpec>,
 }
 
 /// `GET /api/users/{id}`.
@@ -1135,7 +1141,11 @@ pub struct Profile {
     pub stats: Stats,
     /// The rating (registered players only).
     pub rating: Option<Rating>,
-    /// Finished games, newest first (at most 100).
+    /// The correspondence rating, kept apart from the live one (registered players only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corr_rating: Option<Rating>,
+    /// Finished games, newest first (at most 100; `?kind=live` or `?kind=correspondence`
+    /// keeps one kind).
     pub history: Vec<HistoryEntry>,
 }
 

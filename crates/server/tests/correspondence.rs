@@ -15,6 +15,7 @@ use fiveup_protocol::{TableInfo, TableStatus};
 use fiveup_server::correspondence::api::MyGames;
 use fiveup_server::correspondence::clock::{Clock, DAY, HOUR};
 use fiveup_server::correspondence::push::Payload;
+use fiveup_server::correspondence::CrashAt;
 use serde_json::json;
 use web_push_native::p256;
 use web_push_native::p256::elliptic_curve::sec1::ToEncodedPoint as _;
@@ -606,7 +607,17 @@ fn corr_server_process() {
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
         });
-        let server = start(&db, &clock, 0).await;
+        let mut cfg = config(&db);
+        cfg.seed_wait = Duration::from_millis(30);
+        cfg.correspondence.clock = clock.clone();
+        cfg.correspondence.tick = Duration::from_millis(20);
+        cfg.correspondence.vacation_days = 0;
+        cfg.correspondence.crash_at = match std::env::var("FIVEUP_CORR_CRASH").as_deref() {
+            Ok("move") => Some(CrashAt::MoveStored),
+            Ok("timeout") => Some(CrashAt::TimeoutStored),
+            _ => None,
+        };
+        let server = fiveup_server::start(cfg).await.unwrap();
         let file = std::env::var("FIVEUP_CORR_ADDR").unwrap();
         std::fs::write(format!("{file}.tmp"), server.local_addr().to_string()).unwrap();
         std::fs::rename(format!("{file}.tmp"), file).unwrap();
@@ -621,6 +632,17 @@ async fn spawn_server(
     db: &str,
     clock: &std::path::Path,
 ) -> (Proc, SocketAddr) {
+    spawn_crashing(dir, db, clock, "").await
+}
+
+/// As [`spawn_server`], ending itself at the crash point `crash` (`move`, `timeout`; empty:
+/// none).
+async fn spawn_crashing(
+    dir: &std::path::Path,
+    db: &str,
+    clock: &std::path::Path,
+    crash: &str,
+) -> (Proc, SocketAddr) {
     let addr_file = dir.join("addr");
     let _ = std::fs::remove_file(&addr_file);
     let child = std::process::Command::new(std::env::current_exe().unwrap())
@@ -633,6 +655,7 @@ async fn spawn_server(
         .env("FIVEUP_CORR_DB", db)
         .env("FIVEUP_CORR_CLOCK", clock)
         .env("FIVEUP_CORR_ADDR", &addr_file)
+        .env("FIVEUP_CORR_CRASH", crash)
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -706,6 +729,132 @@ async fn reminders_and_timeouts_fire_once_across_kill_9() {
     assert_eq!(ks, ["over", "over", "reminder", "reminder", "turn"]);
     assert_eq!(table_status(addr2, &t.id).await, TableStatus::Finished);
     drop(server);
+}
+
+/// Wait (at most 20 s) for a server process to end by itself.
+async fn exited(p: &mut Proc) {
+    for _ in 0..2000 {
+        if p.0.try_wait().unwrap().is_some() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the server process did not end at its crash point");
+}
+
+/// The person to move at a two-seat game and their seconds left, from "My games".
+async fn to_move(addr: SocketAddr, people: [&str; 2]) -> Option<(usize, i64)> {
+    for (i, p) in people.iter().enumerate() {
+        let g = my_games(addr, p).await;
+        if let Some(g) = g.games.iter().find(|g| g.your_turn) {
+            return Some((i, g.seconds_left?));
+        }
+    }
+    None
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_between_a_move_and_its_timers_keeps_the_moves_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("move.db").display().to_string();
+    let clock = dir.path().join("clock");
+    let set = |t: i64| std::fs::write(&clock, t.to_string()).unwrap();
+    set(MONDAY_9);
+    let (mut server, addr) = spawn_crashing(dir.path(), &db, &clock, "move").await;
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 48}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    until("a person to move", || async {
+        to_move(addr, [&ann, &bob])
+            .await
+            .is_some_and(|(_, left)| left == 2 * DAY)
+    })
+    .await;
+    // Five hours after the deal the player to move moves; the process ends right after that
+    // move is stored, before its timers are written.
+    set(MONDAY_9 + 5 * HOUR);
+    until("the clock to stand at five hours", || async {
+        to_move(addr, [&ann, &bob])
+            .await
+            .is_some_and(|(_, left)| left == 2 * DAY - 5 * HOUR)
+    })
+    .await;
+    let (mover, _) = to_move(addr, [&ann, &bob]).await.unwrap();
+    let mut c = connect(addr, Some([&ann, &bob][mover])).await;
+    c.open(&t.id, None).await;
+    let mut m = c.due().expect("a move to make");
+    if let fiveup_protocol::ClientMsg::Act { id, .. } = &mut m {
+        *id = "m1".into();
+    }
+    c.send(&m).await;
+    exited(&mut server).await;
+    // Ten hours later the server starts again: the next move's clock started at the move,
+    // fifteen hours after the deal, not at the restart.
+    set(MONDAY_9 + 15 * HOUR);
+    let (_server, addr) = spawn_server(dir.path(), &db, &clock).await;
+    let mut seen = None;
+    for _ in 0..200 {
+        seen = to_move(addr, [&ann, &bob]).await;
+        if seen.map(|(_, left)| left) == Some(2 * DAY - 10 * HOUR) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        seen.map(|(_, left)| left),
+        Some(2 * DAY - 10 * HOUR),
+        "the move's clock runs from the move: {seen:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_right_after_a_timeout_is_stored_still_counts_it_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("timeout.db").display().to_string();
+    let clock = dir.path().join("clock");
+    let set = |t: i64| std::fs::write(&clock, t.to_string()).unwrap();
+    set(MONDAY_9);
+    let (mut server, addr) = spawn_crashing(dir.path(), &db, &clock, "timeout").await;
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 6}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    until("a person to move", || async {
+        to_move(addr, [&ann, &bob]).await.is_some()
+    })
+    .await;
+    let (mover, _) = to_move(addr, [&ann, &bob]).await.unwrap();
+    // The move times out; the process ends once the table has stored the timeout.
+    set(MONDAY_9 + 6 * HOUR);
+    exited(&mut server).await;
+    let (server, addr) = spawn_server(dir.path(), &db, &clock).await;
+    assert_eq!(table_status(addr, &t.id).await, TableStatus::Finished);
+    let people = [&ann, &bob];
+    settle().await;
+    assert_eq!(
+        my_games(addr, people[mover]).await.timeouts,
+        1,
+        "the stored timeout is counted"
+    );
+    assert_eq!(my_games(addr, people[1 - mover]).await.timeouts, 0);
+    // And only once, whatever starts next.
+    drop(server);
+    let (_server, addr) = spawn_server(dir.path(), &db, &clock).await;
+    settle().await;
+    assert_eq!(my_games(addr, people[mover]).await.timeouts, 1);
 }
 
 /// Resident memory of this process, in MiB.
@@ -962,6 +1111,182 @@ async fn correspondence_games_have_a_rating_of_their_own() {
                 .json();
         assert_eq!(board.len(), 2, "{backend}");
         assert!(board[0].rating > board[1].rating);
+        // Profiles show it beside the live rating, histories filter by kind, and the replay
+        // says it was a correspondence game, with its time per move.
+        let profile = |kind: &'static str| async move {
+            get(addr, &format!("/api/users/{ann_id}{kind}"), None).await
+        };
+        let all: fiveup_protocol::Profile = profile("").await.json();
+        assert_eq!(all.rating.as_ref().unwrap().rating, 1500.0);
+        assert_eq!(all.corr_rating.as_ref().unwrap().rating, a.1, "{backend}");
+        assert_eq!(all.history.len(), 1);
+        let spec = all.history[0]
+            .correspondence
+            .clone()
+            .expect("a correspondence game");
+        assert_eq!(spec.per_move_hours, 6);
+        let corr: fiveup_protocol::Profile = profile("?kind=correspondence").await.json();
+        assert_eq!(corr.history.len(), 1, "{backend}");
+        let live: fiveup_protocol::Profile = profile("?kind=live").await.json();
+        assert!(live.history.is_empty(), "{backend}");
+        let bad = profile("?kind=blitz").await;
+        assert_eq!(bad.status, 400, "{}", bad.body);
+        assert!(
+            bad.body.contains("live, correspondence or all"),
+            "{}",
+            bad.body
+        );
+        let replay: fiveup_protocol::Replay = get(addr, &format!("/api/games/{}", t.id), None)
+            .await
+            .json();
+        assert_eq!(replay.correspondence.map(|c| c.per_move_hours), Some(6));
+        server.shutdown().await;
+    }
+}
+
+/// The chat lines a client has seen, as (writer, text).
+fn chat_seen(c: &Client) -> Vec<(String, String)> {
+    c.raw
+        .iter()
+        .filter_map(|t| serde_json::from_str::<fiveup_protocol::ServerMsg>(t).ok())
+        .flat_map(|m| match m {
+            fiveup_protocol::ServerMsg::Chat { line } => vec![(line.from.name, line.text)],
+            fiveup_protocol::ServerMsg::Snapshot { chat, .. } => {
+                chat.into_iter().map(|l| (l.from.name, l.text)).collect()
+            }
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+async fn say(c: &mut Client, text: &str) {
+    c.send(&fiveup_protocol::ClientMsg::Chat {
+        text: text.to_string(),
+    })
+    .await;
+    // Lines reach every reader in the order said: one's own line back means the lines said
+    // before it have been sent (or held back).
+    c.until(|m| matches!(m, fiveup_protocol::ServerMsg::Chat { line } if line.text == text))
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_muted_players_chat_is_hidden_from_the_muter_and_their_games_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    for (backend, db) in databases(dir.path(), "mute").await {
+        let clock = Clock::manual(MONDAY_9);
+        let server = start(&db, &clock, 0).await;
+        let addr = server.local_addr();
+        let (ann, ann_id) = guest(addr, "Ann").await;
+        let (bob, bob_id) = guest(addr, "Bob").await;
+        let (cat, _) = guest(addr, "Cat").await;
+        let mutes = |cookie: &str| {
+            let cookie = cookie.to_string();
+            async move { get(addr, "/api/mutes", Some(&cookie)).await }
+        };
+        // Bad requests get clear errors and change nothing.
+        let none = post(addr, "/api/mutes", None, &json!({"user": bob_id})).await;
+        assert_eq!(none.status, 401, "{}", none.body);
+        let me = post(addr, "/api/mutes", Some(&ann), &json!({"user": ann_id})).await;
+        assert_eq!(me.status, 400, "{}", me.body);
+        assert!(me.body.contains("cannot mute yourself"), "{}", me.body);
+        let nobody = post(
+            addr,
+            "/api/mutes",
+            Some(&ann),
+            &json!({"user": 987_654_321}),
+        )
+        .await;
+        assert_eq!(nobody.status, 404, "{}", nobody.body);
+        let junk = post(addr, "/api/mutes", Some(&ann), &json!({"who": "Bob"})).await;
+        assert_eq!(junk.status, 400, "{}", junk.body);
+        let not_muted = http(
+            addr,
+            "DELETE",
+            "/api/mutes",
+            Some(&ann),
+            Some(&json!({"user": bob_id}).to_string()),
+            &[],
+        )
+        .await;
+        assert_eq!(not_muted.status, 404, "{}", not_muted.body);
+        assert_eq!(mutes(&ann).await.body, "[]");
+        // Ann mutes Bob.
+        let ok = post(addr, "/api/mutes", Some(&ann), &json!({"user": bob_id})).await;
+        assert_eq!(ok.status, 204, "{backend}: {}", ok.body);
+        let list: Vec<fiveup_server::correspondence::mute::Muted> = mutes(&ann).await.json();
+        assert_eq!(list.len(), 1);
+        assert_eq!((list[0].user, list[0].name.as_str()), (bob_id, "Bob"));
+        // At a live table and at a correspondence table: Bob's lines do not reach Ann, they
+        // reach the others; the game goes on, Bob's moves count.
+        for corr in [false, true] {
+            let mut req =
+                json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}]});
+            if corr {
+                req["correspondence"] = json!({"per_move_hours": 24});
+            }
+            let t = create(addr, &ann, req).await;
+            join(addr, &bob, &t.id).await;
+            let mut cs = [
+                connect(addr, Some(&ann)).await,
+                connect(addr, Some(&bob)).await,
+            ];
+            for c in &mut cs {
+                c.open(&t.id, None).await;
+            }
+            let mut watcher = connect(addr, Some(&cat)).await;
+            watcher.open(&t.id, None).await;
+            say(&mut cs[1], "from bob").await;
+            say(&mut cs[0], "from ann").await;
+            say(&mut watcher, "from cat").await;
+            for c in &mut cs {
+                c.until(|m| matches!(m, fiveup_protocol::ServerMsg::Chat { line } if line.text == "from cat"))
+                    .await;
+            }
+            let seen = chat_seen(&cs[0]);
+            assert!(
+                !seen.iter().any(|(who, _)| who == "Bob"),
+                "{backend} {corr}: {seen:?}"
+            );
+            assert!(seen.iter().any(|(_, t)| t == "from cat"));
+            let bob_seen = chat_seen(&cs[1]);
+            assert!(
+                bob_seen.iter().any(|(_, t)| t == "from ann"),
+                "{bob_seen:?}"
+            );
+            assert!(chat_seen(&watcher).iter().any(|(_, t)| t == "from bob"));
+            // Both move: the game is not ended by the mute.
+            let moved = |cs: &[Client], seat: u8| {
+                cs[0].events.iter().any(|(_, e)| {
+                    matches!(e, fiveup_protocol::EventView::Action { seat: s, .. } if *s == seat)
+                })
+            };
+            play_until(&mut cs, 200, |cs| moved(cs, 0) && moved(cs, 1)).await;
+            assert_ne!(table_status(addr, &t.id).await, TableStatus::Finished);
+            // Opened again, the table's stored chat leaves Bob out for Ann too.
+            let mut again = connect(addr, Some(&ann)).await;
+            again.open(&t.id, None).await;
+            let seen = chat_seen(&again);
+            assert!(seen.iter().any(|(_, t)| t == "from ann"), "{seen:?}");
+            assert!(!seen.iter().any(|(who, _)| who == "Bob"), "{seen:?}");
+            if corr {
+                // Unmuted (from the profile's list): Bob's lines are shown again.
+                let un = http(
+                    addr,
+                    "DELETE",
+                    "/api/mutes",
+                    Some(&ann),
+                    Some(&json!({"user": bob_id}).to_string()),
+                    &[],
+                )
+                .await;
+                assert_eq!(un.status, 204, "{}", un.body);
+                assert_eq!(mutes(&ann).await.body, "[]");
+                let mut third = connect(addr, Some(&ann)).await;
+                third.open(&t.id, None).await;
+                assert!(chat_seen(&third).iter().any(|(_, t)| t == "from bob"));
+            }
+        }
         server.shutdown().await;
     }
 }

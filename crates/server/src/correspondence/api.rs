@@ -28,15 +28,16 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/correspondence/games", get(games))
         .route("/games", get(crate::web::assets::index))
         .route("/api/correspondence/leaderboard", get(leaderboard))
+        .merge(super::mute::routes())
 }
 
-async fn need_user(app: &App, headers: &HeaderMap) -> ApiResult<UserRef> {
+pub(crate) async fn need_user(app: &App, headers: &HeaderMap) -> ApiResult<UserRef> {
     accounts::user_of(&app.db, headers)
         .await?
         .ok_or_else(|| ApiError::new(ErrorCode::NotLoggedIn, "log in or play as a guest first"))
 }
 
-fn body<T: serde::de::DeserializeOwned>(b: &Bytes) -> ApiResult<T> {
+pub(crate) fn body<T: serde::de::DeserializeOwned>(b: &Bytes) -> ApiResult<T> {
     serde_json::from_slice(b).map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))
 }
 
@@ -240,7 +241,8 @@ pub struct CorrRating {
 async fn leaderboard(State(app): State<Arc<App>>) -> ApiResult<Json<Vec<CorrRating>>> {
     let rows = sqlx::query(
         "SELECT id, name, corr_rating, corr_deviation FROM users \
-         WHERE registered = 1 AND corr_deviation < 350 ORDER BY corr_rating DESC, id LIMIT 100",
+         WHERE registered = 1 AND bot_owner IS NULL AND corr_deviation < 350 \
+         ORDER BY corr_rating DESC, id LIMIT 100",
     )
     .fetch_all(&app.db.pool)
     .await

@@ -5,7 +5,8 @@
 //! - [`clock`]: deadlines (weekends skipped at "no weekends" tables), reminders and vacation
 //!   days as pure functions of an injected [`Clock`];
 //! - [`push`]: the VAPID key, subscriptions, and sending encrypted messages;
-//! - [`api`]: the HTTP routes (push key and subscriptions, "My games").
+//! - [`api`]: the HTTP routes (push key and subscriptions, "My games");
+//! - [`mute`]: muting another player's chat.
 //!
 //! Timers are rows (`corr_timers`), one per table version and kind: the move's deadline, the
 //! reminders 24 hours and 1 hour before it, the "your turn" notice and the "game over"
@@ -20,6 +21,7 @@
 
 pub mod api;
 pub mod clock;
+pub mod mute;
 pub mod push;
 
 use std::collections::BTreeMap;
@@ -34,7 +36,7 @@ pub use clock::Clock;
 
 use crate::store::db;
 use crate::table::actor::{self, Found, TableCmd};
-use crate::table::{SeatSetup, TableConfig, TableCore};
+use crate::table::{SeatSetup, Stored, TableConfig, TableCore};
 use crate::App;
 
 /// A correspondence table's settings, fixed at creation.
@@ -68,6 +70,43 @@ impl CorrSettings {
     }
 }
 
+impl CorrSettings {
+    /// As clients see them.
+    #[must_use]
+    pub fn spec(&self) -> fiveup_protocol::CorrespondenceSpec {
+        fiveup_protocol::CorrespondenceSpec {
+            per_move_hours: u32::try_from(self.per_move / clock::HOUR).unwrap_or(u32::MAX),
+            no_weekends: self.no_weekends,
+            vacation: self.vacation,
+        }
+    }
+}
+
+/// The correspondence clock of a table's stored settings (`TableConfig` as JSON), if it has
+/// one.
+#[must_use]
+pub fn spec_from_config(config: &str) -> Option<fiveup_protocol::CorrespondenceSpec> {
+    serde_json::from_str::<TableConfig>(config)
+        .ok()?
+        .correspondence
+        .map(|c| c.spec())
+}
+
+/// The correspondence clock of a stored table (a finished game's too), if it has one.
+pub async fn spec_of(
+    db: &db::Db,
+    table: &str,
+) -> Result<Option<fiveup_protocol::CorrespondenceSpec>, String> {
+    let row = sqlx::query("SELECT config FROM game_tables WHERE id = $1")
+        .bind(table)
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(db::db_err)?;
+    Ok(row
+        .and_then(|r| db::text(&r, "config").ok())
+        .and_then(|c| spec_from_config(&c)))
+}
+
 /// Server-wide settings of correspondence play.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -86,6 +125,19 @@ pub struct Settings {
     pub push_timeout: Duration,
     /// "Your turn" notices per game: at most one per this many seconds.
     pub turn_interval: i64,
+    /// Tests only (no flag or configuration file sets it): end the process at this point, as
+    /// a SIGKILL there would, so that a test can check what the next start recovers.
+    pub crash_at: Option<CrashAt>,
+}
+
+/// Where a test has the process end (see [`Settings::crash_at`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CrashAt {
+    /// After a move is stored and before its timers are written.
+    MoveStored,
+    /// After a timeout is stored by the table and before the scheduler marks its deadline
+    /// fired.
+    TimeoutStored,
 }
 
 impl Default for Settings {
@@ -98,6 +150,7 @@ impl Default for Settings {
             open_games: 20,
             push_timeout: Duration::from_secs(10),
             turn_interval: clock::HOUR,
+            crash_at: None,
         }
     }
 }
@@ -135,12 +188,72 @@ pub async fn on_change(app: &Arc<App>, core: &TableCore) {
     let Some(cs) = core.cfg.correspondence else {
         return;
     };
+    if settings(app).crash_at == Some(CrashAt::MoveStored) && moved_since_timers(app, core).await {
+        std::process::abort();
+    }
     if let Err(e) = sync(app, core, cs).await {
         crate::log(&format!(
             "table {}: correspondence timers: {e}",
             core.cfg.id
         ));
     }
+}
+
+/// What a correspondence table stores with each of its changes, in the same transaction: when
+/// the move that the change begins started (so that a restart resumes that move's clock), and
+/// each timeout counted against its person (so that a timeout stored is a timeout counted).
+pub fn stored_with(app: &App, core: &TableCore, changes: &[Stored]) -> Vec<db::WriteOp> {
+    if core.cfg.correspondence.is_none() {
+        return Vec::new();
+    }
+    let at = settings(app).clock.now();
+    let mut ops = vec![db::WriteOp::TurnStart {
+        table: core.cfg.id.clone(),
+        version: core.version,
+        at,
+    }];
+    for ch in changes {
+        if let Stored::Timeout { seat } = ch {
+            if let Some(Occupant::Human { user }) =
+                core.seats.get(*seat as usize).map(|s| &s.occupant)
+            {
+                ops.push(db::WriteOp::Timeout {
+                    table: core.cfg.id.clone(),
+                    user: user.id,
+                    at,
+                });
+            }
+        }
+    }
+    ops
+}
+
+/// When the move that began at `version` started, as stored with the change.
+async fn turn_started(app: &App, table: &str, version: i64) -> Result<Option<i64>, String> {
+    let r = sqlx::query("SELECT started_at FROM corr_turns WHERE table_id = $1 AND version = $2")
+        .bind(table)
+        .bind(version)
+        .fetch_optional(&app.db.pool)
+        .await
+        .map_err(db::db_err)?;
+    r.map(|r| db::int(&r, "started_at")).transpose()
+}
+
+/// Whether the table has moved on from the version of its waiting deadline (a test's crash
+/// point: a move stored, its timers not yet written).
+async fn moved_since_timers(app: &App, core: &TableCore) -> bool {
+    core.status == TableStatus::Playing
+        && sqlx::query(
+            "SELECT id FROM corr_timers WHERE table_id = $1 AND kind = 'deadline' \
+             AND fired_at IS NULL AND version < $2",
+        )
+        .bind(core.cfg.id.as_str())
+        .bind(core.version as i64)
+        .fetch_optional(&app.db.pool)
+        .await
+        .ok()
+        .flatten()
+        .is_some()
 }
 
 async fn sync(app: &Arc<App>, core: &TableCore, cs: CorrSettings) -> Result<(), String> {
@@ -173,7 +286,8 @@ async fn sync(app: &Arc<App>, core: &TableCore, cs: CorrSettings) -> Result<(), 
         }
         tx.commit().await.map_err(db::db_err)?;
     }
-    // Timers of earlier versions that did not fire are moot now.
+    // Timers of earlier versions that did not fire are moot now, as are the start times of
+    // earlier moves.
     sqlx::query(
         "DELETE FROM corr_timers WHERE table_id = $1 AND version < $2 AND fired_at IS NULL \
          AND kind <> 'over'",
@@ -183,7 +297,19 @@ async fn sync(app: &Arc<App>, core: &TableCore, cs: CorrSettings) -> Result<(), 
     .execute(pool)
     .await
     .map_err(db::db_err)?;
+    sqlx::query("DELETE FROM corr_turns WHERE table_id = $1 AND version < $2")
+        .bind(id)
+        .bind(version)
+        .execute(pool)
+        .await
+        .map_err(db::db_err)?;
     if core.status == TableStatus::Finished {
+        // No move waits any more.
+        sqlx::query("DELETE FROM corr_turns WHERE table_id = $1")
+            .bind(id)
+            .execute(pool)
+            .await
+            .map_err(db::db_err)?;
         for (seat, s) in core.seats.iter().enumerate() {
             if let Occupant::Human { user } = &s.occupant {
                 insert_timer(app, id, version, &format!("over{seat}"), seat, user.id, now).await?;
@@ -200,13 +326,16 @@ async fn sync(app: &Arc<App>, core: &TableCore, cs: CorrSettings) -> Result<(), 
     let Occupant::Human { user } = &core.seats[seat as usize].occupant else {
         return Ok(());
     };
-    let due = clock::deadline(now, cs.per_move, cs.no_weekends);
+    // The move's clock runs from the change that made it this person's move, as stored with
+    // that change: timers first written after a restart do not start it again.
+    let started = turn_started(app, id, version).await?.unwrap_or(now);
+    let due = clock::deadline(started, cs.per_move, cs.no_weekends);
     let fresh = insert_timer(app, id, version, "deadline", seat as usize, user.id, due).await?;
     if !fresh {
         // Set before (this version was reached before a restart): keep its times.
         return Ok(());
     }
-    for (kind, at) in clock::reminders(now, due, cs.per_move, cs.no_weekends) {
+    for (kind, at) in clock::reminders(started, due, cs.per_move, cs.no_weekends) {
         insert_timer(app, id, version, kind, seat as usize, user.id, at).await?;
     }
     // "Your turn": at most one per game per interval (held back, not dropped).
@@ -296,14 +425,17 @@ pub fn start(app: &Arc<App>) {
     });
 }
 
-/// Correspondence games in play with no timer waiting (the process stopped between a change
-/// and its timers, during a deal's seed wait, or with a computer player to move): loaded once,
-/// so that their task carries on and sets the timers.
+/// Correspondence games in play with no timer waiting at the table's version (the process
+/// stopped between a change and its timers, during a deal's seed wait, or with a computer
+/// player to move; timers of the version before may still wait): loaded once, so that their
+/// task carries on and sets the timers (from the move's stored start, see [`stored_with`]).
 async fn repair(app: &Arc<App>) {
     let rows = sqlx::query(
-        "SELECT id FROM game_tables WHERE status IN ('playing', 'dealing') \
-         AND config LIKE '%\"correspondence\"%' \
-         AND id NOT IN (SELECT table_id FROM corr_timers WHERE fired_at IS NULL)",
+        "SELECT g.id AS id FROM game_tables g WHERE g.status IN ('playing', 'dealing') \
+         AND g.config LIKE '%\"correspondence\"%' \
+         AND NOT EXISTS (SELECT 1 FROM corr_timers t WHERE t.table_id = g.id \
+         AND t.fired_at IS NULL AND t.version = \
+         (SELECT MAX(e.seq) FROM table_events e WHERE e.table_id = g.id))",
     )
     .fetch_all(&app.db.pool)
     .await;
@@ -453,29 +585,17 @@ async fn deadline(app: &Arc<App>, d: &Due, now: i64) -> Result<(), String> {
     let Some(timed_out) = wait.await.ok().flatten() else {
         return Ok(());
     };
-    let mut tx = app.db.pool.begin().await.map_err(db::db_err)?;
+    if timed_out && settings(app).crash_at == Some(CrashAt::TimeoutStored) {
+        std::process::abort();
+    }
+    // The timeout was counted against the player by the change that stored it (once per
+    // game, see [`stored_with`]); a process that stops before this line has lost nothing.
     sqlx::query("UPDATE corr_timers SET fired_at = $1 WHERE id = $2 AND fired_at IS NULL")
         .bind(now)
         .bind(d.id)
-        .execute(&mut *tx)
+        .execute(&app.db.pool)
         .await
         .map_err(db::db_err)?;
-    {
-        // Counted against the player, once per game.
-        if timed_out {
-            sqlx::query(
-                "INSERT INTO corr_timeouts (table_id, user_id, at) VALUES ($1, $2, $3) \
-                 ON CONFLICT (table_id, user_id) DO NOTHING",
-            )
-            .bind(d.table.as_str())
-            .bind(d.user)
-            .bind(now)
-            .execute(&mut *tx)
-            .await
-            .map_err(db::db_err)?;
-        }
-    }
-    tx.commit().await.map_err(db::db_err)?;
     Ok(())
 }
 

@@ -384,7 +384,11 @@ pub async fn record_text(db: &Db, id: &str) -> Result<String, ApiError> {
 /// A finished game, step by step.
 pub async fn replay(db: &Db, id: &str) -> Result<Replay, ApiError> {
     let g = game_row(db, id).await?;
-    build_replay(id, &g.record, g.seats, g.finished_at).map_err(ApiError::internal)
+    let mut r = build_replay(id, &g.record, g.seats, g.finished_at).map_err(ApiError::internal)?;
+    r.correspondence = crate::correspondence::spec_of(db, id)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(r)
 }
 
 /// Build a replay from a record.
@@ -454,6 +458,7 @@ pub fn build_replay(
         scores: game.scores.clone(),
         finished_at,
         record: record.to_text(),
+        correspondence: None,
     })
 }
 
@@ -514,10 +519,37 @@ pub async fn review(app: &Arc<App>, id: &str) -> Result<Review, ApiError> {
 }
 
 /// A user's profile.
-pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
+/// Which games a profile's history lists.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum HistoryKind {
+    /// Every game.
+    All,
+    /// Live games only.
+    Live,
+    /// Correspondence games only.
+    Correspondence,
+}
+
+impl HistoryKind {
+    /// From the `kind` parameter of `GET /api/users/{id}`.
+    pub fn parse(kind: Option<&str>) -> Result<HistoryKind, ApiError> {
+        match kind {
+            None | Some("" | "all") => Ok(HistoryKind::All),
+            Some("live") => Ok(HistoryKind::Live),
+            Some("correspondence") => Ok(HistoryKind::Correspondence),
+            Some(k) => Err(ApiError::new(
+                ErrorCode::BadRequest,
+                format!("kind {k:?}: use live, correspondence or all"),
+            )),
+        }
+    }
+}
+
+pub async fn profile(db: &Db, id: i64, kind: HistoryKind) -> Result<Profile, ApiError> {
     let ie = |e: String| ApiError::internal(e);
     let row = sqlx::query(
         "SELECT id, name, registered, rating, deviation, volatility, games, wins, hands, points, \
+         corr_rating, corr_deviation, corr_volatility, \
          CAST(CASE WHEN bot_owner IS NULL THEN 0 ELSE 1 END AS BIGINT) AS bot \
          FROM users WHERE id = $1",
     )
@@ -550,11 +582,33 @@ pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
         })
         .transpose()
         .map_err(ie)?;
-    let rows = sqlx::query(
-        "SELECT g.id, g.finished_at, g.options, g.names, g.scores, g.seats, p.seat, p.won \
-         FROM game_players p JOIN games g ON g.id = p.game_id WHERE p.user_id = $1 \
+    let corr_rating = registered
+        .then(|| -> Result<Rating, String> {
+            Ok(Rating {
+                rating: db::float(&row, "corr_rating")?,
+                deviation: db::float(&row, "corr_deviation")?,
+                volatility: db::float(&row, "corr_volatility")?,
+            })
+        })
+        .transpose()
+        .map_err(ie)?;
+    // A correspondence game is one whose table has correspondence players (every person at a
+    // correspondence table is one, see `correspondence::on_change`).
+    let filter = match kind {
+        HistoryKind::All => "",
+        HistoryKind::Live => {
+            "AND NOT EXISTS (SELECT 1 FROM corr_players c WHERE c.table_id = g.id) "
+        }
+        HistoryKind::Correspondence => {
+            "AND EXISTS (SELECT 1 FROM corr_players c WHERE c.table_id = g.id) "
+        }
+    };
+    let rows = sqlx::query(&format!(
+        "SELECT g.id, g.finished_at, g.options, g.names, g.scores, g.seats, p.seat, p.won, \
+         t.config AS config FROM game_players p JOIN games g ON g.id = p.game_id \
+         LEFT JOIN game_tables t ON t.id = g.id WHERE p.user_id = $1 {filter}\
          ORDER BY g.finished_at DESC, g.id LIMIT 100",
-    )
+    ))
     .bind(id)
     .fetch_all(&db.pool)
     .await
@@ -576,6 +630,9 @@ pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
             scores: serde_json::from_str(&db::text(&r, "scores").map_err(ie)?)
                 .map_err(|e| ie(e.to_string()))?,
             by_computer,
+            correspondence: db::text(&r, "config")
+                .ok()
+                .and_then(|c| crate::correspondence::spec_from_config(&c)),
         });
     }
     Ok(Profile {
@@ -587,6 +644,7 @@ pub async fn profile(db: &Db, id: i64) -> Result<Profile, ApiError> {
         },
         stats,
         rating,
+        corr_rating,
         history,
     })
 }

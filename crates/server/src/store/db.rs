@@ -55,6 +55,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0009_no_shows.sql"),
         include_str!("../../migrations/postgres/0009_no_shows.sql"),
     ),
+    (
+        10,
+        include_str!("../../migrations/sqlite/0010_corr_turns_mutes.sql"),
+        include_str!("../../migrations/postgres/0010_corr_turns_mutes.sql"),
+    ),
 ];
 
 /// Which database.
@@ -238,6 +243,25 @@ pub enum WriteOp {
         /// The new status.
         status: String,
     },
+    /// When a correspondence table's move began, stored with the change that began it (a
+    /// restart resumes that move's clock instead of starting it again).
+    TurnStart {
+        /// The table.
+        table: String,
+        /// The version the change made.
+        version: u64,
+        /// The time (seconds since the epoch, the correspondence clock's).
+        at: i64,
+    },
+    /// A correspondence timeout counted against a person, stored with the timeout itself.
+    Timeout {
+        /// The table.
+        table: String,
+        /// The person whose time ran out.
+        user: i64,
+        /// The time.
+        at: i64,
+    },
 }
 
 /// Sends writes to the group-commit writer.
@@ -260,7 +284,10 @@ impl WriteOp {
     fn table(&self) -> &str {
         match self {
             WriteOp::NewTable { id, .. } => id,
-            WriteOp::Event { table, .. } | WriteOp::Status { table, .. } => table,
+            WriteOp::Event { table, .. }
+            | WriteOp::Status { table, .. }
+            | WriteOp::TurnStart { table, .. }
+            | WriteOp::Timeout { table, .. } => table,
         }
     }
 }
@@ -359,10 +386,36 @@ async fn apply_ops(tx: &mut sqlx::Transaction<'_, sqlx::Any>, ops: &[WriteOp]) -
                     .await
                     .map_err(err)?;
             }
+            WriteOp::TurnStart { table, version, at } => {
+                sqlx::query(TURN_START_SQL)
+                    .bind(table.as_str())
+                    .bind(*version as i64)
+                    .bind(*at)
+                    .execute(&mut **tx)
+                    .await
+                    .map_err(err)?;
+            }
+            WriteOp::Timeout { table, user, at } => {
+                sqlx::query(TIMEOUT_SQL)
+                    .bind(table.as_str())
+                    .bind(*user)
+                    .bind(*at)
+                    .execute(&mut **tx)
+                    .await
+                    .map_err(err)?;
+            }
         }
     }
     Ok(())
 }
+
+/// Stores a [`WriteOp::TurnStart`] (parameters in order, as both drivers take them).
+const TURN_START_SQL: &str = "INSERT INTO corr_turns (table_id, version, started_at) \
+     VALUES ($1, $2, $3) ON CONFLICT (table_id, version) DO NOTHING";
+
+/// Stores a [`WriteOp::Timeout`]: once per person and game.
+const TIMEOUT_SQL: &str = "INSERT INTO corr_timeouts (table_id, user_id, at) \
+     VALUES ($1, $2, $3) ON CONFLICT (table_id, user_id) DO NOTHING";
 
 /// Table changes inserted by one statement.
 const ROWS_PER_INSERT: usize = 200;
@@ -424,7 +477,9 @@ async fn commit_batch(db: &Db, batch: &[WriteReqInner], fence: Option<&Fence>) -
             match op {
                 WriteOp::NewTable { .. } => apply_ops(&mut tx, std::slice::from_ref(op)).await?,
                 WriteOp::Event { table, seq, body } => events.push((table, *seq, body)),
-                WriteOp::Status { .. } => others.push(op.clone()),
+                WriteOp::Status { .. } | WriteOp::TurnStart { .. } | WriteOp::Timeout { .. } => {
+                    others.push(op.clone());
+                }
             }
         }
     }
@@ -561,6 +616,8 @@ fn sqlite_commit(conn: &rusqlite::Connection, batch: &[WriteReqInner]) -> DbResu
         let mut event = conn
             .prepare_cached("INSERT INTO table_events (table_id, seq, body) VALUES (?1, ?2, ?3)")?;
         let mut status = conn.prepare_cached("UPDATE game_tables SET status = ?1 WHERE id = ?2")?;
+        let mut turn_start = conn.prepare_cached(TURN_START_SQL)?;
+        let mut timeout = conn.prepare_cached(TIMEOUT_SQL)?;
         // In the order given: a table is created before its first change.
         for r in batch {
             for op in &r.ops {
@@ -581,6 +638,15 @@ fn sqlite_commit(conn: &rusqlite::Connection, batch: &[WriteReqInner]) -> DbResu
                     }
                     WriteOp::Status { table, status: st } => {
                         status.execute(rusqlite::params![st, table])?;
+                    }
+                    WriteOp::TurnStart { table, version, at } => {
+                        let version = i64::try_from(*version).map_err(|_| {
+                            rusqlite::Error::ToSqlConversionFailure("version too large".into())
+                        })?;
+                        turn_start.execute(rusqlite::params![table, version, at])?;
+                    }
+                    WriteOp::Timeout { table, user, at } => {
+                        timeout.execute(rusqlite::params![table, user, at])?;
                     }
                 }
             }

@@ -958,6 +958,8 @@ struct Sub {
     conn: u64,
     viewer: Viewer,
     tx: Outbox,
+    /// The people this viewer muted: their chat lines are not sent here.
+    muted: Vec<i64>,
 }
 
 struct Actor {
@@ -1204,6 +1206,9 @@ impl Actor {
                 status: status_name(self.core.status).to_string(),
             });
         }
+        ops.extend(crate::correspondence::stored_with(
+            &self.app, &self.core, &changes,
+        ));
         if let Err(e) = self.app.writer.write(ops).await {
             if e == crate::store::db::LEASE_LOST {
                 // Another instance runs the table now: this task stops, its clients follow
@@ -1339,6 +1344,10 @@ impl Actor {
             } => {
                 self.subs.retain(|s| s.conn != conn);
                 let viewer = self.viewer_of(user.as_ref());
+                let muted = match &user {
+                    Some(u) => crate::correspondence::mute::muted_by(&self.app, u.id).await,
+                    None => Vec::new(),
+                };
                 let (missed, complete) = self.missed(since, viewer);
                 let msg = ServerMsg::Snapshot {
                     version: self.core.version,
@@ -1348,12 +1357,17 @@ impl Actor {
                     chat: self
                         .chat
                         .iter()
-                        .filter(|c| c.for_seat(viewer.seat))
+                        .filter(|c| c.for_seat(viewer.seat) && !muted.contains(&c.line.from.id))
                         .map(|c| c.line.clone())
                         .collect(),
                 };
                 if tx.push(self.core.version, crate::to_json(&msg)) {
-                    self.subs.push(Sub { conn, viewer, tx });
+                    self.subs.push(Sub {
+                        conn,
+                        viewer,
+                        tx,
+                        muted,
+                    });
                 }
                 self.refresh_presence();
                 if let Some(seat) = viewer.seat {
@@ -1828,12 +1842,16 @@ impl Actor {
                 if self.chat.len() > CHAT_KEEP {
                     self.chat.pop_front();
                 }
+                let from = said.line.from.id;
                 let line = said.line;
                 let msg = crate::to_json(&ServerMsg::Chat { line });
                 let v = self.core.version;
                 let only = said.spectators_only;
-                self.subs
-                    .retain(|s| (only && s.viewer.seat.is_some()) || s.tx.push(v, msg.clone()));
+                self.subs.retain(|s| {
+                    (only && s.viewer.seat.is_some())
+                        || s.muted.contains(&from)
+                        || s.tx.push(v, msg.clone())
+                });
             }
         }
         self.after_change().await;

@@ -734,11 +734,13 @@ async fn review(
 async fn profile(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    axum::extract::Query(q): axum::extract::Query<std::collections::HashMap<String, String>>,
 ) -> ApiResult<Json<fiveup_protocol::Profile>> {
+    let kind = games::HistoryKind::parse(q.get("kind").map(String::as_str))?;
     let id: i64 = id
         .parse()
         .map_err(|_| ApiError::new(ErrorCode::NoSuchUser, format!("no user {id:?}")))?;
-    Ok(Json(games::profile(&app.db, id).await?))
+    Ok(Json(games::profile(&app.db, id, kind).await?))
 }
 
 async fn leaderboard(State(app): State<Arc<App>>) -> ApiResult<Json<games::Leaderboard>> {

@@ -44,8 +44,10 @@ export const api = {
   leave: (id) => call('POST', `/api/tables/${encodeURIComponent(id)}/leave`),
   game: (id) => call('GET', `/api/games/${encodeURIComponent(id)}`),
   review: (id) => call('GET', `/api/games/${encodeURIComponent(id)}/review`),
-  user: (id) => call('GET', `/api/users/${encodeURIComponent(id)}`),
+  // `kind`: 'live' or 'correspondence' keeps that kind of game in the history.
+  user: (id, kind) => call('GET', `/api/users/${encodeURIComponent(id)}${kind ? `?kind=${kind}` : ''}`),
   leaderboard: () => call('GET', '/api/leaderboard'),
+  corrLeaderboard: () => call('GET', '/api/correspondence/leaderboard'),
   verify: (record) => call('POST', '/api/verify', { record }),
   bots: () => call('GET', '/api/bots'),
   myBots: () => call('GET', '/api/bots/mine'),

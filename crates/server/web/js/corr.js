@@ -19,6 +19,59 @@ async function call(method, path, body) {
 /** The times per move offered, in hours, with their words. */
 export const PER_MOVE = [[6, '6 hours'], [24, '1 day'], [48, '2 days'], [72, '3 days'], [120, '5 days'], [168, '7 days']];
 
+/** People the one logged in muted (ids): their chat lines are hidden at every table (the
+ * server leaves them out of what it sends; this hides at once the lines already shown). */
+export const muted = new Set();
+
+/** Mute a player's chat (their games and moves go on). */
+export async function mutePlayer(id) {
+  await call('POST', '/api/mutes', { user: id });
+  muted.add(id);
+}
+
+/** The profile's list of muted players, each with an Unmute button. */
+export function mutedSection() {
+  const list = h('ul', { id: 'muted-list', class: 'muted-list' });
+  const msg = h('p', { class: 'note', role: 'status', id: 'muted-msg' });
+  const draw = async () => {
+    let rows;
+    try { rows = await call('GET', '/api/mutes'); } catch (e) { msg.textContent = e.message; return; }
+    muted.clear();
+    for (const r of rows) muted.add(r.user);
+    mount(list, rows.map((r) => h('li', {}, h('a', { href: `/user/${r.user}` }, r.name), ' ',
+      h('button', { type: 'button', class: 'secondary', 'aria-label': `Unmute ${r.name}`, onClick: async () => {
+        try {
+          await call('DELETE', '/api/mutes', { user: r.user });
+          muted.delete(r.user);
+          msg.textContent = `${r.name} is unmuted: their chat shows again.`;
+          draw();
+        } catch (e) { msg.textContent = e.message; }
+      } }, 'Unmute'))));
+    if (!rows.length) mount(list, h('li', { class: 'empty' }, 'Nobody.'));
+  };
+  draw();
+  return h('section', { class: 'muted', 'aria-labelledby': 'muted-h' },
+    h('h2', { id: 'muted-h' }, 'Muted players'),
+    h('p', {}, 'Their chat lines are hidden from you at every table; games with them go on as usual.'),
+    list, msg);
+}
+
+/** Load the list of muted players (for the chat of a table). */
+export async function loadMuted() {
+  try {
+    const rows = await call('GET', '/api/mutes');
+    muted.clear();
+    for (const r of rows) muted.add(r.user);
+  } catch (_) { /* not logged in: nobody muted */ }
+}
+
+/** A correspondence game's clock in words: "2 days a move, no weekends". */
+export function clockWords(spec) {
+  if (!spec) return '';
+  const per = PER_MOVE.find(([v]) => v === spec.per_move_hours)?.[1] || `${spec.per_move_hours} hours`;
+  return `${per} a move${spec.no_weekends ? ', no weekends' : ''}`;
+}
+
 /** Time left in words: "2 days 3 h", "5 h 10 min", "12 min". */
 export function timeLeft(secs) {
   if (secs == null) return '';

@@ -3,7 +3,7 @@ import { h, mount } from './dom.js';
 import { api } from './api.js';
 import { optionsWords } from './format.js';
 import { myBotsSection } from './engines.js';
-import { notificationSettings } from './corr.js';
+import { notificationSettings, clockWords, mutedSection } from './corr.js';
 
 export async function profilePage(main, { params: [uid], app }) {
   const id = uid === 'me' || !uid ? app.user?.id : uid;
@@ -14,11 +14,14 @@ export async function profilePage(main, { params: [uid], app }) {
   const p = await api.user(id);
   const st = p.stats;
   // The history with filters: the result, the rules, and a player's name.
+  // Live or correspondence games: asked of the server (each kind has its own 100 newest).
+  const kind = h('select', { id: 'hf-kind' }, [['', 'live and correspondence'], ['live', 'live'], ['correspondence', 'correspondence']].map(([v, t]) => h('option', { value: v }, t)));
   const result = h('select', { id: 'hf-result' }, [['all', 'all games'], ['won', 'won'], ['lost', 'lost']].map(([v, t]) => h('option', { value: v }, t)));
   const kinds = [...new Set(p.history.map((g) => optionsWords(g.options)))].sort();
   const rules = h('select', { id: 'hf-rules' }, h('option', { value: '' }, 'any rules'), kinds.map((k) => h('option', { value: k }, k)));
   const who = h('input', { id: 'hf-name', type: 'search', autocomplete: 'off' });
   const filters = h('form', { class: 'row filters', role: 'search', 'aria-label': 'filter the history', onSubmit: (ev) => ev.preventDefault() },
+    h('div', { class: 'field' }, h('label', { for: 'hf-kind' }, 'Kind'), kind),
     h('div', { class: 'field' }, h('label', { for: 'hf-result' }, 'Result'), result),
     h('div', { class: 'field' }, h('label', { for: 'hf-rules' }, 'Rules'), rules),
     h('div', { class: 'field' }, h('label', { for: 'hf-name' }, 'With player'), who));
@@ -32,7 +35,7 @@ export async function profilePage(main, { params: [uid], app }) {
       && (!name || g.names.some((n) => n.toLowerCase().includes(name))));
     mount(body, shown.map((g) => h('tr', {},
       h('td', {}, new Date(g.finished_at * 1000).toLocaleString()),
-      h('td', {}, optionsWords(g.options)),
+      h('td', {}, optionsWords(g.options), g.correspondence ? h('span', { class: 'corr-kind' }, ` · correspondence, ${clockWords(g.correspondence)}`) : null),
       h('td', {}, g.names.join(', ')),
       h('td', {}, g.by_computer ? 'finished by the computer (not counted as a win)' : g.won ? 'won' : 'lost'),
       h('td', {}, g.scores.join(' – ')),
@@ -41,6 +44,16 @@ export async function profilePage(main, { params: [uid], app }) {
     if (c) c.textContent = `${shown.length} of ${p.history.length} game${p.history.length === 1 ? '' : 's'}`;
   };
   for (const el of [result, rules]) el.addEventListener('change', drawHistory);
+  kind.addEventListener('change', async () => {
+    try {
+      p.history = (await api.user(id, kind.value)).history;
+    } catch (e) {
+      const c = document.getElementById('history-count');
+      if (c) c.textContent = e.message;
+      return;
+    }
+    drawHistory();
+  });
   who.addEventListener('input', drawHistory);
   // Your own profile, registered: the name shown at tables can be changed (the user name you
   // log in with stays).
@@ -69,10 +82,11 @@ export async function profilePage(main, { params: [uid], app }) {
       h('dt', {}, 'Wins'), h('dd', {}, `${st.wins}${st.games ? ` (${Math.round((100 * st.wins) / st.games)}%)` : ''}`),
       h('dt', {}, 'Hands'), h('dd', {}, String(st.hands)),
       h('dt', {}, 'Points per hand'), h('dd', {}, st.points_per_hand.toFixed(1)),
-      h('dt', {}, 'Rating'), h('dd', { id: 'rating' }, p.rating ? `${Math.round(p.rating.rating)} ± ${Math.round(2 * p.rating.deviation)}` : 'not rated (guests and games against computers are not rated)')),
+      h('dt', {}, 'Rating'), h('dd', { id: 'rating' }, p.rating ? `${Math.round(p.rating.rating)} ± ${Math.round(2 * p.rating.deviation)}` : 'not rated (guests and games against computers are not rated)'),
+      p.corr_rating ? [h('dt', {}, 'Correspondence rating'), h('dd', { id: 'corr-rating' }, `${Math.round(p.corr_rating.rating)} ± ${Math.round(2 * p.corr_rating.deviation)}`)] : null),
     h('h2', {}, 'History'),
     p.history.length ? [filters, h('p', { class: 'shown', id: 'history-count', role: 'status' }), table] : h('p', {}, 'No finished games yet.'),
-    String(p.user.id) === String(app.user?.id) ? [notificationSettings(), myBotsSection(app)] : null));
+    String(p.user.id) === String(app.user?.id) ? [notificationSettings(), mutedSection(), myBotsSection(app)] : null));
   drawHistory();
   return null;
 }

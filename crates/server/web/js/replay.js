@@ -7,6 +7,7 @@ import { tileRow } from './tiles.js';
 import { seatName, sideName, actionWords, playingToWin, valueUnit, leadWords } from './format.js';
 import { proofBlock } from './verifyview.js';
 import { tallySvg } from './panels.js';
+import { clockWords } from './corr.js';
 
 /** Every position of the game in order: the deal of each hand, then each step. */
 export function positions(replay) {
@@ -118,6 +119,7 @@ export async function replayPage(main, { params: [id] }) {
       winner != null ? `${sideName(seats, sides, winner)} won · ` : '',
       replay.scores.map((sc, side) => `${sideName(seats, sides, side)} ${sc}`).join(', '), ' · ',
       h('a', { href: `/api/games/${replay.id}/record.txt`, download: `${replay.id}.txt` }, 'the record')),
+    replay.correspondence ? h('p', { id: 'replay-corr' }, `A correspondence game: ${clockWords(replay.correspondence)}.`) : null,
     h('div', { class: 'row controls', role: 'toolbar', 'aria-label': 'replay controls' },
       h('button', { type: 'button', id: 'replay-first', onClick: () => goTo(0), 'aria-keyshortcuts': 'Home' }, '« Start'),
       h('button', { type: 'button', id: 'replay-prev-hand', onClick: () => nextHand(-1), 'aria-keyshortcuts': 'PageUp' }, 'Hand −'),

@@ -10,6 +10,7 @@ import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rul
 import { proofBlock, hex } from './verifyview.js';
 import { scoresPanel, seatsPanel, seatPlaces, summary, clockText, seatLabel } from './panels.js';
 import { go } from './app.js';
+import { muted, mutePlayer, loadMuted } from './corr.js';
 
 /** How long a table with open seats waits for players before the page offers computer players. */
 const WAIT_OFFER_MS = 15000;
@@ -519,10 +520,16 @@ export async function tablePage(main, { params: [id], query, app }) {
   const renderChat = () => {
     // Lines from the table itself (a computer taking a seat over), and from people watching
     // rather than playing (no seat), marked as such.
-    mount(el.chatList, st.chat.slice(-100).map((c) => (c.system
+    // A muted player's lines are hidden; each other person's line has a Mute action (its
+    // word drawn by the style sheet, so that the line's text stays the line).
+    mount(el.chatList, st.chat.filter((c) => c.system || !muted.has(c.from.id)).slice(-100).map((c) => (c.system
       ? h('li', { class: 'system' }, h('span', { class: 'tag' }, 'table'), ' ', c.text)
       : h('li', { class: c.seat == null ? 'watcher' : null },
-        h('strong', {}, c.from.name), c.seat == null ? h('span', { class: 'tag watcher-tag' }, ' (watching)') : null, ': ', c.text))));
+        h('strong', {}, c.from.name), c.seat == null ? h('span', { class: 'tag watcher-tag' }, ' (watching)') : null, ': ', c.text,
+        app.user && c.from.id !== app.user.id ? h('button', { type: 'button', class: 'secondary mute', 'aria-label': `Mute ${c.from.name}`, title: `Mute ${c.from.name}`, onClick: async () => {
+          try { await mutePlayer(c.from.id); announce(`${c.from.name} is muted: unmute from your profile.`); } catch (e) { announce(e.message); }
+          renderChat();
+        } }) : null))));
     el.chatList.scrollTop = el.chatList.scrollHeight;
     renderUnread();
   };
@@ -549,9 +556,10 @@ export async function tablePage(main, { params: [id], query, app }) {
   }, { threshold: 0.4 });
   const onVisible = () => { if (!document.hidden && unread.seen && unread.n) { unread.n = 0; renderUnread(); } };
   document.addEventListener('visibilitychange', onVisible);
+  if (app.user) loadMuted().then(() => renderChat());
   const chatArrived = (line) => {
     const mine = app.user && line.from && line.from.id === app.user.id;
-    if (mine) return;
+    if (mine || muted.has(line.from?.id)) return;
     if (!unread.seen || document.hidden) unread.n += 1;
     announce(`Chat from ${line.from.name}${line.seat == null ? ', watching' : ''}: ${line.text}`);
   };
