@@ -770,6 +770,67 @@ async fn a_daylong_is_played_by_one_person_whenever_they_come() {
     }
     // A computer entrant comes later, still before the close.
     add_bots(addr, &td, &id, "random", 1).await;
+    // While the daylong runs, a board's results and games are hidden from anyone who has not
+    // played it: the visitor, who has, sees the computer's game of board 1 once it is over; a
+    // stranger sees neither results nor games, and no record of the board.
+    let path = format!("/api/tournaments/{id}");
+    let start = Instant::now();
+    let other_table = loop {
+        let e: Value = get(addr, &path, Some(&visitor)).await.json();
+        if e["status"] == "finished" {
+            break None;
+        }
+        let b1 = &e["boards"][0];
+        assert_eq!(b1["hidden"], false, "{b1}");
+        let theirs = b1["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|r| r["table"].as_str())
+            .map(str::to_string)
+            .collect::<Vec<_>>();
+        if theirs.len() == 2 {
+            break Some((theirs, e));
+        }
+        assert!(start.elapsed() < EVENT_WAIT);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    if let Some((tables, _)) = other_table {
+        let (stranger, _) = guest(addr, "stranger").await;
+        let e: Value = get(addr, &path, Some(&stranger)).await.json();
+        if e["status"] != "finished" {
+            for b in e["boards"].as_array().unwrap() {
+                assert_eq!(b["hidden"], true, "{b}");
+                assert!(b["results"].as_array().unwrap().is_empty(), "{b}");
+                assert!(b["average"].is_null(), "{b}");
+                assert!(b["seed"].is_null(), "{b}");
+            }
+            assert!(e["games"].as_array().unwrap().is_empty(), "{}", e["games"]);
+            for t in &tables {
+                for p in [
+                    format!("/api/games/{t}"),
+                    format!("/api/games/{t}/record.txt"),
+                ] {
+                    let r = get(addr, &p, Some(&stranger)).await;
+                    assert_eq!(r.status, 404, "{p}: {}", r.body);
+                    assert!(
+                        r.body.contains("hidden until the tournament ends"),
+                        "{}",
+                        r.body
+                    );
+                }
+                // Whoever finished the board may look at every table's game of it.
+                let r = get(addr, &format!("/api/games/{t}"), Some(&visitor)).await;
+                assert_eq!(r.status, 200, "{}", r.body);
+            }
+        }
+        // After the end, everyone may.
+        wait_status(addr, &id, "finished").await;
+        for t in &tables {
+            let r = get(addr, &format!("/api/games/{t}"), Some(&stranger)).await;
+            assert_eq!(r.status, 200, "{}", r.body);
+        }
+    }
     let e = event(addr, &id).await;
     let closes = e["closes_ms"].as_i64().expect("a daylong closes");
     assert_eq!(

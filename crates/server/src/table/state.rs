@@ -79,6 +79,11 @@ pub struct TourTable {
     /// deal seed `SHA-256("fiveup-deal-v1" || seed || players || 0x00 per seat)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<String>,
+    /// The tournament's id, written into the game's record (`Tournament`), with
+    /// `DuplicateBoard` for a board: a board's record is hidden from those who did not play it
+    /// until the tournament ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
     /// A person who has made no move of their own this many milliseconds after the table
     /// opened (counted from its opening second) loses the game (`Stored::NoShow`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1098,6 +1103,14 @@ impl TableCore {
         let _ = rec.tag("Table", &self.cfg.id);
         let _ = rec.tag("Date", date);
         let _ = rec.tag("DealScheme", DEAL_SCHEME);
+        if let Some(t) = &self.cfg.tournament {
+            if let Some(e) = &t.event {
+                let _ = rec.tag("Tournament", e);
+            }
+            if t.board.is_some() {
+                let _ = rec.tag("DuplicateBoard", "yes");
+            }
+        }
         for h in &self.finished {
             let _ = rec.tag(&format!("Hand{}Commit", h.hand), &h.commitment);
             let _ = rec.tag(
@@ -1168,6 +1181,7 @@ mod tests {
         let seed = [5u8; 32];
         let tour = TourTable {
             board: Some(fairness::to_hex(&seed)),
+            event: Some("ev1".to_string()),
             no_show_ms: Some(1000),
             turn_ms: None,
             match_ms: None,

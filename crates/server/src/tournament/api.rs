@@ -169,12 +169,30 @@ async fn event_of(app: &App, id: &str) -> ApiResult<(super::event::Event, i64)> 
 }
 
 /// `GET /api/tournaments/{id}`: everything about one event.
-async fn one(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {
+async fn one(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
     let (event, creator) = event_of(&app, &id).await?;
     let entrants = director::entrants(&app, &id).await.map_err(internal)?;
+    // While a duplicate event runs, a board's results and games are shown only to those who
+    // have played it (a game's record shows its deal).
+    let hiding = event.settings.format.duplicate().is_some() && !event.finished;
+    let viewer = if hiding {
+        accounts::user_of(&app.db, &headers).await?.map(|u| u.id)
+    } else {
+        None
+    };
+    let mine: Vec<usize> = entrants
+        .iter()
+        .filter(|r| viewer.is_some() && r.members.iter().any(|m| m.user_id() == viewer))
+        .map(|r| r.entrant.id.0 as usize)
+        .collect();
     let games: Vec<serde_json::Value> = event
         .games
         .iter()
+        .filter(|(k, _)| !hiding || mine.contains(&k.1))
         .map(|(k, g)| json!({ "round": k.0, "match": k.1, "games": g }))
         .collect();
     let mut v = json!({
@@ -224,7 +242,7 @@ async fn one(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<R
         Some(Fmt::Duplicate { .. }) | None => {}
     }
     if event.settings.format.duplicate().is_some() {
-        v["boards"] = boards_json(&event);
+        v["boards"] = boards_json(&event, hiding.then_some(mine.as_slice()));
         if let Some(c) = event.closes_ms() {
             v["closes_ms"] = json!(c);
         }
@@ -234,14 +252,26 @@ async fn one(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<R
 
 /// A duplicate event's boards: each one's commitment (from the start), its seed (once the
 /// event is over), the average score and every result with its matchpoints and difference.
-fn boards_json(event: &super::event::Event) -> serde_json::Value {
+///
+/// With `shown_to` (the viewer's entrants, while the event runs), a board the viewer has not
+/// finished shows neither results nor average (`"hidden": true`).
+fn boards_json(event: &super::event::Event, shown_to: Option<&[usize]>) -> serde_json::Value {
     let scores = event.board_scores();
     let rows: Vec<serde_json::Value> = event
         .boards
         .iter()
         .enumerate()
         .map(|(b, seed)| {
-            let board = scores.get(b).cloned().unwrap_or_default();
+            let mut board = scores.get(b).cloned().unwrap_or_default();
+            let hidden = shown_to.is_some_and(|mine| {
+                !board
+                    .scores
+                    .iter()
+                    .any(|(e, _)| mine.contains(&(e.0 as usize)))
+            });
+            if hidden {
+                board.scores.clear();
+            }
             let n = board.scores.len();
             let average = (n > 0)
                 .then(|| board.scores.iter().map(|(_, s)| *s as f64).sum::<f64>() / n as f64);
@@ -269,6 +299,7 @@ fn boards_json(event: &super::event::Event) -> serde_json::Value {
                 "seed": event.finished.then(|| fairness::to_hex(seed)),
                 "average": average,
                 "results": results,
+                "hidden": hidden,
             })
         })
         .collect();
@@ -584,4 +615,67 @@ pub async fn summary(app: &App, id: &str) -> ApiResult<Arc<str>> {
     Ok(crate::to_json(&fiveup_protocol::ServerMsg::Tournament {
         event: event.summary(n),
     }))
+}
+
+/// A duplicate board's game is hidden until its tournament ends, except from those who played
+/// it: its record shows the deal every other entrant is still to play. Any other game passes.
+pub async fn check_board_visible(app: &App, game: &str, headers: &HeaderMap) -> ApiResult<()> {
+    let Some(row) = sqlx::query("SELECT record FROM games WHERE id = $1")
+        .bind(game)
+        .fetch_optional(&app.db.pool)
+        .await
+        .map_err(|e| internal(db::db_err(e)))?
+    else {
+        // No such game: the caller says so.
+        return Ok(());
+    };
+    let text = db::text(&row, "record").map_err(internal)?;
+    let Ok(record) = crate::games::parse_record(&text) else {
+        return Ok(());
+    };
+    if !record.tags.contains_key("DuplicateBoard") {
+        return Ok(());
+    }
+    let Some(event) = record.tags.get("Tournament") else {
+        return Ok(());
+    };
+    let status = sqlx::query("SELECT status FROM tournaments WHERE id = $1")
+        .bind(event.as_str())
+        .fetch_optional(&app.db.pool)
+        .await
+        .map_err(|e| internal(db::db_err(e)))?
+        .map(|r| db::text(&r, "status"))
+        .transpose()
+        .map_err(internal)?;
+    if status.as_deref() == Some("finished") {
+        return Ok(());
+    }
+    // Those who have finished the same board may see every table's game of it.
+    if let Some(u) = accounts::user_of(&app.db, headers).await? {
+        let loaded = director::load(app, event).await.map_err(internal)?;
+        if let Some(ev) = loaded {
+            let board = ev
+                .games
+                .iter()
+                .find(|(_, gs)| gs.iter().any(|g| g.table == game))
+                .map(|(k, _)| k.0);
+            let rows = director::entrants(app, event).await.map_err(internal)?;
+            let mine: Vec<u32> = rows
+                .iter()
+                .filter(|r| r.members.iter().any(|m| m.user_id() == Some(u.id)))
+                .map(|r| r.entrant.id.0)
+                .collect();
+            let scores = ev.board_scores();
+            let finished_it = board
+                .and_then(|b| scores.get(b))
+                .is_some_and(|b| b.scores.iter().any(|(e, _)| mine.contains(&e.0)));
+            if finished_it {
+                return Ok(());
+            }
+        }
+    }
+    Err(ApiError::new(
+        ErrorCode::NoSuchGame,
+        "this duplicate board is hidden until the tournament ends: every entrant plays the same deal",
+    ))
 }

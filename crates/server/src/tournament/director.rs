@@ -775,6 +775,7 @@ async fn open_table(
 fn tour_table(event: &Event, board: Option<String>) -> TourTable {
     TourTable {
         board,
+        event: Some(event.id.clone()),
         no_show_ms: Some(event.settings.no_show_ms()),
         turn_ms: event.settings.turn_ms,
         match_ms: event.settings.match_clock_ms,

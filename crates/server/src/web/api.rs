@@ -714,20 +714,29 @@ async fn leave(
 
 async fn game(
     State(app): State<Arc<App>>,
+    headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Json<fiveup_protocol::Replay>> {
+    crate::tournament::api::check_board_visible(&app, &id, &headers).await?;
     Ok(Json(games::replay(&app.db, &id).await?))
 }
 
-async fn record_txt(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult<Response> {
+async fn record_txt(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    crate::tournament::api::check_board_visible(&app, &id, &headers).await?;
     let text = games::record_text(&app.db, &id).await?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 
 async fn review(
     State(app): State<Arc<App>>,
+    headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Json<fiveup_protocol::Review>> {
+    crate::tournament::api::check_board_visible(&app, &id, &headers).await?;
     Ok(Json(games::review(&app, &id).await?))
 }
 
