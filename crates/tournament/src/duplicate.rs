@@ -161,12 +161,15 @@ pub fn standings(
             .then(entrants[b].rating.cmp(&entrants[a].rating))
             .then(entrants[a].id.cmp(&entrants[b].id))
     });
+    // Reported to a millionth too: the same results give the same figures whatever order
+    // they came in (a sum of fractions in floating point depends on its order).
+    let shown = |x: f64| fix(x) as f64 / 1e6;
     let mut rows: Vec<StandingRow> = order
         .iter()
         .map(|&i| {
             let (points, tiebreaks) = match scoring {
                 DuplicateScoring::Matchpoints => (
-                    mean(i),
+                    shown(mean(i)),
                     vec![
                         TieBreak {
                             name: "matchpoints".into(),
@@ -174,15 +177,15 @@ pub fn standings(
                         },
                         TieBreak {
                             name: "points +/- avg".into(),
-                            value: diff[i],
+                            value: shown(diff[i]),
                         },
                     ],
                 ),
                 DuplicateScoring::Difference => (
-                    diff[i],
+                    shown(diff[i]),
                     vec![TieBreak {
                         name: "percent".into(),
-                        value: mean(i),
+                        value: shown(mean(i)),
                     }],
                 ),
             };
@@ -211,6 +214,33 @@ mod tests {
     /// A 0%. Means: A 50%, B 62.5%, C 37.5%. Differences from the average: board 1 average
     /// 50/3, A +13.33, B and C -6.67; board 2 average 25/3, A -8.33, B +11.67, C -3.33; sums
     /// A +5, B +5, C -10.
+    #[test]
+    fn the_order_of_boards_and_of_scores_changes_no_figure() {
+        // Fields of 19 make percentages like 14/36, whose sums round differently in
+        // different orders.
+        let entrants: Vec<Entrant> = (0..19)
+            .map(|i| Entrant::single(EntrantId(i), format!("e{i}"), 1000))
+            .collect();
+        let boards: Vec<Board> = (0..8i64)
+            .map(|b| Board {
+                scores: (0..19u32)
+                    .map(|i| (EntrantId(i), (i64::from(i) * 7 + b * 13) % 23 - 11))
+                    .collect(),
+            })
+            .collect();
+        let mut shuffled = boards.clone();
+        shuffled.reverse();
+        for b in &mut shuffled {
+            b.scores.rotate_left(5);
+        }
+        for scoring in [DuplicateScoring::Matchpoints, DuplicateScoring::Difference] {
+            assert_eq!(
+                standings(&entrants, &boards, scoring).unwrap(),
+                standings(&entrants, &shuffled, scoring).unwrap()
+            );
+        }
+    }
+
     #[test]
     fn matchpoints_and_differences_worked_example() {
         let entrants: Vec<Entrant> = ["A", "B", "C"]

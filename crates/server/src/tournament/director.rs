@@ -22,6 +22,7 @@ use fiveup_protocol::ServerMsg;
 use fiveup_tournament::cutthroat::CutThroatOp;
 use fiveup_tournament::swiss::SwissOp;
 use fiveup_tournament::{arena, EntrantId};
+use futures_util::StreamExt;
 
 use super::event::{EntrantRow, Event, Fmt, Format, Live, MatchState, Member, Op, Settings};
 use super::Note;
@@ -285,6 +286,69 @@ async fn commit(app: &App, event: &mut Event, op: Op) -> Result<(), String> {
     Ok(())
 }
 
+/// Store several operations in one transaction, then apply them: all or none.
+async fn commit_all(app: &App, event: &mut Event, ops: Vec<Op>) -> Result<(), String> {
+    if ops.is_empty() {
+        return Ok(());
+    }
+    let mut check = event.clone();
+    for op in &ops {
+        check.apply(op.clone())?;
+    }
+    let first = event.ops.len() as i64 + 1;
+    let mut tx = app.db.pool.begin().await.map_err(db::db_err)?;
+    for (i, op) in ops.iter().enumerate() {
+        let seq = first + i as i64;
+        sqlx::query("INSERT INTO tournament_ops (tournament_id, seq, body) VALUES ($1, $2, $3)")
+            .bind(event.id.as_str())
+            .bind(seq)
+            .bind(serde_json::to_string(op).expect("operations serialise"))
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| format!("operation {seq} not stored: {}", db::db_err(e)))?;
+    }
+    tx.commit()
+        .await
+        .map_err(|e| format!("operations from {first} not stored: {}", db::db_err(e)))?;
+    *event = check;
+    Ok(())
+}
+
+/// Tables opened at once when a wave of matches starts.
+const OPEN_AT_ONCE: usize = 16;
+
+/// Give these matches their next game's table: every `open` stored first (in one
+/// transaction), then the tables opened, several at a time. A table that fails to open is
+/// opened by `repair` when the director starts again from storage.
+async fn open_all(
+    app: &Arc<App>,
+    event: &mut Event,
+    members: &BTreeMap<EntrantId, Vec<Member>>,
+    opens: Vec<(Live, u32)>,
+) -> Result<(), String> {
+    if opens.is_empty() {
+        return Ok(());
+    }
+    let tables: Vec<(Live, String)> = opens.iter().map(|(l, _)| (*l, crate::new_id())).collect();
+    let ops = opens
+        .iter()
+        .zip(&tables)
+        .map(|((l, game), (_, table))| Op::Open {
+            key: l.key,
+            game: *game,
+            table: table.clone(),
+        })
+        .collect();
+    commit_all(app, event, ops).await?;
+    let event: &Event = event;
+    let results: Vec<Result<(), String>> = futures_util::stream::iter(tables)
+        .map(|(l, table)| async move { open_table(app, event, members, l, &table).await })
+        .buffer_unordered(OPEN_AT_ONCE)
+        .collect()
+        .await;
+    results.into_iter().collect()
+}
+
 /// One round of the director's work.
 async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
     let before = event.ops.len();
@@ -340,6 +404,7 @@ async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
         let members = member_map(&rows);
         results(app, event).await?;
         // Decided matches are recorded; the others get their next game's table.
+        let mut opens = Vec::new();
         for l in event.live() {
             match event.match_state(l.key) {
                 MatchState::Playing => {}
@@ -348,41 +413,22 @@ async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
                         commit(app, event, op).await?;
                     }
                 }
-                MatchState::Open(game) => {
-                    let table = crate::new_id();
-                    commit(
-                        app,
-                        event,
-                        Op::Open {
-                            key: l.key,
-                            game,
-                            table: table.clone(),
-                        },
-                    )
-                    .await?;
-                    open_table(app, event, &members, l, &table).await?;
-                }
+                MatchState::Open(game) => opens.push((l, game)),
             }
         }
+        open_all(app, event, &members, opens).await?;
         advance(app, event, now).await?;
         // New pairings get their tables at once.
         if event.ops.len() > before && !event.finished {
-            for l in event.live() {
-                if let MatchState::Open(game) = event.match_state(l.key) {
-                    let table = crate::new_id();
-                    commit(
-                        app,
-                        event,
-                        Op::Open {
-                            key: l.key,
-                            game,
-                            table: table.clone(),
-                        },
-                    )
-                    .await?;
-                    open_table(app, event, &members, l, &table).await?;
-                }
-            }
+            let opens: Vec<(Live, u32)> = event
+                .live()
+                .into_iter()
+                .filter_map(|l| match event.match_state(l.key) {
+                    MatchState::Open(game) => Some((l, game)),
+                    _ => None,
+                })
+                .collect();
+            open_all(app, event, &members, opens).await?;
         }
     }
     if event.finished {
