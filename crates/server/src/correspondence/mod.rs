@@ -407,11 +407,17 @@ pub fn start(app: &Arc<App>) {
             if *shutdown.borrow() {
                 return;
             }
+            // Work cut short by the server's shutdown (its database closing) is not an error:
+            // it is all stored, and the next start carries on.
             if let Err(e) = fire_due(&app).await {
-                crate::log(&format!("correspondence timers: {e}"));
+                if !*shutdown.borrow() {
+                    crate::log(&format!("correspondence timers: {e}"));
+                }
             }
             if let Err(e) = deliver(&app).await {
-                crate::log(&format!("push messages: {e}"));
+                if !*shutdown.borrow() {
+                    crate::log(&format!("push messages: {e}"));
+                }
             }
             let now = settings(&app).clock.now();
             if last_sweep.is_none_or(|l| now - l >= clock::HOUR) {

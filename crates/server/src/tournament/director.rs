@@ -65,14 +65,19 @@ pub fn start(app: &Arc<App>) {
                             let running = running.clone();
                             tokio::spawn(async move {
                                 if let Err(e) = direct(&app, &id).await {
-                                    crate::log(&format!("tournament {id}: {e}"));
+                                    // Work cut short by the shutdown is stored and resumed
+                                    // at the next start: not an error.
+                                    if !*app.shutdown.borrow() {
+                                        crate::log(&format!("tournament {id}: {e}"));
+                                    }
                                 }
                                 running.lock().expect("running lock").remove(&id);
                             });
                         }
                     }
                 }
-                Err(e) => crate::log(&format!("tournaments: {e}")),
+                Err(e) if !*shutdown.borrow() => crate::log(&format!("tournaments: {e}")),
+                Err(_) => return,
             }
             tokio::select! {
                 () = tokio::time::sleep(app.cfg.tournament_tick) => {}
@@ -186,6 +191,9 @@ async fn direct(app: &Arc<App>, id: &str) -> Result<(), String> {
         match step(app, &mut event).await {
             Ok(()) => {}
             Err(e) => {
+                if *app.shutdown.borrow() {
+                    return Ok(());
+                }
                 crate::log(&format!("tournament {id}: {e}"));
                 // Start again from storage.
                 match load(app, id).await? {
