@@ -656,3 +656,96 @@ async fn a_knockout_from_the_form_to_the_champion_by_the_banner() {
     b.close().await.unwrap();
     server.shutdown().await;
 }
+
+/// The create form makes a daylong: its own fields show (boards, scoring, computer opponents,
+/// hours open) and the others hide; no start is needed; the event's page shows the format in
+/// words and each board's commitment, and a board's results wait until one has played it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_daylong_from_the_form_shows_its_boards_commitments() {
+    let Some(browsers) = browsers() else { return };
+    let axe = match axe_source() {
+        Ok(a) => a,
+        Err(msg) => panic!("{msg}"),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        start_server_with(dir.path(), Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let a = driver.session(390, 844).await.unwrap();
+    register(&a, &base, "Dagny").await;
+    go(&a, "/tournaments").await;
+    wait_js(
+        &a,
+        "return !!document.querySelector('#tc-name');",
+        Duration::from_secs(10),
+        "the Tournaments page",
+    )
+    .await;
+    select(&a, "#tc-format", "daylong").await;
+    let shown: Value = a
+        .execute(
+            "const vis = (id) => !document.getElementById(id).closest('[hidden]'); \
+             return ['tc-boards', 'tc-scoring', 'tc-opponents', 'tc-hours', 'tc-rounds', 'tc-minutes', 'tc-min-seats'].map(vis);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        shown,
+        serde_json::json!([true, true, true, true, false, false, false]),
+        "a daylong's fields show and the others hide"
+    );
+    fill(&a, "#tc-name", "Thursday daylong").await;
+    fill(&a, "#tc-boards", "3").await;
+    fill(&a, "#tc-hours", "2").await;
+    select(&a, "#tc-opponents", "club").await;
+    select(&a, "#tc-preset", "all-fives").await;
+    click(&a, "#tc-go").await;
+    let id = wait_js(&a, "const m = location.pathname.match(/^\\/tournaments\\/([a-z0-9]+)$/); return m && document.querySelectorAll('.board-box').length === 3 ? m[1] : '';", Duration::from_secs(20), "the daylong's page with its three boards").await;
+    let id = id.as_str().unwrap().to_string();
+    let page: Value = a
+        .execute(
+            "return { text: document.querySelector('main').innerText, \
+               commits: [...document.querySelectorAll('.board-box code')].map((c) => c.textContent) };",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let text = page["text"].as_str().unwrap();
+    assert!(
+        text.contains("Daylong duplicate, 3 boards, open 2 hours"),
+        "{text}"
+    );
+    assert!(text.contains("Opponents"), "{text}");
+    // Each board's commitment is shown from the start, the one the server gives.
+    let e: Value = a
+        .execute(
+            &format!("return fetch('/api/tournaments/{id}').then((r) => r.json());"),
+            vec![],
+        )
+        .await
+        .unwrap();
+    let commits: Vec<Value> = e["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["commit"].clone())
+        .collect();
+    assert_eq!(page["commits"].as_array().unwrap(), &commits);
+    assert!(commits
+        .iter()
+        .all(|c| c.as_str().is_some_and(|c| c.len() == 64)));
+    assert!(e["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|b| b["hidden"] == true && b["seed"].is_null()));
+    assert!(
+        text.contains("Results are shown once you have played this board"),
+        "{text}"
+    );
+    check_page(&driver, &a, &axe, "tournament-daylong", (390, 844)).await;
+    a.close().await.unwrap();
+    server.shutdown().await;
+}

@@ -437,9 +437,13 @@ export async function runTests(vectorsText, more = {}) {
     ['Swiss, 1 round', 'Knockout, double elimination', 'Arena, 30 minutes'], 'tournament: formats in words');
   eq(rulesWords('all-fives players=4 partnerships=true target=150'), 'All Fives (first lead by lot), in partnerships, to 150', 'tournament: rules in words');
   eq([fmtPoints(0.5), fmtPoints(2.5), fmtPoints(3), fmtPoints(1.25), fmtPoints(-2.5), fmtPoints(-0.5), fmtPoints(0)], ['½', '2½', '3', '1.25', '-2½', '-½', '0'], 'tournament: half points');
-  // Settings the page does not know by name (a match clock) are still listed.
-  const settings = settingsLines({ name: 'x', format: { kind: 'swiss', rounds: 3 }, rules: 'five-up', best_of: 3, start_when: 8, match_clock_ms: 900000, max_entrants: 16, min_rating: 1200 });
-  eq(settings.map((l) => l.join(': ')), ['Format: Swiss, 3 rounds', 'Rules: Five Up', 'Match: best of 3 games', 'Start: when 8 have joined', 'Entrants: at most 16', 'Ratings: 1200 and above', 'Match clock: 15 minutes'], 'tournament: the settings in words');
+  // The clocks in words; settings the page does not know by name are still listed.
+  const settings = settingsLines({ name: 'x', format: { kind: 'swiss', rounds: 3 }, rules: 'five-up', best_of: 3, start_when: 8, match_clock_ms: 900000, turn_ms: 30000, no_show_ms: 120000, max_entrants: 16, min_rating: 1200, pause_ms: 90000 });
+  eq(settings.map((l) => l.join(': ')), ['Format: Swiss, 3 rounds', 'Rules: Five Up', 'Match: best of 3 games', 'Start: when 8 have joined',
+    'Match clock: 15 minutes, then the hand in play decides', 'Turn clock: 30 seconds a move; the third time out loses the game', 'No-shows: lose the game after 2 minutes',
+    'Entrants: at most 16', 'Ratings: 1200 and above', 'Pause: 1 min 30 s'], 'tournament: the settings in words');
+  eq([formatWords({ kind: 'cut_throat', rounds: 4, min_seats: 3, max_seats: 4 }), formatWords({ kind: 'daylong', boards: 8, duration_ms: 86400000 }), formatWords({ kind: 'duplicate', boards: 6, scoring: 'difference' }), formatWords({ kind: 'round_robin', double: true })],
+    ['Cut-throat tables of 3 to 4, 4 rounds', 'Daylong duplicate, 8 boards, open 24 hours', 'Duplicate, 6 boards, by difference', 'Double round robin'], 'tournament: every format in words');
   // A double-elimination bracket of three: the sides, the bye, the reset left out when void.
   const E = (e) => ({ Entrant: e });
   const m = (id, side, round, index, slots, status, result, winner) => ({ id, side, round, index, slots, status, result, winner: winner ?? 'Waiting', loser: 'Waiting', sources: [], winner_to: null, loser_to: null });

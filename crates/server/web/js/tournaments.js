@@ -215,6 +215,7 @@ export async function tournamentPage(main, { params: [id], query, app }) {
   const statusWords = () => {
     if (ev.cancelled) return 'Cancelled: fewer than two entrants when it was due to start.';
     if (ev.status === 'finished') return 'Finished.';
+    if (ev.status === 'running' && ev.settings.format.kind === 'daylong') return ev.late_entry ? 'Open: join and play the boards whenever you like.' : 'Closed to entries; the boards in play are being finished.';
     if (ev.status === 'running') return ev.late_entry ? 'Running; late entries are open.' : 'Running.';
     return `Upcoming. ${startWords(ev.settings)}.`;
   };
@@ -241,7 +242,7 @@ export async function tournamentPage(main, { params: [id], query, app }) {
         e.preventDefault();
         act(() => api.joinTournament(id, partner ? { partner: partner.value } : undefined), 'You have joined the tournament.');
       } }, partner ? h('div', { class: 'field' }, h('label', { for: 'partner' }, 'Your computer partner'), partner) : null,
-      h('button', { type: 'submit', id: 'join' }, ev.status === 'running' ? 'Join late' : 'Join')) : null,
+      h('button', { type: 'submit', id: 'join' }, ev.status === 'running' && ev.settings.format.kind !== 'daylong' ? 'Join late' : 'Join')) : null,
       inIt ? h('p', { class: 'ok', id: 'entered', tabindex: -1 }, ev.status === 'finished' ? 'You played in this tournament.' : 'You are in this tournament.') : null,
       canWithdraw ? h('button', { type: 'button', class: 'secondary', id: 'withdraw', onClick: () => act(() => api.withdrawTournament(id), 'You have withdrawn.') }, 'Withdraw') : null,
       creator && ev.late_entry && cfg ? h('form', { class: 'row', id: 'bots-form', 'aria-label': 'add computer entrants', onSubmit: (e) => {

@@ -61,8 +61,9 @@ export function settingsLines(s) {
     ['Format', formatWords(s.format)],
     ['Rules', rulesWords(s.rules)],
     ['Match', s.best_of > 1 ? `best of ${s.best_of} games` : 'one game'],
-    ['Start', startWords(s).replace(/^Starts /, '')],
   ];
+  const start = startWords(s).replace(/^Starts /, '');
+  lines.push(['Start', start || (s.format && s.format.kind === 'daylong' ? 'at once, when it was made' : 'not set')]);
   if (s.opponents) lines.push(['Opponents', levelWords(s.opponents)]);
   if (s.match_clock_ms) lines.push(['Match clock', `${minutes(s.match_clock_ms)}, then the hand in play decides`]);
   if (s.turn_ms) lines.push(['Turn clock', `${minutes(s.turn_ms)} a move; the third time out loses the game`]);
@@ -235,6 +236,7 @@ export function boardsSection(ev, nameOf) {
         h('div', { class: 'hex' }, h('span', { class: 'k' }, 'commitment'), ' ', h('code', {}, b.commit)),
         h('div', { class: 'hex' }, h('span', { class: 'k' }, 'seed'), ' ', b.seed ? h('code', {}, b.seed) : h('span', { class: 'muted' }, 'published when the event ends')),
         b.seed ? h('p', {}, h('button', { type: 'button', class: 'secondary', onClick: verify }, `Verify board ${b.board}`), out) : null,
+        b.hidden ? h('p', { class: 'muted board-hidden' }, 'Results are shown once you have played this board (everyone plays the same deal).') : null,
         b.average != null ? h('p', {}, `Average score: ${Number(b.average).toFixed(1)}`) : null,
         (b.results || []).length ? h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': `board ${b.board} results` }, h('table', { class: 'result' },
           h('thead', {}, h('tr', {}, ['Entrant', 'Score', 'Matchpoints', 'Difference', 'Game'].map((x) => h('th', { scope: 'col' }, x)))),
