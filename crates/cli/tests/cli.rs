@@ -773,13 +773,14 @@ fn tournament_round_robin_arena_duplicate_and_cutthroat_run() {
             "--json",
         ],
     ));
-    // Matchpoint percentages average 50 over the field.
+    // Matchpoint percentages average 50 over the field (each is reported to a millionth, so
+    // the mean of the reported figures is 50 within that).
     let mean: f64 = rows
         .iter()
         .map(|r| r["points"].as_f64().unwrap_or(0.0))
         .sum::<f64>()
         / 3.0;
-    assert!((mean - 50.0).abs() < 1e-9, "{rows:?}");
+    assert!((mean - 50.0).abs() <= 1e-6, "{rows:?}");
 
     let o = tournament(
         "cutthroat",
