@@ -44,6 +44,7 @@ export function renderBoard(svg, tree, opts = {}) {
   const view = boardView(geo.bbox, rect.width, rect.height, {
     minW, minH, focus: last ? [last.x, last.y] : null,
     zoom: zoomable ? svg.fiveupZoom || null : { fit: true }, slack: zoomable ? 44 : 0,
+    show: targets.size ? geo.ends.filter((e) => targets.has(e.arm)).map((e) => [e.x, e.y]) : null,
   });
   const vb = view.vb;
   svg.setAttribute('viewBox', vb.map((v) => v.toFixed(3)).join(' '));

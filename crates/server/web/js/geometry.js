@@ -296,13 +296,23 @@ export function boardLimits(width, height, { wind = false, setTiles = 28 } = {})
  * `slack` pixels below it (room to pan the last row out from under the zoom buttons).
  * Returns `{vb, unit, fitUnit, whole}` (`whole`: everything is in view).
  */
-export function boardView(bbox, width, height, { minUnit = MIN_UNIT, focus = null, zoom = null, minW = 12, minH = 7, margin = 0.6, slack = 0 } = {}) {
+export function boardView(bbox, width, height, { minUnit = MIN_UNIT, focus = null, zoom = null, minW = 12, minH = 7, margin = 0.6, slack = 0, show = null } = {}) {
   const aspect = width > 0 && height > 0 ? width / height : 1.6;
   const fit = fitViewBox(bbox, { aspect, minW, minH, margin });
   const fitUnit = width > 0 ? width / fit[2] : minUnit;
   if (zoom && zoom.fit) return { vb: fit, unit: fitUnit, fitUnit, whole: true };
   let unit = zoom ? zoom.unit : minUnit;
   if (!zoom && fitUnit >= minUnit) return { vb: fit, unit: fitUnit, fitUnit, whole: true };
+  // The automatic view keeps every point of `show` (the ends offered for a play) in view:
+  // centred on them, and zoomed out as far as it takes (to the whole layout at most).
+  if (!zoom && show && show.length && width > 0 && height > 0) {
+    const xs = show.map((p) => p[0]);
+    const ys = show.map((p) => p[1]);
+    const spanX = Math.max(...xs) - Math.min(...xs) + 2;
+    const spanY = Math.max(...ys) - Math.min(...ys) + 2;
+    unit = Math.min(unit, width / spanX, height / spanY);
+    focus = [(Math.max(...xs) + Math.min(...xs)) / 2, (Math.max(...ys) + Math.min(...ys)) / 2];
+  }
   if (unit <= fitUnit) return { vb: fit, unit: fitUnit, fitUnit, whole: true };
   unit = Math.min(unit, 4 * Math.max(minUnit, fitUnit));
   const w = width / unit;

@@ -242,6 +242,14 @@ export async function runTests(vectorsText, more = {}) {
   check(small.whole && small.unit >= MIN_UNIT, 'view: a small layout is shown whole', JSON.stringify(small));
   const big = boardView({ minX: -20, minY: -15, maxX: 20, maxY: 15 }, 378, 278, { focus: [19, 14] });
   check(!big.whole && Math.abs(big.unit - MIN_UNIT) < 1e-9 && big.vb[0] + big.vb[2] <= 20.6 + 1e-9 && big.vb[1] + big.vb[3] <= 15.6 + 1e-9 && big.vb[0] < 19 && big.vb[0] + big.vb[2] > 19 && big.vb[1] < 14 && big.vb[1] + big.vb[3] > 14, 'view: a big layout is shown in part at a readable size, near the focus', JSON.stringify(big));
+  // Ends offered for a play are all kept in view by the automatic view, wherever the focus is.
+  const inView = (v, p) => v.vb[0] <= p[0] && p[0] <= v.vb[0] + v.vb[2] && v.vb[1] <= p[1] && p[1] <= v.vb[1] + v.vb[3];
+  for (const show of [[[-19, -14]], [[-19, -14], [-12, -14]], [[-19, -14], [19, 14]]]) {
+    const v = boardView({ minX: -20, minY: -15, maxX: 20, maxY: 15 }, 378, 278, { focus: [19, 14], show });
+    check(show.every((p) => inView(v, p)) && v.unit <= MIN_UNIT + 1e-9, 'view: the offered ends are in view', JSON.stringify({ show, v }));
+  }
+  const near = boardView({ minX: -20, minY: -15, maxX: 20, maxY: 15 }, 378, 278, { focus: [19, 14], show: [[-19, -14], [-17, -14]] });
+  check(Math.abs(near.unit - MIN_UNIT) < 1e-9, 'view: ends close together keep the readable size', JSON.stringify(near));
   const fitted = boardView({ minX: -20, minY: -15, maxX: 20, maxY: 15 }, 378, 278, { zoom: { fit: true } });
   check(fitted.whole && fitted.unit < MIN_UNIT, 'view: asked to fit, the whole layout at any size', JSON.stringify(fitted));
   const limits = boardLimits(378, 278, { wind: true, setTiles: 91 });
