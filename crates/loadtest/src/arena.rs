@@ -28,7 +28,7 @@ use crate::http;
 use crate::stats::{self, Summary};
 use crate::table::{self, Player, Rng, Sample, Shared, Step, TableResult};
 use crate::wire::{Incoming, Kind};
-use crate::{inproc, procinfo, Options, CLIENT_THREAD};
+use crate::{client_cpu, inproc, procinfo, Options, CLIENT_THREAD};
 
 /// What one entrant did.
 #[derive(Clone, Debug, Default)]
@@ -377,14 +377,6 @@ async fn play(
     }
 }
 
-fn client_cpu() -> f64 {
-    procinfo::thread_cpu_by_name()
-        .iter()
-        .filter(|(k, _)| k.starts_with(CLIENT_THREAD))
-        .map(|(_, v)| v)
-        .sum()
-}
-
 #[allow(clippy::too_many_lines)]
 async fn drive(
     opts: &Options,
@@ -506,15 +498,13 @@ async fn drive(
     let measured_secs = stop_at.duration_since(last_entry).as_secs_f64();
     let moves = stats::summarize(&mut moves);
     let players_cpu_secs = client_cpu() - cpu_client_before;
-    let server_cpu_secs = if in_process {
-        procinfo::cpu_secs(None)
-            .zip(cpu_total_before)
-            .map(|(a, b)| a - b - players_cpu_secs)
-    } else {
-        pid.and_then(|p| procinfo::cpu_secs(Some(p)))
-            .zip(cpu_server_before)
-            .map(|(a, b)| a - b)
-    };
+    let server_cpu_secs = crate::server_cpu(
+        in_process,
+        pid,
+        cpu_total_before,
+        cpu_server_before,
+        players_cpu_secs,
+    );
     Ok(ArenaReport {
         entrants,
         joined,

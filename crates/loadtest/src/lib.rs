@@ -305,7 +305,28 @@ fn in_window(samples: &[Sample], from_ms: u32, to_ms: u32) -> Vec<u32> {
         .collect()
 }
 
-fn client_cpu() -> f64 {
+/// CPU seconds the server used since `total_before` (this whole process, when the server runs
+/// in it, less the players' `players_secs`) or since `server_before` (the process `pid`).
+pub(crate) fn server_cpu(
+    in_process: bool,
+    pid: Option<u32>,
+    total_before: Option<f64>,
+    server_before: Option<f64>,
+    players_secs: f64,
+) -> Option<f64> {
+    if in_process {
+        procinfo::cpu_secs(None)
+            .zip(total_before)
+            .map(|(a, b)| a - b - players_secs)
+    } else {
+        pid.and_then(|p| procinfo::cpu_secs(Some(p)))
+            .zip(server_before)
+            .map(|(a, b)| a - b)
+    }
+}
+
+/// CPU seconds of the players' threads so far.
+pub(crate) fn client_cpu() -> f64 {
     procinfo::thread_cpu_by_name()
         .iter()
         .filter(|(k, _)| k.starts_with(CLIENT_THREAD))
@@ -474,15 +495,13 @@ async fn drive(opts: &Options, url: &str, in_process: bool) -> Result<Report, St
     let errors = error_kinds.values().sum();
 
     let players_secs = client_cpu() - cpu_client_before;
-    let server_secs = if in_process {
-        procinfo::cpu_secs(None)
-            .zip(cpu_total_before)
-            .map(|(a, b)| a - b - players_secs)
-    } else {
-        pid.and_then(|p| procinfo::cpu_secs(Some(p)))
-            .zip(cpu_server_before)
-            .map(|(a, b)| a - b)
-    };
+    let server_secs = server_cpu(
+        in_process,
+        pid,
+        cpu_total_before,
+        cpu_server_before,
+        players_secs,
+    );
     let total_moves = all_moves.len() as f64;
     Ok(Report {
         tables: opts.tables,
