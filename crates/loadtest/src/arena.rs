@@ -222,7 +222,7 @@ async fn create_arena(
     length: Duration,
     seed: u64,
 ) -> Result<String, String> {
-    let guest = table::guest(sh, None, "arena director").await?;
+    let guest = table::guest(&sh.target, None, "arena director").await?;
     let name = format!("arena{:08x}", seed as u32 ^ std::process::id());
     let body = serde_json::json!({"username": name, "password": "a long load test password"});
     let r = http::post(

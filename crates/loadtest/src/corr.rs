@@ -151,22 +151,6 @@ async fn get(target: &Target, path: &str, cookie: &str) -> Result<http::Response
     http::parse_response(&raw)
 }
 
-async fn guest(target: &Target, name: &str) -> Result<String, String> {
-    let r = http::post(
-        target,
-        None,
-        "/api/guest",
-        None,
-        &serde_json::json!({ "nickname": name }).to_string(),
-    )
-    .await?;
-    if r.status != 200 {
-        return Err(format!("POST /api/guest answered {}: {}", r.status, r.body));
-    }
-    r.cookie
-        .ok_or_else(|| "POST /api/guest set no cookie".to_string())
-}
-
 /// Make one game between two people; its table id.
 async fn make_game(target: &Target, creator: &str, joiner: &str) -> Result<String, String> {
     let body = serde_json::json!({"rules": "five-up players=2",
@@ -324,7 +308,7 @@ pub fn run_corr(o: &CorrOptions) -> Result<CorrReport, String> {
         let n_people = (o.games / 5).max(2);
         let mut people = Vec::with_capacity(n_people);
         for i in 0..n_people {
-            people.push(guest(&target, &format!("corr{i}")).await?);
+            people.push(crate::table::guest(&target, None, &format!("corr{i}")).await?);
         }
         let people = Arc::new(people);
         let setup = Instant::now();

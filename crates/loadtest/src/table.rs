@@ -153,12 +153,17 @@ pub(crate) fn micros(d: Duration) -> u32 {
     u32::try_from(d.as_micros()).unwrap_or(u32::MAX)
 }
 
-pub(crate) async fn guest(sh: &Shared, src: Option<IpAddr>, name: &str) -> Result<String, String> {
+/// A guest session for `name` (from `src` when given): its cookie.
+pub(crate) async fn guest(
+    target: &Target,
+    src: Option<IpAddr>,
+    name: &str,
+) -> Result<String, String> {
     let body = serde_json::to_string(&GuestRequest {
         nickname: name.to_string(),
     })
     .map_err(|e| e.to_string())?;
-    let r = http::post(&sh.target, src, "/api/guest", None, &body).await?;
+    let r = http::post(target, src, "/api/guest", None, &body).await?;
     if r.status != 200 {
         return Err(format!("POST /api/guest answered {}: {}", r.status, r.body));
     }
@@ -194,7 +199,7 @@ impl Player {
         src: Option<IpAddr>,
         name: &str,
     ) -> Result<Player, String> {
-        let cookie = guest(sh, src, name).await?;
+        let cookie = guest(&sh.target, src, name).await?;
         let ws = connect_ws(sh, src, &cookie).await?;
         Ok(Player {
             ws,
