@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{databases, free_port, get, guest, pg_schema, post, session_of, Proc};
+use common::{databases, free_port, get, pg_schema, post, registered, Proc};
 use serde_json::{json, Value};
 use sqlx::Connection;
 
@@ -58,19 +58,6 @@ fn serve(db: &str, port: u16, more: &[&str]) -> (Proc, SocketAddr) {
         }
     });
     (Proc(child), addr)
-}
-
-async fn registered(addr: SocketAddr, name: &str) -> String {
-    let (cookie, _) = guest(addr, name).await;
-    let r = post(
-        addr,
-        "/api/register",
-        Some(&cookie),
-        &json!({"username": name, "password": "correct horse battery"}),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    session_of(&r)
 }
 
 /// A Swiss of 16 computer entrants, 4 rounds, created and filled (it starts at once).

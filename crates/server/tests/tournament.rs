@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::{config, connect, databases, get, guest, post, session_of};
+use common::{config, connect, databases, get, guest, post, registered};
 use fiveup_protocol::{ClientMsg, ServerMsg};
 use fiveup_tournament::knockout::{Elimination, Knockout, KnockoutSettings};
 use fiveup_tournament::swiss::{Swiss, SwissSettings};
@@ -22,20 +22,6 @@ fn test_config(db: &str) -> fiveup_server::Config {
     let mut c = config(db);
     c.tournament_tick = Duration::from_millis(50);
     c
-}
-
-/// A registered player's session.
-async fn registered(addr: SocketAddr, name: &str) -> String {
-    let (cookie, _) = guest(addr, name).await;
-    let r = post(
-        addr,
-        "/api/register",
-        Some(&cookie),
-        &json!({"username": name, "password": "correct horse battery"}),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    session_of(&r)
 }
 
 async fn create(addr: SocketAddr, cookie: &str, settings: &Value) -> String {

@@ -7,21 +7,8 @@ mod common;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use common::{config, databases, get, guest, post, session_of};
+use common::{config, databases, get, guest, post, registered};
 use serde_json::{json, Value};
-
-async fn registered(addr: std::net::SocketAddr, name: &str) -> String {
-    let (cookie, _) = guest(addr, name).await;
-    let r = post(
-        addr,
-        "/api/register",
-        Some(&cookie),
-        &json!({"username": name, "password": "correct horse battery"}),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.body);
-    session_of(&r)
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn entries_arriving_together_are_each_numbered_once_and_limited() {

@@ -212,6 +212,20 @@ pub async fn guest(addr: SocketAddr, name: &str) -> (String, i64) {
     (session_of(&a), me.user.id)
 }
 
+/// A registered player's session token: a guest named `name` who registers under that name.
+pub async fn registered(addr: SocketAddr, name: &str) -> String {
+    let (cookie, _) = guest(addr, name).await;
+    let a = post(
+        addr,
+        "/api/register",
+        Some(&cookie),
+        &serde_json::json!({"username": name, "password": "correct horse battery"}),
+    )
+    .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    session_of(&a)
+}
+
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// A websocket client.
