@@ -674,7 +674,7 @@ async fn reminders_and_timeouts_fire_once_across_kill_9() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("kill.db").display().to_string();
     let clock = dir.path().join("clock");
-    let set = |t: i64| std::fs::write(&clock, t.to_string()).unwrap();
+    let set = |t: i64| set_clock(&clock, t);
     set(MONDAY_9);
     let rx = receiver().await;
     let (mut server, addr) = spawn_server(dir.path(), &db, &clock).await;
@@ -699,6 +699,12 @@ async fn reminders_and_timeouts_fire_once_across_kill_9() {
     // The 24-hour reminder goes out; the server is killed right after.
     set(MONDAY_9 + DAY);
     until("the 24-hour reminder", || async { count() == 2 }).await;
+    // Killed once its sending is recorded: a kill between a push service's answer and that
+    // record sends the message again after a minute (at least once, with the same topic).
+    until("the reminder's sending recorded", || async {
+        outbox(&db) == 0
+    })
+    .await;
     server.0.kill().unwrap();
     server.0.wait().unwrap();
     // Restarted: nothing is sent again.
@@ -706,6 +712,7 @@ async fn reminders_and_timeouts_fire_once_across_kill_9() {
     server = s;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(count(), 2, "nothing fires twice after a restart");
+    assert_eq!(outbox(&db), 0, "nothing waits to be sent");
     // Killed while the 1-hour reminder and the deadline fall due, and started again: each
     // fires once.
     server.0.kill().unwrap();
@@ -729,6 +736,22 @@ async fn reminders_and_timeouts_fire_once_across_kill_9() {
     assert_eq!(ks, ["over", "over", "reminder", "reminder", "turn"]);
     assert_eq!(table_status(addr2, &t.id).await, TableStatus::Finished);
     drop(server);
+}
+
+/// Set the clock file read by [`corr_server_process`], in one step (written beside it and
+/// renamed, so that the process never reads it half written).
+fn set_clock(clock: &std::path::Path, t: i64) {
+    let tmp = clock.with_extension("tmp");
+    std::fs::write(&tmp, t.to_string()).unwrap();
+    std::fs::rename(&tmp, clock).unwrap();
+}
+
+/// How many messages wait in the outbox of the SQLite database `db` (sent or not).
+fn outbox(db: &str) -> i64 {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.busy_timeout(Duration::from_secs(5)).unwrap();
+    conn.query_row("SELECT COUNT(*) FROM push_outbox", [], |r| r.get(0))
+        .unwrap()
 }
 
 /// Wait (at most 20 s) for a server process to end by itself.
@@ -758,7 +781,7 @@ async fn a_kill_between_a_move_and_its_timers_keeps_the_moves_clock() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("move.db").display().to_string();
     let clock = dir.path().join("clock");
-    let set = |t: i64| std::fs::write(&clock, t.to_string()).unwrap();
+    let set = |t: i64| set_clock(&clock, t);
     set(MONDAY_9);
     let (mut server, addr) = spawn_crashing(dir.path(), &db, &clock, "move").await;
     let (ann, _) = guest(addr, "Ann").await;
@@ -819,7 +842,7 @@ async fn a_kill_right_after_a_timeout_is_stored_still_counts_it_once() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("timeout.db").display().to_string();
     let clock = dir.path().join("clock");
-    let set = |t: i64| std::fs::write(&clock, t.to_string()).unwrap();
+    let set = |t: i64| set_clock(&clock, t);
     set(MONDAY_9);
     let (mut server, addr) = spawn_crashing(dir.path(), &db, &clock, "timeout").await;
     let (ann, _) = guest(addr, "Ann").await;
