@@ -29,6 +29,7 @@ pub mod duel;
 mod expert;
 mod greedy;
 pub mod learned;
+pub mod neural;
 mod pimc;
 mod random;
 pub mod rating;
@@ -42,8 +43,8 @@ pub use expert::{
 };
 pub use greedy::{greedy_action, Greedy};
 pub use pimc::{
-    analyze, analyze_within, ActionEval, ExpertConfig, Oracle, Pimc, Rollout, DEFAULT_SAMPLES,
-    NEAR_TARGET, WIN_VALUE,
+    analyze, analyze_within, ActionEval, ExpertConfig, Leaf, Oracle, Pimc, Rollout,
+    DEFAULT_SAMPLES, NEAR_TARGET, WIN_VALUE,
 };
 pub use random::RandomPlayer;
 
@@ -139,7 +140,9 @@ impl std::error::Error for SpecError {}
 
 /// The players that can be named, in order of strength (`oracle` sees every hand: it is for
 /// measurement only).
-pub const PLAYERS: [&str; 6] = ["random", "greedy", "club", "pimc", "expert", "oracle"];
+pub const PLAYERS: [&str; 7] = [
+    "random", "greedy", "club", "neural", "pimc", "expert", "oracle",
+];
 
 /// The levels people choose from, weakest first: a name for players and the player spec it
 /// stands for (each searcher on one thread, with its default budget). Their ratings are
@@ -217,6 +220,10 @@ pub fn make_bot(spec: &str, seed: u64) -> Result<Bot, SpecError> {
         "club" => {
             no_settings(name)?;
             Ok(Bot::Seat(Box::new(Club)))
+        }
+        "neural" => {
+            no_settings(name)?;
+            Ok(Bot::Seat(Box::new(neural::Neural::shipped())))
         }
         "pimc" => Ok(Bot::Seat(Box::new(Pimc::new(
             ExpertConfig::parse(settings)?,

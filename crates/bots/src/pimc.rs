@@ -75,7 +75,34 @@ pub struct ExpertConfig {
     /// inference temperature, and each finished by the rollout (0: off, as pimc). See
     /// [`crate::expert`].
     pub reply: u32,
+    /// How a world is valued once the searched action is made: played out by the rollout
+    /// (the default), or valued at once by the learned critic ([`Leaf::Net`]).
+    pub leaf: Leaf,
 }
+
+/// How the search values a sampled world after the searched action.
+#[derive(Clone, Copy, Debug)]
+pub enum Leaf {
+    /// Played out to the end of the hand by the rollout policy.
+    Rollout,
+    /// Valued by the learned critic ([`crate::neural`]): the points the searcher's side is
+    /// expected to gain over the others' from there to the end of the hand. Near the target
+    /// (when the search plays to win the game) and in the exact endgame the search does as
+    /// before.
+    Net(&'static crate::neural::Nets),
+}
+
+impl PartialEq for Leaf {
+    fn eq(&self, other: &Leaf) -> bool {
+        match (self, other) {
+            (Leaf::Rollout, Leaf::Rollout) => true,
+            (Leaf::Net(a), Leaf::Net(b)) => std::ptr::eq(*a, *b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Leaf {}
 
 impl Default for ExpertConfig {
     fn default() -> ExpertConfig {
@@ -88,6 +115,7 @@ impl Default for ExpertConfig {
             infer: 0,
             nest: 0,
             reply: 0,
+            leaf: Leaf::Rollout,
         }
     }
 }
@@ -115,16 +143,25 @@ impl ExpertConfig {
                     "club" => Rollout::Club,
                     "seeing" if extended => Rollout::Seeing,
                     "learned" if extended => Rollout::Learned(&crate::learned::LEARNED),
+                    "net" if extended => Rollout::Net(crate::neural::Nets::shipped()),
                     _ => {
                         return Err(SpecError(format!(
                             "rollout: {v:?} is not {}",
                             if extended {
-                                "greedy, club, learned or seeing"
+                                "greedy, club, learned, net or seeing"
                             } else {
                                 "greedy or club"
                             }
                         )))
                     }
+                };
+                continue;
+            }
+            if k == "leaf" && extended {
+                c.leaf = match v {
+                    "rollout" => Leaf::Rollout,
+                    "net" => Leaf::Net(crate::neural::Nets::shipped()),
+                    _ => return Err(SpecError(format!("leaf: {v:?} is not rollout or net"))),
                 };
                 continue;
             }
@@ -146,7 +183,11 @@ impl ExpertConfig {
                     return Err(SpecError(format!("{k}={v} is out of range")))
                 }
                 _ => {
-                    let more = if extended { ", infer, nest, reply" } else { "" };
+                    let more = if extended {
+                        ", infer, nest, reply, leaf"
+                    } else {
+                        ""
+                    };
                     return Err(SpecError(format!(
                         "unknown setting {k:?}; settings are samples, time, threads, endgame, \
                          rollout{more}"
@@ -168,6 +209,7 @@ impl ExpertConfig {
             Rollout::Seeing => "seeing",
             Rollout::Learned(p) if std::ptr::eq(p, &crate::learned::LEARNED) => "learned",
             Rollout::Learned(_) => "trained",
+            Rollout::Net(_) => "net",
         };
         let mut infer = String::new();
         if self.infer > 0 {
@@ -178,6 +220,9 @@ impl ExpertConfig {
         }
         if self.reply > 0 {
             infer += &format!(",reply={}", self.reply);
+        }
+        if let Leaf::Net(_) = self.leaf {
+            infer += ",leaf=net";
         }
         format!(
             "{name}:{budget},threads={},endgame={},rollout={rollout}{infer}",
@@ -293,6 +338,13 @@ fn in_play(s: &State) -> bool {
 
 /// Finish the hand with the rollout policy.
 fn rollout(s: &mut State, policy: Rollout) {
+    if let Rollout::Net(n) = policy {
+        while in_play(s) {
+            let a = n.choose(&s.view(s.to_move()));
+            s.apply_unchecked(a);
+        }
+        return;
+    }
     if let (Rollout::Learned(p), 6) = (policy, s.rules().set) {
         let mut buf = Vec::new();
         while in_play(s) {
@@ -310,7 +362,7 @@ fn rollout(s: &mut State, policy: Rollout) {
     };
     while in_play(s) {
         let a = match policy {
-            Rollout::Greedy | Rollout::Learned(_) => greedy_action(s),
+            Rollout::Greedy | Rollout::Learned(_) | Rollout::Net(_) => greedy_action(s),
             Rollout::Club => {
                 let seat = s.to_move();
                 crate::Player::choose(&mut crate::club::Club, &s.view(seat))
@@ -326,7 +378,7 @@ fn rollout(s: &mut State, policy: Rollout) {
 }
 
 /// How sampled worlds are played to the end of the hand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Rollout {
     /// The greedy rule (fast).
     Greedy,
@@ -338,7 +390,25 @@ pub enum Rollout {
     /// A learned policy over club's terms and more, from each seat's view of the sampled world
     /// (double-six only; see [`crate::learned`]).
     Learned(&'static crate::learned::Policy),
+    /// The learned action-value network ([`crate::neural`]) from each seat's view of the
+    /// sampled world, on every set.
+    Net(&'static crate::neural::Nets),
 }
+
+impl PartialEq for Rollout {
+    fn eq(&self, other: &Rollout) -> bool {
+        match (self, other) {
+            (Rollout::Greedy, Rollout::Greedy)
+            | (Rollout::Club, Rollout::Club)
+            | (Rollout::Seeing, Rollout::Seeing) => true,
+            (Rollout::Learned(a), Rollout::Learned(b)) => a == b,
+            (Rollout::Net(a), Rollout::Net(b)) => std::ptr::eq(*a, *b),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Rollout {}
 
 /// Tiles left in all hands.
 fn tiles_in_hands(s: &State) -> u32 {
@@ -410,6 +480,11 @@ fn finish(
 ) -> f64 {
     if in_play(&s) && s.rules().sides() == 2 && !s.can_draw() && tiles_in_hands(&s) <= cfg.endgame {
         return solve(&s, side, before, to_win, f64::NEG_INFINITY, f64::INFINITY);
+    }
+    if let (Leaf::Net(n), false) = (cfg.leaf, to_win) {
+        if in_play(&s) {
+            return value(&s, side, before, false) + f64::from(n.side_value(&s, side));
+        }
     }
     rollout(&mut s, cfg.rollout);
     value(&s, side, before, to_win)
@@ -487,6 +562,7 @@ fn evaluate_nested(
             let b = match cfg.rollout {
                 Rollout::Greedy => greedy_action(&s),
                 Rollout::Learned(p) => p.choose(&s.view(seat)),
+                Rollout::Net(n) => n.choose(&s.view(seat)),
                 Rollout::Club => crate::Player::choose(&mut crate::club::Club, &s.view(seat)),
                 Rollout::Seeing => {
                     let next = seat.next(s.rules().players);
