@@ -278,6 +278,10 @@ mod tests {
         assert_eq!(analyze(&view, &cfg, 4), analyze(&view, &cfg, 4));
         let learned = ExpertConfig::parse_expert("samples=30,threads=2,rollout=learned").unwrap();
         assert_eq!(analyze(&view, &learned, 4), analyze(&view, &learned, 4));
+        // With the critic at the leaves, any number of threads gives one thread's answer.
+        let net = ExpertConfig::parse_expert("samples=30,threads=1,leaf=net").unwrap();
+        let net2 = ExpertConfig::parse_expert("samples=30,threads=2,leaf=net").unwrap();
+        assert_eq!(analyze(&view, &net, 4), analyze(&view, &net2, 4));
         let mut e1 = Expert::new(cfg, 11);
         let mut e2 = Expert::new(cfg, 11);
         assert_eq!(e1.choose(&view), e2.choose(&view));

@@ -286,6 +286,9 @@ mod tests {
         plays_legally("expert:samples=4,threads=1,nest=2,rollout=learned");
         plays_legally("expert:samples=4,threads=1,reply=3,rollout=learned");
         plays_legally("expert:samples=4,threads=1,reply=2");
+        plays_legally("expert:samples=6,threads=1,leaf=net");
+        plays_legally("expert:samples=4,threads=1,rollout=net");
+        plays_legally("neural");
         plays_legally("oracle:samples=4,threads=1");
     }
 
@@ -310,6 +313,16 @@ mod tests {
         assert!(make_bot("expert:infer=1001", 1).is_err());
         assert!(make_bot("expert:reply=29", 1).is_err());
         assert!(make_bot("pimc:reply=2", 1).is_err());
+        // The learned leaf and rollout are the expert's.
+        assert!(make_bot("pimc:leaf=net", 1).is_err());
+        assert!(make_bot("expert:leaf=tree", 1).is_err());
+        assert!(make_bot("neural:samples=3", 1).is_err());
+        assert_eq!(
+            make_bot("expert:samples=50,threads=1,leaf=net", 1)
+                .unwrap()
+                .name(),
+            "expert:samples=50,threads=1,endgame=8,rollout=club,infer=3,leaf=net"
+        );
         assert!(make_bot("expert:reply=3", 1)
             .unwrap()
             .name()

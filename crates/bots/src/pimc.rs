@@ -78,6 +78,9 @@ pub struct ExpertConfig {
     /// How a world is valued once the searched action is made: played out by the rollout
     /// (the default), or valued at once by the learned critic ([`Leaf::Net`]).
     pub leaf: Leaf,
+    /// With [`Leaf::Net`]: plies played by the rollout policy after the searched action before
+    /// the critic values the world (0: at once).
+    pub depth: u32,
 }
 
 /// How the search values a sampled world after the searched action.
@@ -116,6 +119,7 @@ impl Default for ExpertConfig {
             nest: 0,
             reply: 0,
             leaf: Leaf::Rollout,
+            depth: 0,
         }
     }
 }
@@ -176,15 +180,16 @@ impl ExpertConfig {
                 "infer" if extended && n <= 1000 => c.infer = n as u32,
                 "nest" if extended && n <= 1000 => c.nest = n as u32,
                 "reply" if extended && n <= 28 => c.reply = n as u32,
+                "depth" if extended && n <= 100 => c.depth = n as u32,
                 "samples" | "time" | "threads" | "endgame" => {
                     return Err(SpecError(format!("{k}={v} is out of range")))
                 }
-                "infer" | "nest" | "reply" if extended => {
+                "infer" | "nest" | "reply" | "depth" if extended => {
                     return Err(SpecError(format!("{k}={v} is out of range")))
                 }
                 _ => {
                     let more = if extended {
-                        ", infer, nest, reply, leaf"
+                        ", infer, nest, reply, leaf, depth"
                     } else {
                         ""
                     };
@@ -223,6 +228,9 @@ impl ExpertConfig {
         }
         if let Leaf::Net(_) = self.leaf {
             infer += ",leaf=net";
+            if self.depth > 0 {
+                infer += &format!(",depth={}", self.depth);
+            }
         }
         format!(
             "{name}:{budget},threads={},endgame={},rollout={rollout}{infer}",
@@ -377,6 +385,23 @@ fn rollout(s: &mut State, policy: Rollout) {
     }
 }
 
+/// One action of the rollout policy (as [`rollout`] would choose it).
+fn rollout_ply(s: &mut State, policy: Rollout) {
+    let seat = s.to_move();
+    let big = s.rules().set != 6;
+    let a = match policy {
+        Rollout::Net(n) => n.choose(&s.view(seat)),
+        Rollout::Learned(p) if !big => p.choose(&s.view(seat)),
+        Rollout::Club if !big => crate::Player::choose(&mut crate::club::Club, &s.view(seat)),
+        Rollout::Seeing if !big => {
+            let next = seat.next(s.rules().players);
+            crate::club::choose_seeing(&s.view(seat), &crate::club::Weights::CLUB, s.hand(next))
+        }
+        _ => greedy_action(s),
+    };
+    s.apply_unchecked(a);
+}
+
 /// How sampled worlds are played to the end of the hand.
 #[derive(Clone, Copy, Debug)]
 pub enum Rollout {
@@ -482,9 +507,25 @@ fn finish(
         return solve(&s, side, before, to_win, f64::NEG_INFINITY, f64::INFINITY);
     }
     if let (Leaf::Net(n), false) = (cfg.leaf, to_win) {
+        // A few plies by the rollout policy (the replies the search cares most about), then
+        // the critic.
+        let mut plies = cfg.depth;
+        while plies > 0 && in_play(&s) {
+            rollout_ply(&mut s, cfg.rollout);
+            settle(&mut s);
+            plies -= 1;
+        }
+        if in_play(&s)
+            && s.rules().sides() == 2
+            && !s.can_draw()
+            && tiles_in_hands(&s) <= cfg.endgame
+        {
+            return solve(&s, side, before, to_win, f64::NEG_INFINITY, f64::INFINITY);
+        }
         if in_play(&s) {
             return value(&s, side, before, false) + f64::from(n.side_value(&s, side));
         }
+        return value(&s, side, before, false);
     }
     rollout(&mut s, cfg.rollout);
     value(&s, side, before, to_win)

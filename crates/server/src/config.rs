@@ -200,4 +200,4 @@ impl Default for Config {
 pub const BOT_LEVELS: [&str; 5] = ["beginner", "casual", "club", "strong", "master"];
 
 /// Players a seat may also name directly, as before the levels (not offered in the lists).
-pub const BOT_PLAYERS: [&str; 5] = ["random", "greedy", "club", "pimc", "expert"];
+pub const BOT_PLAYERS: [&str; 6] = ["random", "greedy", "club", "neural", "pimc", "expert"];

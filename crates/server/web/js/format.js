@@ -18,7 +18,7 @@ export const BOT_NAMES = ['Ada', 'Blaise', 'Grace', 'Alan', 'Edsger', 'Barbara',
 /** A computer player's level in words. */
 export function levelWords(level) {
   return { beginner: 'beginner', casual: 'casual player', club: 'club player', strong: 'strong player', master: 'master',
-    random: 'beginner', greedy: 'casual player', pimc: 'strong player', expert: 'master' }[level] || level;
+    random: 'beginner', greedy: 'casual player', neural: 'network player', pimc: 'strong player', expert: 'master' }[level] || level;
 }
 
 /** Names of the seats on a side. */
