@@ -13,7 +13,7 @@ use crate::selfplay::match_rules_from;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The player to serve: a level (beginner, casual, club, strong, master) or a player spec
-    /// (random, greedy, club, pimc, expert, with settings: `pimc:samples=100`).
+    /// (random, greedy, club, neural, pimc, expert, with settings: `pimc:samples=100`).
     #[arg(value_name = "LEVEL")]
     pub level: String,
     /// The seed of the player's choices (an engine option too: `seed`).

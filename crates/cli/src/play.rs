@@ -33,7 +33,7 @@ pub struct Args {
     pub individual: bool,
     /// Who sits in each seat, seat 0 first, comma-separated: `human` or a computer level
     /// (beginner, casual, club, strong, master) or any player spec (random, greedy, club,
-    /// pimc, expert; oracle cheats by seeing every hand). Without `human` every seat is a
+    /// neural, pimc, expert; oracle cheats by seeing every hand). Without `human` every seat is a
     /// computer and the game plays itself: `--seats club,master`.
     #[arg(long, value_name = "LIST")]
     pub seats: Option<String>,

@@ -118,6 +118,8 @@ fn rating(spec: &str) -> Option<i32> {
         "random" => Some(1000),
         "greedy" => Some(1198),
         "club" => Some(1314),
+        // Level with club over 1,000 deals (docs/strength.md, the learned expert).
+        "neural" => Some(1314),
         "pimc" => Some(1402),
         "expert" => Some(1444),
         _ => None,
@@ -183,7 +185,7 @@ fn players(a: &Args) -> Result<Vec<Player>, String> {
         for s in &seats {
             let r = rating(s).ok_or_else(|| {
                 format!(
-                    "{s:?} cannot enter: entrants are random, greedy, club, pimc, expert (with \
+                    "{s:?} cannot enter: entrants are random, greedy, club, neural, pimc, expert (with \
                      settings) or a level ({})",
                     LEVELS.map(|(l, _)| l).join(", ")
                 )
