@@ -301,6 +301,8 @@ mod tests {
     fn searcher_settings_are_checked() {
         for name in ["pimc", "expert"] {
             assert!(make_bot(&format!("{name}:samples=0"), 1).is_err());
+            assert!(make_bot(&format!("{name}:width=3"), 1).is_err());
+            // Plies before the critic: only with the critic at the leaves.
             assert!(make_bot(&format!("{name}:depth=3"), 1).is_err());
             assert!(make_bot(&format!("{name}:samples=x"), 1).is_err());
         }
@@ -316,6 +318,8 @@ mod tests {
         // The learned leaf and rollout are the expert's.
         assert!(make_bot("pimc:leaf=net", 1).is_err());
         assert!(make_bot("expert:leaf=tree", 1).is_err());
+        assert!(make_bot("expert:leaf=net,depth=101", 1).is_err());
+        assert!(make_bot("expert:depth=6,leaf=net", 1).is_ok());
         assert!(make_bot("neural:samples=3", 1).is_err());
         assert_eq!(
             make_bot("expert:samples=50,threads=1,leaf=net", 1)

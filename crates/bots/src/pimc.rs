@@ -200,6 +200,11 @@ impl ExpertConfig {
                 }
             }
         }
+        if c.depth > 0 && c.leaf == Leaf::Rollout {
+            return Err(SpecError(
+                "depth counts the plies before the critic: it needs leaf=net".into(),
+            ));
+        }
         Ok(c)
     }
 
@@ -346,13 +351,7 @@ fn in_play(s: &State) -> bool {
 
 /// Finish the hand with the rollout policy.
 fn rollout(s: &mut State, policy: Rollout) {
-    if let Rollout::Net(n) = policy {
-        while in_play(s) {
-            let a = n.choose(&s.view(s.to_move()));
-            s.apply_unchecked(a);
-        }
-        return;
-    }
+    // The learned policy reuses its buffer across the plies.
     if let (Rollout::Learned(p), 6) = (policy, s.rules().set) {
         let mut buf = Vec::new();
         while in_play(s) {
@@ -361,33 +360,16 @@ fn rollout(s: &mut State, policy: Rollout) {
         }
         return;
     }
-    // The club player reads a view of the whole history at every ply: on the bigger sets that
-    // took over half a second a decision, so they are finished by the greedy rule.
-    let policy = if s.rules().set == 6 {
-        policy
-    } else {
-        Rollout::Greedy
-    };
     while in_play(s) {
-        let a = match policy {
-            Rollout::Greedy | Rollout::Learned(_) | Rollout::Net(_) => greedy_action(s),
-            Rollout::Club => {
-                let seat = s.to_move();
-                crate::Player::choose(&mut crate::club::Club, &s.view(seat))
-            }
-            Rollout::Seeing => {
-                let seat = s.to_move();
-                let next = seat.next(s.rules().players);
-                crate::club::choose_seeing(&s.view(seat), &crate::club::Weights::CLUB, s.hand(next))
-            }
-        };
-        s.apply_unchecked(a);
+        rollout_ply(s, policy);
     }
 }
 
-/// One action of the rollout policy (as [`rollout`] would choose it).
+/// One action of the rollout policy.
 fn rollout_ply(s: &mut State, policy: Rollout) {
     let seat = s.to_move();
+    // The club player reads a view of the whole history at every ply: on the bigger sets that
+    // took over half a second a decision, so they are finished by the greedy rule.
     let big = s.rules().set != 6;
     let a = match policy {
         Rollout::Net(n) => n.choose(&s.view(seat)),
@@ -599,22 +581,7 @@ fn evaluate_nested(
     if s.rules().set == 6 {
         // The others play on as the rollout would, up to the searcher's next turn.
         while in_play(&s) && s.to_move() != me {
-            let seat = s.to_move();
-            let b = match cfg.rollout {
-                Rollout::Greedy => greedy_action(&s),
-                Rollout::Learned(p) => p.choose(&s.view(seat)),
-                Rollout::Net(n) => n.choose(&s.view(seat)),
-                Rollout::Club => crate::Player::choose(&mut crate::club::Club, &s.view(seat)),
-                Rollout::Seeing => {
-                    let next = seat.next(s.rules().players);
-                    crate::club::choose_seeing(
-                        &s.view(seat),
-                        &crate::club::Weights::CLUB,
-                        s.hand(next),
-                    )
-                }
-            };
-            s.apply_unchecked(b);
+            rollout_ply(&mut s, cfg.rollout);
             settle(&mut s);
         }
         if in_play(&s) {
