@@ -2,12 +2,12 @@
 //! that values a whole (sampled) world, both trained by self-play with Deep Monte-Carlo (the
 //! return of each decision is its target; see the `fiveup-train` crate and `docs/strength.md`).
 //!
-//! - [`Neural`], the level `neural`: one forward pass per legal action of the action-value
-//!   network, the best taken. No search: it answers in well under a millisecond, so it is
-//!   also the level for phones.
-//! - The search's leaves: `expert:leaf=net` values each sampled world after the searched action
-//!   by the critic instead of playing it out (see [`crate::pimc`]), and `rollout=net` plays
-//!   worlds out by the action-value network.
+//! - [`Neural`], the player `neural`: one forward pass per legal action of the action-value
+//!   network, the best taken. No search: it answers in microseconds. It plays as club does
+//!   (docs/strength.md), so it is a player any seat may name rather than a level of its own.
+//! - The search's leaves: `expert:leaf=net,depth=K` plays each sampled world on for K plies
+//!   after the searched action and then values it by the critic instead of playing it out
+//!   (see [`crate::pimc`]), and `rollout=net` plays worlds out by the action-value network.
 //!
 //! The shipped weights (`crates/bots/weights/neural.safetensors`) are compiled into the
 //! binary and read once, on first use.
