@@ -68,6 +68,20 @@ pub struct Args {
     corr_clients: usize,
 }
 
+/// Print a mode's report: as one JSON object with `json`, else as text.
+fn print_report<R: serde::Serialize + std::fmt::Display>(
+    report: &R,
+    json: bool,
+) -> Result<(), String> {
+    if json {
+        let text = serde_json::to_string(report).map_err(|e| e.to_string())?;
+        crate::outln!("{text}");
+    } else {
+        crate::outln!("{report}");
+    }
+    Ok(())
+}
+
 /// Run the load test and print its report; fails when the run had any error.
 pub fn run(a: &Args) -> Result<(), String> {
     if let Some(games) = a.correspondence {
@@ -79,12 +93,7 @@ pub fn run(a: &Args) -> Result<(), String> {
             timeout: Duration::from_secs(a.timeout.max(1)),
             ..Default::default()
         })?;
-        if a.json {
-            let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;
-            crate::outln!("{text}");
-        } else {
-            crate::outln!("{report}");
-        }
+        print_report(&report, a.json)?;
         if report.errors > 0 {
             return Err(format!("the run had {} errors", report.errors));
         }
@@ -115,12 +124,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     if let Some(entrants) = a.arena {
         let measure = Duration::from_secs(a.duration.unwrap_or(30));
         let report = fiveup_loadtest::arena::run(&opts, entrants, measure)?;
-        if a.json {
-            let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;
-            crate::outln!("{text}");
-        } else {
-            crate::outln!("{report}");
-        }
+        print_report(&report, a.json)?;
         if !report.clean() {
             return Err(format!(
                 "the arena run had {} errors, {} of {} entrants joined{}",
@@ -137,12 +141,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         return Ok(());
     }
     let report = fiveup_loadtest::run(&opts)?;
-    if a.json {
-        let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;
-        crate::outln!("{text}");
-    } else {
-        crate::outln!("{report}");
-    }
+    print_report(&report, a.json)?;
     if report.errors > 0 {
         return Err(format!("the run had {} errors", report.errors));
     }
