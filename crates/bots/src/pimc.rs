@@ -477,6 +477,12 @@ fn evaluate(w: &State, a: Action, side: Side, cfg: &ExpertConfig, to_win: bool) 
     finish(s, side, &before, cfg, to_win)
 }
 
+/// Whether a world is solved exactly: in play, two sides, the boneyard closed and at most
+/// `cfg.endgame` tiles in hands.
+fn exact_endgame(s: &State, cfg: &ExpertConfig) -> bool {
+    in_play(s) && s.rules().sides() == 2 && !s.can_draw() && tiles_in_hands(s) <= cfg.endgame
+}
+
 /// Finish a world by the exact search or the rollout, and value it for `side`.
 fn finish(
     mut s: State,
@@ -485,7 +491,7 @@ fn finish(
     cfg: &ExpertConfig,
     to_win: bool,
 ) -> f64 {
-    if in_play(&s) && s.rules().sides() == 2 && !s.can_draw() && tiles_in_hands(&s) <= cfg.endgame {
+    if exact_endgame(&s, cfg) {
         return solve(&s, side, before, to_win, f64::NEG_INFINITY, f64::INFINITY);
     }
     if let (Leaf::Net(n), false) = (cfg.leaf, to_win) {
@@ -497,11 +503,7 @@ fn finish(
             settle(&mut s);
             plies -= 1;
         }
-        if in_play(&s)
-            && s.rules().sides() == 2
-            && !s.can_draw()
-            && tiles_in_hands(&s) <= cfg.endgame
-        {
+        if exact_endgame(&s, cfg) {
             return solve(&s, side, before, to_win, f64::NEG_INFINITY, f64::INFINITY);
         }
         if in_play(&s) {
@@ -572,10 +574,7 @@ fn evaluate_nested(
     let mut s = w.clone();
     s.apply_unchecked(a);
     settle(&mut s);
-    let exact = |s: &State| {
-        in_play(s) && s.rules().sides() == 2 && !s.can_draw() && tiles_in_hands(s) <= cfg.endgame
-    };
-    if exact(&s) {
+    if exact_endgame(&s, cfg) {
         return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
     }
     if s.rules().set == 6 {
@@ -585,7 +584,7 @@ fn evaluate_nested(
             settle(&mut s);
         }
         if in_play(&s) {
-            if exact(&s) {
+            if exact_endgame(&s, cfg) {
                 return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
             }
             let inner = ExpertConfig {
@@ -599,7 +598,7 @@ fn evaluate_nested(
             let b = choose_by_search(&inner, &mut rng, &s.view(me), None);
             s.apply_unchecked(b);
             settle(&mut s);
-            if exact(&s) {
+            if exact_endgame(&s, cfg) {
                 return solve(&s, side, &before, to_win, f64::NEG_INFINITY, f64::INFINITY);
             }
         }

@@ -395,6 +395,13 @@ struct Progress {
 impl Trainer {
     /// A fresh run.
     pub fn new(cfg: TrainConfig) -> Result<Trainer> {
+        let max = fiveup_bots::neural::mlp::MAX_HIDDEN;
+        if !(1..=max).contains(&cfg.h1) || !(1..=max).contains(&cfg.h2) {
+            return Err(TrainError(format!(
+                "hidden layers of 1 to {max} units, not {} and {}",
+                cfg.h1, cfg.h2
+            )));
+        }
         let dev = Device::Cpu;
         let mut rng = FastRng::new(cfg.seed);
         let q = Net::new("q", encode::Q_LEN, cfg.h1, cfg.h2, &mut rng, &dev)?;

@@ -57,3 +57,13 @@ fn a_run_stopped_and_resumed_ends_with_the_same_weights() {
     run(small(600), again.path(), false, &|_, _, _| {}).unwrap();
     assert!(a == std::fs::read(again.path().join("weights.safetensors")).unwrap());
 }
+
+#[test]
+fn layers_the_players_cannot_evaluate_are_refused() {
+    let mut cfg = small(200);
+    cfg.h1 = fiveup_bots::neural::mlp::MAX_HIDDEN + 1;
+    assert!(Trainer::new(cfg).is_err());
+    let mut cfg = small(200);
+    cfg.h2 = 0;
+    assert!(Trainer::new(cfg).is_err());
+}

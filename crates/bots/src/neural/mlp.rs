@@ -3,7 +3,7 @@
 //! candle's automatic differentiation) and read here from a safetensors file; only the forward
 //! pass runs here, with plain loops: the first layer sums the weight rows of the input's
 //! non-zero slots (a position has a few dozen of several hundred), which a dense matrix product
-//! cannot exploit, and nothing is allocated per evaluation.
+//! cannot exploit, and the layers' sums stay on the stack (at most [`MAX_HIDDEN`] units a layer).
 
 use safetensors::SafeTensors;
 
@@ -11,6 +11,9 @@ use super::encode::Sparse;
 
 /// The names of a network's tensors in its file, with the shapes they must have.
 pub const TENSORS: [&str; 6] = ["w1", "b1", "w2", "b2", "w3", "b3"];
+
+/// The most units a hidden layer may have (the forward pass keeps its sums on the stack).
+pub const MAX_HIDDEN: usize = 512;
 
 /// A network: `inputs` → `h1` → `h2` → 1, the output times [`Mlp::scale`].
 #[derive(Clone, Debug, PartialEq)]
@@ -98,6 +101,11 @@ impl Mlp {
         if h1 == 0 || h2 == 0 {
             return Err(LoadError(format!("{prefix}: empty layers")));
         }
+        if h1 > MAX_HIDDEN || h2 > MAX_HIDDEN {
+            return Err(LoadError(format!(
+                "{prefix}: layers of {h1} and {h2} units, at most {MAX_HIDDEN} each"
+            )));
+        }
         let b3 = floats(&st, &name("b3"), &[1])?;
         Ok(Mlp {
             inputs,
@@ -137,12 +145,12 @@ impl Mlp {
     /// The output, in points, from the first layer's sums.
     #[must_use]
     pub fn finish(&self, acc: &[f32]) -> f32 {
-        let mut h = [0.0f32; 256];
-        let h2 = &mut h[..self.h2.min(256)];
-        h2.copy_from_slice(&self.b2[..h2.len()]);
+        let mut h = [0.0f32; MAX_HIDDEN];
+        let h2 = &mut h[..self.h2];
+        h2.copy_from_slice(&self.b2);
         for (j, &a) in acc.iter().enumerate() {
             if a > 0.0 {
-                let row = &self.w2[j * self.h2..j * self.h2 + h2.len()];
+                let row = &self.w2[j * self.h2..(j + 1) * self.h2];
                 for (o, w) in h2.iter_mut().zip(row) {
                     *o += a * w;
                 }
@@ -160,9 +168,11 @@ impl Mlp {
     /// The output for a sparse input, in points.
     #[must_use]
     pub fn eval(&self, x: &Sparse) -> f32 {
-        let mut acc = self.b1.clone();
-        self.accumulate(x, &mut acc);
-        self.finish(&acc)
+        let mut sums = [0.0f32; MAX_HIDDEN];
+        let acc = &mut sums[..self.h1];
+        acc.copy_from_slice(&self.b1);
+        self.accumulate(x, acc);
+        self.finish(acc)
     }
 
     /// The output for a dense input (for tests against other implementations).

@@ -63,21 +63,30 @@ impl Nets {
     /// is), in points, in the legal order.
     #[must_use]
     pub fn q_values(&self, view: &View) -> Vec<(Action, f32)> {
-        let legal = view.legal_actions();
+        self.values_of(view, view.legal_actions().as_slice())
+    }
+
+    /// The action-value network's value of each of `legal` (the viewer's legal actions): the
+    /// context's share of the first layer is summed once for all of them.
+    fn values_of(&self, view: &View, legal: &[Action]) -> Vec<(Action, f32)> {
+        let h1 = self.q.h1;
         let mut ctx = Sparse::with_capacity(96);
         encode::context(view, &mut ctx);
-        let mut base = self.q.b1.clone();
-        self.q.accumulate(&ctx, &mut base);
-        let mut acc = vec![0.0; base.len()];
+        let mut base_sums = [0.0f32; mlp::MAX_HIDDEN];
+        let base = &mut base_sums[..h1];
+        base.copy_from_slice(&self.q.b1);
+        self.q.accumulate(&ctx, base);
+        let mut sums = [0.0f32; mlp::MAX_HIDDEN];
+        let acc = &mut sums[..h1];
         let mut x = Sparse::with_capacity(32);
         legal
             .iter()
             .map(|&a| {
                 x.clear();
                 encode::action(view, a, &mut x);
-                acc.copy_from_slice(&base);
-                self.q.accumulate(&x, &mut acc);
-                (a, self.q.finish(&acc))
+                acc.copy_from_slice(base);
+                self.q.accumulate(&x, acc);
+                (a, self.q.finish(acc))
             })
             .collect()
     }
@@ -94,7 +103,7 @@ impl Nets {
             return legal[0];
         }
         let mut best = (legal[0], f32::NEG_INFINITY);
-        for (a, q) in self.q_values(view) {
+        for (a, q) in self.values_of(view, legal.as_slice()) {
             if q > best.1 {
                 best = (a, q);
             }
