@@ -43,7 +43,7 @@ pub use expert::{
 };
 pub use greedy::{greedy_action, Greedy};
 pub use pimc::{
-    analyze, analyze_within, ActionEval, ExpertConfig, Leaf, Oracle, Pimc, Rollout,
+    analyze, analyze_within, points_margin, ActionEval, ExpertConfig, Leaf, Oracle, Pimc, Rollout,
     DEFAULT_SAMPLES, NEAR_TARGET, WIN_VALUE,
 };
 pub use random::RandomPlayer;

@@ -307,18 +307,29 @@ fn playing_to_win(state: &State) -> bool {
     (0..r.sides()).any(|s| state.scores()[Side(s)] >= t - margin)
 }
 
-/// The value for `side` of a finished (or game-over) world, from the scores before.
-fn value(end: &State, side: Side, before: &fiveup_engine::BySide<i32>, to_win: bool) -> f64 {
-    let sides = end.rules().sides();
-    let gain = |s: Side| f64::from(end.scores()[s] - before[s]);
-    let mine = gain(side);
+/// The points `side` gained from the scores `before` to the scores `end` over the mean gain of
+/// the other sides (of `sides`): what the search maximises away from the target, and the
+/// return the learned networks are trained on ([`crate::neural`]).
+#[must_use]
+pub fn points_margin(
+    sides: u8,
+    side: Side,
+    before: &fiveup_engine::BySide<i32>,
+    end: &fiveup_engine::BySide<i32>,
+) -> f64 {
+    let gain = |s: Side| f64::from(end[s] - before[s]);
     let others: f64 = (0..sides)
         .map(Side)
         .filter(|&s| s != side)
         .map(gain)
         .sum::<f64>()
         / f64::from(sides - 1);
-    let points = mine - others;
+    gain(side) - others
+}
+
+/// The value for `side` of a finished (or game-over) world, from the scores before.
+fn value(end: &State, side: Side, before: &fiveup_engine::BySide<i32>, to_win: bool) -> f64 {
+    let points = points_margin(end.rules().sides(), side, before, end.scores());
     if to_win {
         match end.winner() {
             Some(w) if w == side => WIN_VALUE + points / 100.0,

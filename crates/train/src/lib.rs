@@ -31,7 +31,7 @@ use candle_core::{Device, Tensor, Var};
 use fiveup_bots::neural::encode::{self, Sparse};
 use fiveup_bots::neural::{Nets, SCALE};
 use fiveup_bots::{MatchConfig, MatchMode, Player};
-use fiveup_engine::{Action, FastRng, Phase, Preset, Rules, Seat, Side, State};
+use fiveup_engine::{Action, FastRng, Phase, Preset, Rules, Seat, State};
 use serde::{Deserialize, Serialize};
 
 /// Hands per chunk (the unit of determinism and of checkpoints).
@@ -317,16 +317,7 @@ fn play_hand(nets: &Nets, cfg: &TrainConfig, rules: Rules, rng: &mut FastRng, ou
     }
     let end = *s.scores();
     let ret = |seat: Seat, before: &fiveup_engine::BySide<i32>| -> f32 {
-        let sides = rules.sides();
-        let mine = rules.side_of(seat);
-        let gain = |x: Side| f64::from(end[x] - before[x]);
-        let others = (0..sides)
-            .map(Side)
-            .filter(|&x| x != mine)
-            .map(gain)
-            .sum::<f64>()
-            / f64::from(sides - 1);
-        (gain(mine) - others) as f32
+        fiveup_bots::points_margin(rules.sides(), rules.side_of(seat), before, &end) as f32
     };
     for (x, seat, before) in qs {
         let r = ret(seat, &before);
