@@ -425,7 +425,7 @@ async fn two_players_finish_a_correspondence_game_over_simulated_days() {
         Duration::ZERO,
         Duration::from_millis(30),
         move |cfg| {
-            cfg.correspondence.clock = c2;
+            cfg.clock = c2;
             cfg.correspondence.tick = Duration::from_millis(20);
             cfg.correspondence.vacation_days = 0;
         },

@@ -118,6 +118,8 @@ pub struct Config {
     pub tournament_tick: Duration,
     /// Correspondence play: its clock, timers and push messages.
     pub correspondence: crate::correspondence::Settings,
+    /// The server's one clock (tests set a manual one): timers, tournaments, correspondence.
+    pub clock: crate::clock::Clock,
 }
 
 impl Config {
@@ -175,6 +177,7 @@ impl Config {
             commit_window: crate::store::db::COMMIT_WINDOW,
             tournament_tick: Duration::from_secs(1),
             correspondence: crate::correspondence::Settings::default(),
+            clock: crate::clock::Clock::system(),
         }
     }
 

@@ -30,9 +30,12 @@ use tokio::sync::watch;
 
 pub mod accounts;
 pub mod bots;
+pub mod clock;
 pub mod config;
 pub mod correspondence;
 pub mod games;
+pub mod janitor;
+pub mod limiter;
 pub mod metrics;
 pub mod store;
 pub mod table;
@@ -40,9 +43,10 @@ pub mod tournament;
 pub mod web;
 
 pub use config::{Config, SecureCookies, BOT_LEVELS, BOT_PLAYERS};
-use store::{db, dblock, janitor, leases};
+use store::{db, dblock};
+use table::cluster;
 use table::actor;
-use web::{limiter, listen};
+use web::listen;
 
 /// Everything the handlers and table tasks share.
 #[derive(Debug)]
@@ -85,7 +89,7 @@ pub struct App {
     /// True once a graceful stop began: `/healthz` answers 503 so the proxy sends no one here.
     pub draining: std::sync::atomic::AtomicBool,
     /// The shared-database mode (leases, shared lobby), when this is one of several instances.
-    pub cluster: Option<leases::Cluster>,
+    pub cluster: Option<cluster::Cluster>,
     /// The database locks (PostgreSQL): one server per database, one instance per name.
     pub db_lock: Option<Arc<dblock::DbLock>>,
     /// Bot accounts: rate limits per bot token, open challenges.
@@ -94,6 +98,21 @@ pub struct App {
     pub tournaments: tournament::Tournaments,
     /// Correspondence play: the Web Push key and client.
     pub corr: correspondence::Corr,
+    /// The concerns that hear what happens at tables (registered in [`start`]).
+    pub hooks: table::hooks::Hooks,
+}
+
+/// The concerns built on the table runtime, in the order they hear of each table event: a
+/// finished game is stored (games) before a tournament reads it; correspondence keeps its
+/// clocks; mutes hide chat lines. A new concern is added here.
+#[must_use]
+pub fn table_hooks() -> table::hooks::Hooks {
+    table::hooks::Hooks::new(vec![
+        Arc::new(games::Records),
+        Arc::new(tournament::Results),
+        Arc::new(correspondence::Clocks),
+        Arc::new(correspondence::mute::Mutes),
+    ])
 }
 
 /// An HTTP error: a code and a message, answered as an [`ErrorBody`].
@@ -169,9 +188,7 @@ pub fn to_json<T: Serialize>(v: &T) -> Arc<str> {
 /// Seconds since the Unix epoch.
 #[must_use]
 pub fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
+    clock::system_now()
 }
 
 /// A new random id: 12 lowercase letters and digits.
@@ -276,7 +293,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
             if cfg.lease < Duration::from_secs(1) {
                 return Err("the lease lasts at least a second".to_string());
             }
-            Some(leases::Cluster::new(name, &cfg.database, cfg.lease))
+            Some(cluster::Cluster::new(name, &cfg.database, cfg.lease))
         }
     };
     let db = db::Db::connect(&cfg.database).await?;
@@ -342,6 +359,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         db_lock,
         tournaments: tournament::Tournaments::default(),
         corr,
+        hooks: table_hooks(),
     });
     if let Some(c) = &app.cluster {
         let advertise = app
@@ -351,7 +369,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
             .unwrap_or_else(|| addr.to_string());
         advertise.clone_into(&mut c.addr.lock().expect("addr lock"));
         // The tables nobody runs are taken by the orphan scan, started here.
-        leases::start(&app).await?;
+        cluster::start(&app).await?;
     }
     // Bring back every table that was not finished (with several instances, the orphan scan
     // does this).

@@ -157,7 +157,7 @@ fn no_tile_in(text: &str) {
 async fn start(db: &str, clock: &Clock, vacation_days: u32) -> fiveup_server::Server {
     let mut cfg = config(db);
     cfg.seed_wait = Duration::from_millis(30);
-    cfg.correspondence.clock = clock.clone();
+    cfg.clock = clock.clone();
     cfg.correspondence.tick = Duration::from_millis(20);
     cfg.correspondence.vacation_days = vacation_days;
     fiveup_server::start(cfg).await.unwrap()
@@ -609,7 +609,7 @@ fn corr_server_process() {
         });
         let mut cfg = config(&db);
         cfg.seed_wait = Duration::from_millis(30);
-        cfg.correspondence.clock = clock.clone();
+        cfg.clock = clock.clone();
         cfg.correspondence.tick = Duration::from_millis(20);
         cfg.correspondence.vacation_days = 0;
         cfg.correspondence.crash_at = match std::env::var("FIVEUP_CORR_CRASH").as_deref() {

@@ -825,7 +825,7 @@ async fn a_daylong_is_played_by_one_person_whenever_they_come() {
         "open for its period"
     );
     let e = wait_status(addr, &id, "finished").await;
-    assert!(fiveup_server::tournament::director::now_ms() >= closes);
+    assert!(fiveup_server::clock::Clock::system().now_ms() >= closes);
     assert_eq!(entrants_of(&e).len(), 2);
     check_duplicate(addr, &e, 2, &commits).await;
     // Entries are closed now.

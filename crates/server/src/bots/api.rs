@@ -508,7 +508,7 @@ async fn rated_for_bot(app: &App, t: &TableInfo) -> ApiResult<bool> {
             Occupant::Human { user } if user.bot => any = true,
             Occupant::Human { user } if user.registered => {
                 let mut conn = app.db.pool.acquire().await.map_err(ie)?;
-                let opted = super::opted_in(&mut conn, &[user.id])
+                let opted = crate::games::pool::opted_in(&mut conn, &[user.id])
                     .await
                     .map_err(ApiError::internal)?;
                 if !opted.contains(&user.id) {

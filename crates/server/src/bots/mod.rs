@@ -9,7 +9,7 @@
 //! [`api`] holds the routes: the owner's (create, list, revoke, challenge, the setting), the
 //! public list of bots, and the bot's own (`/api/bot/...`: account, seats, join, websocket).
 
-use std::collections::BTreeSet;
+
 
 use axum::http::{header, HeaderMap};
 use fiveup_protocol::{ErrorCode, UserRef};
@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::store::db::{self, Db};
 use crate::table::fairness::{random_bytes, to_hex};
-use crate::web::limiter::KeyedLimiter;
+use crate::limiter::KeyedLimiter;
 use crate::{accounts, ApiError, App};
 
 pub mod api;
@@ -288,64 +288,9 @@ pub async fn revoke(db: &Db, owner: &UserRef, token_id: i64) -> Result<String, A
     db::text(&row, "token_hash").map_err(ApiError::internal)
 }
 
-/// Which of these users chose to have their games against bots rated.
-pub async fn opted_in(
-    conn: &mut sqlx::AnyConnection,
-    ids: &[i64],
-) -> Result<BTreeSet<i64>, String> {
-    let mut out = BTreeSet::new();
-    for &id in ids {
-        let row = sqlx::query("SELECT bot_rated FROM users WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&mut *conn)
-            .await
-            .map_err(db::db_err)?;
-        if let Some(r) = row {
-            if db::int(&r, "bot_rated")? != 0 {
-                out.insert(id);
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Whether a game result between `a` and `b` moves their ratings: two people, or two bots
-/// (the bots' own pool), or a bot and a person who opted into rated games against bots.
-#[must_use]
-pub fn rated_pair(a: &UserRef, b: &UserRef, opted: &BTreeSet<i64>) -> bool {
-    match (a.bot, b.bot) {
-        (false, false) | (true, true) => true,
-        (true, false) => opted.contains(&b.id),
-        (false, true) => opted.contains(&a.id),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn user(id: i64, bot: bool) -> UserRef {
-        UserRef {
-            id,
-            name: format!("u{id}"),
-            registered: true,
-            bot,
-        }
-    }
-
-    #[test]
-    fn bots_are_rated_in_their_own_pool_unless_a_person_opts_in() {
-        let none = BTreeSet::new();
-        let (ann, bob, b1, b2) = (user(1, false), user(2, false), user(3, true), user(4, true));
-        assert!(rated_pair(&ann, &bob, &none));
-        assert!(rated_pair(&b1, &b2, &none));
-        assert!(!rated_pair(&ann, &b1, &none));
-        assert!(!rated_pair(&b1, &ann, &none));
-        let opted: BTreeSet<i64> = [1].into();
-        assert!(rated_pair(&ann, &b1, &opted));
-        assert!(rated_pair(&b1, &ann, &opted));
-        assert!(!rated_pair(&bob, &b1, &opted));
-    }
 
     #[test]
     fn only_bot_tokens_are_bearers() {

@@ -51,7 +51,7 @@ pub async fn settings_for(
     let Some(spec) = &req.correspondence else {
         return Ok(None);
     };
-    let cs = CorrSettings::from_spec(spec).map_err(|e| ApiError::new(ErrorCode::BadRules, e))?;
+    let cs = super::settings_from_spec(spec).map_err(|e| ApiError::new(ErrorCode::BadRules, e))?;
     let (open, allowed) = super::open_games_allowed(app, user.id)
         .await
         .map_err(ApiError::internal)?;
@@ -115,7 +115,7 @@ async fn subscribe(
         .filter(|k| req.kinds.iter().any(|r| r == k))
         .collect();
     kinds.dedup();
-    let now = app.cfg.correspondence.clock.now();
+    let now = app.cfg.clock.now();
     let s = &req.subscription;
     sqlx::query(
         "INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, kinds, renewed_at) \
@@ -185,7 +185,7 @@ pub struct MyGames {
 
 async fn games(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<MyGames>> {
     let user = need_user(&app, &headers).await?;
-    let now = app.cfg.correspondence.clock.now();
+    let now = app.cfg.clock.now();
     let internal = |e: sqlx::Error| ApiError::internal(db::db_err(e));
     let rows = sqlx::query(
         "SELECT p.table_id AS table_id, p.finished AS finished, t.user_id AS mover, \

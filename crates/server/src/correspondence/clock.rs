@@ -1,10 +1,9 @@
 //! Correspondence clocks as pure functions of time: when a move is due (weekends skipped at
 //! "no weekends" tables), when reminders go out, and whether a vacation day saves a move that
-//! would otherwise time out. Time is seconds since the Unix epoch, UTC, and comes from a
-//! [`Clock`] that tests can move.
+//! would otherwise time out. Time is seconds since the Unix epoch, UTC, and comes from the
+//! server's one [`Clock`] (`Config::clock`), which tests can move.
 
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::Arc;
+pub use crate::clock::Clock;
 
 /// Seconds in a day.
 pub const DAY: i64 = 86_400;
@@ -16,47 +15,6 @@ pub const PER_MOVE: [i64; 6] = [6 * HOUR, DAY, 2 * DAY, 3 * DAY, 5 * DAY, 7 * DA
 
 /// Reminders before a timeout: 24 hours and 1 hour before (kind, seconds before).
 pub const REMINDERS: [(&str, i64); 2] = [("remind24", DAY), ("remind1", HOUR)];
-
-/// The time: the system's, or one set by hand (tests move it).
-#[derive(Clone, Debug, Default)]
-pub struct Clock(Option<Arc<AtomicI64>>);
-
-impl Clock {
-    /// The system's clock.
-    #[must_use]
-    pub const fn system() -> Clock {
-        Clock(None)
-    }
-
-    /// A clock that stands at `at` until it is moved.
-    #[must_use]
-    pub fn manual(at: i64) -> Clock {
-        Clock(Some(Arc::new(AtomicI64::new(at))))
-    }
-
-    /// Seconds since the epoch.
-    #[must_use]
-    pub fn now(&self) -> i64 {
-        match &self.0 {
-            None => crate::now(),
-            Some(t) => t.load(Ordering::SeqCst),
-        }
-    }
-
-    /// Set a manual clock (a system clock ignores it).
-    pub fn set(&self, at: i64) {
-        if let Some(t) = &self.0 {
-            t.store(at, Ordering::SeqCst);
-        }
-    }
-
-    /// Move a manual clock on by `secs`.
-    pub fn advance(&self, secs: i64) {
-        if let Some(t) = &self.0 {
-            t.fetch_add(secs, Ordering::SeqCst);
-        }
-    }
-}
 
 /// The day of the week of a time: 0 is Monday, 5 Saturday, 6 Sunday (UTC). The epoch was a
 /// Thursday.

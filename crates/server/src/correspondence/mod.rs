@@ -29,7 +29,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use fiveup_protocol::{Occupant, TableStatus};
-use serde::{Deserialize, Serialize};
 use sqlx::Row as _;
 
 pub use clock::Clock;
@@ -39,79 +38,29 @@ use crate::table::actor::{self, Found, TableCmd};
 use crate::table::{SeatSetup, Stored, TableConfig, TableCore};
 use crate::App;
 
-/// A correspondence table's settings, fixed at creation.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct CorrSettings {
-    /// Seconds per move: one of [`clock::PER_MOVE`].
-    pub per_move: i64,
-    /// The clock stands still on Saturdays and Sundays (UTC).
-    #[serde(default)]
-    pub no_weekends: bool,
-    /// Players may use vacation days here (from their yearly allowance).
-    #[serde(default)]
-    pub vacation: bool,
-}
+pub use crate::table::{corr_spec_of as spec_of, spec_from_config, CorrSettings};
 
-impl CorrSettings {
-    /// Settings from a creation request, checked.
-    pub fn from_spec(spec: &fiveup_protocol::CorrespondenceSpec) -> Result<CorrSettings, String> {
-        let per_move = i64::from(spec.per_move_hours) * clock::HOUR;
-        if !clock::PER_MOVE.contains(&per_move) {
-            return Err(format!(
-                "per_move_hours {} is not offered: 6, 24, 48, 72, 120 or 168",
-                spec.per_move_hours
-            ));
-        }
-        Ok(CorrSettings {
-            per_move,
-            no_weekends: spec.no_weekends,
-            vacation: spec.vacation,
-        })
+/// A correspondence table's settings from a creation request, checked.
+pub fn settings_from_spec(
+    spec: &fiveup_protocol::CorrespondenceSpec,
+) -> Result<CorrSettings, String> {
+    let per_move = i64::from(spec.per_move_hours) * clock::HOUR;
+    if !clock::PER_MOVE.contains(&per_move) {
+        return Err(format!(
+            "per_move_hours {} is not offered: 6, 24, 48, 72, 120 or 168",
+            spec.per_move_hours
+        ));
     }
-}
-
-impl CorrSettings {
-    /// As clients see them.
-    #[must_use]
-    pub fn spec(&self) -> fiveup_protocol::CorrespondenceSpec {
-        fiveup_protocol::CorrespondenceSpec {
-            per_move_hours: u32::try_from(self.per_move / clock::HOUR).unwrap_or(u32::MAX),
-            no_weekends: self.no_weekends,
-            vacation: self.vacation,
-        }
-    }
-}
-
-/// The correspondence clock of a table's stored settings (`TableConfig` as JSON), if it has
-/// one.
-#[must_use]
-pub fn spec_from_config(config: &str) -> Option<fiveup_protocol::CorrespondenceSpec> {
-    serde_json::from_str::<TableConfig>(config)
-        .ok()?
-        .correspondence
-        .map(|c| c.spec())
-}
-
-/// The correspondence clock of a stored table (a finished game's too), if it has one.
-pub async fn spec_of(
-    db: &db::Db,
-    table: &str,
-) -> Result<Option<fiveup_protocol::CorrespondenceSpec>, String> {
-    let row = sqlx::query("SELECT config FROM game_tables WHERE id = $1")
-        .bind(table)
-        .fetch_optional(&db.pool)
-        .await
-        .map_err(db::db_err)?;
-    Ok(row
-        .and_then(|r| db::text(&r, "config").ok())
-        .and_then(|c| spec_from_config(&c)))
+    Ok(CorrSettings {
+        per_move,
+        no_weekends: spec.no_weekends,
+        vacation: spec.vacation,
+    })
 }
 
 /// Server-wide settings of correspondence play.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// The time (tests move a manual clock).
-    pub clock: Clock,
     /// How often the scheduler looks for due timers and messages to send.
     pub tick: Duration,
     /// Vacation days each person has per calendar year.
@@ -143,7 +92,6 @@ pub enum CrashAt {
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
-            clock: Clock::system(),
             tick: Duration::from_secs(5),
             vacation_days: 14,
             contact: "mailto:admin@localhost".to_string(),
@@ -181,6 +129,36 @@ fn settings(app: &App) -> &Settings {
     &app.cfg.correspondence
 }
 
+/// The correspondence concern at the table runtime: a move's start and a timeout's count are
+/// stored with the table's change, and after each change the table's players and timers are
+/// kept in step with it.
+#[derive(Debug)]
+pub struct Clocks;
+
+impl crate::table::hooks::Concern for Clocks {
+    fn name(&self) -> &'static str {
+        "correspondence"
+    }
+
+    fn stored_with(&self, app: &App, core: &TableCore, changes: &[Stored]) -> Vec<db::WriteOp> {
+        stored_with(app, core, changes)
+    }
+
+    fn on_event<'a>(
+        &'a self,
+        app: &'a Arc<App>,
+        core: &'a TableCore,
+        event: crate::table::hooks::TableEvent,
+    ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            if event == crate::table::hooks::TableEvent::Changed {
+                on_change(app, core).await;
+            }
+            Ok(())
+        })
+    }
+}
+
 /// After every change of a table (called by its task): at a correspondence table, keep its
 /// players and timers in step with it. Timer rows are keyed by the table's version, so doing
 /// this again (after a restart) writes nothing new.
@@ -206,7 +184,7 @@ pub fn stored_with(app: &App, core: &TableCore, changes: &[Stored]) -> Vec<db::W
     if core.cfg.correspondence.is_none() {
         return Vec::new();
     }
-    let at = settings(app).clock.now();
+    let at = app.cfg.clock.now();
     let mut ops = vec![db::WriteOp::TurnStart {
         table: core.cfg.id.clone(),
         version: core.version,
@@ -259,7 +237,7 @@ async fn moved_since_timers(app: &App, core: &TableCore) -> bool {
 async fn sync(app: &Arc<App>, core: &TableCore, cs: CorrSettings) -> Result<(), String> {
     let id = core.cfg.id.as_str();
     let version = core.version as i64;
-    let now = settings(app).clock.now();
+    let now = app.cfg.clock.now();
     let pool = &app.db.pool;
     if core.status != TableStatus::Playing {
         // The players (they change before the start only).
@@ -419,7 +397,7 @@ pub fn start(app: &Arc<App>) {
                     crate::log(&format!("push messages: {e}"));
                 }
             }
-            let now = settings(&app).clock.now();
+            let now = app.cfg.clock.now();
             if last_sweep.is_none_or(|l| now - l >= clock::HOUR) {
                 last_sweep = Some(now);
                 let _ = sqlx::query("DELETE FROM push_subscriptions WHERE renewed_at < $1")
@@ -468,7 +446,7 @@ struct Due {
 
 /// Fire every due timer.
 pub async fn fire_due(app: &Arc<App>) -> Result<(), String> {
-    let now = settings(app).clock.now();
+    let now = app.cfg.clock.now();
     let rows = sqlx::query(
         "SELECT id, table_id, version, kind, seat, user_id, due_at FROM corr_timers \
          WHERE fired_at IS NULL AND due_at <= $1 ORDER BY due_at, id LIMIT 1000",
@@ -781,7 +759,7 @@ const RETRY: i64 = 60;
 /// both send it), deleted once every subscription answered for good, and tried again after
 /// [`RETRY`] seconds otherwise; it gives up after a day (the push services' own limit).
 pub async fn deliver(app: &App) -> Result<(), String> {
-    let now = settings(app).clock.now();
+    let now = app.cfg.clock.now();
     let rows = sqlx::query(
         "SELECT id, user_id, kind, topic, payload, created_at FROM push_outbox \
          WHERE claimed_at IS NULL OR claimed_at < $1 ORDER BY id LIMIT 200",

@@ -44,6 +44,25 @@ pub struct Muted {
     pub name: String,
 }
 
+/// The mute concern at the table runtime: a muted person's chat lines are not sent to the
+/// person who muted them.
+#[derive(Debug)]
+pub struct Mutes;
+
+impl crate::table::hooks::Concern for Mutes {
+    fn name(&self) -> &'static str {
+        "mute"
+    }
+
+    fn chat_hidden<'a>(
+        &'a self,
+        app: &'a App,
+        user: i64,
+    ) -> futures_util::future::BoxFuture<'a, Vec<i64>> {
+        Box::pin(muted_by(app, user))
+    }
+}
+
 /// The ids of the people `user` muted (none if they cannot be read: chat is then shown).
 pub async fn muted_by(app: &App, user: i64) -> Vec<i64> {
     match sqlx::query("SELECT muted_id FROM mutes WHERE user_id = $1")

@@ -2,6 +2,7 @@
 //! deal verification. Ratings are computed by [`glicko`].
 
 pub mod glicko;
+pub mod pool;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -141,15 +142,15 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
         );
     }
     // Bots are rated in their own pool: a game between a bot and a person counts only for
-    // people who chose to have games against bots rated (see `bots::rated_pair`).
+    // people who chose to have games against bots rated (see `pool::rated_pair`).
     let ids: Vec<i64> = registered.iter().map(|(_, u)| u.id).collect();
-    let opted = crate::bots::opted_in(&mut tx, &ids).await?;
+    let opted = pool::opted_in(&mut tx, &ids).await?;
     for (seat, u) in &registered {
         let my_side = rules.side_of(Seat(*seat));
         let mut results = Vec::new();
         for (oseat, o) in &registered {
             let their_side = rules.side_of(Seat(*oseat));
-            if their_side == my_side || !crate::bots::rated_pair(u, o, &opted) {
+            if their_side == my_side || !pool::rated_pair(u, o, &opted) {
                 continue;
             }
             let score = if by_computer(*seat) {
@@ -179,12 +180,32 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
         .map_err(db::db_err)?;
     }
     tx.commit().await.map_err(db::db_err)?;
-    // Only the server opens tables without a creator (a tournament's games): its directors
-    // read the result now rather than at their next look.
-    if core.cfg.creator.is_none() {
-        app.tournaments.wake.notify_waiters();
-    }
     Ok(())
+}
+
+/// The games concern at the table runtime: a finished game's record, statistics and ratings
+/// are stored when the table says the game is over.
+#[derive(Debug)]
+pub struct Records;
+
+impl crate::table::hooks::Concern for Records {
+    fn name(&self) -> &'static str {
+        "games"
+    }
+
+    fn on_event<'a>(
+        &'a self,
+        app: &'a Arc<App>,
+        core: &'a TableCore,
+        event: crate::table::hooks::TableEvent,
+    ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            match event {
+                crate::table::hooks::TableEvent::GameOver => finalize(app, core).await,
+                crate::table::hooks::TableEvent::Changed => Ok(()),
+            }
+        })
+    }
 }
 
 /// The proofs a record carries in its tags, by hand number.
@@ -385,7 +406,7 @@ pub async fn record_text(db: &Db, id: &str) -> Result<String, ApiError> {
 pub async fn replay(db: &Db, id: &str) -> Result<Replay, ApiError> {
     let g = game_row(db, id).await?;
     let mut r = build_replay(id, &g.record, g.seats, g.finished_at).map_err(ApiError::internal)?;
-    r.correspondence = crate::correspondence::spec_of(db, id)
+    r.correspondence = crate::table::corr_spec_of(db, id)
         .await
         .map_err(ApiError::internal)?;
     Ok(r)
@@ -632,7 +653,7 @@ pub async fn profile(db: &Db, id: i64, kind: HistoryKind) -> Result<Profile, Api
             by_computer,
             correspondence: db::text(&r, "config")
                 .ok()
-                .and_then(|c| crate::correspondence::spec_from_config(&c)),
+                .and_then(|c| crate::table::spec_from_config(&c)),
         });
     }
     Ok(Profile {

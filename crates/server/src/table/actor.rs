@@ -21,10 +21,10 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::store::db::WriteOp;
-use crate::store::leases::Lease;
+use crate::table::cluster::Lease;
 use crate::table::project::{event_view, table_info, table_view, Viewer};
 use crate::table::{CoreEvent, Refusal, SeatSetup, Stored, TableConfig, TableCore};
-use crate::{games, App};
+use crate::App;
 
 /// What goes to one subscriber: the table version it reflects and the serialised message.
 pub type Out = (u64, Arc<str>);
@@ -200,7 +200,7 @@ pub enum TableCmd {
         /// The answer: the table's version.
         reply: oneshot::Sender<Result<u64, Refusal>>,
     },
-    /// A correspondence move's time ran out (sent by `crate::correspondence`): the seat times
+    /// A correspondence move's time ran out (sent by the correspondence concern): the seat times
     /// out if the table still stands at `version`. The answer: `Some(true)` if it timed out
     /// now, `Some(false)` if the table had moved on, `None` if the change could not be stored.
     MoveTimeout {
@@ -658,6 +658,14 @@ pub enum Found {
     },
 }
 
+/// Ask every loaded table to close if it is waiting and nobody changed or followed it for
+/// `idle` (the housekeeping's round).
+pub async fn expire_waiting(app: &App, idle: Duration) {
+    for h in app.hub.handles() {
+        let _ = h.tx.send(TableCmd::Expire { idle }).await;
+    }
+}
+
 /// Find a table running here, loading it from the database if it is not in memory (and, with
 /// several instances, if no other instance holds its lease).
 pub async fn table(app: &Arc<App>, id: &str) -> Result<TableHandle, Refusal> {
@@ -811,7 +819,7 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
         subs: Vec::new(),
         ring: VecDeque::new(),
         chat: VecDeque::new(),
-        chat_bucket: crate::web::limiter::Bucket::new(
+        chat_bucket: crate::limiter::Bucket::new(
             app.cfg.table_chat_rate.0,
             app.cfg.table_chat_rate.1,
         ),
@@ -970,7 +978,7 @@ struct Actor {
     ring: VecDeque<(u64, CoreEvent)>,
     chat: VecDeque<Said>,
     /// Chat lines at this table (all people together).
-    chat_bucket: crate::web::limiter::Bucket,
+    chat_bucket: crate::limiter::Bucket,
     refused: HashMap<u8, VecDeque<(String, String, ErrorCode, String)>>,
     bots: HashMap<u8, Box<Bot>>,
     bot_pending: Option<u64>,
@@ -1047,7 +1055,7 @@ impl Actor {
 
     /// An idle correspondence table: a person's move, nobody following, no timer of its own
     /// running. It leaves memory and is loaded again from storage on the next request (its
-    /// deadlines are rows that `crate::correspondence` fires).
+    /// deadlines are rows that the correspondence concern fires).
     fn idle_correspondence(&self) -> bool {
         self.core.cfg.correspondence.is_some()
             && self.core.status == TableStatus::Playing
@@ -1206,9 +1214,8 @@ impl Actor {
                 status: status_name(self.core.status).to_string(),
             });
         }
-        ops.extend(crate::correspondence::stored_with(
-            &self.app, &self.core, &changes,
-        ));
+        // What the concerns store with the changes (a correspondence move's start, ...).
+        ops.extend(self.app.hooks.stored_with(&self.app, &self.core, &changes));
         if let Err(e) = self.app.writer.write(ops).await {
             if e == crate::store::db::LEASE_LOST {
                 // Another instance runs the table now: this task stops, its clients follow
@@ -1261,7 +1268,7 @@ impl Actor {
     async fn finalize(&mut self) {
         if self.core.status == TableStatus::Finished && !self.finalized {
             self.finalized = true;
-            if let Err(e) = games::finalize(&self.app, &self.core).await {
+            if let Err(e) = self.app.hooks.game_over(&self.app, &self.core).await {
                 crate::log(&format!(
                     "table {}: storing the game failed: {e}",
                     self.core.cfg.id
@@ -1345,7 +1352,7 @@ impl Actor {
                 self.subs.retain(|s| s.conn != conn);
                 let viewer = self.viewer_of(user.as_ref());
                 let muted = match &user {
-                    Some(u) => crate::correspondence::mute::muted_by(&self.app, u.id).await,
+                    Some(u) => self.app.hooks.chat_hidden(&self.app, u.id).await,
                     None => Vec::new(),
                 };
                 let (missed, complete) = self.missed(since, viewer);
@@ -2160,7 +2167,7 @@ impl Actor {
             }
         }
         self.finalize().await;
-        crate::correspondence::on_change(&self.app, &self.core).await;
+        self.app.hooks.changed(&self.app, &self.core).await;
         // A tournament table's no-show check, at its time from the opening.
         if let (false, Some(ms), Some(_)) = (
             self.no_show_timer,
@@ -2169,7 +2176,7 @@ impl Actor {
         ) {
             self.no_show_timer = true;
             let due = self.core.cfg.created_at * 1000 + i64::try_from(ms).unwrap_or(i64::MAX);
-            let wait = u64::try_from(due - crate::tournament::director::now_ms()).unwrap_or(0);
+            let wait = u64::try_from(due - self.app.cfg.clock.now_ms()).unwrap_or(0);
             let tx = self.tx.clone();
             tokio::spawn(async move {
                 tokio::time::sleep(Duration::from_millis(wait)).await;
@@ -2184,7 +2191,7 @@ impl Actor {
         ) {
             self.match_timer = true;
             let due = self.core.cfg.created_at * 1000 + i64::try_from(ms).unwrap_or(i64::MAX);
-            let wait = u64::try_from(due - crate::tournament::director::now_ms()).unwrap_or(0);
+            let wait = u64::try_from(due - self.app.cfg.clock.now_ms()).unwrap_or(0);
             let tx = self.tx.clone();
             tokio::spawn(async move {
                 tokio::time::sleep(Duration::from_millis(wait)).await;
@@ -2270,7 +2277,8 @@ impl Actor {
                 }
             });
         } else if !self.core.connected[seat as usize] && self.core.cfg.correspondence.is_none() {
-            // At correspondence tables the move's clock decides instead (crate::correspondence).
+            // At correspondence tables the move's clock decides instead (the correspondence
+            // concern).
             let Some(after) = self.app.cfg.takeover else {
                 return;
             };

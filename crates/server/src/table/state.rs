@@ -10,98 +10,15 @@
 use std::collections::HashMap;
 
 use fiveup_engine::notation::Recorder;
-use fiveup_engine::{Action, HandStart, Phase, Rules, Seat, Seed, State, Tile};
+use fiveup_engine::{Action, HandStart, Phase, Seat, Seed, State, Tile};
 use fiveup_protocol::{
     ErrorCode, HandOutcome, HandProof, Occupant, SeatInfo, TableStatus, UserRef, DEAL_SCHEME,
 };
 use serde::{Deserialize, Serialize};
 
+use crate::table::config::{SeatSetup, TableConfig, STRIKES_FORFEIT};
 use crate::table::fairness;
 use crate::table::outcome;
-
-/// How a seat was set up when the table was created.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum SeatSetup {
-    /// Anyone may sit.
-    Open,
-    /// Kept for the holder of this invitation token.
-    Invite {
-        /// The token.
-        token: String,
-    },
-    /// A computer player.
-    Bot {
-        /// Its level.
-        level: String,
-    },
-    /// Kept for one person (a player of the game before, until they accept the rematch);
-    /// shown as an invitation seat.
-    Reserved {
-        /// Their user id.
-        user: i64,
-    },
-}
-
-/// A table's fixed settings, stored with it.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct TableConfig {
-    /// The id.
-    pub id: String,
-    /// The rules.
-    pub rules: Rules,
-    /// Each seat's setup.
-    pub seats: Vec<SeatSetup>,
-    /// Who created it.
-    pub creator: Option<UserRef>,
-    /// Left out of the lobby.
-    pub unlisted: bool,
-    /// Seconds since the epoch.
-    pub created_at: i64,
-    /// The creator's request id, if the create request had one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub request: Option<String>,
-    /// A correspondence table's clock (a time per move, no computer takeover): see
-    /// `docs/correspondence.md`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub correspondence: Option<crate::correspondence::CorrSettings>,
-    /// What a tournament's table adds (`docs/tournaments.md`, "Online"); none at other tables.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tournament: Option<TourTable>,
-}
-
-/// The settings a tournament gives its tables on top of the ordinary ones.
-#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
-pub struct TourTable {
-    /// A duplicate board's server seed (64 hex digits): every hand's commitment is to this
-    /// seed and the hand is dealt from it with no client seeds, so that every table playing
-    /// the board gets the same deal (hand `n` of the board is the engine's deal `n` of the
-    /// deal seed `SHA-256("fiveup-deal-v1" || seed || players || 0x00 per seat)`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board: Option<String>,
-    /// The tournament's id, written into the game's record (`Tournament`), with
-    /// `DuplicateBoard` for a board: a board's record is hidden from those who did not play it
-    /// until the tournament ends.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub event: Option<String>,
-    /// A person who has made no move of their own this many milliseconds after the table
-    /// opened (counted from its opening second) loses the game (`Stored::NoShow`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub no_show_ms: Option<u64>,
-    /// The turn clock: a person who has not moved this many milliseconds after their turn
-    /// came gets a strike and the computer's move is played for them; the
-    /// [`STRIKES_FORFEIT`]th strike loses the game.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turn_ms: Option<u64>,
-    /// The match clock: this many milliseconds after the table opened (counted from its
-    /// opening second) the hand in play is finished and the higher score wins; a tie is
-    /// decided by the next score.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub match_ms: Option<u64>,
-}
-
-/// The strike of the turn clock that loses the game.
-pub const STRIKES_FORFEIT: u8 = 3;
 
 /// A stored change of a table. The table's version is the number of changes applied.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -1144,6 +1061,8 @@ pub fn bot_name(seat: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::config::TourTable;
+    use fiveup_engine::Rules;
 
     fn board_table(tour: Option<TourTable>) -> TableCore {
         let mut core = TableCore::new(TableConfig {

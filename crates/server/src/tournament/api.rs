@@ -205,7 +205,7 @@ async fn one(
         "started_ms": event.start_ms,
         "entrants": entrants,
         "standings": event.standings(),
-        "late_entry": late_entry_open(&event),
+        "late_entry": late_entry_open(&event, app.cfg.clock.now_ms()),
         "games": games,
     });
     match &event.fmt {
@@ -397,8 +397,8 @@ async fn enter(
     ))
 }
 
-fn entries_open(event: &super::event::Event) -> ApiResult<()> {
-    if late_entry_open(event) {
+fn entries_open(event: &super::event::Event, now_ms: i64) -> ApiResult<()> {
+    if late_entry_open(event, now_ms) {
         Ok(())
     } else {
         Err(ApiError::new(
@@ -427,8 +427,8 @@ async fn join(
         serde_json::from_slice(&b).map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))?
     };
     let (event, _) = event_of(&app, &id).await?;
-    entries_open(&event)?;
-    let now = director::now_ms();
+    entries_open(&event, app.cfg.clock.now_ms())?;
+    let now = app.cfg.clock.now_ms();
     if let Some(until) = director::barred_until(&app, user.id, now)
         .await
         .map_err(internal)?
@@ -562,7 +562,7 @@ async fn bots(
     if !(1..=1000).contains(&body.count) {
         return Err(bad("add 1 to 1,000 computer entrants at a time"));
     }
-    entries_open(&event)?;
+    entries_open(&event, app.cfg.clock.now_ms())?;
     let teams = event.settings.teams();
     let rating = bot_rating(&body.level);
     let mut added = Vec::new();

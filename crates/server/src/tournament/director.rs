@@ -31,13 +31,6 @@ use crate::table::actor;
 use crate::table::{fairness, SeatSetup, TableConfig, TourTable};
 use crate::App;
 
-/// Milliseconds since the epoch.
-#[must_use]
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
 
 /// This instance's name for event leases.
 fn me(app: &App) -> String {
@@ -95,7 +88,7 @@ async fn claimable(app: &App) -> Result<Vec<String>, String> {
          AND (director = $1 OR director_until < $2)",
     )
     .bind(me(app))
-    .bind(now_ms())
+    .bind(app.cfg.clock.now_ms())
     .fetch_all(&app.db.pool)
     .await
     .map_err(db::db_err)?;
@@ -104,7 +97,7 @@ async fn claimable(app: &App) -> Result<Vec<String>, String> {
 
 /// Take or renew the lease of an event; false if another instance holds it.
 async fn lease(app: &App, id: &str) -> Result<bool, String> {
-    let until = now_ms() + app.cfg.lease.as_millis() as i64;
+    let until = app.cfg.clock.now_ms() + app.cfg.lease.as_millis() as i64;
     let r = sqlx::query(
         "UPDATE tournaments SET director = $1, director_until = $2 \
          WHERE id = $3 AND (director = $1 OR director_until < $4)",
@@ -112,7 +105,7 @@ async fn lease(app: &App, id: &str) -> Result<bool, String> {
     .bind(me(app))
     .bind(until)
     .bind(id)
-    .bind(now_ms())
+    .bind(app.cfg.clock.now_ms())
     .execute(&app.db.pool)
     .await
     .map_err(db::db_err)?;
@@ -361,7 +354,7 @@ async fn open_all(
 async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
     let before = event.ops.len();
     let rows = entrants(app, &event.id).await?;
-    let now = now_ms();
+    let now = app.cfg.clock.now_ms();
     if event.fmt.is_none() && event.boards.is_empty() {
         if let Some((boards, _)) = event.settings.format.duplicate() {
             // The boards are drawn first, so that their commitments are shown before the
@@ -484,7 +477,7 @@ async fn entries_and_withdrawals(
                 }
             }
             Some(Fmt::Duplicate { out, .. }) => {
-                let op = if !in_field && !r.withdrawn && late_entry_open(event) {
+                let op = if !in_field && !r.withdrawn && late_entry_open(event, app.cfg.clock.now_ms()) {
                     Op::Enter {
                         entrant: r.entrant.clone(),
                     }
@@ -562,7 +555,7 @@ async fn results(app: &App, event: &mut Event) -> Result<(), String> {
                 .iter()
                 .any(|n| (n.0, n.1, n.2) == (key, game, user));
             if !stored {
-                let at_ms = now_ms();
+                let at_ms = app.cfg.clock.now_ms();
                 commit(
                     app,
                     event,
@@ -852,7 +845,7 @@ async fn create_table(
         seats,
         creator: None,
         unlisted: true,
-        created_at: crate::now(),
+        created_at: app.cfg.clock.now(),
         request: None,
         // Tournament games are played live.
         correspondence: None,
@@ -876,9 +869,9 @@ async fn create_table(
     Ok(())
 }
 
-/// Whether the event's format takes late entries now.
+/// Whether the event's format takes late entries at `now_ms`.
 #[must_use]
-pub fn late_entry_open(event: &Event) -> bool {
+pub fn late_entry_open(event: &Event, now_ms: i64) -> bool {
     match (&event.fmt, event.settings.format) {
         (None, _) => !event.finished,
         (Some(Fmt::Swiss { swiss }), Format::Swiss { rounds }) => {
@@ -886,7 +879,7 @@ pub fn late_entry_open(event: &Event) -> bool {
         }
         // A daylong takes entries until it closes.
         (Some(Fmt::Duplicate { closed, .. }), Format::Daylong { .. }) => {
-            !event.finished && !closed && event.closes_ms().is_some_and(|c| now_ms() < c)
+            !event.finished && !closed && event.closes_ms().is_some_and(|c| now_ms < c)
         }
         _ => false,
     }

@@ -73,3 +73,28 @@ impl Tournaments {
         });
     }
 }
+
+/// The tournament concern at the table runtime: when a game ends its result is stored (the
+/// games concern, registered before this one), and the directors read it now rather than at
+/// their next look.
+#[derive(Debug)]
+pub struct Results;
+
+impl crate::table::hooks::Concern for Results {
+    fn name(&self) -> &'static str {
+        "tournament"
+    }
+
+    fn on_event<'a>(
+        &'a self,
+        app: &'a Arc<crate::App>,
+        core: &'a crate::table::TableCore,
+        event: crate::table::hooks::TableEvent,
+    ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
+        // Only the server opens tables without a creator (a tournament's games).
+        if event == crate::table::hooks::TableEvent::GameOver && core.cfg.creator.is_none() {
+            app.tournaments.wake.notify_waiters();
+        }
+        Box::pin(async { Ok(()) })
+    }
+}

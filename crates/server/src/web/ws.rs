@@ -16,7 +16,7 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::table::actor::{self, ClientCommand, Out, Outbox, TableCmd, TableHandle};
-use crate::web::limiter::Bucket;
+use crate::limiter::Bucket;
 use crate::web::listen::ConnGuard;
 use crate::{accounts, ApiError, App};
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::store::db;
-use crate::table::actor::TableCmd;
+use crate::table::actor;
 use crate::App;
 
 /// How often the janitor runs.
@@ -49,12 +49,6 @@ pub async fn sweep(app: &Arc<App>) -> Result<(u64, u64), String> {
     .await
     .map_err(db::db_err)?
     .rows_affected();
-    for h in app.hub.handles() {
-        let _ =
-            h.tx.send(TableCmd::Expire {
-                idle: app.cfg.waiting_expiry,
-            })
-            .await;
-    }
+    actor::expire_waiting(app, app.cfg.waiting_expiry).await;
     Ok((sessions, guests))
 }

@@ -1,4 +1,4 @@
-//! Several instances on one PostgreSQL database (`--instance NAME`).
+//! Several instances on one PostgreSQL database (`--instance NAME`): who runs each table.
 //!
 //! * **Table leases.** A table runs on the instance holding its row in `table_leases`: the
 //!   owner's name, a fencing token raised each time the table changes hands, and an expiry by
@@ -16,7 +16,7 @@
 //!   instance's relay follows the table) to the new owner.
 //!
 //! An instance that does not own a table hands the table's clients on: it relays their
-//! websocket and their table requests to the owner ([`crate::web::relay`]).
+//! websocket and their table requests to the owner (the web layer's relay).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -289,7 +289,7 @@ pub async fn start(app: &Arc<App>) -> Result<(), String> {
     .map_err(db::db_err)?;
     for r in mine {
         let id = db::text(&r, "table_id")?;
-        if let Err(e) = crate::table::actor::find(app, &id).await {
+        if let Err(e) = super::actor::find(app, &id).await {
             crate::log(&format!("table {id}: cannot take it back: {}", e.message));
         }
     }
@@ -379,7 +379,7 @@ async fn lost(app: &Arc<App>, table: &str) {
     c.forget(table);
     app.metrics.leases_lost.inc();
     if let Some(h) = app.hub.handle(table) {
-        let _ = h.tx.send(crate::table::actor::TableCmd::Stop).await;
+        let _ = h.tx.send(super::actor::TableCmd::Stop).await;
     }
 }
 
@@ -403,7 +403,7 @@ async fn orphans(app: Arc<App>) {
                     return;
                 }
                 let Ok(id) = db::text(&r, "id") else { continue };
-                if let Err(e) = crate::table::actor::find(&app, &id).await {
+                if let Err(e) = super::actor::find(&app, &id).await {
                     crate::log(&format!("table {id}: cannot take it over: {}", e.message));
                 }
             }

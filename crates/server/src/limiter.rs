@@ -1,4 +1,5 @@
-//! Token-bucket rate limits.
+//! Token-bucket rate limits, shared by every layer (the web's per-client limits, a table's
+//! chat, bot tokens).
 
 use std::collections::HashMap;
 use std::hash::Hash;
