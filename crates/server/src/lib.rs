@@ -44,8 +44,8 @@ pub mod web;
 
 pub use config::{Config, SecureCookies, BOT_LEVELS, BOT_PLAYERS};
 use store::{db, dblock};
-use table::cluster;
 use table::actor;
+use table::cluster;
 use web::listen;
 
 /// Everything the handlers and table tasks share.

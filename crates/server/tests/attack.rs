@@ -656,9 +656,7 @@ async fn quotas_bound_tables_the_lobby_and_every_mutating_endpoint() {
     assert_eq!(page.tables.len(), l.total - 90);
     // Abandoned waiting tables expire: out of the lobby and of the store.
     tokio::time::sleep(Duration::from_millis(600)).await;
-    fiveup_server::janitor::sweep(&server.app)
-        .await
-        .unwrap();
+    fiveup_server::janitor::sweep(&server.app).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let l: Lobby = get(addr, "/api/lobby", None).await.json();
     let gone = get(addr, &format!("/api/tables/{target}"), None).await;
@@ -942,9 +940,7 @@ async fn sessions_rotate_and_logout_closes_websockets() {
         .execute(&server.app.db.pool)
         .await
         .unwrap();
-    let (sessions, _) = fiveup_server::janitor::sweep(&server.app)
-        .await
-        .unwrap();
+    let (sessions, _) = fiveup_server::janitor::sweep(&server.app).await.unwrap();
     assert!(sessions >= 1);
     server.shutdown().await;
 }

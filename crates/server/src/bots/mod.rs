@@ -9,15 +9,13 @@
 //! [`api`] holds the routes: the owner's (create, list, revoke, challenge, the setting), the
 //! public list of bots, and the bot's own (`/api/bot/...`: account, seats, join, websocket).
 
-
-
 use axum::http::{header, HeaderMap};
 use fiveup_protocol::{ErrorCode, UserRef};
 use serde::{Deserialize, Serialize};
 
+use crate::limiter::KeyedLimiter;
 use crate::store::db::{self, Db};
 use crate::table::fairness::{random_bytes, to_hex};
-use crate::limiter::KeyedLimiter;
 use crate::{accounts, ApiError, App};
 
 pub mod api;

@@ -93,7 +93,6 @@ pub struct TourTable {
 /// The strike of the turn clock that loses the game.
 pub const STRIKES_FORFEIT: u8 = 3;
 
-
 /// A correspondence table's clock, fixed at creation: a time per move and no computer
 /// takeover (`docs/correspondence.md`). The correspondence concern checks a request into one
 /// (`correspondence::settings_from_spec`) and keeps the deadlines.

@@ -31,7 +31,6 @@ use crate::table::actor;
 use crate::table::{fairness, SeatSetup, TableConfig, TourTable};
 use crate::App;
 
-
 /// This instance's name for event leases.
 fn me(app: &App) -> String {
     app.cfg
@@ -477,7 +476,10 @@ async fn entries_and_withdrawals(
                 }
             }
             Some(Fmt::Duplicate { out, .. }) => {
-                let op = if !in_field && !r.withdrawn && late_entry_open(event, app.cfg.clock.now_ms()) {
+                let op = if !in_field
+                    && !r.withdrawn
+                    && late_entry_open(event, app.cfg.clock.now_ms())
+                {
                     Op::Enter {
                         entrant: r.entrant.clone(),
                     }

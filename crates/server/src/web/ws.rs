@@ -15,8 +15,8 @@ use fiveup_protocol::{
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::table::actor::{self, ClientCommand, Out, Outbox, TableCmd, TableHandle};
 use crate::limiter::Bucket;
+use crate::table::actor::{self, ClientCommand, Out, Outbox, TableCmd, TableHandle};
 use crate::web::listen::ConnGuard;
 use crate::{accounts, ApiError, App};
 
