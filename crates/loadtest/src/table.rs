@@ -393,6 +393,7 @@ async fn create_table(sh: &Shared, creator: &Player) -> Result<String, String> {
         unlisted: false,
         request_id: None,
         correspondence: None,
+        hints: false,
     };
     let body = serde_json::to_string(&req).map_err(|e| e.to_string())?;
     let r = http::post(

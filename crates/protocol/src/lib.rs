@@ -262,6 +262,12 @@ pub struct CreateTableRequest {
     /// `docs/correspondence.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub correspondence: Option<CorrespondenceSpec>,
+    /// Hints allowed: players may ask for the computer's evaluation of their plays, and the
+    /// game is never rated, whoever sits (a casual table). Refused with `correspondence`,
+    /// whose games always count. Without it, hints are given only where the result does not
+    /// count (see `TableInfo::counts`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
 }
 
 /// The clock of a correspondence table.
@@ -376,6 +382,14 @@ pub struct TableInfo {
     pub invites: Vec<Invite>,
     /// The seat of the user asking, if they sit here.
     pub your_seat: Option<u8>,
+    /// The creator allowed hints: the game is casual and never rated.
+    #[serde(default)]
+    pub hints_allowed: bool,
+    /// The result counts (a rated game: registered people on two sides or more and no hints
+    /// allowed; every tournament table; every correspondence game): no computer help is given
+    /// here, hints and every other evaluation of the position in play are refused.
+    #[serde(default)]
+    pub counts: bool,
 }
 
 /// `POST /api/tables/{id}/join`.

@@ -200,6 +200,7 @@ fn no_viewer_ever_sees_what_it_may_not_know() {
             request: None,
             correspondence: None,
             tournament: None,
+            hints: false,
         });
         let mut viewers: Vec<Option<u8>> = (0..n).map(Some).collect();
         viewers.push(None);
@@ -307,6 +308,7 @@ fn the_checker_notices_a_leak() {
         request: None,
         correspondence: None,
         tournament: None,
+        hints: false,
     });
     core.apply(&Stored::Start).unwrap();
     core.apply(&Stored::Commit {

@@ -111,10 +111,11 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
         .map_err(db::db_err)?;
     }
     // Ratings: every registered person against every registered opponent, among those who
-    // made a move of their own (a seat a computer player played throughout rates nobody).
+    // made a move of their own (a seat a computer player played throughout rates nobody). A
+    // table with hints allowed is casual: it rates nobody.
     let registered: Vec<&(u8, UserRef)> = people
         .iter()
-        .filter(|(seat, u)| u.registered && core.acted(*seat))
+        .filter(|(seat, u)| u.registered && core.acted(*seat) && !core.cfg.hints)
         .collect();
     // Correspondence games have a rating of their own (as lichess keeps one per speed).
     let (rating, deviation, volatility) = if core.cfg.correspondence.is_some() {

@@ -58,6 +58,9 @@ pub struct TableConfig {
     /// What a tournament's table adds (`docs/tournaments.md`, "Online"); none at other tables.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<TourTable>,
+    /// The creator allowed hints: a casual table whose game is never rated.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hints: bool,
 }
 
 /// The settings a tournament gives its tables on top of the ordinary ones.

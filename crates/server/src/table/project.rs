@@ -59,6 +59,8 @@ pub fn table_info(core: &TableCore, viewer: Viewer) -> TableInfo {
         created_at: core.cfg.created_at,
         invites,
         your_seat: viewer.user.and_then(|u| core.seat_of(u)),
+        hints_allowed: core.cfg.hints,
+        counts: core.counts(),
     }
 }
 

@@ -617,65 +617,21 @@ pub async fn summary(app: &App, id: &str) -> ApiResult<Arc<str>> {
     }))
 }
 
+/// What a duplicate board's table or game answers to someone who may not see it yet.
+pub const BOARD_HIDDEN: &str =
+    "this duplicate board is hidden until you have played it or the tournament has ended: \
+     every entrant plays the same deal";
+
 /// A duplicate board's game is hidden until its tournament ends, except from those who played
-/// it: its record shows the deal every other entrant is still to play. Any other game passes.
+/// it ([`super::boards::visible`]): its record shows the deal every other entrant is still to
+/// play. Any other game passes.
 pub async fn check_board_visible(app: &App, game: &str, headers: &HeaderMap) -> ApiResult<()> {
-    let Some(row) = sqlx::query("SELECT record FROM games WHERE id = $1")
-        .bind(game)
-        .fetch_optional(&app.db.pool)
+    let viewer = accounts::user_of(&app.db, headers).await?.map(|u| u.id);
+    if super::boards::visible(app, game, viewer)
         .await
-        .map_err(|e| internal(db::db_err(e)))?
-    else {
-        // No such game: the caller says so.
-        return Ok(());
-    };
-    let text = db::text(&row, "record").map_err(internal)?;
-    let Ok(record) = crate::games::parse_record(&text) else {
-        return Ok(());
-    };
-    if !record.tags.contains_key("DuplicateBoard") {
+        .map_err(internal)?
+    {
         return Ok(());
     }
-    let Some(event) = record.tags.get("Tournament") else {
-        return Ok(());
-    };
-    let status = sqlx::query("SELECT status FROM tournaments WHERE id = $1")
-        .bind(event.as_str())
-        .fetch_optional(&app.db.pool)
-        .await
-        .map_err(|e| internal(db::db_err(e)))?
-        .map(|r| db::text(&r, "status"))
-        .transpose()
-        .map_err(internal)?;
-    if status.as_deref() == Some("finished") {
-        return Ok(());
-    }
-    // Those who have finished the same board may see every table's game of it.
-    if let Some(u) = accounts::user_of(&app.db, headers).await? {
-        let loaded = director::load(app, event).await.map_err(internal)?;
-        if let Some(ev) = loaded {
-            let board = ev
-                .games
-                .iter()
-                .find(|(_, gs)| gs.iter().any(|g| g.table == game))
-                .map(|(k, _)| k.0);
-            let rows = director::entrants(app, event).await.map_err(internal)?;
-            let mine: Vec<u32> = rows
-                .iter()
-                .filter(|r| r.members.iter().any(|m| m.user_id() == Some(u.id)))
-                .map(|r| r.entrant.id.0)
-                .collect();
-            let scores = ev.board_scores();
-            let finished_it = board
-                .and_then(|b| scores.get(b))
-                .is_some_and(|b| b.scores.iter().any(|(e, _)| mine.contains(&e.0)));
-            if finished_it {
-                return Ok(());
-            }
-        }
-    }
-    Err(ApiError::new(
-        ErrorCode::NoSuchGame,
-        "this duplicate board is hidden until the tournament ends: every entrant plays the same deal",
-    ))
+    Err(ApiError::new(ErrorCode::NoSuchGame, BOARD_HIDDEN))
 }

@@ -849,6 +849,7 @@ async fn create_table(
         unlisted: true,
         created_at: app.cfg.clock.now(),
         request: None,
+        hints: false,
         // Tournament games are played live.
         correspondence: None,
         tournament: Some(tour),

@@ -2,9 +2,11 @@
 //!
 //! - [`event`]: an event as a value (settings, entrants, the log of operations), rebuilt from
 //!   storage by applying its log again;
+//! - [`settings`]: an event's settings, checked and described;
 //! - [`director`]: the task that runs each event on the instance holding its lease: starts it,
 //!   pairs, opens the tables, reads the results, ends it; every operation stored before it is
 //!   announced;
+//! - [`boards`]: the one rule of a duplicate board's visibility;
 //! - [`api`]: the HTTP endpoints (list, create, join, withdraw, computer entrants, one event).
 //!
 //! Standings go out over the websocket to the connections following an event, and a player
@@ -15,8 +17,10 @@ use std::sync::Arc;
 use tokio::sync::{broadcast, Notify};
 
 pub mod api;
+pub mod boards;
 pub mod director;
 pub mod event;
+pub mod settings;
 
 /// A message for websockets.
 #[derive(Clone, Debug)]

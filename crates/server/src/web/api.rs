@@ -625,7 +625,14 @@ async fn create_table(
         request: req.request_id.clone(),
         correspondence: crate::correspondence::api::settings_for(&app, &user, &req).await?,
         tournament: None,
+        hints: req.hints,
     };
+    if cfg.hints && cfg.correspondence.is_some() {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            "hints cannot be allowed at a correspondence table: correspondence games always count",
+        ));
+    }
     let bots = cfg.seats.iter().any(|s| matches!(s, SeatSetup::Bot { .. }));
     // Within the person's quotas; the place is taken before the table is made, so that
     // concurrent requests cannot all pass.
@@ -669,8 +676,18 @@ async fn table_info(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Json<TableInfo>> {
-    let user = accounts::user_of(&app.db, &headers).await?;
-    Ok(Json(info(&app, &id, user.map(|u| u.id)).await?))
+    let user = accounts::user_of(&app.db, &headers).await?.map(|u| u.id);
+    // A duplicate board's table (its scores) waits until one has played it.
+    if !crate::tournament::boards::visible(&app, &id, user)
+        .await
+        .map_err(ApiError::internal)?
+    {
+        return Err(ApiError::new(
+            ErrorCode::NoSuchTable,
+            crate::tournament::api::BOARD_HIDDEN,
+        ));
+    }
+    Ok(Json(info(&app, &id, user).await?))
 }
 
 async fn join(
@@ -742,6 +759,7 @@ async fn review(
 
 async fn profile(
     State(app): State<Arc<App>>,
+    headers: HeaderMap,
     Path(id): Path<String>,
     axum::extract::Query(q): axum::extract::Query<std::collections::HashMap<String, String>>,
 ) -> ApiResult<Json<fiveup_protocol::Profile>> {
@@ -749,7 +767,15 @@ async fn profile(
     let id: i64 = id
         .parse()
         .map_err(|_| ApiError::new(ErrorCode::NoSuchUser, format!("no user {id:?}")))?;
-    Ok(Json(games::profile(&app.db, id, kind).await?))
+    let mut p = games::profile(&app.db, id, kind).await?;
+    // A duplicate board's game and score wait until the viewer has played it.
+    let viewer = accounts::user_of(&app.db, &headers).await?.map(|u| u.id);
+    let games: Vec<String> = p.history.iter().map(|h| h.game.clone()).collect();
+    let hidden = crate::tournament::boards::hidden_among(&app, &games, viewer)
+        .await
+        .map_err(ApiError::internal)?;
+    p.history.retain(|h| !hidden.contains(&h.game));
+    Ok(Json(p))
 }
 
 async fn leaderboard(State(app): State<Arc<App>>) -> ApiResult<Json<games::Leaderboard>> {

@@ -228,6 +228,16 @@ async fn subscribe(
     id: &str,
     since: Option<u64>,
 ) -> Result<Following, ApiError> {
+    // A duplicate board's table shows the deal every other entrant is still to play.
+    if !crate::tournament::boards::visible(app, id, user.map(|u| u.id))
+        .await
+        .map_err(ApiError::internal)?
+    {
+        return Err(ApiError::new(
+            ErrorCode::NoSuchTable,
+            crate::tournament::api::BOARD_HIDDEN,
+        ));
+    }
     // While a table changes hands (its owner stopped or died), it is looked for until its
     // lease has run out and another instance (maybe this one) has taken it.
     let deadline = tokio::time::Instant::now()

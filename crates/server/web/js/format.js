@@ -301,3 +301,10 @@ export function gameName(rules, presets) {
   const name = presetWords(best.name).replace(/ \(.*\)$/, '');
   return bestN === 0 ? name : `${name}, with its own rules`;
 }
+
+/** Whether computer help (hints) is given at a table, in words, for those about to play. */
+export function helpWords(t) {
+  if (t.hints_allowed) return 'Hints allowed: a casual game, never rated.';
+  if (t.counts) return 'Computer help is off: this game counts.';
+  return 'Hints are given while the game is not rated; with registered players on two sides it is rated and computer help is off.';
+}

@@ -84,7 +84,7 @@ function tableItem(t, app, redraw, presets) {
     try { await api.join(t.id, { seat }); go(`/table/${t.id}`); } catch (e) { err.textContent = e.message; }
   };
   return h('li', { class: 'table-item', 'data-table': t.id },
-    h('div', { class: 'rules' }, h('strong', { class: 'game' }, gameName(t.rules, presets)), ` · ${shortRules(t.rules)}`, ` · ${t.status}`, t.hand_no ? ` · hand ${t.hand_no}` : ''),
+    h('div', { class: 'rules' }, h('strong', { class: 'game' }, gameName(t.rules, presets)), ` · ${shortRules(t.rules)}`, ` · ${t.status}`, t.hand_no ? ` · hand ${t.hand_no}` : '', t.hints_allowed ? h('span', { class: 'badge hints-badge' }, 'hints allowed · unrated') : null),
     h('details', {}, h('summary', {}, 'All the rules'), h('ul', { class: 'rules-lines' }, rulesLines(t.rules).map((l) => h('li', {}, l)))),
     h('ul', { class: 'seats', 'aria-label': 'seats' }, t.seats.map((s) => h('li', {},
       `${s.seat + 1}: `, s.occupant.kind === 'open'
@@ -229,6 +229,7 @@ function createForm(cfg, app) {
       clock,
       h('div', { class: 'row' },
         h('label', {}, h('input', { type: 'checkbox', id: 'unlisted' }), ' Unlisted (reached by link only)'),
+        h('label', {}, h('input', { type: 'checkbox', id: 'hints-allowed' }), ' Hints allowed (a casual game: never rated)'),
         h('button', { type: 'submit', id: 'create-go' }, 'Create the table')),
       err);
     checkRules();
@@ -241,8 +242,14 @@ function createForm(cfg, app) {
     const rules = chosenOptions();
     const seats = [...form.querySelectorAll('[data-seat]')].map((el) => (el.value.startsWith('bot:')
       ? { kind: 'bot', level: el.value.slice(4) } : { kind: el.value }));
+    const hints = form.querySelector('#hints-allowed').checked;
+    if (hints && clock.spec()) {
+      err.textContent = 'Hints cannot be allowed at a correspondence table: its games always count.';
+      form.querySelector('#hints-allowed').focus();
+      return;
+    }
     try {
-      const t = await api.createTable({ rules, seats, unlisted: form.querySelector('#unlisted').checked, correspondence: clock.spec() });
+      const t = await api.createTable({ rules, seats, unlisted: form.querySelector('#unlisted').checked, correspondence: clock.spec(), hints });
       announce('Table created');
       go(`/table/${t.id}`);
     } catch (e) { err.textContent = `The table was not created: ${plainRulesWords(e.message)}.`; }

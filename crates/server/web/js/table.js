@@ -6,7 +6,7 @@ import { Conn, randomSeedHex } from './conn.js';
 import { renderBoard, armName, resetZoom } from './board.js';
 import { playOrder } from './geometry.js';
 import { tileSvg, tileWords } from './tiles.js';
-import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rulesLines, leadWords, gameName, levelWords } from './format.js';
+import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rulesLines, leadWords, gameName, levelWords, helpWords } from './format.js';
 import { proofBlock, hex } from './verifyview.js';
 import { scoresPanel, seatsPanel, seatPlaces, summary, clockText, seatLabel } from './panels.js';
 import { go } from './app.js';
@@ -197,7 +197,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     if (k === 'escape') { st.selected = null; renderPlayArea(); return; }
     if (k === 'd' && legal.some((l) => l.action === 'D')) { act('D'); return; }
     if (k === 'p' && legal.some((l) => l.action === 'P')) { act('P'); return; }
-    if (k === 'h') { askHint(); return; }
+    if (k === 'h') { if (!st.view?.table.counts) askHint(); return; }
     if (/^[1-9]$/.test(k)) {
       const t = st.view.my_tiles[Number(k) - 1];
       if (t) { el.root.querySelector(`.hand-tile[data-tile="${t}"]`)?.focus(); chooseTile(t); }
@@ -364,7 +364,10 @@ export async function tablePage(main, { params: [id], query, app }) {
           ? h('button', { type: 'button', class: 'act', id: 'draw-until', disabled: draws.run, onClick: drawUntil }, draws.run ? 'Drawing…' : 'Draw until a tile fits') : null,
         autoDrawToggle(v),
         resignControls(v),
-        v.you != null && !v.table.seats[v.you]?.resigned ? h('button', { type: 'button', id: 'hint', class: 'secondary', disabled: legal.length < 2 || st.hintPending, title: legal.length === 1 ? 'Only one move is possible' : null, onClick: askHint, 'aria-keyshortcuts': 'h' }, st.hintPending ? 'Thinking…' : 'Hint') : null,
+        // No computer help where the result counts (rated, tournament, correspondence): no
+        // Hint button; the first hand says why, once.
+        v.you != null && v.table.counts && v.hand_no <= 1 ? h('span', { class: 'no-help', id: 'no-help' }, 'No hints: this game counts') : null,
+        v.you != null && !v.table.counts && !v.table.seats[v.you]?.resigned ? h('button', { type: 'button', id: 'hint', class: 'secondary', disabled: legal.length < 2 || st.hintPending, title: legal.length === 1 ? 'Only one move is possible' : null, onClick: askHint, 'aria-keyshortcuts': 'h' }, st.hintPending ? 'Thinking…' : 'Hint') : null,
         h('span', { class: 'boneyard', 'aria-label': `${v.boneyard} tiles in the boneyard` }, `Boneyard: ${v.boneyard}`),
         // Your own score beside your hand, as the other seats show theirs on their cards.
         v.you != null ? h('span', { class: 'my-score', id: 'my-score' }, `${v.table.rules.partnerships ? 'Your side' : 'You'}: ${v.scores[v.sides[v.you]] ?? 0} pts`) : null,
@@ -439,6 +442,7 @@ export async function tablePage(main, { params: [id], query, app }) {
       h('h2', { id: 'wait-h' }, invited ? `${host || 'A friend'} invited you to a game of ${gameName(v.table.rules, presets)}` : 'Waiting for players'),
       invited ? h('p', { class: 'invited' }, app.user ? `Take your seat as ${app.user.name}, or ` : 'Choose a nickname to play as a guest, or log in if you have an account. ', h('a', { href: '/how-to-play' }, 'learn how to play'), '.') : null,
       h('ul', { class: 'rules-lines', 'aria-label': 'the rules' }, rulesLines(v.table.rules).map((l) => h('li', {}, l))),
+      h('p', { class: 'help-rule', id: 'help-rule' }, helpWords(v.table)),
       h('ul', { class: 'seats' }, v.table.seats.map((seat) => h('li', { 'data-seat': seat.seat },
         `Seat ${seat.seat + 1}: `, seatName(v.table.seats, seat.seat),
         seat.occupant.kind === 'open' && v.you == null && app.user ? h('button', { type: 'button', class: 'sit', onClick: () => sit({ seat: seat.seat }) }, 'Sit here') : null))),

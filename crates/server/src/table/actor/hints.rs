@@ -15,6 +15,12 @@ impl Actor {
         let Some(seat) = viewer.seat else {
             return Err(Refusal::new(ErrorCode::NotSeated, "you do not sit here"));
         };
+        if self.core.counts() {
+            return Err(Refusal::new(
+                ErrorCode::HintUnavailable,
+                counts_why(&self.core),
+            ));
+        }
         if self.core.to_move() != Some(seat) || self.core.computer_plays(seat) {
             return Err(Refusal::new(
                 ErrorCode::HintUnavailable,
@@ -75,4 +81,16 @@ impl Actor {
         });
         Ok(())
     }
+}
+
+/// Why no computer help is given at a table whose result counts.
+pub(super) fn counts_why(core: &TableCore) -> String {
+    let what = if core.cfg.tournament.is_some() {
+        "this is a tournament game"
+    } else if core.cfg.correspondence.is_some() {
+        "this correspondence game counts for ratings"
+    } else {
+        "this game is rated"
+    };
+    format!("computer help is off: {what}, so its result counts")
 }

@@ -1,6 +1,5 @@
 //! Seats and joining: sitting down, presence, rematches.
 
-use fiveup_engine::Seat;
 use fiveup_protocol::{ErrorCode, JoinRequest, Occupant, ServerMsg, TableStatus, UserRef};
 use tokio::sync::oneshot;
 
@@ -11,19 +10,7 @@ use crate::table::{Refusal, SeatSetup, Stored, TableConfig};
 impl Actor {
     /// Whether a hand of a rated game is being played: registered people on two sides or more.
     pub(super) fn rated_hand_in_play(&self) -> bool {
-        if self.core.status != TableStatus::Playing {
-            return false;
-        }
-        let mut sides = Vec::new();
-        for (i, s) in self.core.seats.iter().enumerate() {
-            if let Occupant::Human { user } = &s.occupant {
-                let side = self.core.cfg.rules.side_of(Seat(i as u8));
-                if user.registered && !sides.contains(&side) {
-                    sides.push(side);
-                }
-            }
-        }
-        sides.len() >= 2
+        self.core.status == TableStatus::Playing && self.core.registered_sides() >= 2
     }
 
     pub(super) async fn join(&mut self, user: &UserRef, req: &JoinRequest) -> Result<(), Refusal> {
@@ -234,6 +221,7 @@ impl Actor {
             correspondence: self.core.cfg.correspondence,
             // A rematch is an ordinary table.
             tournament: None,
+            hints: self.core.cfg.hints,
         };
         create(&self.app, cfg, sits).await.map(|_| ())
     }
