@@ -8,7 +8,7 @@
 //! seat made, asks how likely that play was for a club player holding that world's hand: club
 //! scores every legal play ([`crate::club`]), and the chance of a play is a softmax over
 //! those scores at the temperature `infer` (in points), mixed with a uniform choice
-//! ([`FLOOR`]) so that no play a real opponent makes can rule a world out. A world weighs the
+//! ([`FLOOR`](crate::infer::FLOOR)) so that no play a real opponent makes can rule a world out. A world weighs the
 //! product of those chances over the hand (importance weighting: the uniform sample becomes a
 //! sample of the posterior under that model of the opponents), and each action's value is its
 //! weighted mean over the worlds.
@@ -32,20 +32,14 @@
 //! Defaults: [`EXPERT_SAMPLES`] worlds and [`DEFAULT_INFER`]. What each setting was measured to
 //! be worth against pimc is in `docs/strength.md`.
 
-use fiveup_engine::{Action, Entry, FastRng, Seat, State, View};
+use fiveup_engine::{Action, FastRng, View};
 
-use crate::learned::Policy;
+use crate::infer::DEFAULT_INFER;
 use crate::pimc::{choose_by_search, ExpertConfig};
 use crate::{Player, SpecError};
 
 /// Worlds sampled per decision by default.
 pub const EXPERT_SAMPLES: u32 = 400;
-
-/// The default temperature of the inference, in points.
-pub const DEFAULT_INFER: u32 = 3;
-
-/// The share of a play's chance that is uniform over the legal plays, whatever the scores.
-pub const FLOOR: f64 = 0.05;
 
 impl ExpertConfig {
     /// The expert's default settings.
@@ -61,81 +55,6 @@ impl ExpertConfig {
     /// Read the expert's `key=value` settings: pimc's and `infer`.
     pub fn parse_expert(settings: &str) -> Result<ExpertConfig, SpecError> {
         ExpertConfig::parse_onto(ExpertConfig::expert(), settings, true)
-    }
-}
-
-/// How likely the plays of every seat but `viewer` were in `world`, under the club model at
-/// temperature `temp`: the product of each play's chance. 1 when the hand cannot be replayed
-/// (never for a sampled world).
-#[must_use]
-pub fn world_weight(world: &State, viewer: Seat, temp: f64) -> f64 {
-    world_weight_with(world, viewer, temp, FLOOR)
-}
-
-/// [`world_weight`] with another uniform share than [`FLOOR`].
-#[must_use]
-pub fn world_weight_with(world: &State, viewer: Seat, temp: f64, floor: f64) -> f64 {
-    world_weight_model(world, viewer, temp, floor, None)
-}
-
-/// [`world_weight_with`] under another model of the other seats: the values a rollout policy
-/// gives their plays ([`crate::learned::Policy`]) instead of club's scores (`None`).
-#[must_use]
-pub fn world_weight_model(
-    world: &State,
-    viewer: Seat,
-    temp: f64,
-    floor: f64,
-    model: Option<&Policy>,
-) -> f64 {
-    let Ok(mut s) = State::with_start(*world.rules(), *world.deal(), *world.start()) else {
-        return 1.0;
-    };
-    let mut log_p = 0.0;
-    let mut chances: Vec<(Action, f64)> = Vec::new();
-    for e in world.log() {
-        let Some(a) = e.action() else { continue };
-        if let Entry::Play { seat, .. } = *e {
-            if seat != viewer && s.to_move() == seat {
-                play_chances(&s.view(seat), model, temp, &mut chances);
-                if chances.len() > 1 {
-                    let mut z = 0.0;
-                    let mut mine = 0.0;
-                    for &(b, q) in &chances {
-                        z += q;
-                        if b == a {
-                            mine = q;
-                        }
-                    }
-                    let p = (1.0 - floor) * mine / z + floor / chances.len() as f64;
-                    log_p += p.ln();
-                }
-            }
-        }
-        if s.apply(a).is_err() {
-            return 1.0;
-        }
-    }
-    log_p.max(-700.0).exp()
-}
-
-/// How likely the seat to move in `view` is to make each of its plays, unnormalised, under the
-/// club model (`None`) or a rollout policy's values: each play's `exp((value - best) / temp)`,
-/// in the legal order, written into `out`. The model of another seat shared by the inference
-/// ([`world_weight_model`]) and the chance node over replies (`reply=K`).
-pub(crate) fn play_chances(
-    view: &View,
-    model: Option<&Policy>,
-    temp: f64,
-    out: &mut Vec<(Action, f64)>,
-) {
-    match model {
-        None => crate::club::play_scores(view, out),
-        Some(p) => p.play_values(view, out),
-    }
-    let max = out.iter().map(|x| x.1).fold(f64::MIN, f64::max);
-    for x in out.iter_mut() {
-        x.1 = ((x.1 - max) / temp).exp();
     }
 }
 
@@ -175,8 +94,9 @@ impl Player for Expert {
 mod tests {
     use super::*;
     use crate::greedy::greedy_action;
+    use crate::infer::world_weight;
     use crate::pimc::analyze;
-    use fiveup_engine::{Phase, Rules, Sampler, Seed};
+    use fiveup_engine::{Phase, Rules, Sampler, Seed, State};
 
     /// A two-player hand played by club for `plies` actions.
     fn club_hand(seed: u64, plies: usize) -> State {

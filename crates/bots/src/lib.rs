@@ -28,6 +28,7 @@ mod club;
 pub mod duel;
 mod expert;
 mod greedy;
+mod infer;
 pub mod learned;
 pub mod neural;
 mod pimc;
@@ -37,11 +38,9 @@ pub mod review;
 
 pub use club::{choose_with as club_choose_with, Club, Weights as ClubWeights};
 pub use duel::{run_match, MakeBot, MatchConfig, MatchError, MatchMode, MatchReport};
-pub use expert::{
-    world_weight, world_weight_model, world_weight_with, Expert, DEFAULT_INFER, EXPERT_SAMPLES,
-    FLOOR,
-};
+pub use expert::{Expert, EXPERT_SAMPLES};
 pub use greedy::{greedy_action, Greedy};
+pub use infer::{world_weight, world_weight_model, world_weight_with, DEFAULT_INFER, FLOOR};
 pub use pimc::{
     analyze, analyze_within, points_margin, ActionEval, ExpertConfig, Leaf, Oracle, Pimc, Rollout,
     DEFAULT_SAMPLES, NEAR_TARGET, WIN_VALUE,

@@ -1,8 +1,9 @@
 //! `pimc`: search over the hidden tiles by perfect-information sampling (the expert before the
 //! present one, kept with the same behaviour and the same results for a seed on one thread,
 //! which any number of threads now gives); `oracle`: the same search seeing every hand. The
-//! search itself also serves the present expert ([`crate::expert`]), which weights the worlds
-//! by what the opponents' plays say of them.
+//! search itself also serves the present expert (`expert.rs`, built on this module), which
+//! weights the worlds by what the opponents' plays say of them ([`crate::infer`]). This module
+//! imports nothing from the expert.
 //!
 //! For each decision pimc draws sampled worlds: full states consistent with its view,
 //! uniform over the deals that agree with everything its seat has seen (see
@@ -63,17 +64,17 @@ pub struct ExpertConfig {
     pub rollout: Rollout,
     /// Inference from plays: each world is weighted by how likely the other seats' plays
     /// were in it under the club player's scores, softened by this temperature in points
-    /// (0: every world weighs the same, as pimc does). See [`crate::expert`].
+    /// (0: every world weighs the same, as pimc does). See [`crate::infer`].
     pub infer: u32,
     /// Nested search: in each world, the searcher's next decision after the one searched is
     /// made by a search of this many worlds sampled from its own view in that world, instead
-    /// of by the rollout policy (0: off, as pimc). See [`crate::expert`].
+    /// of by the rollout policy (0: off, as pimc). An expert setting (`expert.rs`).
     pub nest: u32,
     /// Replies: in each world, the next seat's reply to the searched action (when that seat
     /// is another side's) is not the rollout policy's one choice but a chance node over its
     /// this many likeliest plays, each weighted by a softmax of the policy's values at the
-    /// inference temperature, and each finished by the rollout (0: off, as pimc). See
-    /// [`crate::expert`].
+    /// inference temperature, and each finished by the rollout (0: off, as pimc). An
+    /// expert setting (`expert.rs`).
     pub reply: u32,
     /// How a world is valued once the searched action is made: played out by the rollout
     /// (the default), or valued at once by the learned critic ([`Leaf::Net`]).
@@ -549,10 +550,10 @@ fn replies(
     let temp = f64::from(if cfg.infer > 0 {
         cfg.infer
     } else {
-        crate::expert::DEFAULT_INFER
+        crate::infer::DEFAULT_INFER
     });
     let mut chances = Vec::new();
-    crate::expert::play_chances(&s.view(seat), model, temp, &mut chances);
+    crate::infer::play_chances(&s.view(seat), model, temp, &mut chances);
     if chances.len() < 2 {
         return None;
     }
@@ -673,7 +674,7 @@ fn run_thread(job: &Job<'_>, seed: u64, quota: Option<u32>, deadline: Option<Ins
         match (job.cfg.infer, &job.worlds) {
             (t, Worlds::View(v)) if t > 0 || job.cfg.nest > 0 => {
                 let w = if t > 0 {
-                    crate::expert::world_weight(&world, v.seat(), f64::from(t))
+                    crate::infer::world_weight(&world, v.seat(), f64::from(t))
                 } else {
                     1.0
                 };
@@ -757,7 +758,7 @@ fn evaluate_world(job: &Job<'_>, world: &World) -> (f64, Vec<f64>) {
     match (job.cfg.infer, &job.worlds) {
         (t, Worlds::View(v)) if t > 0 || job.cfg.nest > 0 => {
             let w = if t > 0 {
-                crate::expert::world_weight(world, v.seat(), f64::from(t))
+                crate::infer::world_weight(world, v.seat(), f64::from(t))
             } else {
                 1.0
             };
@@ -1142,8 +1143,10 @@ mod tests {
                 "samples=23,infer=2",
             ] {
                 let one = {
+                    // `infer` is read as the expert reads it, onto pimc's defaults (the spec
+                    // sets the expert's own defaults, samples and infer, itself).
                     let mut c = if spec.contains("infer") {
-                        ExpertConfig::parse_expert(spec).unwrap()
+                        ExpertConfig::parse_onto(ExpertConfig::default(), spec, true).unwrap()
                     } else {
                         ExpertConfig::parse(spec).unwrap()
                     };

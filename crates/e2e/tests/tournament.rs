@@ -65,7 +65,7 @@ async fn register(c: &Client, base: &str, name: &str) {
 /// Go to `path` inside the app (no reload: the page's connections stay open).
 async fn go(c: &Client, path: &str) {
     c.execute(
-        "return import('/static/js/app.js').then((m) => { m.go(arguments[0]); return true; });",
+        "return import('/static/js/context.js').then((m) => { m.go(arguments[0]); return true; });",
         vec![Value::String(path.to_string())],
     )
     .await

@@ -17,7 +17,7 @@ const OFFLINE = '/static/offline.html';
 const SHELL = [
   '/', OFFLINE, '/static/style.css', '/static/js/offline.js', '/manifest.webmanifest',
   '/static/icon.svg', '/static/icon-192.png', '/static/icon-512.png',
-  ...['api', 'app', 'board', 'conn', 'deal', 'dom', 'format', 'geometry', 'howto', 'leaderboard', 'lobby',
+  ...['api', 'app', 'board', 'conn', 'context', 'deal', 'dom', 'format', 'geometry', 'howto', 'leaderboard', 'lobby',
     'panels', 'profile', 'engines', 'corr', 'ratings', 'replay', 'table', 'tally', 'tiles', 'verifyview',
     'call', 'tournaments', 'tourview'].map((m) => `/static/js/${m}.js`),
 ];

@@ -7,6 +7,7 @@ pub mod app;
 pub mod board;
 pub mod game;
 pub mod plain;
+pub mod screen;
 pub mod tally;
 pub mod term;
 pub mod ui;

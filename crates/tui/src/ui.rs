@@ -1,5 +1,7 @@
-//! Drawing the screens with ratatui. Everything is drawn from the [`App`]'s state; the only
-//! thing returned is where the clickable things landed.
+//! Drawing the screens with ratatui. Everything is drawn from a view of the screens' state
+//! ([`crate::screen::ScreenView`]), which the app gives of itself; the only thing returned is
+//! where the clickable things landed. Nothing here imports the app (`app.rs`): the drawing
+//! reads the screens and changes nothing.
 
 use fiveup_engine::{
     ArmId, Entry, LayoutTree, Phase, Pip, Rules, Seat, Side, State, Tile, TileSet,
@@ -10,14 +12,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use crate::app::{
-    App, Field, HitMap, Mode, PlayScreen, ReplayScreen, Screen, StartForm, Target, MIN_SIZE,
-};
 use crate::board::{self, Role};
 use crate::game::{
     describe, display_names, explain_award, level_label, seat_names, SeatKind, Setup,
 };
 use crate::plain::hand_tiles;
+use crate::screen::{
+    Field, HasScreen, HitMap, Mode, PlayScreen, ReplayScreen, Screen, StartForm, Target, MIN_SIZE,
+};
 use crate::tally::tally;
 
 /// Width of the side panel.
@@ -94,18 +96,20 @@ impl Theme {
     }
 }
 
-/// Draw the app; returns where the clickable things are.
-pub fn render(app: &App, f: &mut Frame) -> HitMap {
+/// Draw the screen showing (`render(&app, f)` draws the app's); returns where the clickable
+/// things are.
+pub fn render<S: HasScreen + ?Sized>(shown: &S, f: &mut Frame) -> HitMap {
+    let view = shown.screen_view();
     let area = f.area();
     let theme = Theme {
-        color: !app.no_color,
+        color: !view.no_color,
     };
     let mut hits = Vec::new();
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         too_small(f, area);
         return hits;
     }
-    match &app.screen {
+    match view.screen {
         Screen::Start(form) => start_screen(f, area, form, theme),
         Screen::Play(p) => play_screen(f, area, p, theme, &mut hits),
         Screen::Replay(r) => replay_screen(f, area, r, theme),
@@ -169,13 +173,13 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
     for (i, field) in form.fields().into_iter().enumerate() {
         let cur = i == form.field.min(form.fields().len() - 1);
         let (label, value, editable) = match field {
-            Field::Set => ("Set".to_string(), crate::app::set_label(form.set), false),
+            Field::Set => ("Set".to_string(), crate::screen::set_label(form.set), false),
             Field::Players => ("Players".to_string(), players.to_string(), false),
             Field::FirstLead => (
                 "First lead".to_string(),
                 match form.first_lead {
-                    Some(i) => crate::app::FIRST_LEAD_CHOICES
-                        [i % crate::app::FIRST_LEAD_CHOICES.len()]
+                    Some(i) => crate::screen::FIRST_LEAD_CHOICES
+                        [i % crate::screen::FIRST_LEAD_CHOICES.len()]
                     .1
                     .to_string(),
                     None => format!(
@@ -223,7 +227,7 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
                 format!(
                     "{}: {}",
                     preset.name(),
-                    crate::app::preset_description(preset)
+                    crate::screen::preset_description(preset)
                 ),
                 false,
             ),
@@ -261,7 +265,7 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
     let (summary, style) = match (&form.error, form.setup()) {
         (Some(e), _) => (e.clone(), theme.accent()),
         (None, Err(e)) => (e, theme.accent()),
-        (None, Ok(s)) => (crate::app::rules_in_words(&s.rules), theme.dim()),
+        (None, Ok(s)) => (crate::screen::rules_in_words(&s.rules), theme.dim()),
     };
     for l in wrap_plain(&summary, text_w) {
         lines.push(Line::styled(format!("  {l}"), style));
@@ -304,7 +308,7 @@ fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
 }
 
 fn first_lead_name(f: fiveup_engine::FirstLead) -> &'static str {
-    crate::app::FIRST_LEAD_CHOICES
+    crate::screen::FIRST_LEAD_CHOICES
         .iter()
         .find(|(x, _)| *x == f)
         .map_or("highest-double", |(_, n)| n)

@@ -68,6 +68,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../../web/js/conn.js"),
     ),
     (
+        "js/context.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/js/context.js"),
+    ),
+    (
         "js/corr.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../web/js/corr.js"),
@@ -367,6 +372,65 @@ mod tests {
             };
             assert_eq!(*mime, want, "{path}");
             assert!(!bytes.is_empty(), "{path}");
+        }
+    }
+
+    /// The modules a script imports: `import ... from '...'`, `export ... from '...'`,
+    /// `import '...'` and `import('...')`, as written.
+    fn imports(src: &str) -> Vec<&str> {
+        fn quoted(s: &str) -> Option<&str> {
+            let s = s.trim_start();
+            let q = s.chars().next().filter(|c| matches!(c, '\'' | '"' | '`'))?;
+            let rest = &s[1..];
+            rest.find(q).map(|end| &rest[..end])
+        }
+        let mut out = Vec::new();
+        for line in src.lines() {
+            let t = line.trim_start();
+            if t.starts_with("import") || t.starts_with("export") || t.starts_with('}') {
+                if let Some(at) = t.find(" from ") {
+                    out.extend(quoted(&t[at + 6..]));
+                } else if let Some(rest) = t.strip_prefix("import ") {
+                    out.extend(quoted(rest));
+                }
+            }
+        }
+        for (at, _) in src.match_indices("import(") {
+            out.extend(quoted(&src[at + 7..]));
+        }
+        out
+    }
+
+    /// Imports run one way in the client: `app.js` (the router) loads the pages, the pages
+    /// import shared modules, and no module imports `app.js`: what the pages share with it
+    /// (navigation, the session) is in `context.js`, which `app.js` fills in at start.
+    #[test]
+    fn no_module_imports_the_app() {
+        let mut scripts = 0;
+        for (path, _, bytes) in FILES {
+            if !path.ends_with(".js") {
+                continue;
+            }
+            scripts += 1;
+            let src = std::str::from_utf8(bytes).unwrap();
+            for module in imports(src) {
+                assert!(
+                    module.rsplit('/').next() != Some("app.js"),
+                    "{path} imports {module}: pages take what they share with the app from \
+                     js/context.js"
+                );
+            }
+        }
+        assert!(scripts > 20, "{scripts}");
+        // The scan sees imports of every form: the router's pages and the pages' context.
+        let of = |p: &str| imports(std::str::from_utf8(find(p).unwrap().2).unwrap());
+        let app = of("js/app.js");
+        assert!(
+            app.contains(&"./context.js") && app.contains(&"./lobby.js"),
+            "{app:?}"
+        );
+        for page in ["js/lobby.js", "js/table.js", "js/tournaments.js"] {
+            assert!(of(page).contains(&"./context.js"), "{page}");
         }
     }
 

@@ -1,9 +1,11 @@
-// The page router: one HTML page, a view per path.
+// The page router: one HTML page, a view per path. The pages get what they share with it
+// (navigation, the session) from context.js, and none imports this module.
 //   /             the lobby                /table/{id}[?invite=...]  a table
 //   /game/{id}    a finished game, replay  /user/{id} or /user/me    a player's profile
 //   /tournaments  the tournaments          /tournaments/{id}         one event
 import { $, mount, h } from './dom.js';
 import { currentUser } from './api.js';
+import { go, provide, session } from './context.js';
 
 // Script errors are kept for the browser tests (and shown in the console as usual).
 window.fiveupErrors = [];
@@ -23,26 +25,29 @@ const routes = [
   [/^\/tournaments\/([a-z0-9]+)$/, () => import('./tournaments.js').then((m) => m.tournamentPage)],
 ];
 
-export const app = {
-  user: null,
-  cleanup: null,
-  setUser(user) {
-    this.user = user;
+// The header's part of the session (context.js): the player's name, the calls from
+// tournaments and the connection indicator.
+provide({
+  route,
+  user(user) {
     mount($('#who'), user ? h('span', {}, user.name, user.registered ? '' : ' (guest)') : '');
     // "Your table is ready" calls from tournaments, on every page (call.js).
     import('./call.js').then((m) => m.startCalls(user));
   },
-  setNet(ok) {
+  net(ok) {
     const el = $('#net');
     if (!el) return;
     el.textContent = ok ? '' : 'reconnecting…';
     el.className = ok ? 'net' : 'net down';
   },
-};
+});
+
+// What the page shown leaves to undo when another is shown.
+let cleanup = null;
 
 async function route() {
-  if (app.cleanup) { app.cleanup(); app.cleanup = null; }
-  app.setNet(true);
+  if (cleanup) { cleanup(); cleanup = null; }
+  session.setNet(true);
   const main = $('#main');
   const path = location.pathname.replace(/\/+$/, '') || '/';
   import('./call.js').then((m) => m.routed(path));
@@ -51,7 +56,7 @@ async function route() {
     if (m) {
       try {
         const page = await load();
-        app.cleanup = (await page(main, { params: m.slice(1), query: new URLSearchParams(location.search), app })) || null;
+        cleanup = (await page(main, { params: m.slice(1), query: new URLSearchParams(location.search), app: session })) || null;
       } catch (e) {
         const missing = { no_such_game: 'No such game', no_such_user: 'No such player', no_such_table: 'No such table' }[e.code];
         if (missing) notFound(main, missing, `There is no ${missing.slice(8)} at this address: it may have been mistyped, or the game was never finished.`);
@@ -69,12 +74,6 @@ function notFound(main, title, text) {
     h('p', {}, h('a', { href: '/' }, 'Back to the lobby'), ' · ', h('a', { href: '/how-to-play' }, 'How to play'))));
 }
 
-/** Go to a path inside the app without reloading. */
-export function go(path) {
-  history.pushState(null, '', path);
-  route();
-}
-
 document.addEventListener('click', (ev) => {
   const a = ev.target.closest('a[href^="/"]');
   if (!a || a.target || ev.ctrlKey || ev.metaKey || ev.shiftKey || a.hasAttribute('download') || a.getAttribute('href').startsWith('/api/')) return;
@@ -84,9 +83,9 @@ document.addEventListener('click', (ev) => {
 window.addEventListener('popstate', route);
 
 (async () => {
-  try { app.setUser(await currentUser()); } catch (_) { app.setUser(null); }
+  try { session.setUser(await currentUser()); } catch (_) { session.setUser(null); }
   route();
-  if (app.user) import('./corr.js').then((m) => { m.startBadge(); m.renewPush(); });
+  if (session.user) import('./corr.js').then((m) => { m.startBadge(); m.renewPush(); });
 })();
 
 // The service worker (sw.js): the app shell kept for an offline page; never the API or the

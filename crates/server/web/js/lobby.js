@@ -3,7 +3,7 @@ import { h, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { Conn } from './conn.js';
 import { seatName, shortRules, gameName, optionsString, valueWords, levelWords, rulesLines, presetWords, setWords, maxPlayers, maxHand, formProblems, plainRulesWords, presetRulesFor, formOptions } from './format.js';
-import { go } from './app.js';
+import { go } from './context.js';
 import { ratingOf } from './ratings.js';
 import { clockControls } from './corr.js';
 

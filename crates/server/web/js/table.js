@@ -9,7 +9,7 @@ import { tileSvg, tileWords } from './tiles.js';
 import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rulesLines, leadWords, gameName, levelWords, helpWords } from './format.js';
 import { proofBlock, hex } from './verifyview.js';
 import { scoresPanel, seatsPanel, seatPlaces, summary, clockText, seatLabel } from './panels.js';
-import { go } from './app.js';
+import { go } from './context.js';
 import { muted, mutePlayer, loadMuted } from './corr.js';
 
 /** How long a table with open seats waits for players before the page offers computer players. */

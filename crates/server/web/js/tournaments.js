@@ -6,7 +6,7 @@ import { h, mount, announce } from './dom.js';
 import { api } from './api.js';
 import { Conn } from './conn.js';
 import { presetWords, levelWords } from './format.js';
-import { go } from './app.js';
+import { go } from './context.js';
 import { formatWords, startWords, rulesWords, settingsLines, matchSides, standingsTable, roundsSection, bracketSection, arenaSection, boardsSection, cutThroatSection, crosstable, allGames, myTable } from './tourview.js';
 
 const FORMATS = [
