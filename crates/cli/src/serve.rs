@@ -72,6 +72,22 @@ pub struct Args {
     /// Guests made per minute per client address (bursts of 20); 0 for no limit.
     #[arg(long, default_value_t = 1.0)]
     pub guest_rate_per_min: f64,
+    /// Tournaments one person may have created and not yet finished.
+    #[arg(long, default_value_t = 5)]
+    pub max_open_events: i64,
+    /// Tournaments one person may create in 24 hours.
+    #[arg(long, default_value_t = 20)]
+    pub max_events_per_day: i64,
+    /// Computer entrants in one tournament.
+    #[arg(long, default_value_t = 64)]
+    pub max_bot_entrants: i64,
+    /// Computer entrants in all of one person's unfinished tournaments together.
+    #[arg(long, default_value_t = 128)]
+    pub max_bot_entrants_per_account: i64,
+    /// Searching computer players (club and above) thinking at once, their owners served in
+    /// turn (default: one per core).
+    #[arg(long)]
+    pub compute_slots: Option<usize>,
     /// Minutes a waiting table nobody changed or followed lasts before it is closed.
     #[arg(long, default_value_t = 60)]
     pub waiting_expiry_mins: u64,
@@ -159,6 +175,25 @@ pub fn run(a: &Args) -> Result<(), String> {
         );
     }
     cfg.max_open_tables_per_addr = a.max_open_tables_per_addr;
+    if a.max_open_events < 1
+        || a.max_events_per_day < 1
+        || a.max_bot_entrants < 0
+        || a.max_bot_entrants_per_account < 0
+        || a.compute_slots == Some(0)
+    {
+        return Err(
+            "--max-open-events, --max-events-per-day and --compute-slots must be more than 0, \
+             --max-bot-entrants and --max-bot-entrants-per-account 0 or more"
+                .to_string(),
+        );
+    }
+    cfg.max_open_events = a.max_open_events;
+    cfg.max_events_per_day = a.max_events_per_day;
+    cfg.max_bot_entrants = a.max_bot_entrants;
+    cfg.max_bot_entrants_per_account = a.max_bot_entrants_per_account;
+    if let Some(n) = a.compute_slots {
+        cfg.compute_slots = n;
+    }
     cfg.max_bot_tables_per_addr = a.max_bot_tables_per_addr;
     cfg.guest_rate = (a.guest_rate_per_min / 60.0, 20.0);
     cfg.waiting_expiry = Duration::from_secs(a.waiting_expiry_mins.max(1) * 60);

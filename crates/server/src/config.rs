@@ -120,6 +120,17 @@ pub struct Config {
     pub correspondence: crate::correspondence::Settings,
     /// The server's one clock (tests set a manual one): timers, tournaments, correspondence.
     pub clock: crate::clock::Clock,
+    /// Tournaments a person may have created and not yet finished.
+    pub max_open_events: i64,
+    /// Tournaments a person may create in a day (24 hours).
+    pub max_events_per_day: i64,
+    /// Computer entrants in one tournament.
+    pub max_bot_entrants: i64,
+    /// Computer entrants a person may have in all their unfinished tournaments together.
+    pub max_bot_entrants_per_account: i64,
+    /// Searching computer players (club and above) that think at once, owners served in turn
+    /// (`table::compute`): by default one per core.
+    pub compute_slots: usize,
 }
 
 impl Config {
@@ -178,6 +189,11 @@ impl Config {
             tournament_tick: Duration::from_secs(1),
             correspondence: crate::correspondence::Settings::default(),
             clock: crate::clock::Clock::system(),
+            max_open_events: 5,
+            max_events_per_day: 20,
+            max_bot_entrants: 64,
+            max_bot_entrants_per_account: 128,
+            compute_slots: std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
         }
     }
 

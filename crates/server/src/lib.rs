@@ -100,6 +100,8 @@ pub struct App {
     pub corr: correspondence::Corr,
     /// The concerns that hear what happens at tables (registered in [`start`]).
     pub hooks: table::hooks::Hooks,
+    /// The computer players' searches, owners served in turn.
+    pub compute: Arc<table::compute::FairPool>,
 }
 
 /// The concerns built on the table runtime, in the order they hear of each table event: a
@@ -335,6 +337,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         }
     };
     let conns = listen::ConnCounter::new(cfg.max_conns_per_addr, max_conns);
+    let cfg_compute_slots = cfg.compute_slots;
     let app = Arc::new(App {
         login_limiter: limiter::KeyedLimiter::new(cfg.login_rate.0, cfg.login_rate.1),
         user_limiter: limiter::KeyedLimiter::new(cfg.user_rate.0, cfg.user_rate.1),
@@ -360,6 +363,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         tournaments: tournament::Tournaments::default(),
         corr,
         hooks: table_hooks(),
+        compute: table::compute::FairPool::new(cfg_compute_slots),
     });
     if let Some(c) = &app.cluster {
         let advertise = app

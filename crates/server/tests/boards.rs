@@ -187,7 +187,10 @@ async fn a_board_is_hidden_on_every_route_until_played_or_the_event_ends() {
         if e["status"] == "finished" {
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(90), "the event did not end");
+        assert!(
+            start.elapsed() < Duration::from_secs(90),
+            "the event did not end"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let after = routes_showing(addr, &table, ann_id, None).await;

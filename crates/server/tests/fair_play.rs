@@ -164,7 +164,10 @@ async fn a_rated_game_gives_no_hint_and_a_casual_one_with_hints_allowed_is_never
             if p["stats"]["games"].as_i64() == Some(2) {
                 break;
             }
-            assert!(start.elapsed() < common::WAIT, "{kind}: the game was not stored");
+            assert!(
+                start.elapsed() < common::WAIT,
+                "{kind}: the game was not stored"
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         assert_eq!(rating_of(addr, &ann).await.0, ann_before, "{kind}");
@@ -257,7 +260,11 @@ async fn a_correspondence_game_gives_no_hint_and_no_review_until_it_ends() {
         if r.status == 200 {
             break;
         }
-        assert!(start.elapsed() < common::WAIT, "no review after the end: {}", r.body);
+        assert!(
+            start.elapsed() < common::WAIT,
+            "no review after the end: {}",
+            r.body
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     server.shutdown().await;

@@ -800,7 +800,9 @@ async fn a_daylong_is_played_by_one_person_whenever_they_come() {
                     let r = get(addr, &p, Some(&stranger)).await;
                     assert_eq!(r.status, 404, "{p}: {}", r.body);
                     assert!(
-                        r.body.contains("hidden until the tournament ends"),
+                        r.body.contains(
+                            "hidden until you have played it or the tournament has ended"
+                        ),
                         "{}",
                         r.body
                     );

@@ -91,10 +91,27 @@ pub struct TourTable {
     /// decided by the next score.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub match_ms: Option<u64>,
+    /// The account whose tournament this is: its computer players think on that account's
+    /// share of the CPU (`table::compute`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<i64>,
 }
 
 /// The strike of the turn clock that loses the game.
 pub const STRIKES_FORFEIT: u8 = 3;
+
+impl TableConfig {
+    /// The account whose share of the computer players' CPU this table's searches take: its
+    /// creator, or a tournament table's organiser (`compute::SERVER` for neither).
+    #[must_use]
+    pub fn owner(&self) -> i64 {
+        self.creator
+            .as_ref()
+            .map(|u| u.id)
+            .or_else(|| self.tournament.as_ref().and_then(|t| t.owner))
+            .unwrap_or(crate::table::compute::SERVER)
+    }
+}
 
 /// A correspondence table's clock, fixed at creation: a time per move and no computer
 /// takeover (`docs/correspondence.md`). The correspondence concern checks a request into one

@@ -6,12 +6,14 @@
 //! - [`project`]: the one projection from a table and a viewer to what that viewer may see;
 //! - [`actor`]: one task per table, the hub that finds them, computer players and timers;
 //! - [`hooks`]: the events a table publishes and the concerns registered to hear them;
+//! - [`compute`]: the computer players' CPU, shared fairly between owners;
 //! - [`cluster`]: several instances on one database: table leases, takeovers, the bus;
 //! - [`outcome`]: a finished hand explained for people;
 //! - [`fairness`]: verifiable deals (commit and reveal).
 
 pub mod actor;
 pub mod cluster;
+pub mod compute;
 pub mod config;
 pub mod fairness;
 pub mod hooks;

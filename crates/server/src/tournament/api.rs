@@ -134,18 +134,63 @@ async fn create(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> Ap
         .check(crate::now())
         .map_err(|e| ApiError::new(ErrorCode::BadRules, e))?;
     let id = crate::new_id();
+    let now = crate::now();
+    // The person's quotas are checked in the transaction that inserts, after locking their
+    // row, so that requests at once (on any instance) cannot all pass.
+    let mut tx = app
+        .db
+        .pool
+        .begin()
+        .await
+        .map_err(|e| internal(db::db_err(e)))?;
+    sqlx::query("UPDATE users SET id = id WHERE id = $1")
+        .bind(user.id)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| internal(db::db_err(e)))?;
+    let counts = sqlx::query(
+        "SELECT (SELECT COUNT(*) FROM tournaments WHERE creator = $1 AND status <> 'finished') \
+         AS open, (SELECT COUNT(*) FROM tournaments WHERE creator = $1 AND created_at > $2) \
+         AS today",
+    )
+    .bind(user.id)
+    .bind(now - 86_400)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(|e| internal(db::db_err(e)))?;
+    let open = db::int(&counts, "open").map_err(internal)?;
+    let today = db::int(&counts, "today").map_err(internal)?;
+    if open >= app.cfg.max_open_events {
+        return Err(ApiError::new(
+            ErrorCode::QuotaExceeded,
+            format!(
+                "you have {open} tournaments not yet finished, the most a person may have: \
+                 wait for one to end"
+            ),
+        ));
+    }
+    if today >= app.cfg.max_events_per_day {
+        return Err(ApiError::new(
+            ErrorCode::QuotaExceeded,
+            format!(
+                "you created {today} tournaments in the last 24 hours, the most a person may: \
+                 try again later"
+            ),
+        ));
+    }
     sqlx::query(
         "INSERT INTO tournaments (id, created_at, creator, name, settings, status) \
          VALUES ($1, $2, $3, $4, $5, 'upcoming')",
     )
     .bind(id.as_str())
-    .bind(crate::now())
+    .bind(now)
     .bind(user.id)
     .bind(settings.name.trim())
     .bind(serde_json::to_string(&settings).expect("settings serialise"))
-    .execute(&app.db.pool)
+    .execute(&mut *tx)
     .await
     .map_err(|e| internal(db::db_err(e)))?;
+    tx.commit().await.map_err(|e| internal(db::db_err(e)))?;
     app.tournaments.wake.notify_waiters();
     Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())
 }
@@ -563,6 +608,7 @@ async fn bots(
         return Err(bad("add 1 to 1,000 computer entrants at a time"));
     }
     entries_open(&event, app.cfg.clock.now_ms())?;
+    check_bot_quota(&app, &event.id, user.id, i64::from(body.count)).await?;
     let teams = event.settings.teams();
     let rating = bot_rating(&body.level);
     let mut added = Vec::new();
@@ -615,6 +661,51 @@ pub async fn summary(app: &App, id: &str) -> ApiResult<Arc<str>> {
     Ok(crate::to_json(&fiveup_protocol::ServerMsg::Tournament {
         event: event.summary(n),
     }))
+}
+
+/// Computer entrants in one event's entrant list (not withdrawn).
+fn bot_entrants(rows: &[EntrantRow]) -> i64 {
+    rows.iter()
+        .filter(|r| !r.withdrawn && r.members.iter().all(|m| matches!(m, Member::Bot { .. })))
+        .count() as i64
+}
+
+/// Whether `count` more computer entrants fit in the event and in all of its creator's
+/// unfinished events together (`max_bot_entrants`, `max_bot_entrants_per_account`): each
+/// one's tables are strong computer play on the server's CPU.
+async fn check_bot_quota(app: &App, event: &str, creator: i64, count: i64) -> ApiResult<()> {
+    let here = bot_entrants(&director::entrants(app, event).await.map_err(internal)?);
+    if here + count > app.cfg.max_bot_entrants {
+        return Err(ApiError::new(
+            ErrorCode::QuotaExceeded,
+            format!(
+                "a tournament has at most {} computer entrants ({here} now)",
+                app.cfg.max_bot_entrants
+            ),
+        ));
+    }
+    let open =
+        sqlx::query("SELECT id FROM tournaments WHERE creator = $1 AND status <> 'finished'")
+            .bind(creator)
+            .fetch_all(&app.db.pool)
+            .await
+            .map_err(|e| internal(db::db_err(e)))?;
+    let mut all = 0;
+    for r in open {
+        let id = db::text(&r, "id").map_err(internal)?;
+        all += bot_entrants(&director::entrants(app, &id).await.map_err(internal)?);
+    }
+    if all + count > app.cfg.max_bot_entrants_per_account {
+        return Err(ApiError::new(
+            ErrorCode::QuotaExceeded,
+            format!(
+                "your unfinished tournaments have {all} computer entrants; a person may have at \
+                 most {} at once",
+                app.cfg.max_bot_entrants_per_account
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// What a duplicate board's table or game answers to someone who may not see it yet.

@@ -828,7 +828,20 @@ fn tour_table(event: &Event, board: Option<String>) -> TourTable {
         no_show_ms: Some(event.settings.no_show_ms()),
         turn_ms: event.settings.turn_ms,
         match_ms: event.settings.match_clock_ms,
+        owner: None,
     }
+}
+
+/// The account that created an event (whose share of the computer players' CPU its tables
+/// take).
+async fn creator_of(app: &App, event: &str) -> Result<Option<i64>, String> {
+    sqlx::query("SELECT creator FROM tournaments WHERE id = $1")
+        .bind(event)
+        .fetch_optional(&app.db.pool)
+        .await
+        .map_err(db::db_err)?
+        .map(|r| db::int(&r, "creator"))
+        .transpose()
 }
 
 /// Create a tournament table and tell the people seated at it.
@@ -839,8 +852,9 @@ async fn create_table(
     rules: Rules,
     seats: Vec<SeatSetup>,
     sits: Vec<(u8, fiveup_protocol::UserRef)>,
-    tour: TourTable,
+    mut tour: TourTable,
 ) -> Result<(), String> {
+    tour.owner = creator_of(app, &event.id).await?;
     let cfg = TableConfig {
         id: table.to_string(),
         rules,

@@ -349,4 +349,3 @@ impl Settings {
         matches!(self.format, Format::Arena { .. } | Format::Daylong { .. })
     }
 }
-

@@ -72,6 +72,11 @@ pub fn config(db: &str) -> fiveup_server::Config {
     // The tests play many games as a few people (the quota test sets its own limits).
     c.max_open_tables = 10_000;
     c.max_bot_tables = 10_000;
+    // Tournaments too (the computer players' share test sets the defaults).
+    c.max_open_events = 10_000;
+    c.max_events_per_day = 10_000;
+    c.max_bot_entrants = 10_000;
+    c.max_bot_entrants_per_account = 100_000;
     // All from 127.0.0.1: no per-address limits on guests and tables (the quota test sets its
     // own).
     c.guest_rate = (0.0, 0.0);

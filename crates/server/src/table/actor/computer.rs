@@ -2,7 +2,7 @@
 //! computer's moves (on the task for quick levels, on the blocking pool within the pause for
 //! searching ones), and the timers (seed wait, takeovers, tournament clocks).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use fiveup_bots::{make_bot, Bot};
 use fiveup_engine::{Action, Seat};
@@ -207,25 +207,39 @@ impl Actor {
                 .view(Seat(seat));
             let tx = self.tx.clone();
             let delay = self.app.cfg.bot_delay;
+            let quick = QUICK.contains(&self.core.bot_level(seat).as_str());
+            let pool = self.app.compute.clone();
+            let owner = self.core.cfg.owner();
             tokio::spawn(async move {
                 // The player thinks first and the answer waits out the rest of the pause, so
                 // that how long it takes does not tell the others what it holds (a forced
                 // move is found in microseconds, a searched one in milliseconds).
                 // A searching player's deadline falls inside the pause, so that the pause hides
-                // the thinking whatever the level, set or build.
+                // the thinking whatever the level, set or build: it thinks for three quarters
+                // of what is left of the pause when its turn on the CPU comes.
                 let due = tokio::time::Instant::now() + delay;
-                let cap = thinking_cap(delay);
-                let res = tokio::task::spawn_blocking(move || {
+                let due_std = due.into_std();
+                let think = move || {
                     let mut bot = bot;
-                    let action = match cap {
-                        Some(cap) => choose_within(&mut bot, &view, cap),
+                    let action = match thinking_cap(delay) {
+                        Some(_) => {
+                            let left = due_std.saturating_duration_since(Instant::now());
+                            let cap = thinking_cap(left).unwrap_or(Duration::ZERO);
+                            choose_within(&mut bot, &view, cap.max(Duration::from_millis(1)))
+                        }
                         None => choose(&mut bot, &view),
                     };
                     (bot, action)
-                })
-                .await;
+                };
+                // Searching players take their owner's turn on the CPU (`table::compute`); the
+                // quick ones answer in microseconds and need no turn.
+                let res = if quick {
+                    tokio::task::spawn_blocking(think).await.ok()
+                } else {
+                    pool.run(owner, think).await.ok()
+                };
                 tokio::time::sleep_until(due).await;
-                if let Ok((bot, action)) = res {
+                if let Some((bot, action)) = res {
                     let _ = tx
                         .send(TableCmd::BotMove {
                             version,
