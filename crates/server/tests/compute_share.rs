@@ -17,8 +17,8 @@ async fn new_event(addr: SocketAddr, cookie: &str, name: &str) -> (u16, String) 
         addr,
         "/api/tournaments",
         Some(cookie),
-        &json!({"name": name, "format": {"kind": "arena", "duration_ms": 60000},
-                "rules": "all-fives target=500", "start_when": 2,
+        &json!({"name": name, "format": {"kind": "swiss", "rounds": 1},
+                "rules": "all-fives target=500", "best_of": 1, "start_when": 64,
                 "start_at": fiveup_server::now() + 3600}),
     )
     .await;
@@ -104,8 +104,8 @@ async fn tournaments_cannot_take_more_than_an_accounts_share_of_the_computer_pla
     );
     assert_eq!(entrants, defaults.max_bot_entrants_per_account);
 
-    // The events start: every pairing is a table of two master players thinking without a
-    // pause, all of them on Mallory's share.
+    // The events start once full: every pairing is a table of two master players thinking
+    // without a pause, 64 tables at once, all of them on Mallory's share.
     let start = Instant::now();
     loop {
         let (waiting, running) = app.compute.load();
@@ -113,10 +113,17 @@ async fn tournaments_cannot_take_more_than_an_accounts_share_of_the_computer_pla
             println!("Mallory's searches waiting: {waiting}, running {running}");
             break;
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "the flood did not start"
-        );
+        if start.elapsed() > Duration::from_secs(60) {
+            let e: Value = common::get(addr, &format!("/api/tournaments/{}", made[0]), None)
+                .await
+                .json();
+            panic!(
+                "the flood did not start: {waiting} waiting, {running} running; event {} with \
+                 {} tables",
+                e["status"],
+                e["games"].as_array().map_or(0, Vec::len)
+            );
+        }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 

@@ -480,8 +480,8 @@ async fn join(
     {
         let minutes = (until - now + 59_999) / 60_000;
         return Err(bad(format!(
-            "you missed two tournament games within a week: you may join tournaments again \
-             in {minutes} minutes"
+            "you missed your games in two tournaments within a week: you may join tournaments \
+             again in {minutes} minutes"
         )));
     }
     if !user.registered && !event.settings.guests_welcome() {

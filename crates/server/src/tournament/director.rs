@@ -402,7 +402,14 @@ async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
     if event.fmt.is_some() && !event.finished {
         entries_and_withdrawals(app, event, &rows).await?;
         let members = member_map(&rows);
+        let no_shows = event.no_shows.len();
         results(app, event).await?;
+        // A person who did not come is withdrawn before anything is paired again: a no-show
+        // whose game completes a round is not given the next round's table.
+        if event.no_shows.len() > no_shows {
+            let rows = entrants(app, &event.id).await?;
+            entries_and_withdrawals(app, event, &rows).await?;
+        }
         // Decided matches are recorded; the others get their next game's table.
         let mut opens = Vec::new();
         for l in event.live() {
@@ -639,11 +646,12 @@ pub const NO_SHOW_WINDOW_MS: i64 = 7 * 86_400_000;
 pub const NO_SHOW_BAN_MS: i64 = 86_400_000;
 
 /// Until when a person is barred from joining events (ms since the epoch): a day from a
-/// second no-show within a week of the one before.
+/// second no-show within a week of the one before. No-shows are counted by event: missing
+/// several games of one event is one no-show (the first).
 pub async fn barred_until(app: &App, user: i64, now: i64) -> Result<Option<i64>, String> {
     let rows = sqlx::query(
-        "SELECT at_ms FROM tournament_no_shows WHERE user_id = $1 AND at_ms > $2 \
-         ORDER BY at_ms",
+        "SELECT MIN(at_ms) AS at_ms FROM tournament_no_shows WHERE user_id = $1 AND at_ms > $2 \
+         GROUP BY tournament_id ORDER BY MIN(at_ms)",
     )
     .bind(user)
     .bind(now - NO_SHOW_WINDOW_MS - NO_SHOW_BAN_MS)
