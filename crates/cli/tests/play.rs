@@ -478,6 +478,7 @@ fn replays_speak_of_you_in_good_english() {
             out.then_some(g)
         })
         .expect("a seed where you go out");
+    let mut game = game;
     let path = temp("you.txt");
     game.save(&path).expect("saved");
     let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))

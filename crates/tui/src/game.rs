@@ -5,7 +5,7 @@
 //! [`Game::visible_hands`], which gives other seats' tiles only when the learning setting shows
 //! them or the hand is over; nothing else reaches the hidden tiles.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use fiveup_bots::{analyze, make_bot, ActionEval, Bot, ExpertConfig};
 use fiveup_engine::notation::{Record, Recorder};
@@ -275,6 +275,9 @@ pub struct Game {
     /// (line index, seat, tiles drawn (`None`: hidden), ends, forced).
     draws: Option<DrawRun>,
     sheet: Vec<SheetRow>,
+    /// The files this game's record was written to: it may write them again, and no other
+    /// file that already holds something.
+    written: Vec<PathBuf>,
     /// The learning setting: show the computer players' hands.
     pub show_hands: bool,
 }
@@ -325,6 +328,7 @@ impl Game {
             logged: 0,
             draws: None,
             sheet: Vec::new(),
+            written: Vec::new(),
             show_hands: false,
         };
         g.hand_header();
@@ -514,9 +518,27 @@ impl Game {
         self.recorder.clone().finish(&self.state)
     }
 
-    /// Write the record: JSON when the name ends in `.json`, the text notation otherwise.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
-        save_record(&self.record(), path)
+    /// Write the record: JSON when the name ends in `.json`, the text notation otherwise. A
+    /// file that already holds something (another game's record) is never written over: only
+    /// a new or empty file, or one this game wrote before.
+    pub fn save(&mut self, path: &Path) -> Result<(), String> {
+        if holds_something(path) && !self.written.iter().any(|w| same_file(w, path)) {
+            return Err(format!(
+                "{} already holds a record, which is kept: save under another name",
+                path.display()
+            ));
+        }
+        save_record(&self.record(), path)?;
+        if !self.written.iter().any(|w| same_file(w, path)) {
+            self.written.push(path.to_path_buf());
+        }
+        Ok(())
+    }
+
+    /// Whether this game has written its record to `path`.
+    #[must_use]
+    pub fn wrote(&self, path: &Path) -> bool {
+        self.written.iter().any(|w| same_file(w, path))
     }
 
     /// The expert's evaluation of each of the human's legal actions, best first (empty when it
@@ -989,6 +1011,48 @@ pub fn check_save_path(path: &Path) -> Result<(), String> {
         let _ = std::fs::remove_file(path);
     }
     Ok(())
+}
+
+/// Whether a file exists at `path` with something in it (an empty file holds no record).
+fn holds_something(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+}
+
+/// Whether two paths name the same file (`./a.txt` and `a.txt` included).
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
+/// `base` with a number before its extension: `game.txt` 2 -> `game-2.txt`; 1 is `base`.
+#[must_use]
+pub fn numbered_file(base: &Path, n: u32) -> PathBuf {
+    if n <= 1 {
+        return base.to_path_buf();
+    }
+    let stem = base
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let name = match base.extension() {
+        Some(e) => format!("{stem}-{n}.{}", e.to_string_lossy()),
+        None => format!("{stem}-{n}"),
+    };
+    base.with_file_name(name)
+}
+
+/// Where the record of the next game of a session goes when records are kept in `base`
+/// (`--save`): `base` itself, else the first of `base` numbered (`game-2.txt`, `game-3.txt`,
+/// ...) that no game of the session has taken (`taken`) and that holds nothing yet, so that
+/// no record is ever written over.
+#[must_use]
+pub fn record_file(base: &Path, taken: &[PathBuf]) -> PathBuf {
+    (1..)
+        .map(|n| numbered_file(base, n))
+        .find(|p| !holds_something(p) && !taken.iter().any(|t| same_file(t, p)))
+        .unwrap_or_else(|| base.to_path_buf())
 }
 
 /// What an interrupted game (Ctrl-C) says and its exit status, the same in full screen and

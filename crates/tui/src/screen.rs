@@ -456,6 +456,9 @@ pub struct PlayScreen {
     pub hint: Option<Vec<ActionEval>>,
     /// Whether the finished game's record has been saved to the `--save` file.
     pub saved_at_end: bool,
+    /// The file this game's record goes to under `--save`: the `--save` file for the first
+    /// game, numbered files (`game-2.txt`) for later ones, never another game's.
+    pub record_path: Option<std::path::PathBuf>,
     /// How far the end-of-hand or game-over box is scrolled.
     pub scroll: usize,
 }

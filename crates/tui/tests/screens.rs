@@ -1597,3 +1597,121 @@ fn eight_players_keep_the_boneyard_in_view_under_a_two_row_message() {
         .expect("its bottom");
     assert!(bottom >= 2, "{text}");
 }
+
+/// Play the game on screen to its end as the test's human would, then give the app a key that
+/// changes nothing (scrolling) so that it saves at the end, as it does after a move.
+fn finish_on_screen(app: &mut App) {
+    let Screen::Play(p) = &mut app.screen else {
+        panic!("a game is on screen")
+    };
+    advance(&mut p.game, |g| g.phase() == Phase::GameOver);
+    app.key(Key::Up);
+}
+
+#[test]
+fn playing_again_never_writes_over_the_last_games_record() {
+    let path = temp_file("again.txt");
+    let second = temp_file("again-2.txt");
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&second);
+    let mut app = App::playing(
+        Game::new(setup(Preset::FiveUp, 2, 5, "target=50")).expect("a game"),
+        (80, 24),
+    );
+    app.save_path = Some(path.clone());
+    finish_on_screen(&mut app);
+    let first = std::fs::read_to_string(&path).expect("the first game is saved");
+    // Enter plays again: the new game says where its record goes, and the first stays.
+    app.key(Key::Enter);
+    let text = draw(&mut app);
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains(&format!(
+            "{} keeps the last game's record; this game's goes to {}.",
+            path.display(),
+            second.display()
+        )),
+        "{text}"
+    );
+    finish_on_screen(&mut app);
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("still there"),
+        first,
+        "the first game's record is kept"
+    );
+    let other = std::fs::read_to_string(&second).expect("the second game is saved");
+    assert_ne!(other, first);
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(
+        p.message,
+        format!("Game over. Record saved to {}.", second.display())
+    );
+    // Quitting says where each went.
+    app.key(Key::Char('q'));
+    assert!(app.quit);
+    assert_eq!(
+        app.farewell(),
+        Some(format!(
+            "Records saved, one file a game: game 1 to {}, game 2 to {} (fiveup play --replay \
+             FILE steps through one).",
+            path.display(),
+            second.display()
+        ))
+    );
+}
+
+#[test]
+fn a_file_holding_a_record_is_kept_and_quitting_says_where_the_record_is() {
+    let path = temp_file("kept.txt");
+    let second = temp_file("kept-2.txt");
+    std::fs::write(&path, "an earlier game\n").expect("written");
+    let _ = std::fs::remove_file(&second);
+    let mut app = App::playing(Game::new(Setup::new(2)).expect("a game"), (80, 24));
+    app.set_save_path(Some(path.clone()));
+    let text = draw(&mut app);
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains(&format!(
+            "{} already holds a record; this game's goes to {}.",
+            path.display(),
+            second.display()
+        )),
+        "{text}"
+    );
+    // q asks, naming the file; y quits and saves there.
+    app.key(Key::Char('q'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(
+        p.message,
+        format!(
+            "Quit the game? y quits and saves its record to {}; any other key carries on.",
+            second.display()
+        )
+    );
+    app.key(Key::Char('y'));
+    assert!(app.quit);
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("kept"),
+        "an earlier game\n"
+    );
+    assert!(second.exists(), "saved to the numbered file");
+    assert_eq!(
+        app.farewell(),
+        Some(format!(
+            "Record saved to {0} (fiveup play --replay {0} steps through it).",
+            second.display()
+        ))
+    );
+    // Saving by hand over a file that holds a record is refused too.
+    let mut g = Game::new(Setup::new(3)).expect("a game");
+    let e = g.save(&path).expect_err("refused");
+    assert!(e.contains("already holds a record"), "{e}");
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("kept"),
+        "an earlier game\n"
+    );
+}
