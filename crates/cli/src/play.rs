@@ -133,8 +133,19 @@ fn setup_from(a: &Args) -> Result<(Setup, Preset, String), String> {
     let seats = seats_from(a)?;
     let players = u8::try_from(seats.len()).map_err(|_| "too many seats".to_string())?;
     let options = extra_options(a);
-    let rules =
-        crate::selfplay::rules_from(&a.rules, Some(players), a.partners, a.individual, &options)?;
+    // The count as the player gave it, for the error when the rules name another.
+    let how = if a.seats.is_some() {
+        format!("--seats names {players} seats")
+    } else {
+        format!("--players is {players}")
+    };
+    let rules = crate::selfplay::rules_for_table(
+        &a.rules,
+        Some((players, how)),
+        a.partners,
+        a.individual,
+        &options,
+    )?;
     let mut words = a.rules.split_whitespace();
     let preset = words
         .next()

@@ -76,15 +76,29 @@ pub fn rules_from(
     individual: bool,
     options: &[String],
 ) -> Result<Rules, String> {
+    let given = players.map(|p| (p, format!("--players is {p}")));
+    rules_for_table(rules, given, partners, individual, options)
+}
+
+/// [`rules_from`] with the table's size given by another flag: `(n, how)`, where `how` says
+/// how it was given for the error when the rules name another (`--seats is 3`,
+/// `--seats names 3 seats`).
+pub fn rules_for_table(
+    rules: &str,
+    given: Option<(u8, String)>,
+    partners: bool,
+    individual: bool,
+    options: &[String],
+) -> Result<Rules, String> {
     let mut words = rule_words(rules, options)?;
-    match (named_option(&words, "players"), players) {
-        (Some(named), Some(p)) if named.parse::<u8>() != Ok(p) => {
+    match (named_option(&words, "players"), given) {
+        (Some(named), Some((p, how))) if named.parse::<u8>() != Ok(p) => {
             return Err(format!(
-                "the rules say players={named} but --players is {p}: give the number once, \
-                 or the same in both"
+                "the rules say players={named} but {how}: give the number once, or the same \
+                 in both"
             ));
         }
-        (None, Some(p)) => {
+        (None, Some((p, _))) => {
             let _ = write!(words, " players={p}");
         }
         _ => {}
@@ -106,11 +120,23 @@ pub fn match_rules_from(
     partners: bool,
     options: &[String],
 ) -> Result<Rules, String> {
-    let table = rules_from(rules, players, false, false, options)?.players;
+    match_rules_for_table(rules, players, "--players", partners, options)
+}
+
+/// [`match_rules_from`] with the table's size given by the flag `flag` (`--seats`).
+pub fn match_rules_for_table(
+    rules: &str,
+    players: Option<u8>,
+    flag: &str,
+    partners: bool,
+    options: &[String],
+) -> Result<Rules, String> {
+    let given = || players.map(|p| (p, format!("{flag} is {p}")));
+    let table = rules_for_table(rules, given(), false, false, options)?.players;
     if partners && table != 4 && table != 6 {
-        return Err(format!("--partners needs --players 4 or 6, not {table}"));
+        return Err(format!("--partners needs {flag} 4 or 6, not {table}"));
     }
-    let mut r = rules_from(rules, players, partners, false, options)?;
+    let mut r = rules_for_table(rules, given(), partners, false, options)?;
     let words = rule_words(rules, options)?;
     if !partners
         && r.players == 4

@@ -466,20 +466,43 @@ fn every_command_plays_the_players_its_rules_string_names() {
         "muggins players=3",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    for cmd in [
-        &["selfplay", "--players", "2"][..],
-        &["match", "--a", "greedy", "--b", "random", "--players", "2"][..],
-        &["rate", "random", "greedy", "--seats", "2"][..],
+    // The error names the flag that gave the other number.
+    for (cmd, flag) in [
+        (&["selfplay", "--players", "2"][..], "--players is 2"),
+        (
+            &["match", "--a", "greedy", "--b", "random", "--players", "2"][..],
+            "--players is 2",
+        ),
+        (&["rate", "random", "greedy", "--seats", "2"][..], "--seats is 2"),
+        (
+            &["play", "--plain", "--seats", "human,club"][..],
+            "--seats names 2 seats",
+        ),
     ] {
         let mut args = cmd.to_vec();
         args.extend(["--rules", "five-up players=3"]);
         let o = fiveup(&args);
         assert!(!o.status.success(), "{args:?}");
         assert!(
-            stderr(&o).contains("the rules say players=3 but --players is 2"),
+            stderr(&o).contains(&format!("the rules say players=3 but {flag}")),
             "{args:?}: {}",
             stderr(&o)
         );
+    }
+    // An option given twice with two values, and a table the preset is not for, are refused.
+    for (rules, want) in [
+        (
+            "five-up target=150 target=300",
+            "option target is given twice (target=150, then target=300)",
+        ),
+        (
+            "party-twelve players=2",
+            "party-twelve is a game for 5 to 8 players, not 2",
+        ),
+    ] {
+        let o = fiveup(&["selfplay", "--quiet", "--rules", rules]);
+        assert!(!o.status.success(), "{rules}: {}", stdout(&o));
+        assert!(stderr(&o).contains(want), "{rules}: {}", stderr(&o));
     }
     // match and rate: the JSON and the summary name the table played.
     let o = fiveup(&[

@@ -75,7 +75,7 @@ impl StartForm {
                     _ => false,
                 },
                 "players" => match v.parse::<u8>() {
-                    Ok(n) if (2..=fiveup_engine::max_players(self.set)).contains(&n) => {
+                    Ok(n) if self.table_range().contains(&n) => {
                         self.players = n;
                         self.partners = n == 4 || n == 6;
                         true
@@ -105,6 +105,14 @@ impl StartForm {
         self.options = rest.join(" ");
     }
 
+    /// The tables the form offers: from the preset's smallest (five for the party game) to
+    /// the most the set seats.
+    fn table_range(&self) -> std::ops::RangeInclusive<u8> {
+        let least = Preset::ALL[self.preset % Preset::ALL.len()].players().0;
+        let most = fiveup_engine::max_players(self.set).max(least);
+        least..=most
+    }
+
     fn change(&mut self, up: bool) {
         let step = |v: usize, n: usize| if up { (v + 1) % n } else { (v + n - 1) % n };
         match self.current() {
@@ -114,10 +122,13 @@ impl StartForm {
                 self.players = self.players.min(fiveup_engine::max_players(self.set));
             }
             Field::Players => {
-                // 2 up to what the set seats.
-                let most = usize::from(fiveup_engine::max_players(self.set).max(2));
-                let i = usize::from(self.players.clamp(2, most as u8)) - 2;
-                self.players = step(i, most - 1) as u8 + 2;
+                // From the preset's smallest table (5 for the party game) up to what the set
+                // seats.
+                let range = self.table_range();
+                let (least, most) = (*range.start(), *range.end());
+                let n = usize::from(most - least) + 1;
+                let i = usize::from(self.players.clamp(least, most) - least);
+                self.players = step(i, n) as u8 + least;
                 self.partners = self.players == 4 || self.players == 6;
             }
             Field::Partners => self.partners = !self.partners,

@@ -347,17 +347,26 @@ impl StartForm {
     /// The setup the form describes, or what is wrong with it.
     pub fn setup(&self) -> Result<Setup, String> {
         let preset = Preset::ALL[self.preset % Preset::ALL.len()];
-        let mut words = format!(
-            "{} set={} players={}",
-            preset.name(),
-            self.set,
-            self.players
-        );
-        if let Some(i) = self.first_lead {
+        // An option typed under more options that a field of its own could not take
+        // (`players=9`) stands in for the field, for the rules to refuse with their reason.
+        let typed = |key: &str| {
+            self.options
+                .split_whitespace()
+                .any(|w| w.split_once('=').is_some_and(|(k, _)| k == key))
+        };
+        let mut words = preset.name().to_string();
+        if !typed("set") {
+            words.push_str(&format!(" set={}", self.set));
+        }
+        if !typed("players") {
+            words.push_str(&format!(" players={}", self.players));
+        }
+        if let Some(i) = self.first_lead.filter(|_| !typed("first-lead")) {
             words.push_str(" first-lead=");
             words.push_str(FIRST_LEAD_CHOICES[i % FIRST_LEAD_CHOICES.len()].1);
         }
-        if self.players == 4 || self.players == 6 {
+        if (self.players == 4 || self.players == 6) && !typed("partnerships") && !typed("partners")
+        {
             words.push_str(if self.partners {
                 " partnerships=true"
             } else {

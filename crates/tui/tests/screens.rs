@@ -1715,3 +1715,49 @@ fn a_file_holding_a_record_is_kept_and_quitting_says_where_the_record_is() {
         "an earlier game\n"
     );
 }
+
+#[test]
+fn the_party_game_offers_five_to_eight_players_only() {
+    let mut app = App::start(
+        StartForm::from_setup(&Setup::new(7), Preset::FiveUp, ""),
+        (80, 24),
+    );
+    // The preset field is first: Left steps back from Five Up to the party game, which brings
+    // its set and its smallest table.
+    app.key(Key::Left);
+    let Screen::Start(form) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(Preset::ALL[form.preset], Preset::PartyTwelve);
+    assert_eq!((form.set, form.players), (12, 5));
+    // Preset, Set, Players: every step stays within 5 to 8, both ways.
+    app.key(Key::Down);
+    app.key(Key::Down);
+    let mut seen = Vec::new();
+    for k in [Key::Left; 6].into_iter().chain([Key::Right; 6]) {
+        app.key(k);
+        let Screen::Start(form) = &app.screen else {
+            unreachable!()
+        };
+        seen.push(form.players);
+    }
+    assert!(seen.iter().all(|n| (5..=8).contains(n)), "{seen:?}");
+    assert!((5..=8).all(|n| seen.contains(&n)), "{seen:?}");
+    // A smaller table typed under more options is refused with the reason.
+    let mut form = StartForm::from_setup(&Setup::new(7), Preset::PartyTwelve, "");
+    form.options = "players=3".into();
+    form.field = form
+        .fields()
+        .iter()
+        .position(|f| *f == fiveup_tui::app::Field::Options)
+        .expect("an options field");
+    let mut app = App::start(form, (80, 24));
+    app.key(Key::Enter);
+    assert!(matches!(app.screen, Screen::Start(_)));
+    let text = draw(&mut app);
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("party-twelve is a game for 5 to 8 players, not 3"),
+        "{text}"
+    );
+}
