@@ -58,9 +58,9 @@ pub enum Key {
 
 impl StartForm {
     /// Move the options that have fields of their own (`set=`, `players=`, `partnerships=`,
-    /// `first-lead=`) from the more-options text into those fields, so that the seats and the
-    /// levels follow them. A value the field cannot take stays in the text, for the rules to
-    /// refuse with their reason.
+    /// `first-lead=`, `target=`) from the more-options text into those fields, so that the
+    /// seats and the levels follow them. A value the field cannot take stays in the text, for
+    /// the rules to refuse with their reason.
     pub fn absorb_options(&mut self) {
         let mut rest = Vec::new();
         for w in self.options.split_whitespace() {
@@ -88,6 +88,14 @@ impl StartForm {
                         true
                     }
                     _ => false,
+                },
+                // The target field takes a number; anything else is the rules' to refuse.
+                "target" => match v.parse::<u16>() {
+                    Ok(_) => {
+                        self.target = v.to_string();
+                        true
+                    }
+                    Err(_) => false,
                 },
                 "first-lead" => match FIRST_LEAD_CHOICES.iter().position(|(_, n)| *n == v) {
                     Some(i) => {

@@ -290,7 +290,7 @@ impl StartForm {
                         .position(|(f, _)| *f == r.first_lead)
                 })
                 .flatten(),
-            // The set, the table and the first lead have fields of their own.
+            // The set, the table, the first lead and the target have fields of their own.
             options: options
                 .split_whitespace()
                 .filter(|w| {
@@ -300,6 +300,7 @@ impl StartForm {
                         "partnerships=",
                         "partners=",
                         "first-lead=",
+                        "target=",
                     ]
                     .iter()
                     .any(|k| w.starts_with(k))

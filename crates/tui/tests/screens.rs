@@ -1761,3 +1761,23 @@ fn the_party_game_offers_five_to_eight_players_only() {
         "{text}"
     );
 }
+
+#[test]
+fn a_target_in_the_rules_string_is_the_target_fields_alone() {
+    // `--rules "five-up target=50"`: the target is shown in its field only, so changing it
+    // starts a game to the new target rather than naming two targets.
+    let mut s = Setup::new(7);
+    s.rules = Rules::parse("five-up target=50").expect("rules");
+    let mut form = StartForm::from_setup(&s, Preset::FiveUp, "target=50");
+    assert_eq!((form.target.as_str(), form.options.as_str()), ("50", ""));
+    form.target = "100".into();
+    assert_eq!(form.setup().expect("a game to 100").rules.target, 100);
+    // Typed under more options, it moves to its field when the cursor leaves them.
+    form.options = "target=150 hand=5".into();
+    form.absorb_options();
+    assert_eq!(
+        (form.target.as_str(), form.options.as_str()),
+        ("150", "hand=5")
+    );
+    assert_eq!(form.setup().expect("a game to 150").rules.target, 150);
+}
