@@ -729,6 +729,8 @@ impl PlayScreen {
         let before = self.game.log().len();
         let seat = self.game.view().to_move();
         if let Some(a) = self.game.forced_human_action() {
+            // A pass after the one draw a turn of draw-one is not for want of tiles to draw.
+            let drew_once = self.game.drew_once();
             if self.game.act(a).is_ok() {
                 while self.game.forced_human_action() == Some(Action::Draw) {
                     if self.game.act(Action::Draw).is_err() {
@@ -738,6 +740,8 @@ impl PlayScreen {
                 let what = self.news(before);
                 self.message = if a == Action::Draw {
                     format!("Nothing to play: {what}")
+                } else if drew_once {
+                    format!("The tile you drew does not fit, and you draw once a turn: {what}")
                 } else {
                     format!("Nothing to play or draw: {what}")
                 };

@@ -422,6 +422,8 @@ pub fn run(
                 if let Some(a) = game.forced_human_action() {
                     let why = if a == Action::Draw {
                         "You have nothing to play: you draw."
+                    } else if game.drew_once() {
+                        "The tile you drew does not fit, and you draw once a turn: you pass."
                     } else {
                         "You have nothing to play and nothing to draw: you pass."
                     };
@@ -760,8 +762,12 @@ pub fn replay_lines(record: &fiveup_engine::notation::Record) -> Result<Vec<Stri
                 hand_list(deal.hand(Seat(p)))
             ));
         }
-        for e in &rh.log {
-            out.push(format!("  {}", crate::game::describe(e, names)));
+        for (i, e) in rh.log.iter().enumerate() {
+            let prev = i.checked_sub(1).map(|j| &rh.log[j]);
+            out.push(format!(
+                "  {}",
+                crate::game::describe_in(e, prev, names, &rules, false)
+            ));
         }
         if let Some(r) = &rh.result {
             for l in crate::game::explain_award(&rules, r, names, side_name) {

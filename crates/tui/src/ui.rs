@@ -149,7 +149,11 @@ fn popup(area: Rect, w: u16, h: u16) -> Rect {
 // The start screen
 
 fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
-    let title = Line::styled(" Five Up: a new game ", theme.title());
+    let preset = fiveup_engine::Preset::ALL[form.preset % fiveup_engine::Preset::ALL.len()];
+    let title = Line::styled(
+        format!(" {}: a new game ", crate::screen::preset_title(preset)),
+        theme.title(),
+    );
     let players = form.players;
     let dummy = Setup {
         rules: Rules::preset_with_set(fiveup_engine::Preset::FiveUp, players, form.set),
@@ -1110,11 +1114,16 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
             );
         }
         (_, Phase::GameOver) => {
+            // Beside the final layout when there is room for it there (a large screen), else
+            // over the table.
+            let x = areas.free_x.min(areas.side.x).max(area.x);
+            let beside = Rect::new(x, body.y, area.x + area.width - x, whole.height);
+            let r = if beside.width >= 60 { beside } else { whole };
             text_box(
                 f,
-                whole,
+                r,
                 "Game over",
-                &game_over_lines(g, whole.width),
+                &game_over_lines(g, r.width),
                 "Enter: play again, n: new game, q: quit",
                 p.scroll,
                 theme,
@@ -1178,6 +1187,9 @@ pub fn game_over_lines(g: &crate::game::Game, area_w: u16) -> Vec<String> {
     };
     let v = g.view();
     let mut lines = vec![format!("{winner} {verb} the game.")];
+    if let Some(why) = g.end_reason() {
+        lines.push(why);
+    }
     for s in 0..rules.sides() {
         let pts = v.scores()[Side(s)];
         lines.push(format!(
@@ -1193,7 +1205,14 @@ pub fn game_over_lines(g: &crate::game::Game, area_w: u16) -> Vec<String> {
         usize::from(area_w.min(100).saturating_sub(2)),
     ));
     lines.push(String::new());
-    lines.push(format!("The last hand, hand {}:", v.start().hand_no));
+    if g.result().is_some() {
+        lines.push(format!("The last hand, hand {}:", v.start().hand_no));
+    } else {
+        lines.push(format!(
+            "The last hand, hand {}, stopped at the target and was not scored:",
+            v.start().hand_no
+        ));
+    }
     lines.extend(revealed(g));
     lines.extend(g.award_explanation());
     lines
@@ -1386,7 +1405,9 @@ Tally             scores kept as on paper: | is 5, X is 10, # is a finished figu
 /// first hand and with what, later leads, Cross Dominoes' waiting arms, manual scoring.
 #[must_use]
 pub fn rules_legend(rules: &Rules) -> Vec<String> {
-    use fiveup_engine::{FirstLead, NextLead, NoDouble, PlayScoring, SpinnerRule};
+    use fiveup_engine::{
+        FirstLead, GameEnd, MugginsCall, NextLead, NoDouble, PlayScoring, SpinnerRule,
+    };
     let row = |name: &str, text: String| format!("{name:<18}{text}");
     let mut out = Vec::new();
     let scoring = match rules.play_scoring {
@@ -1488,14 +1509,71 @@ pub fn rules_legend(rules: &Rules) -> Vec<String> {
                 .to_string(),
         ));
     }
-    if rules.manual_scoring {
-        out.push(row(
-            "Manual scoring",
-            "you add up the count yourself and claim it; points you miss can be taken by the \
-             next player with Muggins (m)"
-                .to_string(),
+    let mut drawing = if !rules.drawing {
+        "there is no drawing: a player who cannot lay a tile passes.".to_string()
+    } else if rules.draw_one {
+        "a player who cannot lay a tile draws one tile from the boneyard and lays it if it \
+         fits; if it does not, the player passes: one draw a turn, however full the boneyard."
+            .to_string()
+    } else {
+        "a player who cannot lay a tile draws from the boneyard until a tile fits; with nothing \
+         left to draw, the player passes."
+            .to_string()
+    };
+    if rules.drawing && rules.voluntary_draw {
+        drawing.push_str(" A player may also draw when able to lay, one tile at a time.");
+    }
+    if rules.drawing && rules.boneyard_keep > 0 {
+        drawing.push_str(&format!(
+            " The last {} of the boneyard {} never drawn.",
+            crate::game::count_of(rules.boneyard_keep, "tile", "tiles"),
+            if rules.boneyard_keep == 1 { "is" } else { "are" }
         ));
     }
+    out.push(row("Drawing", drawing));
+    if rules.manual_scoring {
+        let who = match rules.muggins_call {
+            MugginsCall::Next => "the next player, before acting,",
+            MugginsCall::Any => {
+                "any opponent, each at their turn before acting until the turn comes back to \
+                 the side that missed them,"
+            }
+        };
+        out.push(row(
+            "Manual scoring",
+            format!(
+                "you add up the count yourself and claim it; points you miss can be taken by \
+                 {who} with Muggins (m)."
+            ),
+        ));
+    }
+    let target = if rules.exact_target {
+        format!("exactly {}", rules.target)
+    } else {
+        rules.target.to_string()
+    };
+    let mut end = match rules.game_end {
+        GameEnd::Immediate => format!(
+            "the first side to reach {target} wins at once, in the middle of a hand if it comes \
+             to that."
+        ),
+        GameEnd::FinishHand => format!(
+            "the hand in which a side reaches {target} is finished; then the highest score at or \
+             over the target wins (a tie plays another hand)."
+        ),
+    };
+    match (rules.hand_limit, rules.effective_hand_limit()) {
+        (_, 0) => {}
+        (0, n) => end.push_str(&format!(
+            " Under award=subtract-own scores may fall, so the game also ends after hand {n} at \
+             the latest: then the highest score wins (a tie plays another hand)."
+        )),
+        (_, n) => end.push_str(&format!(
+            " The game also ends after hand {n} at the latest (hands={n}): then the highest \
+             score wins (a tie plays another hand)."
+        )),
+    }
+    out.push(row("End of the game", end));
     out
 }
 

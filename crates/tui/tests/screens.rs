@@ -1762,6 +1762,202 @@ fn the_party_game_offers_five_to_eight_players_only() {
     );
 }
 
+/// The start screen for `rules` as `preset`, at `size`.
+fn start_for(preset: Preset, rules: &str, size: (u16, u16)) -> String {
+    let mut s = Setup::new(7);
+    s.rules = Rules::parse(rules).expect("rules");
+    s.seats = (0..s.rules.players)
+        .map(|i| {
+            if i == 0 {
+                SeatKind::Human
+            } else {
+                SeatKind::Computer("club".into())
+            }
+        })
+        .collect();
+    let extra = rules.split_once(' ').map_or("", |(_, rest)| rest);
+    let mut app = App::start(StartForm::from_setup(&s, preset, extra), size);
+    draw(&mut app)
+}
+
+/// A screen's words joined by single spaces, across the lines it wraps (inside a box too).
+fn words(text: &str) -> String {
+    text.replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn the_help_and_the_start_screen_say_who_may_call_muggins() {
+    // The party game: any opponent may call it.
+    let party = help_for("party-twelve");
+    assert!(
+        party.contains("can be taken by any opponent, each at their turn before acting"),
+        "{party}"
+    );
+    assert!(!party.contains("the next player"), "{party}");
+    // The default: only the next player.
+    let next = help_for("five-up manual=true");
+    assert!(
+        next.contains("can be taken by the next player, before acting, with Muggins (m)"),
+        "{next}"
+    );
+    for size in [(80, 24), (160, 48)] {
+        let text = start_for(Preset::PartyTwelve, "party-twelve", size);
+        assert!(
+            words(&text).contains("any opponent may call Muggins"),
+            "{text}"
+        );
+        insta::assert_snapshot!(format!("start_party_{}x{}", size.0, size.1), text);
+    }
+}
+
+#[test]
+fn draw_one_is_explained_and_a_pass_after_its_draw_is_not_for_want_of_tiles() {
+    // The start screen and the help say what the rule is.
+    let text = start_for(Preset::PartyTwelve, "party-twelve", (80, 24));
+    assert!(
+        words(&text).contains("draw one tile when stuck, and pass if it does not fit"),
+        "{text}"
+    );
+    let help = help_for("party-twelve");
+    assert!(help.contains("one draw a turn, however full the boneyard"), "{help}");
+    assert!(help_for("five-up").contains("draws from the boneyard until a tile fits"));
+    // A pass after the one draw: the log and the message say so, never "nothing to draw"
+    // while the boneyard holds tiles that may be drawn.
+    let mut seen_log = false;
+    let mut seen_message = false;
+    for seed in 1..20 {
+        let g = Game::new(setup(Preset::PartyTwelve, 5, seed, "")).expect("a game");
+        let mut app = App::playing(g, (80, 24));
+        for _ in 0..400 {
+            let Screen::Play(p) = &mut app.screen else {
+                unreachable!()
+            };
+            if p.game.phase() != Phase::Play && p.game.phase() != Phase::Claim {
+                break;
+            }
+            let drawable = p.game.view().boneyard_len() > p.game.rules().boneyard_keep;
+            if p.game.forced_human_action().is_some() || p.game.computer_to_act() {
+                app.tick();
+            } else {
+                let a = human_move(&p.game);
+                p.game.act(a).expect("a legal move");
+            }
+            let Screen::Play(p) = &app.screen else {
+                unreachable!()
+            };
+            if drawable {
+                let last = &p.game.log().last().expect("a log").text;
+                assert!(!last.contains("nothing to draw"), "{last}");
+                seen_log |= last.contains("passed (the tile drawn does not fit either");
+                assert!(!p.message.contains("Nothing to play or draw"), "{}", p.message);
+                seen_message |= p
+                    .message
+                    .starts_with("The tile you drew does not fit, and you draw once a turn");
+            }
+        }
+        if seen_log && seen_message {
+            break;
+        }
+    }
+    assert!(seen_log && seen_message, "{seen_log} {seen_message}");
+}
+
+/// The first game of computers and the test's human under `rules` (two players) that ends by
+/// its hand limit.
+fn ended_by_the_hand_limit(rules: &str) -> Game {
+    for seed in 1..50 {
+        let mut s = Setup::new(seed);
+        s.rules = Rules::parse(rules).expect("rules");
+        let mut g = Game::new(s).expect("a game");
+        advance(&mut g, |g| g.phase() == Phase::GameOver);
+        if g.end_reason().is_some_and(|r| r.starts_with("Nobody reached")) {
+            return g;
+        }
+    }
+    panic!("no game of {rules} ended by its hand limit");
+}
+
+#[test]
+fn a_game_ended_by_its_hand_limit_says_so() {
+    // The start screen no longer promises only the target.
+    for (rules, want) in [
+        (
+            "five-up hands=2",
+            "or after hand 2 at the latest: then the highest score wins",
+        ),
+        (
+            "five-up award=subtract-own",
+            "or after hand 50 at the latest (the limit of award=subtract-own, whose scores may \
+             fall): then the highest score wins",
+        ),
+    ] {
+        let text = start_for(Preset::FiveUp, rules, (160, 48));
+        assert!(words(&text).contains(want), "{text}");
+        assert!(help_for(rules).contains("at the latest"), "{rules}");
+    }
+    let g = ended_by_the_hand_limit("five-up hands=1 target=1000");
+    let last = &g.log().last().expect("a log").text;
+    assert!(
+        last.starts_with("Game over: ")
+            && last.ends_with(
+                "Nobody reached 1000 in 1 hand, the most this game plays: the highest score wins."
+            ),
+        "{last}"
+    );
+    let mut app = App::playing(g, (80, 24));
+    let text = draw(&mut app);
+    assert!(words(&text).contains("Nobody reached 1000 in 1 hand"), "{text}");
+    insta::assert_snapshot!("hand_limit_game_over_80x24", text);
+    app.resize(160, 48);
+    let text = draw(&mut app);
+    assert!(words(&text).contains("Nobody reached 1000 in 1 hand"), "{text}");
+    insta::assert_snapshot!("hand_limit_game_over_160x48", text);
+}
+
+#[test]
+fn each_draws_explains_the_lead_after_the_draws_and_never_calls_them_dealt() {
+    let mut found = None;
+    for seed in 1..500 {
+        let mut s = setup(Preset::FiveUp, 3, seed, "no-double=each-draws hand=3");
+        s.seats[1] = SeatKind::Computer("greedy".into());
+        let g = Game::new(s).expect("a game");
+        if g.log().iter().any(|l| l.text.contains("each player draws one tile")) {
+            found = Some(g);
+            break;
+        }
+    }
+    let g = found.expect("a deal with no double");
+    let log: Vec<&str> = g.log().iter().map(|l| l.text.as_str()).collect();
+    let lead = log
+        .iter()
+        .position(|l| *l == g.lead_reason())
+        .expect("the lead line");
+    let draws: Vec<usize> = log
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains(" (no double was dealt: each player draws one tile)."))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(draws.len(), 3, "{log:?}");
+    assert!(draws.iter().all(|&d| d < lead), "{log:?}");
+    assert!(
+        log[lead].starts_with("No double was dealt"),
+        "{}",
+        log[lead]
+    );
+    assert!(!log[lead].contains("double dealt"), "{}", log[lead]);
+    for size in [(80, 24), (160, 48)] {
+        let mut app = App::playing(
+            Game::new(g.setup().clone()).expect("the same game"),
+            size,
+        );
+        let text = draw(&mut app);
+        insta::assert_snapshot!(format!("each_draws_{}x{}", size.0, size.1), text);
+    }
+}
 #[test]
 fn a_target_in_the_rules_string_is_the_target_fields_alone() {
     // `--rules "five-up target=50"`: the target is shown in its field only, so changing it
