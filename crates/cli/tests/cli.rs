@@ -65,6 +65,27 @@ fn selfplay_records_replay_cleanly_in_text_and_json() {
         assert!(o.status.success());
         let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON output");
         assert_eq!(v.as_array().map(Vec::len), Some(3));
+        // Every list of the hands' results is as long as the table: one entry a seat or a
+        // side, never padded.
+        let seats: usize = players.parse().expect("a count");
+        let sides = if file == "four.txt" { 2 } else { seats };
+        for game in v.as_array().expect("games") {
+            for hand in game["hands"].as_array().expect("hands") {
+                let r = &hand["result"];
+                if r.is_null() {
+                    continue;
+                }
+                for (key, n) in [
+                    ("hands", seats),
+                    ("pips", seats),
+                    ("side_pips", sides),
+                    ("awards", sides),
+                    ("scored", sides),
+                ] {
+                    assert_eq!(r[key].as_array().map(Vec::len), Some(n), "{file} {key}: {r}");
+                }
+            }
+        }
     }
 }
 

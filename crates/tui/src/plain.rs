@@ -349,7 +349,8 @@ pub fn run(
     w(
         out,
         &format!(
-            "Five Up in plain mode: {}; {}. Type help for the commands.",
+            "{} in plain mode: {}; {}. Type help for the commands.",
+            crate::screen::game_title(game.rules()),
             game.rules().to_options_string(),
             seats_text(&game)
         ),
@@ -368,7 +369,11 @@ pub fn run(
         }
         let log = game.log();
         let waiting = game.computer_to_act() || game.forced_human_action().is_some();
-        let settled = if waiting && game.line_growing() {
+        // The game over line waits for the last hand's summary (the tiles held, the award).
+        let closing = game.phase() == Phase::GameOver
+            && !prompted
+            && log.last().is_some_and(|l| l.text.starts_with("Game over"));
+        let settled = if (waiting && game.line_growing()) || closing {
             log.len() - 1
         } else {
             log.len()
@@ -391,6 +396,10 @@ pub fn run(
             Phase::GameOver => {
                 if !prompted {
                     final_lines(&game, out)?;
+                    printed = game.log().len();
+                    if let Some(l) = game.log().last() {
+                        last_text.clone_from(&l.text);
+                    }
                     save_to(&mut game, record_path.as_ref(), out)?;
                     prompted = true;
                 }
@@ -549,9 +558,14 @@ fn hand_list(t: fiveup_engine::TileSet) -> String {
     }
 }
 
+/// The end of a game: the last hand's summary (when it was scored), the log's game over line
+/// (why it ended, when that was not the usual way), then the final score.
 fn final_lines(game: &Game, out: &mut dyn Write) -> Result<(), String> {
     if game.result().is_some() {
         hand_over_lines(game, out)?;
+    }
+    if let Some(l) = game.log().last().filter(|l| l.text.starts_with("Game over")) {
+        w(out, &l.text)?;
     }
     let v = game.view();
     let winner = game.winner().map_or("nobody".into(), |s| game.side_name(s));
@@ -819,6 +833,31 @@ mod tests {
         let text = play(s, "");
         assert!(text.contains("Final score:"), "{text}");
         assert!(text.contains("Game over:"), "{text}");
+    }
+
+    #[test]
+    fn the_game_over_line_follows_the_last_hands_summary() {
+        for seed in 1..=6 {
+            let mut s = Setup::new(seed);
+            s.seats = vec![
+                SeatKind::Computer("club".into()),
+                SeatKind::Computer("greedy".into()),
+            ];
+            let text = play(s, "");
+            let lines: Vec<&str> = text.lines().collect();
+            let over = lines
+                .iter()
+                .position(|l| l.starts_with("Game over: "))
+                .expect("the game over line");
+            assert_eq!(lines.iter().filter(|l| l.starts_with("Game over: ")).count(), 1);
+            assert!(lines[over + 1].starts_with("Final score: "), "{text}");
+            // Every hand's summary, the last one's included, comes before it.
+            let last = lines
+                .iter()
+                .rposition(|l| l.starts_with("Scored: "))
+                .expect("a scored hand");
+            assert!(last < over, "{text}");
+        }
     }
 
     #[test]

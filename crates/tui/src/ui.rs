@@ -827,7 +827,8 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         })
         .collect();
     let head = format!(
-        " Five Up | hand {} | to {} | seed {} | ",
+        " {} | hand {} | to {} | seed {} | ",
+        crate::screen::game_title(&rules),
         v.start().hand_no,
         rules.target,
         g.setup().seed,
@@ -1038,7 +1039,7 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
             "Left/Right end  Enter lay  W E N S or number: that end  Esc cancel"
         }
         (Mode::Pick(_), _) => "next digit  Enter this tile  Backspace  Esc cancel",
-        (Mode::Claim(_), _) => "digits points  Enter claim  Backspace  v hands  H help  q quit",
+        (Mode::Claim(_), _) => "digits points  Enter claim  Backspace  v hands  L log  H help  q quit",
         (Mode::Save { .. }, _) => "type a file name (.json for JSON)  Enter save  Esc cancel",
         (Mode::Log(_), _) => "Up/Down PgUp/PgDn Home/End scroll  any other key closes",
         (Mode::Help(_), _) => "Up/Down PgUp/PgDn scroll  any other key closes",
@@ -1049,8 +1050,12 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         (_, Phase::GameOver) => {
             "Enter play again  n new setup  Up/Down scroll  s save  L log  q quit"
         }
+        // Muggins takes the room of `v hands` at 80 columns (the help page has it).
+        _ if rules.manual_scoring && area.width >= 83 => {
+            "1-9 play  d draw  p pass  m Muggins  ? hint  v hands  s save  L log  H help  q quit"
+        }
         _ if rules.manual_scoring => {
-            "1-9 play  d draw  p pass  m Muggins  ? hint  v hands  s save  H help  q quit"
+            "1-9 play  d draw  p pass  m Muggins  ? hint  s save  L log  H help  q quit"
         }
         _ if tiles.len() >= 10 => {
             "1-99/Enter play  d draw  p pass  ? hint  v hands  s save  L log  H help  q quit"
@@ -1392,14 +1397,47 @@ b                 the board alone, on the whole screen (for a crowded layout)
 H, F1             this page
 q, Esc            quit (asks first)";
 
-/// What the screen shows, the same in every game.
-pub const LEGEND: &str = "\
-[6|4] /6\\|-|\\4/   a tile lying across, or up and down (top half first); a double lies crosswise to its line
-W E N S 4 5 ...   an open end, named by its arm: W grows left from the lead, E right, the spinner's sprouts N up and S down; later spinners' sprouts are numbered
-+                 a spinner's sprout that is not open yet: it opens once both sides of the spinner are covered
-bold, underlined  the tile laid last
-(+3)              three tiles of an arm not drawn for lack of room (a larger window shows them)
-Tally             scores kept as on paper: | is 5, X is 10, # is a finished figure of 50, +n points that are not a multiple of 5; 135 is ## X X X |";
+/// What the screen shows: the tiles, the ends and the sprouts as the rules lay them out (a
+/// game without a spinner has two ends and no sprouts), the last tile, the tally.
+#[must_use]
+pub fn legend(rules: &Rules) -> Vec<String> {
+    use fiveup_engine::{SpinnerRule, SproutRule};
+    let mut out = vec![
+        "[6|4] /6\\|-|\\4/   a tile lying across, or up and down (top half first); a double lies \
+         crosswise to its line"
+            .to_string(),
+    ];
+    out.push(match rules.spinner {
+        SpinnerRule::None => "W E               an open end, named by its arm: W grows left from the lead, E \
+             right; no double spins, so the layout has these two ends only"
+            .to_string(),
+        SpinnerRule::First => "W E N S           an open end, named by its arm: W grows left from the lead, E \
+             right, the spinner's sprouts N up and S down"
+            .to_string(),
+        SpinnerRule::All => "W E N S 4 5 ...   an open end, named by its arm: W grows left from the lead, E \
+             right, the first spinner's sprouts N up and S down; later spinners' sprouts are \
+             numbered"
+            .to_string(),
+    });
+    if rules.spinner != SpinnerRule::None && rules.sprouts == SproutRule::AfterBothSides {
+        out.push(
+            "+                 a spinner's sprout that is not open yet: it opens once both sides \
+             of the spinner are covered"
+                .to_string(),
+        );
+    }
+    out.extend(
+        [
+            "bold, underlined  the tile laid last",
+            "(+3)              three tiles of an arm not drawn for lack of room (a larger window \
+             shows them)",
+            "Tally             scores kept as on paper: | is 5, X is 10, # is a finished figure \
+             of 50, +n points that are not a multiple of 5; 135 is ## X X X |",
+        ]
+        .map(str::to_string),
+    );
+    out
+}
 
 /// The rules that explain the screen, as `rules` has them: how a count scores, who leads the
 /// first hand and with what, later leads, Cross Dominoes' waiting arms, manual scoring.
@@ -1419,12 +1457,18 @@ pub fn rules_legend(rules: &Rules) -> Vec<String> {
             tiles left in hand at the end of a hand."
             .to_string(),
     };
+    let parts = if rules.spinner == SpinnerRule::None {
+        "the sum of the ends: the outer half of each end tile, and both halves of a double lying \
+         at an end"
+    } else {
+        "the sum of the ends: the outer half of each end tile, both halves of a double lying at \
+         an end, and both halves of a spinner until two tiles lie against it; an empty sprout \
+         adds nothing"
+    };
     out.push(row(
         "Count",
         format!(
-            "the sum of the ends: the outer half of each end tile, both halves of a double lying \
-             at an end, and both halves of a spinner until two tiles lie against it; an empty \
-             sprout adds nothing. The table panel shows the parts (W 6 + E 1 + 5-5=10). {scoring}{}",
+            "{parts}. The table panel shows the parts (W 6 + E 1 + 5-5=10). {scoring}{}",
             if rules.cribbage_scale {
                 " Every score is divided by 5 (the cribbage scale)."
             } else {
@@ -1584,7 +1628,7 @@ pub fn help_text(rules: &Rules) -> Vec<String> {
     out.extend(HELP_KEYS.lines().map(str::to_string));
     out.push(String::new());
     out.push("The screen and the rules".to_string());
-    out.extend(LEGEND.lines().map(str::to_string));
+    out.extend(legend(rules));
     out.extend(rules_legend(rules));
     out.push(String::new());
     out.push(format!("{:<18}{}", "This game", rules.to_options_string()));

@@ -974,6 +974,7 @@ fn every_keys_line_fits_the_smallest_screen_and_manual_scoring_offers_muggins() 
     let text = draw(&mut app);
     let keys = text.lines().last().expect("a keys line");
     assert!(keys.contains("m Muggins"), "{keys}");
+    assert!(keys.contains("L log"), "{keys}");
     assert!(keys.chars().count() <= 80);
 }
 
@@ -1958,6 +1959,77 @@ fn each_draws_explains_the_lead_after_the_draws_and_never_calls_them_dealt() {
         insta::assert_snapshot!(format!("each_draws_{}x{}", size.0, size.1), text);
     }
 }
+
+#[test]
+fn titles_name_the_game_and_a_large_game_over_leaves_the_board_in_view() {
+    for (rules, title) in [
+        ("fives-and-threes", " Fives and Threes | "),
+        ("party-twelve players=5", " Party game (double-twelve) | "),
+        ("muggins", " Muggins | "),
+        ("five-up", " Five Up | "),
+    ] {
+        let mut s = Setup::new(2);
+        s.rules = Rules::parse(rules).expect("rules");
+        s.seats = (0..s.rules.players)
+            .map(|i| {
+                if i == 0 {
+                    SeatKind::Human
+                } else {
+                    SeatKind::Computer("greedy".into())
+                }
+            })
+            .collect();
+        let mut app = App::playing(Game::new(s).expect("a game"), (80, 24));
+        let text = draw(&mut app);
+        assert!(text.starts_with(title), "{rules}: {text}");
+    }
+    // The game ended at the target in the middle of a hand: it says so, and at 160x48 the box
+    // stands beside the final layout.
+    let mut g = cross_game();
+    advance(&mut g, |g| g.phase() == Phase::GameOver);
+    assert!(g.result().is_none(), "this game ends in the middle of a hand");
+    let mut app = App::playing(g, (160, 48));
+    let text = draw(&mut app);
+    assert!(
+        words(&text).contains("during hand 8: the game ends at once, before the hand is scored"),
+        "{text}"
+    );
+    let board = text
+        .lines()
+        .find(|l| l.contains("Hand 8: the final layout"))
+        .unwrap_or_else(|| panic!("the board's title in view:\n{text}"));
+    let board_at = board.find('┌').expect("the board's corner");
+    let over = text
+        .lines()
+        .find(|l| l.contains("┌ Game over "))
+        .expect("the box");
+    assert!(
+        over.chars().position(|c| c == '┌').expect("a corner") > board_at + 40,
+        "{text}"
+    );
+    insta::assert_snapshot!("game_over_160x48", text);
+}
+
+#[test]
+fn the_help_of_a_game_without_a_spinner_never_speaks_of_one() {
+    for rules in ["muggins", "draw", "block", "party-twelve"] {
+        // Not counting the options string (`spinner=none`).
+        let help = help_for(rules)
+            .lines()
+            .filter(|l| !l.starts_with("This game"))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .to_lowercase();
+        assert!(!help.contains("spinner"), "{rules}: {help}");
+        assert!(!help.contains("sprout"), "{rules}: {help}");
+        assert!(help.contains("two ends only"), "{rules}: {help}");
+    }
+    let help = help_for("five-up");
+    assert!(help.contains("the spinner's sprouts N up and S down"), "{help}");
+    assert!(!help.contains("later spinners"), "{help}");
+    assert!(help_for("cross").contains("later spinners' sprouts are numbered"));
+}
+
 #[test]
 fn a_target_in_the_rules_string_is_the_target_fields_alone() {
     // `--rules "five-up target=50"`: the target is shown in its field only, so changing it
