@@ -149,6 +149,11 @@ pub fn match_rules_for_table(
     Ok(r)
 }
 
+/// `1 hand`, `3 hands`.
+fn hands_text(n: u64) -> String {
+    format!("{n} {}", if n == 1 { "hand" } else { "hands" })
+}
+
 /// One finished game of random players.
 #[derive(Debug)]
 pub struct Played {
@@ -177,8 +182,9 @@ pub fn play_game(
             Phase::HandOver => {
                 if hands >= max_hands {
                     return Err(format!(
-                        "the game had not ended after {max_hands} hands (scores {:?}); these \
-                         options may never reach the target",
+                        "the game had not ended after {} (scores {:?}); these options may \
+                         never reach the target",
+                        hands_text(u64::from(max_hands)),
                         &state.scores().0[..rules.sides() as usize]
                     ));
                 }
@@ -234,10 +240,10 @@ pub fn run(a: &Args) -> Result<(), String> {
         }
         if !a.quiet {
             crate::outln!(
-                "game {g}: side {} wins, scores {:?}, {} hands",
+                "game {g}: side {} wins, scores {:?}, {}",
                 winner.0,
                 scores,
-                played.hands
+                hands_text(u64::from(played.hands))
             );
         }
     }

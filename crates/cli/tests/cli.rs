@@ -90,6 +90,26 @@ fn selfplay_records_replay_cleanly_in_text_and_json() {
 }
 
 #[test]
+fn one_hand_is_one_hand() {
+    let o = fiveup(&["selfplay", "--rules", "five-up hands=1 target=1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(", 1 hand\n"), "{}", stdout(&o));
+    let o = fiveup(&[
+        "selfplay",
+        "--max-hands",
+        "1",
+        "--rules",
+        "five-up target=1000",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("the game had not ended after 1 hand ("),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn selfplay_is_reproducible_from_its_seed() {
     let a = temp("a.txt");
     let b = temp("b.txt");

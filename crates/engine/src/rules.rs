@@ -402,14 +402,21 @@ impl fmt::Display for RulesError {
                 hand_size,
                 players,
                 set,
-            } => write!(
-                f,
-                "hand size {hand_size} is not allowed with {players} players: it must be 3 to \
-                 {} on a double-{set} set ({players} x {hand_size} = {} of {} tiles)",
-                max_hand(*set, *players),
-                u16::from(*hand_size) * u16::from(*players),
-                set_size(*set)
-            ),
+            } => {
+                let most = max_hand(*set, *players);
+                let allowed = if most <= 3 {
+                    "3".to_string()
+                } else {
+                    format!("3 to {most}")
+                };
+                write!(
+                    f,
+                    "hand size {hand_size} is not allowed with {players} players: it must be \
+                     {allowed} on a double-{set} set ({players} x {hand_size} = {} of {} tiles)",
+                    u16::from(*hand_size) * u16::from(*players),
+                    set_size(*set)
+                )
+            }
             RulesError::CrossWithoutSpinner => write!(
                 f,
                 "cross-first needs a spinner (the first double is the cross): use \
@@ -1091,7 +1098,10 @@ mod tests {
         );
         assert_eq!(Rules::parse("set=8"), Err(RulesError::Set(8)));
         let e = Rules::parse("players=8 hand=4").unwrap_err().to_string();
-        assert!(e.contains("3 to 3") && e.contains("32 of 28"), "{e}");
+        assert!(
+            e.contains("it must be 3 on a double-6 set") && e.contains("32 of 28"),
+            "{e}"
+        );
         assert!(Rules::parse("set=12 players=8 hand=11").is_ok());
         assert!(Rules::parse("set=12 players=8 hand=12").is_err());
         assert!(Rules::parse("first-lead=sideways").is_err());
@@ -1120,6 +1130,19 @@ mod tests {
             Rules::parse("five-up target=150 target=150").unwrap().target,
             150
         );
+    }
+
+    #[test]
+    fn a_hand_size_with_one_choice_names_it_alone() {
+        // Eight players on a double-six set: 28 tiles deal 3 each, no more.
+        let e = Rules::parse("five-up set=6 players=8 hand=4").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "hand size 4 is not allowed with 8 players: it must be 3 on a double-6 set \
+             (8 x 4 = 32 of 28 tiles)"
+        );
+        let e = Rules::parse("five-up players=2 hand=15").unwrap_err();
+        assert!(e.to_string().contains("it must be 3 to 14 on"), "{e}");
     }
 
     #[test]
