@@ -271,7 +271,10 @@ fn describe(record: &Record, game: &ReplayedGame) -> String {
 /// A hand's result in JSON with its lists as long as the table: one entry a seat (`hands`,
 /// `pips`) or a side (`side_pips`, `awards`, `scored`). The engine's own JSON keeps at least
 /// four entries, for records written when a table had at most four seats.
-fn result_json(r: Option<&fiveup_engine::HandResult>, rules: &fiveup_engine::Rules) -> serde_json::Value {
+fn result_json(
+    r: Option<&fiveup_engine::HandResult>,
+    rules: &fiveup_engine::Rules,
+) -> serde_json::Value {
     let mut v = serde_json::to_value(r).unwrap_or_default();
     if let Some(o) = v.as_object_mut() {
         let (seats, sides) = (usize::from(rules.players), usize::from(rules.sides()));

@@ -82,7 +82,11 @@ fn selfplay_records_replay_cleanly_in_text_and_json() {
                     ("awards", sides),
                     ("scored", sides),
                 ] {
-                    assert_eq!(r[key].as_array().map(Vec::len), Some(n), "{file} {key}: {r}");
+                    assert_eq!(
+                        r[key].as_array().map(Vec::len),
+                        Some(n),
+                        "{file} {key}: {r}"
+                    );
                 }
             }
         }
@@ -514,7 +518,10 @@ fn every_command_plays_the_players_its_rules_string_names() {
             &["match", "--a", "greedy", "--b", "random", "--players", "2"][..],
             "--players is 2",
         ),
-        (&["rate", "random", "greedy", "--seats", "2"][..], "--seats is 2"),
+        (
+            &["rate", "random", "greedy", "--seats", "2"][..],
+            "--seats is 2",
+        ),
         (
             &["play", "--plain", "--seats", "human,club"][..],
             "--seats names 2 seats",

@@ -1127,7 +1127,9 @@ mod tests {
         );
         // The same value twice loses nothing.
         assert_eq!(
-            Rules::parse("five-up target=150 target=150").unwrap().target,
+            Rules::parse("five-up target=150 target=150")
+                .unwrap()
+                .target,
             150
         );
     }

@@ -1337,7 +1337,10 @@ fn presets_differ_from_five_up_as_documented() {
             if p == Preset::PartyTwelve {
                 // The party game is for five players or more: a rules string naming a smaller
                 // table is refused.
-                assert!(Rules::parse(&format!("{p} players={n}")).is_err(), "{p} {n}");
+                assert!(
+                    Rules::parse(&format!("{p} players={n}")).is_err(),
+                    "{p} {n}"
+                );
             } else {
                 assert_eq!(rules(&format!("{p} players={n}")), expect);
             }

@@ -269,9 +269,8 @@ pub fn parse_play(view: &View, args: &[&str]) -> Result<Action, String> {
 
 /// The latest record of the game in play and the file it goes to (`--save`), shared with
 /// whoever must save it when the program is interrupted (Ctrl-C).
-pub type Latest = std::sync::Arc<
-    std::sync::Mutex<Option<(fiveup_engine::notation::Record, Option<PathBuf>)>>,
->;
+pub type Latest =
+    std::sync::Arc<std::sync::Mutex<Option<(fiveup_engine::notation::Record, Option<PathBuf>)>>>;
 
 /// Options of the plain mode.
 #[derive(Clone, Debug, Default)]
@@ -564,7 +563,11 @@ fn final_lines(game: &Game, out: &mut dyn Write) -> Result<(), String> {
     if game.result().is_some() {
         hand_over_lines(game, out)?;
     }
-    if let Some(l) = game.log().last().filter(|l| l.text.starts_with("Game over")) {
+    if let Some(l) = game
+        .log()
+        .last()
+        .filter(|l| l.text.starts_with("Game over"))
+    {
         w(out, &l.text)?;
     }
     let v = game.view();
@@ -849,7 +852,13 @@ mod tests {
                 .iter()
                 .position(|l| l.starts_with("Game over: "))
                 .expect("the game over line");
-            assert_eq!(lines.iter().filter(|l| l.starts_with("Game over: ")).count(), 1);
+            assert_eq!(
+                lines
+                    .iter()
+                    .filter(|l| l.starts_with("Game over: "))
+                    .count(),
+                1
+            );
             assert!(lines[over + 1].starts_with("Final score: "), "{text}");
             // Every hand's summary, the last one's included, comes before it.
             let last = lines

@@ -198,7 +198,11 @@ pub fn rules_in_words(r: &Rules) -> String {
     } else if r.draw_one {
         format!(
             "draw one tile when stuck, and pass if it does not fit{}",
-            if r.voluntary_draw { ", or draw at will" } else { "" }
+            if r.voluntary_draw {
+                ", or draw at will"
+            } else {
+                ""
+            }
         )
     } else if r.voluntary_draw {
         "draw when stuck, or at will".to_string()

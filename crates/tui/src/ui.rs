@@ -1039,7 +1039,9 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
             "Left/Right end  Enter lay  W E N S or number: that end  Esc cancel"
         }
         (Mode::Pick(_), _) => "next digit  Enter this tile  Backspace  Esc cancel",
-        (Mode::Claim(_), _) => "digits points  Enter claim  Backspace  v hands  L log  H help  q quit",
+        (Mode::Claim(_), _) => {
+            "digits points  Enter claim  Backspace  v hands  L log  H help  q quit"
+        }
         (Mode::Save { .. }, _) => "type a file name (.json for JSON)  Enter save  Esc cancel",
         (Mode::Log(_), _) => "Up/Down PgUp/PgDn Home/End scroll  any other key closes",
         (Mode::Help(_), _) => "Up/Down PgUp/PgDn scroll  any other key closes",
@@ -1408,16 +1410,22 @@ pub fn legend(rules: &Rules) -> Vec<String> {
             .to_string(),
     ];
     out.push(match rules.spinner {
-        SpinnerRule::None => "W E               an open end, named by its arm: W grows left from the lead, E \
+        SpinnerRule::None => {
+            "W E               an open end, named by its arm: W grows left from the lead, E \
              right; no double spins, so the layout has these two ends only"
-            .to_string(),
-        SpinnerRule::First => "W E N S           an open end, named by its arm: W grows left from the lead, E \
+                .to_string()
+        }
+        SpinnerRule::First => {
+            "W E N S           an open end, named by its arm: W grows left from the lead, E \
              right, the spinner's sprouts N up and S down"
-            .to_string(),
-        SpinnerRule::All => "W E N S 4 5 ...   an open end, named by its arm: W grows left from the lead, E \
+                .to_string()
+        }
+        SpinnerRule::All => {
+            "W E N S 4 5 ...   an open end, named by its arm: W grows left from the lead, E \
              right, the first spinner's sprouts N up and S down; later spinners' sprouts are \
              numbered"
-            .to_string(),
+                .to_string()
+        }
     });
     if rules.spinner != SpinnerRule::None && rules.sprouts == SproutRule::AfterBothSides {
         out.push(
@@ -1571,7 +1579,11 @@ pub fn rules_legend(rules: &Rules) -> Vec<String> {
         drawing.push_str(&format!(
             " The last {} of the boneyard {} never drawn.",
             crate::game::count_of(rules.boneyard_keep, "tile", "tiles"),
-            if rules.boneyard_keep == 1 { "is" } else { "are" }
+            if rules.boneyard_keep == 1 {
+                "is"
+            } else {
+                "are"
+            }
         ));
     }
     out.push(row("Drawing", drawing));

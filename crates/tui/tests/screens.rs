@@ -1823,7 +1823,10 @@ fn draw_one_is_explained_and_a_pass_after_its_draw_is_not_for_want_of_tiles() {
         "{text}"
     );
     let help = help_for("party-twelve");
-    assert!(help.contains("one draw a turn, however full the boneyard"), "{help}");
+    assert!(
+        help.contains("one draw a turn, however full the boneyard"),
+        "{help}"
+    );
     assert!(help_for("five-up").contains("draws from the boneyard until a tile fits"));
     // A pass after the one draw: the log and the message say so, never "nothing to draw"
     // while the boneyard holds tiles that may be drawn.
@@ -1853,7 +1856,11 @@ fn draw_one_is_explained_and_a_pass_after_its_draw_is_not_for_want_of_tiles() {
                 let last = &p.game.log().last().expect("a log").text;
                 assert!(!last.contains("nothing to draw"), "{last}");
                 seen_log |= last.contains("passed (the tile drawn does not fit either");
-                assert!(!p.message.contains("Nothing to play or draw"), "{}", p.message);
+                assert!(
+                    !p.message.contains("Nothing to play or draw"),
+                    "{}",
+                    p.message
+                );
                 seen_message |= p
                     .message
                     .starts_with("The tile you drew does not fit, and you draw once a turn");
@@ -1874,7 +1881,9 @@ fn ended_by_the_hand_limit(rules: &str) -> Game {
         s.rules = Rules::parse(rules).expect("rules");
         let mut g = Game::new(s).expect("a game");
         advance(&mut g, |g| g.phase() == Phase::GameOver);
-        if g.end_reason().is_some_and(|r| r.starts_with("Nobody reached")) {
+        if g.end_reason()
+            .is_some_and(|r| r.starts_with("Nobody reached"))
+        {
             return g;
         }
     }
@@ -1910,11 +1919,17 @@ fn a_game_ended_by_its_hand_limit_says_so() {
     );
     let mut app = App::playing(g, (80, 24));
     let text = draw(&mut app);
-    assert!(words(&text).contains("Nobody reached 1000 in 1 hand"), "{text}");
+    assert!(
+        words(&text).contains("Nobody reached 1000 in 1 hand"),
+        "{text}"
+    );
     insta::assert_snapshot!("hand_limit_game_over_80x24", text);
     app.resize(160, 48);
     let text = draw(&mut app);
-    assert!(words(&text).contains("Nobody reached 1000 in 1 hand"), "{text}");
+    assert!(
+        words(&text).contains("Nobody reached 1000 in 1 hand"),
+        "{text}"
+    );
     insta::assert_snapshot!("hand_limit_game_over_160x48", text);
 }
 
@@ -1925,7 +1940,10 @@ fn each_draws_explains_the_lead_after_the_draws_and_never_calls_them_dealt() {
         let mut s = setup(Preset::FiveUp, 3, seed, "no-double=each-draws hand=3");
         s.seats[1] = SeatKind::Computer("greedy".into());
         let g = Game::new(s).expect("a game");
-        if g.log().iter().any(|l| l.text.contains("each player draws one tile")) {
+        if g.log()
+            .iter()
+            .any(|l| l.text.contains("each player draws one tile"))
+        {
             found = Some(g);
             break;
         }
@@ -1951,10 +1969,7 @@ fn each_draws_explains_the_lead_after_the_draws_and_never_calls_them_dealt() {
     );
     assert!(!log[lead].contains("double dealt"), "{}", log[lead]);
     for size in [(80, 24), (160, 48)] {
-        let mut app = App::playing(
-            Game::new(g.setup().clone()).expect("the same game"),
-            size,
-        );
+        let mut app = App::playing(Game::new(g.setup().clone()).expect("the same game"), size);
         let text = draw(&mut app);
         insta::assert_snapshot!(format!("each_draws_{}x{}", size.0, size.1), text);
     }
@@ -1987,7 +2002,10 @@ fn titles_name_the_game_and_a_large_game_over_leaves_the_board_in_view() {
     // stands beside the final layout.
     let mut g = cross_game();
     advance(&mut g, |g| g.phase() == Phase::GameOver);
-    assert!(g.result().is_none(), "this game ends in the middle of a hand");
+    assert!(
+        g.result().is_none(),
+        "this game ends in the middle of a hand"
+    );
     let mut app = App::playing(g, (160, 48));
     let text = draw(&mut app);
     assert!(
@@ -2025,7 +2043,10 @@ fn the_help_of_a_game_without_a_spinner_never_speaks_of_one() {
         assert!(help.contains("two ends only"), "{rules}: {help}");
     }
     let help = help_for("five-up");
-    assert!(help.contains("the spinner's sprouts N up and S down"), "{help}");
+    assert!(
+        help.contains("the spinner's sprouts N up and S down"),
+        "{help}"
+    );
     assert!(!help.contains("later spinners"), "{help}");
     assert!(help_for("cross").contains("later spinners' sprouts are numbered"));
 }
