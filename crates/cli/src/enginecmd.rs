@@ -7,7 +7,7 @@ use fiveup_bots::duel::{run_match_using, MatchConfig, MatchMode, MatchReport};
 use fiveup_bots::rating::PairResult;
 use fiveup_outside::{Conduct, EngineConfig, Roster, Served};
 
-use crate::selfplay::match_rules_from;
+use crate::selfplay::match_rules_for_table;
 
 /// Options of `fiveup engine`.
 #[derive(Debug, clap::Args)]
@@ -176,7 +176,7 @@ pub fn run_arena(a: &ArenaArgs) -> Result<(), String> {
     if a.threads == 0 {
         return Err("--threads must be at least 1".into());
     }
-    let rules = match_rules_from(&a.rules, a.seats, a.partners, &a.options)?;
+    let rules = match_rules_for_table(&a.rules, a.seats, "--seats", a.partners, &a.options)?;
     // Every player is checked (every engine started once) before any match is played.
     let (_, _) = roster(&a.engine, &a.players)?;
     let mut pairs = Vec::new();

@@ -133,8 +133,19 @@ fn setup_from(a: &Args) -> Result<(Setup, Preset, String), String> {
     let seats = seats_from(a)?;
     let players = u8::try_from(seats.len()).map_err(|_| "too many seats".to_string())?;
     let options = extra_options(a);
-    let rules =
-        crate::selfplay::rules_from(&a.rules, Some(players), a.partners, a.individual, &options)?;
+    // The count as the player gave it, for the error when the rules name another.
+    let how = if a.seats.is_some() {
+        format!("--seats names {players} seats")
+    } else {
+        format!("--players is {players}")
+    };
+    let rules = crate::selfplay::rules_for_table(
+        &a.rules,
+        Some((players, how)),
+        a.partners,
+        a.individual,
+        &options,
+    )?;
     let mut words = a.rules.split_whitespace();
     let preset = words
         .next()
@@ -155,11 +166,11 @@ fn setup_from(a: &Args) -> Result<(Setup, Preset, String), String> {
     Ok((setup, preset, extra.join(" ")))
 }
 
-/// On Ctrl-C (SIGINT) in plain mode, save the latest record to `path` (if given) before ending,
-/// as the end of input and `quit` do, and say so as full screen does. The terminal's raw mode
+/// On Ctrl-C (SIGINT) in plain mode, save the latest record to its game's file (when `--save`
+/// is given) before ending, as the end of input and `quit` do, and say so as full screen does. The terminal's raw mode
 /// makes Ctrl-C a key in full screen; in plain mode it is a signal, caught here with tokio's
 /// handler on a thread of its own.
-fn save_on_interrupt(path: Option<PathBuf>, latest: Arc<Mutex<Option<Record>>>) {
+fn save_on_interrupt(save: Option<PathBuf>, latest: plain::Latest) {
     // The game starts only once the handler is in place, so a Ctrl-C at any moment is caught
     // (on a busy machine the thread may start late).
     let (ready_tx, ready_rx) = std::sync::mpsc::channel::<()>();
@@ -186,8 +197,12 @@ fn save_on_interrupt(path: Option<PathBuf>, latest: Arc<Mutex<Option<Record>>>) 
         if caught.is_err() {
             return;
         }
-        let record = latest.lock().ok().and_then(|l| l.clone());
-        let saved = record.map(|r| match &path {
+        let latest = latest.lock().ok().and_then(|l| l.clone());
+        // The game's own file: the --save file, or a numbered one for a later game.
+        let path = latest
+            .as_ref()
+            .map_or(save, |(_, p): &(Record, Option<PathBuf>)| p.clone());
+        let saved = latest.map(|(r, _)| match &path {
             Some(p) => fiveup_tui::game::save_record(&r, p),
             None => Ok(()),
         });
@@ -249,7 +264,7 @@ pub fn run(a: &Args) -> Result<(), String> {
         fiveup_tui::game::check_save_path(path)?;
     }
     if a.plain {
-        let latest = Arc::new(Mutex::new(None));
+        let latest: plain::Latest = Arc::new(Mutex::new(None));
         save_on_interrupt(a.save.clone(), Arc::clone(&latest));
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
@@ -267,7 +282,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     }
     let mut app = full_screen_app(setup, preset, &extra)?;
     app.no_color = no_color();
-    app.save_path.clone_from(&a.save);
+    app.set_save_path(a.save.clone());
     let ended = term::run(
         app,
         RunOptions {
@@ -278,13 +293,21 @@ pub fn run(a: &Args) -> Result<(), String> {
 }
 
 /// End as an interrupted program when Ctrl-C ended the game: the message, then status 130 (or
-/// 1 when the record could not be saved), as in plain mode.
+/// 1 when the record could not be saved), as in plain mode. A game quit says where each
+/// record went.
 fn interrupted(ended: term::Ended) -> Result<(), String> {
-    if let term::Ended::Interrupted { message, status } = ended {
-        eprintln!("{message}");
-        std::process::exit(i32::from(status));
+    match ended {
+        term::Ended::Interrupted { message, status } => {
+            eprintln!("{message}");
+            std::process::exit(i32::from(status));
+        }
+        term::Ended::Quit { message } => {
+            if let Some(m) = message {
+                crate::outln!("{m}");
+            }
+            Ok(())
+        }
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use fiveup_bots::duel::{run_match, MatchConfig, MatchMode};
 use fiveup_bots::rating::{fit, PairResult, Rating};
 use fiveup_bots::LEVELS;
 
-use crate::selfplay::match_rules_from;
+use crate::selfplay::match_rules_for_table;
 
 /// Options of `fiveup rate`.
 #[derive(Debug, clap::Args)]
@@ -54,7 +54,7 @@ pub fn run(a: &Args) -> Result<(), String> {
     if a.threads == 0 {
         return Err("--threads must be at least 1".into());
     }
-    let rules = match_rules_from(&a.rules, a.seats, a.partners, &a.options)?;
+    let rules = match_rules_for_table(&a.rules, a.seats, "--seats", a.partners, &a.options)?;
     // Every spec is checked before any match is played.
     for p in &players {
         fiveup_bots::make_bot(p, 0).map_err(|e| format!("{p}: {e}"))?;

@@ -268,6 +268,31 @@ fn describe(record: &Record, game: &ReplayedGame) -> String {
     out
 }
 
+/// A hand's result in JSON with its lists as long as the table: one entry a seat (`hands`,
+/// `pips`) or a side (`side_pips`, `awards`, `scored`). The engine's own JSON keeps at least
+/// four entries, for records written when a table had at most four seats.
+fn result_json(
+    r: Option<&fiveup_engine::HandResult>,
+    rules: &fiveup_engine::Rules,
+) -> serde_json::Value {
+    let mut v = serde_json::to_value(r).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        let (seats, sides) = (usize::from(rules.players), usize::from(rules.sides()));
+        for (key, n) in [
+            ("hands", seats),
+            ("pips", seats),
+            ("side_pips", sides),
+            ("awards", sides),
+            ("scored", sides),
+        ] {
+            if let Some(serde_json::Value::Array(a)) = o.get_mut(key) {
+                a.truncate(n);
+            }
+        }
+    }
+    v
+}
+
 /// Run `fiveup replay`.
 pub fn run(a: &Args) -> Result<(), String> {
     let text = std::fs::read_to_string(&a.file)
@@ -301,7 +326,7 @@ pub fn run(a: &Args) -> Result<(), String> {
                         "open_ends": s.open_ends.iter().map(|(a, p)| serde_json::json!([a, p])).collect::<Vec<_>>(),
                         "scores": s.scores,
                     })).collect::<Vec<_>>(),
-                    "result": h.result,
+                    "result": result_json(h.result.as_ref(), &record.rules),
                     "scores": h.scores,
                 })).collect::<Vec<_>>(),
                 "winner": game.winner,

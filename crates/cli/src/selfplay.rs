@@ -76,15 +76,29 @@ pub fn rules_from(
     individual: bool,
     options: &[String],
 ) -> Result<Rules, String> {
+    let given = players.map(|p| (p, format!("--players is {p}")));
+    rules_for_table(rules, given, partners, individual, options)
+}
+
+/// [`rules_from`] with the table's size given by another flag: `(n, how)`, where `how` says
+/// how it was given for the error when the rules name another (`--seats is 3`,
+/// `--seats names 3 seats`).
+pub fn rules_for_table(
+    rules: &str,
+    given: Option<(u8, String)>,
+    partners: bool,
+    individual: bool,
+    options: &[String],
+) -> Result<Rules, String> {
     let mut words = rule_words(rules, options)?;
-    match (named_option(&words, "players"), players) {
-        (Some(named), Some(p)) if named.parse::<u8>() != Ok(p) => {
+    match (named_option(&words, "players"), given) {
+        (Some(named), Some((p, how))) if named.parse::<u8>() != Ok(p) => {
             return Err(format!(
-                "the rules say players={named} but --players is {p}: give the number once, \
-                 or the same in both"
+                "the rules say players={named} but {how}: give the number once, or the same \
+                 in both"
             ));
         }
-        (None, Some(p)) => {
+        (None, Some((p, _))) => {
             let _ = write!(words, " players={p}");
         }
         _ => {}
@@ -106,11 +120,23 @@ pub fn match_rules_from(
     partners: bool,
     options: &[String],
 ) -> Result<Rules, String> {
-    let table = rules_from(rules, players, false, false, options)?.players;
+    match_rules_for_table(rules, players, "--players", partners, options)
+}
+
+/// [`match_rules_from`] with the table's size given by the flag `flag` (`--seats`).
+pub fn match_rules_for_table(
+    rules: &str,
+    players: Option<u8>,
+    flag: &str,
+    partners: bool,
+    options: &[String],
+) -> Result<Rules, String> {
+    let given = || players.map(|p| (p, format!("{flag} is {p}")));
+    let table = rules_for_table(rules, given(), false, false, options)?.players;
     if partners && table != 4 && table != 6 {
-        return Err(format!("--partners needs --players 4 or 6, not {table}"));
+        return Err(format!("--partners needs {flag} 4 or 6, not {table}"));
     }
-    let mut r = rules_from(rules, players, partners, false, options)?;
+    let mut r = rules_for_table(rules, given(), partners, false, options)?;
     let words = rule_words(rules, options)?;
     if !partners
         && r.players == 4
@@ -121,6 +147,11 @@ pub fn match_rules_from(
     }
     r.validate().map_err(|e| e.to_string())?;
     Ok(r)
+}
+
+/// `1 hand`, `3 hands`.
+fn hands_text(n: u64) -> String {
+    format!("{n} {}", if n == 1 { "hand" } else { "hands" })
 }
 
 /// One finished game of random players.
@@ -151,8 +182,9 @@ pub fn play_game(
             Phase::HandOver => {
                 if hands >= max_hands {
                     return Err(format!(
-                        "the game had not ended after {max_hands} hands (scores {:?}); these \
-                         options may never reach the target",
+                        "the game had not ended after {} (scores {:?}); these options may \
+                         never reach the target",
+                        hands_text(u64::from(max_hands)),
                         &state.scores().0[..rules.sides() as usize]
                     ));
                 }
@@ -208,10 +240,10 @@ pub fn run(a: &Args) -> Result<(), String> {
         }
         if !a.quiet {
             crate::outln!(
-                "game {g}: side {} wins, scores {:?}, {} hands",
+                "game {g}: side {} wins, scores {:?}, {}",
                 winner.0,
                 scores,
-                played.hands
+                hands_text(u64::from(played.hands))
             );
         }
     }

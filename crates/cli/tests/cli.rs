@@ -65,7 +65,52 @@ fn selfplay_records_replay_cleanly_in_text_and_json() {
         assert!(o.status.success());
         let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON output");
         assert_eq!(v.as_array().map(Vec::len), Some(3));
+        // Every list of the hands' results is as long as the table: one entry a seat or a
+        // side, never padded.
+        let seats: usize = players.parse().expect("a count");
+        let sides = if file == "four.txt" { 2 } else { seats };
+        for game in v.as_array().expect("games") {
+            for hand in game["hands"].as_array().expect("hands") {
+                let r = &hand["result"];
+                if r.is_null() {
+                    continue;
+                }
+                for (key, n) in [
+                    ("hands", seats),
+                    ("pips", seats),
+                    ("side_pips", sides),
+                    ("awards", sides),
+                    ("scored", sides),
+                ] {
+                    assert_eq!(
+                        r[key].as_array().map(Vec::len),
+                        Some(n),
+                        "{file} {key}: {r}"
+                    );
+                }
+            }
+        }
     }
+}
+
+#[test]
+fn one_hand_is_one_hand() {
+    let o = fiveup(&["selfplay", "--rules", "five-up hands=1 target=1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(", 1 hand\n"), "{}", stdout(&o));
+    let o = fiveup(&[
+        "selfplay",
+        "--max-hands",
+        "1",
+        "--rules",
+        "five-up target=1000",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("the game had not ended after 1 hand ("),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -466,20 +511,46 @@ fn every_command_plays_the_players_its_rules_string_names() {
         "muggins players=3",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    for cmd in [
-        &["selfplay", "--players", "2"][..],
-        &["match", "--a", "greedy", "--b", "random", "--players", "2"][..],
-        &["rate", "random", "greedy", "--seats", "2"][..],
+    // The error names the flag that gave the other number.
+    for (cmd, flag) in [
+        (&["selfplay", "--players", "2"][..], "--players is 2"),
+        (
+            &["match", "--a", "greedy", "--b", "random", "--players", "2"][..],
+            "--players is 2",
+        ),
+        (
+            &["rate", "random", "greedy", "--seats", "2"][..],
+            "--seats is 2",
+        ),
+        (
+            &["play", "--plain", "--seats", "human,club"][..],
+            "--seats names 2 seats",
+        ),
     ] {
         let mut args = cmd.to_vec();
         args.extend(["--rules", "five-up players=3"]);
         let o = fiveup(&args);
         assert!(!o.status.success(), "{args:?}");
         assert!(
-            stderr(&o).contains("the rules say players=3 but --players is 2"),
+            stderr(&o).contains(&format!("the rules say players=3 but {flag}")),
             "{args:?}: {}",
             stderr(&o)
         );
+    }
+    // An option given twice with two values, and a table the preset is not for, are refused.
+    for (rules, want) in [
+        (
+            "five-up target=150 target=300",
+            "option target is given twice (target=150, then target=300)",
+        ),
+        (
+            "party-twelve players=2",
+            "party-twelve is a game for 5 to 8 players, not 2",
+        ),
+    ] {
+        let o = fiveup(&["selfplay", "--quiet", "--rules", rules]);
+        assert!(!o.status.success(), "{rules}: {}", stdout(&o));
+        assert!(stderr(&o).contains(want), "{rules}: {}", stderr(&o));
     }
     // match and rate: the JSON and the summary name the table played.
     let o = fiveup(&[

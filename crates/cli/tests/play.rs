@@ -221,6 +221,18 @@ fn bad_flags_get_clear_errors() {
             "--seats names 2",
         ),
         (vec!["--level", "grandmaster"], "unknown player"),
+        (
+            vec!["--seats", "human,club", "--rules", "five-up players=3"],
+            "the rules say players=3 but --seats names 2 seats",
+        ),
+        (
+            vec!["--rules", "five-up target=150", "--target", "300"],
+            "option target is given twice (target=150, then target=300)",
+        ),
+        (
+            vec!["--rules", "party-twelve players=2"],
+            "party-twelve is a game for 5 to 8 players, not 2",
+        ),
         (vec!["--rules", "nonsense"], "preset"),
         (vec!["--option", "spinner"], "key=value"),
     ] {
@@ -478,6 +490,7 @@ fn replays_speak_of_you_in_good_english() {
             out.then_some(g)
         })
         .expect("a seed where you go out");
+    let mut game = game;
     let path = temp("you.txt");
     game.save(&path).expect("saved");
     let out = Command::new(env!("CARGO_BIN_EXE_fiveup"))

@@ -402,14 +402,21 @@ impl fmt::Display for RulesError {
                 hand_size,
                 players,
                 set,
-            } => write!(
-                f,
-                "hand size {hand_size} is not allowed with {players} players: it must be 3 to \
-                 {} on a double-{set} set ({players} x {hand_size} = {} of {} tiles)",
-                max_hand(*set, *players),
-                u16::from(*hand_size) * u16::from(*players),
-                set_size(*set)
-            ),
+            } => {
+                let most = max_hand(*set, *players);
+                let allowed = if most <= 3 {
+                    "3".to_string()
+                } else {
+                    format!("3 to {most}")
+                };
+                write!(
+                    f,
+                    "hand size {hand_size} is not allowed with {players} players: it must be \
+                     {allowed} on a double-{set} set ({players} x {hand_size} = {} of {} tiles)",
+                    u16::from(*hand_size) * u16::from(*players),
+                    set_size(*set)
+                )
+            }
             RulesError::CrossWithoutSpinner => write!(
                 f,
                 "cross-first needs a spinner (the first double is the cross): use \
@@ -849,6 +856,28 @@ impl Rules {
                 rest = &words[1..];
             }
         }
+        // An option given twice with two values is refused rather than the last one taken
+        // silently (`target=150 ... target=300`); the same value twice is harmless.
+        let mut seen: Vec<(&str, &str, &str)> = Vec::new();
+        for w in rest {
+            let Some((k, v)) = w.split_once('=') else {
+                continue;
+            };
+            let key = match k {
+                "partners" => "partnerships",
+                "hand-size" => "hand",
+                other => other,
+            };
+            match seen.iter().find(|(s, ..)| *s == key) {
+                Some((_, first, fv)) if *fv != v => {
+                    return Err(RulesError::Option(format!(
+                        "option {key} is given twice ({first}, then {w}): give it once"
+                    )));
+                }
+                Some(_) => {}
+                None => seen.push((key, w, v)),
+            }
+        }
         let mut players = None;
         let mut set = preset.set();
         for w in rest {
@@ -870,6 +899,15 @@ impl Rules {
         let players = players.unwrap_or(preset.players().0);
         if !(2..=max_players(set)).contains(&players) {
             return Err(RulesError::Players { players, set });
+        }
+        // The party game is for five players or more: a smaller table is refused as a table
+        // the set cannot seat is, not played as another game under its name.
+        let (least, most) = preset.players();
+        if players < least {
+            return Err(RulesError::Option(format!(
+                "{preset} is a game for {least} to {most} players, not {players}: use \
+                 players={least} to {most}, or another preset for a smaller table"
+            )));
         }
         let mut r = Rules::preset_with_set(preset, players, set);
         let mut target_given = false;
@@ -1060,7 +1098,10 @@ mod tests {
         );
         assert_eq!(Rules::parse("set=8"), Err(RulesError::Set(8)));
         let e = Rules::parse("players=8 hand=4").unwrap_err().to_string();
-        assert!(e.contains("3 to 3") && e.contains("32 of 28"), "{e}");
+        assert!(
+            e.contains("it must be 3 on a double-6 set") && e.contains("32 of 28"),
+            "{e}"
+        );
         assert!(Rules::parse("set=12 players=8 hand=11").is_ok());
         assert!(Rules::parse("set=12 players=8 hand=12").is_err());
         assert!(Rules::parse("first-lead=sideways").is_err());
@@ -1069,6 +1110,60 @@ mod tests {
             Rules::parse("draw award=subtract-own"),
             Err(RulesError::NeverEnds)
         );
+    }
+
+    #[test]
+    fn an_option_given_twice_with_two_values_is_refused() {
+        let e = Rules::parse("five-up target=150 spinner=all target=300").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "option target is given twice (target=150, then target=300): give it once"
+        );
+        let e = Rules::parse("cross players=4 partnerships=true partners=false").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("option partnerships is given twice (partnerships=true, then"),
+            "{e}"
+        );
+        // The same value twice loses nothing.
+        assert_eq!(
+            Rules::parse("five-up target=150 target=150")
+                .unwrap()
+                .target,
+            150
+        );
+    }
+
+    #[test]
+    fn a_hand_size_with_one_choice_names_it_alone() {
+        // Eight players on a double-six set: 28 tiles deal 3 each, no more.
+        let e = Rules::parse("five-up set=6 players=8 hand=4").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "hand size 4 is not allowed with 8 players: it must be 3 on a double-6 set \
+             (8 x 4 = 32 of 28 tiles)"
+        );
+        let e = Rules::parse("five-up players=2 hand=15").unwrap_err();
+        assert!(e.to_string().contains("it must be 3 to 14 on"), "{e}");
+    }
+
+    #[test]
+    fn the_party_game_refuses_a_table_below_five() {
+        for n in 2..5 {
+            let e = Rules::parse(&format!("party-twelve players={n}")).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "party-twelve is a game for 5 to 8 players, not {n}: use players=5 to 8, \
+                     or another preset for a smaller table"
+                )
+            );
+        }
+        assert_eq!(Rules::parse("party-twelve").unwrap().players, 5);
+        assert_eq!(Rules::parse("party-twelve players=8").unwrap().players, 8);
+        // Other presets take any table their set seats.
+        assert!(Rules::parse("five-up set=12 players=2").is_ok());
+        assert!(Rules::parse("draw set=9 players=7").is_ok());
     }
 
     #[test]

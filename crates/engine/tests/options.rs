@@ -1334,7 +1334,16 @@ fn presets_differ_from_five_up_as_documented() {
                 }
             }
             assert_eq!(Rules::preset(p, n), expect, "{p} with {n} players");
-            assert_eq!(rules(&format!("{p} players={n}")), expect);
+            if p == Preset::PartyTwelve {
+                // The party game is for five players or more: a rules string naming a smaller
+                // table is refused.
+                assert!(
+                    Rules::parse(&format!("{p} players={n}")).is_err(),
+                    "{p} {n}"
+                );
+            } else {
+                assert_eq!(rules(&format!("{p} players={n}")), expect);
+            }
         }
     }
 }

@@ -58,9 +58,9 @@ pub enum Key {
 
 impl StartForm {
     /// Move the options that have fields of their own (`set=`, `players=`, `partnerships=`,
-    /// `first-lead=`) from the more-options text into those fields, so that the seats and the
-    /// levels follow them. A value the field cannot take stays in the text, for the rules to
-    /// refuse with their reason.
+    /// `first-lead=`, `target=`) from the more-options text into those fields, so that the
+    /// seats and the levels follow them. A value the field cannot take stays in the text, for
+    /// the rules to refuse with their reason.
     pub fn absorb_options(&mut self) {
         let mut rest = Vec::new();
         for w in self.options.split_whitespace() {
@@ -75,7 +75,7 @@ impl StartForm {
                     _ => false,
                 },
                 "players" => match v.parse::<u8>() {
-                    Ok(n) if (2..=fiveup_engine::max_players(self.set)).contains(&n) => {
+                    Ok(n) if self.table_range().contains(&n) => {
                         self.players = n;
                         self.partners = n == 4 || n == 6;
                         true
@@ -88,6 +88,14 @@ impl StartForm {
                         true
                     }
                     _ => false,
+                },
+                // The target field takes a number; anything else is the rules' to refuse.
+                "target" => match v.parse::<u16>() {
+                    Ok(_) => {
+                        self.target = v.to_string();
+                        true
+                    }
+                    Err(_) => false,
                 },
                 "first-lead" => match FIRST_LEAD_CHOICES.iter().position(|(_, n)| *n == v) {
                     Some(i) => {
@@ -105,6 +113,14 @@ impl StartForm {
         self.options = rest.join(" ");
     }
 
+    /// The tables the form offers: from the preset's smallest (five for the party game) to
+    /// the most the set seats.
+    fn table_range(&self) -> std::ops::RangeInclusive<u8> {
+        let least = Preset::ALL[self.preset % Preset::ALL.len()].players().0;
+        let most = fiveup_engine::max_players(self.set).max(least);
+        least..=most
+    }
+
     fn change(&mut self, up: bool) {
         let step = |v: usize, n: usize| if up { (v + 1) % n } else { (v + n - 1) % n };
         match self.current() {
@@ -114,10 +130,13 @@ impl StartForm {
                 self.players = self.players.min(fiveup_engine::max_players(self.set));
             }
             Field::Players => {
-                // 2 up to what the set seats.
-                let most = usize::from(fiveup_engine::max_players(self.set).max(2));
-                let i = usize::from(self.players.clamp(2, most as u8)) - 2;
-                self.players = step(i, most - 1) as u8 + 2;
+                // From the preset's smallest table (5 for the party game) up to what the set
+                // seats.
+                let range = self.table_range();
+                let (least, most) = (*range.start(), *range.end());
+                let n = usize::from(most - least) + 1;
+                let i = usize::from(self.players.clamp(least, most) - least);
+                self.players = step(i, n) as u8 + least;
                 self.partners = self.players == 4 || self.players == 6;
             }
             Field::Partners => self.partners = !self.partners,
@@ -270,6 +289,10 @@ pub struct App {
     pub save_error: Option<String>,
     /// Set when the user pressed Ctrl-C: the runner ends as an interrupted program does.
     pub interrupted: bool,
+    /// The record files the session's games took under `--save`, in order: each game its own.
+    pub claimed: Vec<PathBuf>,
+    /// The record files written under `--save`, in order, for the farewell.
+    pub saved: Vec<PathBuf>,
 }
 
 impl HasScreen for App {
@@ -294,6 +317,8 @@ impl App {
             hits: Vec::new(),
             save_error: None,
             interrupted: false,
+            claimed: Vec::new(),
+            saved: Vec::new(),
         }
     }
 
@@ -351,24 +376,84 @@ impl App {
         if !self.wants_tick() {
             return;
         }
+        self.claim_record_path();
         if let Screen::Play(p) = &mut self.screen {
             p.tick();
         }
         self.autosave();
     }
 
+    /// Keep records in `path` (`--save`): the game on screen takes it, or a numbered file
+    /// when it already holds a record.
+    pub fn set_save_path(&mut self, path: Option<PathBuf>) {
+        self.save_path = path;
+        self.claim_record_path();
+    }
+
+    /// Give the game on screen its record file, once, when records are kept: the `--save`
+    /// file, or the first numbered one (`game-2.txt`) that no other game took and that holds
+    /// nothing; a game whose file is not the `--save` file says where its record goes.
+    fn claim_record_path(&mut self) {
+        let (Screen::Play(p), Some(base)) = (&mut self.screen, &self.save_path) else {
+            return;
+        };
+        if p.record_path.is_some() {
+            return;
+        }
+        let path = crate::game::record_file(base, &self.claimed);
+        if path != *base {
+            let why = if self.claimed.contains(base) {
+                "keeps the last game's record"
+            } else {
+                "already holds a record"
+            };
+            p.message = format!(
+                "{} {why}; this game's goes to {}. {}",
+                base.display(),
+                path.display(),
+                p.message
+            )
+            .trim_end()
+            .to_string();
+        }
+        self.claimed.push(path.clone());
+        p.record_path = Some(path);
+    }
+
+    /// The file the game on screen keeps its record in, if records are kept.
+    #[must_use]
+    pub fn record_path(&self) -> Option<&PathBuf> {
+        match &self.screen {
+            Screen::Play(p) => p.record_path.as_ref(),
+            _ => None,
+        }
+    }
+
+    fn note_saved(&mut self, path: &std::path::Path) {
+        if !self.saved.iter().any(|s| s == path) {
+            self.saved.push(path.to_path_buf());
+        }
+    }
+
     /// Save the record once when a game ends, if a file was given.
     fn autosave(&mut self) {
-        if let (Screen::Play(p), Some(path)) = (&mut self.screen, &self.save_path) {
-            if p.game.phase() == Phase::GameOver && !p.saved_at_end {
-                p.saved_at_end = true;
-                p.message = match p.game.save(path) {
-                    Ok(()) => format!("Game over. Record saved to {}.", path.display()),
-                    Err(e) => {
-                        self.save_error = Some(e.clone());
-                        format!("Game over. Not saved: {e}")
-                    }
-                };
+        self.claim_record_path();
+        let Screen::Play(p) = &mut self.screen else {
+            return;
+        };
+        let Some(path) = p.record_path.clone() else {
+            return;
+        };
+        if p.game.phase() == Phase::GameOver && !p.saved_at_end {
+            p.saved_at_end = true;
+            let saved = p.game.save(&path);
+            p.message = match &saved {
+                Ok(()) => format!("Game over. Record saved to {}.", path.display()),
+                Err(e) => format!("Game over. Not saved: {e}"),
+            };
+            match saved {
+                Ok(()) => self.note_saved(&path),
+                Err(e) => self.save_error = Some(e),
             }
         }
     }
@@ -376,11 +461,40 @@ impl App {
     /// Save the record to the `--save` file on the way out (quit, Ctrl-C); a failure is kept
     /// in `save_error` for the runner to report.
     pub fn save_on_quit(&mut self) {
-        if let (Screen::Play(p), Some(path)) = (&self.screen, &self.save_path) {
-            match p.game.save(path) {
-                Ok(()) => self.save_error = None,
-                Err(e) => self.save_error = Some(e),
+        self.claim_record_path();
+        let Screen::Play(p) = &mut self.screen else {
+            return;
+        };
+        let Some(path) = p.record_path.clone() else {
+            return;
+        };
+        match p.game.save(&path) {
+            Ok(()) => {
+                self.save_error = None;
+                self.note_saved(&path);
             }
+            Err(e) => self.save_error = Some(e),
+        }
+    }
+
+    /// What to say once the screen is restored after quitting: where each record went.
+    #[must_use]
+    pub fn farewell(&self) -> Option<String> {
+        match self.saved.as_slice() {
+            [] => None,
+            [one] => Some(format!(
+                "Record saved to {0} (fiveup play --replay {0} steps through it).",
+                one.display()
+            )),
+            many => Some(format!(
+                "Records saved, one file a game: {} (fiveup play --replay FILE steps through \
+                 one).",
+                many.iter()
+                    .enumerate()
+                    .map(|(i, p)| format!("game {} to {}", i + 1, p.display()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
         }
     }
 
@@ -402,7 +516,8 @@ impl App {
             Screen::Replay(_) => return ("Interrupted.".to_string(), 130),
             Screen::Start(_) => None,
         };
-        crate::game::interrupt_report(self.save_path.as_deref(), saved)
+        let path = self.record_path().or(self.save_path.as_ref());
+        crate::game::interrupt_report(path.map(PathBuf::as_path), saved)
     }
 
     /// A click at a cell.
@@ -419,6 +534,7 @@ impl App {
 
     /// A key.
     pub fn key(&mut self, k: Key) {
+        self.claim_record_path();
         if k == Key::Ctrl('c') {
             self.interrupt();
             return;
@@ -450,7 +566,7 @@ impl App {
                     self.quit = true;
                 }
             }
-            Screen::Play(p) => match p.key(k, self.save_path.as_ref(), self.size) {
+            Screen::Play(p) => match p.key(k, self.size) {
                 Flow::Stay => {}
                 Flow::Quit => {
                     self.save_on_quit();
@@ -579,6 +695,7 @@ impl PlayScreen {
             message: String::new(),
             hint: None,
             saved_at_end: false,
+            record_path: None,
             scroll: 0,
         };
         // A game just dealt says who leads and why.
@@ -612,6 +729,8 @@ impl PlayScreen {
         let before = self.game.log().len();
         let seat = self.game.view().to_move();
         if let Some(a) = self.game.forced_human_action() {
+            // A pass after the one draw a turn of draw-one is not for want of tiles to draw.
+            let drew_once = self.game.drew_once();
             if self.game.act(a).is_ok() {
                 while self.game.forced_human_action() == Some(Action::Draw) {
                     if self.game.act(Action::Draw).is_err() {
@@ -621,6 +740,8 @@ impl PlayScreen {
                 let what = self.news(before);
                 self.message = if a == Action::Draw {
                     format!("Nothing to play: {what}")
+                } else if drew_once {
+                    format!("The tile you drew does not fit, and you draw once a turn: {what}")
                 } else {
                     format!("Nothing to play or draw: {what}")
                 };
@@ -766,7 +887,7 @@ impl PlayScreen {
         }
     }
 
-    fn key(&mut self, k: Key, save_path: Option<&PathBuf>, size: (u16, u16)) -> Flow {
+    fn key(&mut self, k: Key, size: (u16, u16)) -> Flow {
         let phase = self.game.phase();
         match &mut self.mode {
             Mode::Board => {
@@ -901,7 +1022,7 @@ impl PlayScreen {
                         typed.clear();
                         self.act(Action::Claim(n));
                     }
-                    _ => return self.common_key(k, save_path),
+                    _ => return self.common_key(k),
                 }
                 return Flow::Stay;
             }
@@ -970,7 +1091,7 @@ impl PlayScreen {
                     self.after();
                     Flow::Stay
                 }
-                _ => self.common_key(k, save_path),
+                _ => self.common_key(k),
             },
             Phase::GameOver => match k {
                 Key::Up => {
@@ -995,7 +1116,7 @@ impl PlayScreen {
                     Flow::Stay
                 }
                 Key::Char('n') => Flow::NewSetup,
-                _ => self.common_key(k, save_path),
+                _ => self.common_key(k),
             },
             Phase::Play | Phase::Claim => {
                 let n = self.game.view().hand().len() as usize;
@@ -1062,13 +1183,13 @@ impl PlayScreen {
                         }
                         Flow::Stay
                     }
-                    _ => self.common_key(k, save_path),
+                    _ => self.common_key(k),
                 }
             }
         }
     }
 
-    fn common_key(&mut self, k: Key, save_path: Option<&PathBuf>) -> Flow {
+    fn common_key(&mut self, k: Key) -> Flow {
         match k {
             Key::Char('v') => {
                 self.game.show_hands = !self.game.show_hands;
@@ -1079,7 +1200,7 @@ impl PlayScreen {
                 };
             }
             Key::Char('s') => {
-                let default = save_path.map_or_else(
+                let default = self.record_path.as_ref().map_or_else(
                     || "fiveup-game.txt".to_string(),
                     |p| p.display().to_string(),
                 );
@@ -1097,7 +1218,16 @@ impl PlayScreen {
                     return Flow::Quit;
                 }
                 self.mode = Mode::ConfirmQuit;
-                self.message = "Quit the game? y quits, any other key carries on.".into();
+                self.message = match &self.record_path {
+                    Some(p) => format!(
+                        "Quit the game? y quits and saves its record to {}; any other key \
+                         carries on.",
+                        p.display()
+                    ),
+                    None => "Quit the game? y quits without keeping the record (s saves it); \
+                             any other key carries on."
+                        .into(),
+                };
             }
             _ => {}
         }

@@ -5,7 +5,7 @@
 //! [`Game::visible_hands`], which gives other seats' tiles only when the learning setting shows
 //! them or the hand is over; nothing else reaches the hidden tiles.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use fiveup_bots::{analyze, make_bot, ActionEval, Bot, ExpertConfig};
 use fiveup_engine::notation::{Record, Recorder};
@@ -275,6 +275,12 @@ pub struct Game {
     /// (line index, seat, tiles drawn (`None`: hidden), ends, forced).
     draws: Option<DrawRun>,
     sheet: Vec<SheetRow>,
+    /// Whether the hand's lead line is still to be logged: after the draws it comes from
+    /// (the no-double draws), before the first action.
+    lead_pending: bool,
+    /// The files this game's record was written to: it may write them again, and no other
+    /// file that already holds something.
+    written: Vec<PathBuf>,
     /// The learning setting: show the computer players' hands.
     pub show_hands: bool,
 }
@@ -325,6 +331,8 @@ impl Game {
             logged: 0,
             draws: None,
             sheet: Vec::new(),
+            lead_pending: false,
+            written: Vec::new(),
             show_hands: false,
         };
         g.hand_header();
@@ -514,9 +522,27 @@ impl Game {
         self.recorder.clone().finish(&self.state)
     }
 
-    /// Write the record: JSON when the name ends in `.json`, the text notation otherwise.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
-        save_record(&self.record(), path)
+    /// Write the record: JSON when the name ends in `.json`, the text notation otherwise. A
+    /// file that already holds something (another game's record) is never written over: only
+    /// a new or empty file, or one this game wrote before.
+    pub fn save(&mut self, path: &Path) -> Result<(), String> {
+        if holds_something(path) && !self.written.iter().any(|w| same_file(w, path)) {
+            return Err(format!(
+                "{} already holds a record, which is kept: save under another name",
+                path.display()
+            ));
+        }
+        save_record(&self.record(), path)?;
+        if !self.written.iter().any(|w| same_file(w, path)) {
+            self.written.push(path.to_path_buf());
+        }
+        Ok(())
+    }
+
+    /// Whether this game has written its record to `path`.
+    #[must_use]
+    pub fn wrote(&self, path: &Path) -> bool {
+        self.written.iter().any(|w| same_file(w, path))
     }
 
     /// The expert's evaluation of each of the human's legal actions, best first (empty when it
@@ -636,19 +662,78 @@ impl Game {
             text,
             totals: None,
         });
-        // Why this seat leads: which tile was shown, who holds it, or the lot.
-        self.lines.push(LogLine {
-            hand: v.start().hand_no,
-            text: lead_text(self.rules(), &v, &self.names),
-            totals: None,
-        });
+        // Why this seat leads (which tile was shown, who holds it, or the lot) follows the
+        // tiles drawn before the lead, once they are logged.
+        self.lead_pending = true;
         self.draws = None;
     }
 
-    /// Why the player to lead this hand leads, in words (the second line of the hand's log).
+    /// Log why this seat leads, once, after the draws before the lead.
+    fn log_lead(&mut self) {
+        if std::mem::take(&mut self.lead_pending) {
+            self.lines.push(LogLine {
+                hand: self.hand_no(),
+                text: self.lead_reason(),
+                totals: None,
+            });
+            self.draws = None;
+        }
+    }
+
+    /// Why the player to lead this hand leads, in words (the line of the hand's log after the
+    /// deal and any tiles drawn before the lead).
     #[must_use]
     pub fn lead_reason(&self) -> String {
         lead_text(self.rules(), &self.view(), &self.names)
+    }
+
+    /// Why the game ended, when it did not end the usual way (a side reaching the target at a
+    /// hand's end): by the hand limit, or at the target in the middle of a hand, before the
+    /// hand was scored.
+    #[must_use]
+    pub fn end_reason(&self) -> Option<String> {
+        let w = self.state.winner()?;
+        let r = self.rules();
+        let hand = self.hand_no();
+        let target = i32::from(r.target);
+        let reached = (0..r.sides()).any(|s| self.state.scores()[Side(s)] >= target);
+        if !reached {
+            let limit = r.effective_hand_limit();
+            let whose = if r.hand_limit == 0 {
+                " (the limit under award=subtract-own)"
+            } else {
+                ""
+            };
+            let hands = count_of(limit, "hand", "hands");
+            return Some(if hand <= limit {
+                format!(
+                    "Nobody reached {target} in {hands}, the most this game plays{whose}: the \
+                     highest score wins."
+                )
+            } else {
+                format!(
+                    "Nobody reached {target} in {hands}, the most this game plays{whose}; a tie \
+                     for the highest score played on until hand {hand} broke it."
+                )
+            });
+        }
+        if self.state.result().is_none() {
+            return Some(format!(
+                "{} the target of {target} during hand {hand}: the game ends at once, before \
+                 the hand is scored.",
+                agree(&self.side_name(w), "reached", "reached")
+            ));
+        }
+        None
+    }
+
+    /// Whether the player to move drew this turn under `draw-one` (one draw a turn), so that
+    /// a pass now is not for want of tiles to draw.
+    #[must_use]
+    pub fn drew_once(&self) -> bool {
+        let to_move = self.state.to_move();
+        self.rules().draw_one
+            && matches!(self.state.log().last(), Some(Entry::Draw { seat, .. }) if *seat == to_move)
     }
 
     /// Whether the last log line is a run of draws that may still grow (the seat that drew is
@@ -750,7 +835,12 @@ impl Game {
             }
         }
         after.reverse();
-        for (e, totals) in new.iter().zip(after) {
+        let first = self.logged.min(entries.len());
+        for (i, (e, totals)) in new.iter().zip(after).enumerate() {
+            if !matches!(e, Entry::LeadDraw { .. }) {
+                self.log_lead();
+            }
+            let prev = (first + i).checked_sub(1).map(|j| &entries[j]);
             let scored = scored_by(e).1 > 0;
             if let Entry::Draw {
                 seat,
@@ -774,10 +864,11 @@ impl Game {
             }
             self.lines.push(LogLine {
                 hand,
-                text: describe_as(e, &self.names, hide_count),
+                text: describe_in(e, prev, &self.names, self.rules(), hide_count),
                 totals: scored.then(|| self.totals_text(&totals)),
             });
         }
+        self.log_lead();
         self.logged = entries.len();
         if self.state.is_hand_over() {
             if let Some(r) = self.state.result().cloned() {
@@ -820,16 +911,15 @@ impl Game {
             self.sheet.push(row);
         }
         if let Some(w) = self.state.winner() {
-            let text = format!(
-                "Game over: {} win{} with {}.",
-                self.side_name(w),
-                if self.side_name(w) == "You" || self.side_name(w).contains('&') {
-                    ""
-                } else {
-                    "s"
-                },
+            let mut text = format!(
+                "Game over: {} with {}.",
+                agree(&self.side_name(w), "wins", "win"),
                 self.scores_text()
             );
+            if let Some(why) = self.end_reason() {
+                text.push(' ');
+                text.push_str(&why);
+            }
             if self.lines.last().map(|l| &l.text) != Some(&text) {
                 self.lines.push(LogLine {
                     hand,
@@ -882,7 +972,22 @@ pub fn lead_text(rules: &Rules, v: &View, names: &[String]) -> String {
     } else {
         "must lead it".to_string()
     };
+    // Under each-draws the tile that leads may have been drawn after the deal.
+    let each_drew = rules.no_double == fiveup_engine::NoDouble::EachDraws
+        && v.history()
+            .iter()
+            .any(|e| matches!(e, fiveup_engine::Entry::LeadDraw { .. }));
     match (v.lead_kind(), v.shown_tile()) {
+        (LeadKind::HighestDouble, Some(t)) if each_drew => format!(
+            "No double was dealt, so each player drew one tile: {who} {} {t}, the highest \
+             double drawn, and {leads_it}.",
+            verb("holds", "hold")
+        ),
+        (LeadKind::HeaviestTile, Some(t)) if each_drew => format!(
+            "No double was dealt, nor drawn when each player drew one tile: {who} {} {t}, the \
+             heaviest tile, and {leads_it}.",
+            verb("holds", "hold")
+        ),
         (LeadKind::HighestDouble, Some(t)) => {
             let what = if rules.first_lead == FirstLead::TopDouble {
                 "the set's highest double"
@@ -991,6 +1096,48 @@ pub fn check_save_path(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether a file exists at `path` with something in it (an empty file holds no record).
+fn holds_something(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.len() > 0)
+}
+
+/// Whether two paths name the same file (`./a.txt` and `a.txt` included).
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(x), Ok(y)) if x == y
+        )
+}
+
+/// `base` with a number before its extension: `game.txt` 2 -> `game-2.txt`; 1 is `base`.
+#[must_use]
+pub fn numbered_file(base: &Path, n: u32) -> PathBuf {
+    if n <= 1 {
+        return base.to_path_buf();
+    }
+    let stem = base
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let name = match base.extension() {
+        Some(e) => format!("{stem}-{n}.{}", e.to_string_lossy()),
+        None => format!("{stem}-{n}"),
+    };
+    base.with_file_name(name)
+}
+
+/// Where the record of the next game of a session goes when records are kept in `base`
+/// (`--save`): `base` itself, else the first of `base` numbered (`game-2.txt`, `game-3.txt`,
+/// ...) that no game of the session has taken (`taken`) and that holds nothing yet, so that
+/// no record is ever written over.
+#[must_use]
+pub fn record_file(base: &Path, taken: &[PathBuf]) -> PathBuf {
+    (1..)
+        .map(|n| numbered_file(base, n))
+        .find(|p| !holds_something(p) && !taken.iter().any(|t| same_file(t, p)))
+        .unwrap_or_else(|| base.to_path_buf())
+}
+
 /// What an interrupted game (Ctrl-C) says and its exit status, the same in full screen and
 /// in plain mode: where the record was saved and how to see it again, or that it was not.
 /// `saved` is the outcome of saving to `path` (`None`: no game had begun).
@@ -1033,6 +1180,43 @@ pub fn save_record(r: &Record, path: &Path) -> Result<(), String> {
 #[must_use]
 pub fn describe(e: &Entry, names: &[String]) -> String {
     describe_as(e, names, false)
+}
+
+/// One log entry in words as the rules and the entry before it (`prev`) explain it: a tile
+/// drawn before the lead because no double was dealt, a pass after the one draw a turn of
+/// `draw-one` (not for want of tiles to draw); with `hide_count` (manual scoring, during play)
+/// a play does not say its count.
+#[must_use]
+pub fn describe_in(
+    e: &Entry,
+    prev: Option<&Entry>,
+    names: &[String],
+    rules: &Rules,
+    hide_count: bool,
+) -> String {
+    use fiveup_engine::NoDouble;
+    let who = |s: Seat| names.get(s.idx()).cloned().unwrap_or_else(|| s.to_string());
+    match *e {
+        Entry::LeadDraw { seat, tile } if rules.no_double == NoDouble::EachDraws => {
+            let what = tile.map_or_else(|| "a tile".to_string(), |t| t.to_string());
+            format!(
+                "{} drew {what} (no double was dealt: each player draws one tile).",
+                who(seat)
+            )
+        }
+        Entry::Pass { seat, ends }
+            if rules.draw_one
+                && matches!(prev, Some(Entry::Draw { seat: s, .. }) if *s == seat) =>
+        {
+            format!(
+                "{} passed (the tile drawn does not fit either: still nothing to play on {}, \
+                 and one draw a turn).",
+                who(seat),
+                pips_text(ends)
+            )
+        }
+        _ => describe_as(e, names, hide_count),
+    }
 }
 
 /// One log entry in words; with `hide_count` (manual scoring, where the players count for

@@ -267,19 +267,26 @@ pub fn parse_play(view: &View, args: &[&str]) -> Result<Action, String> {
     Ok(Action::Play { tile, arm })
 }
 
+/// The latest record of the game in play and the file it goes to (`--save`), shared with
+/// whoever must save it when the program is interrupted (Ctrl-C).
+pub type Latest =
+    std::sync::Arc<std::sync::Mutex<Option<(fiveup_engine::notation::Record, Option<PathBuf>)>>>;
+
 /// Options of the plain mode.
 #[derive(Clone, Debug, Default)]
 pub struct PlainOptions {
-    /// Save the record here at the end (and on quit).
+    /// Save the record here at the end (and on quit); a game played again, or a file that
+    /// already holds a record, takes a numbered file instead (`game-2.txt`).
     pub save: Option<PathBuf>,
     /// Kept up to date with the game's record after every action, for whoever must save it
     /// when the program is interrupted (Ctrl-C).
-    pub latest: Option<std::sync::Arc<std::sync::Mutex<Option<fiveup_engine::notation::Record>>>>,
+    pub latest: Option<Latest>,
 }
 
-/// Save to the `--save` file, saying so; a failure is said too and ends the program with it.
-fn save_to(game: &Game, opts: &PlainOptions, out: &mut dyn Write) -> Result<(), String> {
-    if let Some(p) = &opts.save {
+/// Save to the game's record file, saying so; a failure is said too and ends the program
+/// with it.
+fn save_to(game: &mut Game, path: Option<&PathBuf>, out: &mut dyn Write) -> Result<(), String> {
+    if let Some(p) = path {
         match game.save(p) {
             Ok(()) => w(out, &format!("Record saved to {}.", p.display()))?,
             Err(e) => {
@@ -289,6 +296,36 @@ fn save_to(game: &Game, opts: &PlainOptions, out: &mut dyn Write) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// The record file of a new game under `--save` (`base`): taken from the files no game of the
+/// session took, and said when it is not `base`.
+fn claim(
+    base: Option<&PathBuf>,
+    claimed: &mut Vec<PathBuf>,
+    out: &mut dyn Write,
+) -> Result<Option<PathBuf>, String> {
+    let Some(base) = base else {
+        return Ok(None);
+    };
+    let path = crate::game::record_file(base, claimed);
+    if path != *base {
+        let why = if claimed.contains(base) {
+            "keeps the last game's record"
+        } else {
+            "already holds a record"
+        };
+        w(
+            out,
+            &format!(
+                "{} {why}; this game's goes to {}.",
+                base.display(),
+                path.display()
+            ),
+        )?;
+    }
+    claimed.push(path.clone());
+    Ok(Some(path))
 }
 
 fn w(out: &mut dyn Write, s: &str) -> Result<(), String> {
@@ -311,23 +348,31 @@ pub fn run(
     w(
         out,
         &format!(
-            "Five Up in plain mode: {}; {}. Type help for the commands.",
+            "{} in plain mode: {}; {}. Type help for the commands.",
+            crate::screen::game_title(game.rules()),
             game.rules().to_options_string(),
             seats_text(&game)
         ),
     )?;
+    // Every game's record has a file of its own: none is written over.
+    let mut claimed = Vec::new();
+    let mut record_path = claim(opts.save.as_ref(), &mut claimed, out)?;
     // A run of draws is folded into its log line as it grows: the line is printed once the run
     // is over, so the lines printed are final.
     let mut last_text = String::new();
     loop {
         if let Some(latest) = &opts.latest {
             if let Ok(mut l) = latest.lock() {
-                *l = Some(game.record());
+                *l = Some((game.record(), record_path.clone()));
             }
         }
         let log = game.log();
         let waiting = game.computer_to_act() || game.forced_human_action().is_some();
-        let settled = if waiting && game.line_growing() {
+        // The game over line waits for the last hand's summary (the tiles held, the award).
+        let closing = game.phase() == Phase::GameOver
+            && !prompted
+            && log.last().is_some_and(|l| l.text.starts_with("Game over"));
+        let settled = if (waiting && game.line_growing()) || closing {
             log.len() - 1
         } else {
             log.len()
@@ -350,7 +395,11 @@ pub fn run(
             Phase::GameOver => {
                 if !prompted {
                     final_lines(&game, out)?;
-                    save_to(&game, opts, out)?;
+                    printed = game.log().len();
+                    if let Some(l) = game.log().last() {
+                        last_text.clone_from(&l.text);
+                    }
+                    save_to(&mut game, record_path.as_ref(), out)?;
                     prompted = true;
                 }
                 if game.human().is_none() {
@@ -381,6 +430,8 @@ pub fn run(
                 if let Some(a) = game.forced_human_action() {
                     let why = if a == Action::Draw {
                         "You have nothing to play: you draw."
+                    } else if game.drew_once() {
+                        "The tile you drew does not fit, and you draw once a turn: you pass."
                     } else {
                         "You have nothing to play and nothing to draw: you pass."
                     };
@@ -400,19 +451,20 @@ pub fn run(
         let mut line = String::new();
         let n = input.read_line(&mut line).map_err(|e| e.to_string())?;
         if n == 0 {
-            save_to(&game, opts, out)?;
+            save_to(&mut game, record_path.as_ref(), out)?;
             w(out, "End of input: goodbye.")?;
             return Ok(());
         }
         match command(&mut game, line.trim(), out)? {
             Flow::Go => {}
             Flow::Quit => {
-                save_to(&game, opts, out)?;
+                save_to(&mut game, record_path.as_ref(), out)?;
                 w(out, "Goodbye.")?;
                 return Ok(());
             }
             Flow::Again => {
                 game = game.play_again()?;
+                record_path = claim(opts.save.as_ref(), &mut claimed, out)?;
                 printed = 0;
                 last_text.clear();
                 prompted = false;
@@ -505,9 +557,18 @@ fn hand_list(t: fiveup_engine::TileSet) -> String {
     }
 }
 
+/// The end of a game: the last hand's summary (when it was scored), the log's game over line
+/// (why it ended, when that was not the usual way), then the final score.
 fn final_lines(game: &Game, out: &mut dyn Write) -> Result<(), String> {
     if game.result().is_some() {
         hand_over_lines(game, out)?;
+    }
+    if let Some(l) = game
+        .log()
+        .last()
+        .filter(|l| l.text.starts_with("Game over"))
+    {
+        w(out, &l.text)?;
     }
     let v = game.view();
     let winner = game.winner().map_or("nobody".into(), |s| game.side_name(s));
@@ -718,8 +779,12 @@ pub fn replay_lines(record: &fiveup_engine::notation::Record) -> Result<Vec<Stri
                 hand_list(deal.hand(Seat(p)))
             ));
         }
-        for e in &rh.log {
-            out.push(format!("  {}", crate::game::describe(e, names)));
+        for (i, e) in rh.log.iter().enumerate() {
+            let prev = i.checked_sub(1).map(|j| &rh.log[j]);
+            out.push(format!(
+                "  {}",
+                crate::game::describe_in(e, prev, names, &rules, false)
+            ));
         }
         if let Some(r) = &rh.result {
             for l in crate::game::explain_award(&rules, r, names, side_name) {
@@ -771,6 +836,37 @@ mod tests {
         let text = play(s, "");
         assert!(text.contains("Final score:"), "{text}");
         assert!(text.contains("Game over:"), "{text}");
+    }
+
+    #[test]
+    fn the_game_over_line_follows_the_last_hands_summary() {
+        for seed in 1..=6 {
+            let mut s = Setup::new(seed);
+            s.seats = vec![
+                SeatKind::Computer("club".into()),
+                SeatKind::Computer("greedy".into()),
+            ];
+            let text = play(s, "");
+            let lines: Vec<&str> = text.lines().collect();
+            let over = lines
+                .iter()
+                .position(|l| l.starts_with("Game over: "))
+                .expect("the game over line");
+            assert_eq!(
+                lines
+                    .iter()
+                    .filter(|l| l.starts_with("Game over: "))
+                    .count(),
+                1
+            );
+            assert!(lines[over + 1].starts_with("Final score: "), "{text}");
+            // Every hand's summary, the last one's included, comes before it.
+            let last = lines
+                .iter()
+                .rposition(|l| l.starts_with("Scored: "))
+                .expect("a scored hand");
+            assert!(last < over, "{text}");
+        }
     }
 
     #[test]
@@ -934,6 +1030,62 @@ mod tests {
         assert!(r.is_err(), "{text}");
         assert!(text.contains("Final score:"), "{text}");
         assert!(text.contains("NOT saved"), "{text}");
+    }
+
+    /// Commands that play whatever the hand allows, `rounds` times over.
+    fn any_moves(rounds: usize) -> String {
+        let mut cycle = String::new();
+        for k in 1..=9 {
+            cycle.push_str(&format!("play {k}\n"));
+            for end in ["W", "E", "N", "S"] {
+                cycle.push_str(&format!("play {k} {end}\n"));
+            }
+        }
+        cycle.push_str("draw\npass\nnext\n");
+        cycle.repeat(rounds)
+    }
+
+    #[test]
+    fn again_keeps_every_games_record_in_a_file_of_its_own() {
+        let dir = std::env::temp_dir().join(format!("fiveup-plain-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("again.txt");
+        let second = dir.join("again-2.txt");
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_file(&second);
+        let mut s = Setup::new(5);
+        s.rules = fiveup_engine::Rules::parse("five-up target=50").unwrap();
+        let input = format!("{}again\n{}quit\n", any_moves(60), any_moves(60));
+        let mut out = Vec::new();
+        let opts = PlainOptions {
+            save: Some(path.clone()),
+            latest: None,
+        };
+        run(s, &mut input.as_bytes(), &mut out, &opts).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.matches("Final score:").count(), 2, "{text}");
+        assert!(
+            text.contains(&format!("Record saved to {}.", path.display())),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "{} keeps the last game's record; this game's goes to {}.",
+                path.display(),
+                second.display()
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("Record saved to {}.", second.display())),
+            "{text}"
+        );
+        let first = std::fs::read_to_string(&path).unwrap();
+        let other = std::fs::read_to_string(&second).unwrap();
+        assert_ne!(first, other, "two games, two records");
+        // The first game's record is its own: its seed, finished.
+        let r = fiveup_engine::notation::Record::parse(&first).unwrap();
+        assert!(r.replay().unwrap().winner.is_some());
     }
 
     #[test]

@@ -85,11 +85,57 @@ pub const fn preset_description(p: Preset) -> &'static str {
     }
 }
 
+/// A preset's game by its name, for titles: `Fives and Threes`, `Party game (double-twelve)`.
+#[must_use]
+pub const fn preset_title(p: Preset) -> &'static str {
+    match p {
+        Preset::FiveUp => "Five Up",
+        Preset::AllFives => "All Fives",
+        Preset::PagatFiveUp => "Five Up (pagat)",
+        Preset::Fives => "Tournament Fives",
+        Preset::Muggins => "Muggins",
+        Preset::Cross => "Cross",
+        Preset::FivesAndThrees => "Fives and Threes",
+        Preset::Draw => "Draw game",
+        Preset::Block => "Block game",
+        Preset::CrossDominoes => "Cross Dominoes",
+        Preset::Cribbage => "Five Up (cribbage scale)",
+        Preset::PartyTwelve => "Party game (double-twelve)",
+    }
+}
+
+/// The preset `rules` are nearest: the one whose own rules, for the same table and set, differ
+/// from them in the fewest options (the first in [`Preset::ALL`] on a tie). A record or a game
+/// keeps its rules, not the preset's name; this names the game they play.
+#[must_use]
+pub fn nearest_preset(rules: &Rules) -> Preset {
+    let mine = rules.to_options_string();
+    let words: Vec<&str> = mine.split_whitespace().collect();
+    let differ = |p: Preset| {
+        let base = Rules::preset_with_set(p, rules.players, rules.set).to_options_string();
+        let theirs: Vec<&str> = base.split_whitespace().collect();
+        words.iter().filter(|w| !theirs.contains(w)).count()
+            + theirs.iter().filter(|w| !words.contains(w)).count()
+    };
+    Preset::ALL
+        .into_iter()
+        .min_by_key(|p| differ(*p))
+        .unwrap_or(Preset::FiveUp)
+}
+
+/// The title of the game `rules` play: the nearest preset's name.
+#[must_use]
+pub fn game_title(rules: &Rules) -> &'static str {
+    preset_title(nearest_preset(rules))
+}
+
 /// The rules in words, for the start screen: the table, the lead, the layout, the scoring and
 /// the end of the game, one phrase each.
 #[must_use]
 pub fn rules_in_words(r: &Rules) -> String {
-    use fiveup_engine::{Award, GameEnd, NextLead, NoDouble, PlayScoring, SpinnerRule, SproutRule};
+    use fiveup_engine::{
+        Award, GameEnd, MugginsCall, NextLead, NoDouble, PlayScoring, SpinnerRule, SproutRule,
+    };
     let mut out: Vec<String> = Vec::new();
     out.push(format!(
         "{} players{}, {} tiles each, to {}",
@@ -149,6 +195,15 @@ pub fn rules_in_words(r: &Rules) -> String {
     }
     out.push(if !r.drawing {
         "no drawing: pass when stuck".to_string()
+    } else if r.draw_one {
+        format!(
+            "draw one tile when stuck, and pass if it does not fit{}",
+            if r.voluntary_draw {
+                ", or draw at will"
+            } else {
+                ""
+            }
+        )
     } else if r.voluntary_draw {
         "draw when stuck, or at will".to_string()
     } else {
@@ -169,7 +224,13 @@ pub fn rules_in_words(r: &Rules) -> String {
         .to_string(),
     );
     if r.manual_scoring {
-        out.push("you count your own points (Muggins)".into());
+        out.push(
+            match r.muggins_call {
+                MugginsCall::Next => "you count your own points; the next player may call Muggins",
+                MugginsCall::Any => "you count your own points; any opponent may call Muggins",
+            }
+            .into(),
+        );
     }
     out.push(
         match r.award {
@@ -188,13 +249,22 @@ pub fn rules_in_words(r: &Rules) -> String {
     if r.exact_target {
         out.push("the target must be hit exactly".into());
     }
-    out.push(
-        match r.game_end {
-            GameEnd::Immediate => "the game ends as soon as a side reaches the target",
-            GameEnd::FinishHand => "the hand is finished before the game ends",
-        }
-        .to_string(),
-    );
+    let mut end = match r.game_end {
+        GameEnd::Immediate => "the game ends as soon as a side reaches the target",
+        GameEnd::FinishHand => "the hand is finished before the game ends",
+    }
+    .to_string();
+    match (r.hand_limit, r.effective_hand_limit()) {
+        (_, 0) => {}
+        (0, n) => end.push_str(&format!(
+            ", or after hand {n} at the latest (the limit of award=subtract-own, whose scores \
+             may fall): then the highest score wins"
+        )),
+        (_, n) => end.push_str(&format!(
+            ", or after hand {n} at the latest: then the highest score wins"
+        )),
+    }
+    out.push(end);
     let mut text = out.join("; ");
     text.push('.');
     text[..1].to_uppercase() + &text[1..]
@@ -290,7 +360,7 @@ impl StartForm {
                         .position(|(f, _)| *f == r.first_lead)
                 })
                 .flatten(),
-            // The set, the table and the first lead have fields of their own.
+            // The set, the table, the first lead and the target have fields of their own.
             options: options
                 .split_whitespace()
                 .filter(|w| {
@@ -300,6 +370,7 @@ impl StartForm {
                         "partnerships=",
                         "partners=",
                         "first-lead=",
+                        "target=",
                     ]
                     .iter()
                     .any(|k| w.starts_with(k))
@@ -347,17 +418,26 @@ impl StartForm {
     /// The setup the form describes, or what is wrong with it.
     pub fn setup(&self) -> Result<Setup, String> {
         let preset = Preset::ALL[self.preset % Preset::ALL.len()];
-        let mut words = format!(
-            "{} set={} players={}",
-            preset.name(),
-            self.set,
-            self.players
-        );
-        if let Some(i) = self.first_lead {
+        // An option typed under more options that a field of its own could not take
+        // (`players=9`) stands in for the field, for the rules to refuse with their reason.
+        let typed = |key: &str| {
+            self.options
+                .split_whitespace()
+                .any(|w| w.split_once('=').is_some_and(|(k, _)| k == key))
+        };
+        let mut words = preset.name().to_string();
+        if !typed("set") {
+            words.push_str(&format!(" set={}", self.set));
+        }
+        if !typed("players") {
+            words.push_str(&format!(" players={}", self.players));
+        }
+        if let Some(i) = self.first_lead.filter(|_| !typed("first-lead")) {
             words.push_str(" first-lead=");
             words.push_str(FIRST_LEAD_CHOICES[i % FIRST_LEAD_CHOICES.len()].1);
         }
-        if self.players == 4 || self.players == 6 {
+        if (self.players == 4 || self.players == 6) && !typed("partnerships") && !typed("partners")
+        {
             words.push_str(if self.partners {
                 " partnerships=true"
             } else {
@@ -456,6 +536,9 @@ pub struct PlayScreen {
     pub hint: Option<Vec<ActionEval>>,
     /// Whether the finished game's record has been saved to the `--save` file.
     pub saved_at_end: bool,
+    /// The file this game's record goes to under `--save`: the `--save` file for the first
+    /// game, numbered files (`game-2.txt`) for later ones, never another game's.
+    pub record_path: Option<std::path::PathBuf>,
     /// How far the end-of-hand or game-over box is scrolled.
     pub scroll: usize,
 }

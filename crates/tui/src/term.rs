@@ -59,8 +59,11 @@ pub fn map_key_event(code: KeyCode, modifiers: KeyModifiers) -> Option<Key> {
 /// How the full-screen game ended.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Ended {
-    /// The player quit.
-    Quit,
+    /// The player quit: what to say once the screen is restored (where each record went).
+    Quit {
+        /// The message, if there is anything to say.
+        message: Option<String>,
+    },
     /// Ctrl-C: what to say once the screen is restored, and the exit status (130, as for an
     /// interrupted program, or 1 when the record could not be saved).
     Interrupted {
@@ -126,6 +129,8 @@ pub fn run(mut app: App, opts: RunOptions) -> Result<Ended, String> {
     }
     match app.save_error.take() {
         Some(e) => Err(format!("the record was NOT saved: {e}")),
-        None => Ok(Ended::Quit),
+        None => Ok(Ended::Quit {
+            message: app.farewell(),
+        }),
     }
 }

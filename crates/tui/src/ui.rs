@@ -149,7 +149,11 @@ fn popup(area: Rect, w: u16, h: u16) -> Rect {
 // The start screen
 
 fn start_screen(f: &mut Frame, area: Rect, form: &StartForm, theme: Theme) {
-    let title = Line::styled(" Five Up: a new game ", theme.title());
+    let preset = fiveup_engine::Preset::ALL[form.preset % fiveup_engine::Preset::ALL.len()];
+    let title = Line::styled(
+        format!(" {}: a new game ", crate::screen::preset_title(preset)),
+        theme.title(),
+    );
     let players = form.players;
     let dummy = Setup {
         rules: Rules::preset_with_set(fiveup_engine::Preset::FiveUp, players, form.set),
@@ -823,7 +827,8 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         })
         .collect();
     let head = format!(
-        " Five Up | hand {} | to {} | seed {} | ",
+        " {} | hand {} | to {} | seed {} | ",
+        crate::screen::game_title(&rules),
         v.start().hand_no,
         rules.target,
         g.setup().seed,
@@ -1034,7 +1039,9 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
             "Left/Right end  Enter lay  W E N S or number: that end  Esc cancel"
         }
         (Mode::Pick(_), _) => "next digit  Enter this tile  Backspace  Esc cancel",
-        (Mode::Claim(_), _) => "digits points  Enter claim  Backspace  v hands  H help  q quit",
+        (Mode::Claim(_), _) => {
+            "digits points  Enter claim  Backspace  v hands  L log  H help  q quit"
+        }
         (Mode::Save { .. }, _) => "type a file name (.json for JSON)  Enter save  Esc cancel",
         (Mode::Log(_), _) => "Up/Down PgUp/PgDn Home/End scroll  any other key closes",
         (Mode::Help(_), _) => "Up/Down PgUp/PgDn scroll  any other key closes",
@@ -1045,8 +1052,12 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
         (_, Phase::GameOver) => {
             "Enter play again  n new setup  Up/Down scroll  s save  L log  q quit"
         }
+        // Muggins takes the room of `v hands` at 80 columns (the help page has it).
+        _ if rules.manual_scoring && area.width >= 83 => {
+            "1-9 play  d draw  p pass  m Muggins  ? hint  v hands  s save  L log  H help  q quit"
+        }
         _ if rules.manual_scoring => {
-            "1-9 play  d draw  p pass  m Muggins  ? hint  v hands  s save  H help  q quit"
+            "1-9 play  d draw  p pass  m Muggins  ? hint  s save  L log  H help  q quit"
         }
         _ if tiles.len() >= 10 => {
             "1-99/Enter play  d draw  p pass  ? hint  v hands  s save  L log  H help  q quit"
@@ -1110,11 +1121,16 @@ fn play_screen(f: &mut Frame, area: Rect, p: &PlayScreen, theme: Theme, hits: &m
             );
         }
         (_, Phase::GameOver) => {
+            // Beside the final layout when there is room for it there (a large screen), else
+            // over the table.
+            let x = areas.free_x.min(areas.side.x).max(area.x);
+            let beside = Rect::new(x, body.y, area.x + area.width - x, whole.height);
+            let r = if beside.width >= 60 { beside } else { whole };
             text_box(
                 f,
-                whole,
+                r,
                 "Game over",
-                &game_over_lines(g, whole.width),
+                &game_over_lines(g, r.width),
                 "Enter: play again, n: new game, q: quit",
                 p.scroll,
                 theme,
@@ -1178,6 +1194,9 @@ pub fn game_over_lines(g: &crate::game::Game, area_w: u16) -> Vec<String> {
     };
     let v = g.view();
     let mut lines = vec![format!("{winner} {verb} the game.")];
+    if let Some(why) = g.end_reason() {
+        lines.push(why);
+    }
     for s in 0..rules.sides() {
         let pts = v.scores()[Side(s)];
         lines.push(format!(
@@ -1193,7 +1212,14 @@ pub fn game_over_lines(g: &crate::game::Game, area_w: u16) -> Vec<String> {
         usize::from(area_w.min(100).saturating_sub(2)),
     ));
     lines.push(String::new());
-    lines.push(format!("The last hand, hand {}:", v.start().hand_no));
+    if g.result().is_some() {
+        lines.push(format!("The last hand, hand {}:", v.start().hand_no));
+    } else {
+        lines.push(format!(
+            "The last hand, hand {}, stopped at the target and was not scored:",
+            v.start().hand_no
+        ));
+    }
     lines.extend(revealed(g));
     lines.extend(g.award_explanation());
     lines
@@ -1373,20 +1399,61 @@ b                 the board alone, on the whole screen (for a crowded layout)
 H, F1             this page
 q, Esc            quit (asks first)";
 
-/// What the screen shows, the same in every game.
-pub const LEGEND: &str = "\
-[6|4] /6\\|-|\\4/   a tile lying across, or up and down (top half first); a double lies crosswise to its line
-W E N S 4 5 ...   an open end, named by its arm: W grows left from the lead, E right, the spinner's sprouts N up and S down; later spinners' sprouts are numbered
-+                 a spinner's sprout that is not open yet: it opens once both sides of the spinner are covered
-bold, underlined  the tile laid last
-(+3)              three tiles of an arm not drawn for lack of room (a larger window shows them)
-Tally             scores kept as on paper: | is 5, X is 10, # is a finished figure of 50, +n points that are not a multiple of 5; 135 is ## X X X |";
+/// What the screen shows: the tiles, the ends and the sprouts as the rules lay them out (a
+/// game without a spinner has two ends and no sprouts), the last tile, the tally.
+#[must_use]
+pub fn legend(rules: &Rules) -> Vec<String> {
+    use fiveup_engine::{SpinnerRule, SproutRule};
+    let mut out = vec![
+        "[6|4] /6\\|-|\\4/   a tile lying across, or up and down (top half first); a double lies \
+         crosswise to its line"
+            .to_string(),
+    ];
+    out.push(match rules.spinner {
+        SpinnerRule::None => {
+            "W E               an open end, named by its arm: W grows left from the lead, E \
+             right; no double spins, so the layout has these two ends only"
+                .to_string()
+        }
+        SpinnerRule::First => {
+            "W E N S           an open end, named by its arm: W grows left from the lead, E \
+             right, the spinner's sprouts N up and S down"
+                .to_string()
+        }
+        SpinnerRule::All => {
+            "W E N S 4 5 ...   an open end, named by its arm: W grows left from the lead, E \
+             right, the first spinner's sprouts N up and S down; later spinners' sprouts are \
+             numbered"
+                .to_string()
+        }
+    });
+    if rules.spinner != SpinnerRule::None && rules.sprouts == SproutRule::AfterBothSides {
+        out.push(
+            "+                 a spinner's sprout that is not open yet: it opens once both sides \
+             of the spinner are covered"
+                .to_string(),
+        );
+    }
+    out.extend(
+        [
+            "bold, underlined  the tile laid last",
+            "(+3)              three tiles of an arm not drawn for lack of room (a larger window \
+             shows them)",
+            "Tally             scores kept as on paper: | is 5, X is 10, # is a finished figure \
+             of 50, +n points that are not a multiple of 5; 135 is ## X X X |",
+        ]
+        .map(str::to_string),
+    );
+    out
+}
 
 /// The rules that explain the screen, as `rules` has them: how a count scores, who leads the
 /// first hand and with what, later leads, Cross Dominoes' waiting arms, manual scoring.
 #[must_use]
 pub fn rules_legend(rules: &Rules) -> Vec<String> {
-    use fiveup_engine::{FirstLead, NextLead, NoDouble, PlayScoring, SpinnerRule};
+    use fiveup_engine::{
+        FirstLead, GameEnd, MugginsCall, NextLead, NoDouble, PlayScoring, SpinnerRule,
+    };
     let row = |name: &str, text: String| format!("{name:<18}{text}");
     let mut out = Vec::new();
     let scoring = match rules.play_scoring {
@@ -1398,12 +1465,18 @@ pub fn rules_legend(rules: &Rules) -> Vec<String> {
             tiles left in hand at the end of a hand."
             .to_string(),
     };
+    let parts = if rules.spinner == SpinnerRule::None {
+        "the sum of the ends: the outer half of each end tile, and both halves of a double lying \
+         at an end"
+    } else {
+        "the sum of the ends: the outer half of each end tile, both halves of a double lying at \
+         an end, and both halves of a spinner until two tiles lie against it; an empty sprout \
+         adds nothing"
+    };
     out.push(row(
         "Count",
         format!(
-            "the sum of the ends: the outer half of each end tile, both halves of a double lying \
-             at an end, and both halves of a spinner until two tiles lie against it; an empty \
-             sprout adds nothing. The table panel shows the parts (W 6 + E 1 + 5-5=10). {scoring}{}",
+            "{parts}. The table panel shows the parts (W 6 + E 1 + 5-5=10). {scoring}{}",
             if rules.cribbage_scale {
                 " Every score is divided by 5 (the cribbage scale)."
             } else {
@@ -1488,14 +1561,75 @@ pub fn rules_legend(rules: &Rules) -> Vec<String> {
                 .to_string(),
         ));
     }
-    if rules.manual_scoring {
-        out.push(row(
-            "Manual scoring",
-            "you add up the count yourself and claim it; points you miss can be taken by the \
-             next player with Muggins (m)"
-                .to_string(),
+    let mut drawing = if !rules.drawing {
+        "there is no drawing: a player who cannot lay a tile passes.".to_string()
+    } else if rules.draw_one {
+        "a player who cannot lay a tile draws one tile from the boneyard and lays it if it \
+         fits; if it does not, the player passes: one draw a turn, however full the boneyard."
+            .to_string()
+    } else {
+        "a player who cannot lay a tile draws from the boneyard until a tile fits; with nothing \
+         left to draw, the player passes."
+            .to_string()
+    };
+    if rules.drawing && rules.voluntary_draw {
+        drawing.push_str(" A player may also draw when able to lay, one tile at a time.");
+    }
+    if rules.drawing && rules.boneyard_keep > 0 {
+        drawing.push_str(&format!(
+            " The last {} of the boneyard {} never drawn.",
+            crate::game::count_of(rules.boneyard_keep, "tile", "tiles"),
+            if rules.boneyard_keep == 1 {
+                "is"
+            } else {
+                "are"
+            }
         ));
     }
+    out.push(row("Drawing", drawing));
+    if rules.manual_scoring {
+        let who = match rules.muggins_call {
+            MugginsCall::Next => "the next player, before acting,",
+            MugginsCall::Any => {
+                "any opponent, each at their turn before acting until the turn comes back to \
+                 the side that missed them,"
+            }
+        };
+        out.push(row(
+            "Manual scoring",
+            format!(
+                "you add up the count yourself and claim it; points you miss can be taken by \
+                 {who} with Muggins (m)."
+            ),
+        ));
+    }
+    let target = if rules.exact_target {
+        format!("exactly {}", rules.target)
+    } else {
+        rules.target.to_string()
+    };
+    let mut end = match rules.game_end {
+        GameEnd::Immediate => format!(
+            "the first side to reach {target} wins at once, in the middle of a hand if it comes \
+             to that."
+        ),
+        GameEnd::FinishHand => format!(
+            "the hand in which a side reaches {target} is finished; then the highest score at or \
+             over the target wins (a tie plays another hand)."
+        ),
+    };
+    match (rules.hand_limit, rules.effective_hand_limit()) {
+        (_, 0) => {}
+        (0, n) => end.push_str(&format!(
+            " Under award=subtract-own scores may fall, so the game also ends after hand {n} at \
+             the latest: then the highest score wins (a tie plays another hand)."
+        )),
+        (_, n) => end.push_str(&format!(
+            " The game also ends after hand {n} at the latest (hands={n}): then the highest \
+             score wins (a tie plays another hand)."
+        )),
+    }
+    out.push(row("End of the game", end));
     out
 }
 
@@ -1506,7 +1640,7 @@ pub fn help_text(rules: &Rules) -> Vec<String> {
     out.extend(HELP_KEYS.lines().map(str::to_string));
     out.push(String::new());
     out.push("The screen and the rules".to_string());
-    out.extend(LEGEND.lines().map(str::to_string));
+    out.extend(legend(rules));
     out.extend(rules_legend(rules));
     out.push(String::new());
     out.push(format!("{:<18}{}", "This game", rules.to_options_string()));

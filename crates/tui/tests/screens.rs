@@ -974,6 +974,7 @@ fn every_keys_line_fits_the_smallest_screen_and_manual_scoring_offers_muggins() 
     let text = draw(&mut app);
     let keys = text.lines().last().expect("a keys line");
     assert!(keys.contains("m Muggins"), "{keys}");
+    assert!(keys.contains("L log"), "{keys}");
     assert!(keys.chars().count() <= 80);
 }
 
@@ -1596,4 +1597,476 @@ fn eight_players_keep_the_boneyard_in_view_under_a_two_row_message() {
         .position(|l| l.contains("└") && l.ends_with("┘"))
         .expect("its bottom");
     assert!(bottom >= 2, "{text}");
+}
+
+/// Play the game on screen to its end as the test's human would, then give the app a key that
+/// changes nothing (scrolling) so that it saves at the end, as it does after a move.
+fn finish_on_screen(app: &mut App) {
+    let Screen::Play(p) = &mut app.screen else {
+        panic!("a game is on screen")
+    };
+    advance(&mut p.game, |g| g.phase() == Phase::GameOver);
+    app.key(Key::Up);
+}
+
+#[test]
+fn playing_again_never_writes_over_the_last_games_record() {
+    let path = temp_file("again.txt");
+    let second = temp_file("again-2.txt");
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&second);
+    let mut app = App::playing(
+        Game::new(setup(Preset::FiveUp, 2, 5, "target=50")).expect("a game"),
+        (80, 24),
+    );
+    app.save_path = Some(path.clone());
+    finish_on_screen(&mut app);
+    let first = std::fs::read_to_string(&path).expect("the first game is saved");
+    // Enter plays again: the new game says where its record goes, and the first stays.
+    app.key(Key::Enter);
+    let text = draw(&mut app);
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains(&format!(
+            "{} keeps the last game's record; this game's goes to {}.",
+            path.display(),
+            second.display()
+        )),
+        "{text}"
+    );
+    finish_on_screen(&mut app);
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("still there"),
+        first,
+        "the first game's record is kept"
+    );
+    let other = std::fs::read_to_string(&second).expect("the second game is saved");
+    assert_ne!(other, first);
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(
+        p.message,
+        format!("Game over. Record saved to {}.", second.display())
+    );
+    // Quitting says where each went.
+    app.key(Key::Char('q'));
+    assert!(app.quit);
+    assert_eq!(
+        app.farewell(),
+        Some(format!(
+            "Records saved, one file a game: game 1 to {}, game 2 to {} (fiveup play --replay \
+             FILE steps through one).",
+            path.display(),
+            second.display()
+        ))
+    );
+}
+
+#[test]
+fn a_file_holding_a_record_is_kept_and_quitting_says_where_the_record_is() {
+    let path = temp_file("kept.txt");
+    let second = temp_file("kept-2.txt");
+    std::fs::write(&path, "an earlier game\n").expect("written");
+    let _ = std::fs::remove_file(&second);
+    let mut app = App::playing(Game::new(Setup::new(2)).expect("a game"), (80, 24));
+    app.set_save_path(Some(path.clone()));
+    let text = draw(&mut app);
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains(&format!(
+            "{} already holds a record; this game's goes to {}.",
+            path.display(),
+            second.display()
+        )),
+        "{text}"
+    );
+    // q asks, naming the file; y quits and saves there.
+    app.key(Key::Char('q'));
+    let Screen::Play(p) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(
+        p.message,
+        format!(
+            "Quit the game? y quits and saves its record to {}; any other key carries on.",
+            second.display()
+        )
+    );
+    app.key(Key::Char('y'));
+    assert!(app.quit);
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("kept"),
+        "an earlier game\n"
+    );
+    assert!(second.exists(), "saved to the numbered file");
+    assert_eq!(
+        app.farewell(),
+        Some(format!(
+            "Record saved to {0} (fiveup play --replay {0} steps through it).",
+            second.display()
+        ))
+    );
+    // Saving by hand over a file that holds a record is refused too.
+    let mut g = Game::new(Setup::new(3)).expect("a game");
+    let e = g.save(&path).expect_err("refused");
+    assert!(e.contains("already holds a record"), "{e}");
+    assert_eq!(
+        std::fs::read_to_string(&path).expect("kept"),
+        "an earlier game\n"
+    );
+}
+
+#[test]
+fn the_party_game_offers_five_to_eight_players_only() {
+    let mut app = App::start(
+        StartForm::from_setup(&Setup::new(7), Preset::FiveUp, ""),
+        (80, 24),
+    );
+    // The preset field is first: Left steps back from Five Up to the party game, which brings
+    // its set and its smallest table.
+    app.key(Key::Left);
+    let Screen::Start(form) = &app.screen else {
+        unreachable!()
+    };
+    assert_eq!(Preset::ALL[form.preset], Preset::PartyTwelve);
+    assert_eq!((form.set, form.players), (12, 5));
+    // Preset, Set, Players: every step stays within 5 to 8, both ways.
+    app.key(Key::Down);
+    app.key(Key::Down);
+    let mut seen = Vec::new();
+    for k in [Key::Left; 6].into_iter().chain([Key::Right; 6]) {
+        app.key(k);
+        let Screen::Start(form) = &app.screen else {
+            unreachable!()
+        };
+        seen.push(form.players);
+    }
+    assert!(seen.iter().all(|n| (5..=8).contains(n)), "{seen:?}");
+    assert!((5..=8).all(|n| seen.contains(&n)), "{seen:?}");
+    // A smaller table typed under more options is refused with the reason.
+    let mut form = StartForm::from_setup(&Setup::new(7), Preset::PartyTwelve, "");
+    form.options = "players=3".into();
+    form.field = form
+        .fields()
+        .iter()
+        .position(|f| *f == fiveup_tui::app::Field::Options)
+        .expect("an options field");
+    let mut app = App::start(form, (80, 24));
+    app.key(Key::Enter);
+    assert!(matches!(app.screen, Screen::Start(_)));
+    let text = draw(&mut app);
+    let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("party-twelve is a game for 5 to 8 players, not 3"),
+        "{text}"
+    );
+}
+
+/// The start screen for `rules` as `preset`, at `size`.
+fn start_for(preset: Preset, rules: &str, size: (u16, u16)) -> String {
+    let mut s = Setup::new(7);
+    s.rules = Rules::parse(rules).expect("rules");
+    s.seats = (0..s.rules.players)
+        .map(|i| {
+            if i == 0 {
+                SeatKind::Human
+            } else {
+                SeatKind::Computer("club".into())
+            }
+        })
+        .collect();
+    let extra = rules.split_once(' ').map_or("", |(_, rest)| rest);
+    let mut app = App::start(StartForm::from_setup(&s, preset, extra), size);
+    draw(&mut app)
+}
+
+/// A screen's words joined by single spaces, across the lines it wraps (inside a box too).
+fn words(text: &str) -> String {
+    text.replace('│', " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn the_help_and_the_start_screen_say_who_may_call_muggins() {
+    // The party game: any opponent may call it.
+    let party = help_for("party-twelve");
+    assert!(
+        party.contains("can be taken by any opponent, each at their turn before acting"),
+        "{party}"
+    );
+    assert!(!party.contains("the next player"), "{party}");
+    // The default: only the next player.
+    let next = help_for("five-up manual=true");
+    assert!(
+        next.contains("can be taken by the next player, before acting, with Muggins (m)"),
+        "{next}"
+    );
+    for size in [(80, 24), (160, 48)] {
+        let text = start_for(Preset::PartyTwelve, "party-twelve", size);
+        assert!(
+            words(&text).contains("any opponent may call Muggins"),
+            "{text}"
+        );
+        insta::assert_snapshot!(format!("start_party_{}x{}", size.0, size.1), text);
+    }
+}
+
+#[test]
+fn draw_one_is_explained_and_a_pass_after_its_draw_is_not_for_want_of_tiles() {
+    // The start screen and the help say what the rule is.
+    let text = start_for(Preset::PartyTwelve, "party-twelve", (80, 24));
+    assert!(
+        words(&text).contains("draw one tile when stuck, and pass if it does not fit"),
+        "{text}"
+    );
+    let help = help_for("party-twelve");
+    assert!(
+        help.contains("one draw a turn, however full the boneyard"),
+        "{help}"
+    );
+    assert!(help_for("five-up").contains("draws from the boneyard until a tile fits"));
+    // A pass after the one draw: the log and the message say so, never "nothing to draw"
+    // while the boneyard holds tiles that may be drawn.
+    let mut seen_log = false;
+    let mut seen_message = false;
+    for seed in 1..20 {
+        let g = Game::new(setup(Preset::PartyTwelve, 5, seed, "")).expect("a game");
+        let mut app = App::playing(g, (80, 24));
+        for _ in 0..400 {
+            let Screen::Play(p) = &mut app.screen else {
+                unreachable!()
+            };
+            if p.game.phase() != Phase::Play && p.game.phase() != Phase::Claim {
+                break;
+            }
+            let drawable = p.game.view().boneyard_len() > p.game.rules().boneyard_keep;
+            if p.game.forced_human_action().is_some() || p.game.computer_to_act() {
+                app.tick();
+            } else {
+                let a = human_move(&p.game);
+                p.game.act(a).expect("a legal move");
+            }
+            let Screen::Play(p) = &app.screen else {
+                unreachable!()
+            };
+            if drawable {
+                let last = &p.game.log().last().expect("a log").text;
+                assert!(!last.contains("nothing to draw"), "{last}");
+                seen_log |= last.contains("passed (the tile drawn does not fit either");
+                assert!(
+                    !p.message.contains("Nothing to play or draw"),
+                    "{}",
+                    p.message
+                );
+                seen_message |= p
+                    .message
+                    .starts_with("The tile you drew does not fit, and you draw once a turn");
+            }
+        }
+        if seen_log && seen_message {
+            break;
+        }
+    }
+    assert!(seen_log && seen_message, "{seen_log} {seen_message}");
+}
+
+/// The first game of computers and the test's human under `rules` (two players) that ends by
+/// its hand limit.
+fn ended_by_the_hand_limit(rules: &str) -> Game {
+    for seed in 1..50 {
+        let mut s = Setup::new(seed);
+        s.rules = Rules::parse(rules).expect("rules");
+        let mut g = Game::new(s).expect("a game");
+        advance(&mut g, |g| g.phase() == Phase::GameOver);
+        if g.end_reason()
+            .is_some_and(|r| r.starts_with("Nobody reached"))
+        {
+            return g;
+        }
+    }
+    panic!("no game of {rules} ended by its hand limit");
+}
+
+#[test]
+fn a_game_ended_by_its_hand_limit_says_so() {
+    // The start screen no longer promises only the target.
+    for (rules, want) in [
+        (
+            "five-up hands=2",
+            "or after hand 2 at the latest: then the highest score wins",
+        ),
+        (
+            "five-up award=subtract-own",
+            "or after hand 50 at the latest (the limit of award=subtract-own, whose scores may \
+             fall): then the highest score wins",
+        ),
+    ] {
+        let text = start_for(Preset::FiveUp, rules, (160, 48));
+        assert!(words(&text).contains(want), "{text}");
+        assert!(help_for(rules).contains("at the latest"), "{rules}");
+    }
+    let g = ended_by_the_hand_limit("five-up hands=1 target=1000");
+    let last = &g.log().last().expect("a log").text;
+    assert!(
+        last.starts_with("Game over: ")
+            && last.ends_with(
+                "Nobody reached 1000 in 1 hand, the most this game plays: the highest score wins."
+            ),
+        "{last}"
+    );
+    let mut app = App::playing(g, (80, 24));
+    let text = draw(&mut app);
+    assert!(
+        words(&text).contains("Nobody reached 1000 in 1 hand"),
+        "{text}"
+    );
+    insta::assert_snapshot!("hand_limit_game_over_80x24", text);
+    app.resize(160, 48);
+    let text = draw(&mut app);
+    assert!(
+        words(&text).contains("Nobody reached 1000 in 1 hand"),
+        "{text}"
+    );
+    insta::assert_snapshot!("hand_limit_game_over_160x48", text);
+}
+
+#[test]
+fn each_draws_explains_the_lead_after_the_draws_and_never_calls_them_dealt() {
+    let mut found = None;
+    for seed in 1..500 {
+        let mut s = setup(Preset::FiveUp, 3, seed, "no-double=each-draws hand=3");
+        s.seats[1] = SeatKind::Computer("greedy".into());
+        let g = Game::new(s).expect("a game");
+        if g.log()
+            .iter()
+            .any(|l| l.text.contains("each player draws one tile"))
+        {
+            found = Some(g);
+            break;
+        }
+    }
+    let g = found.expect("a deal with no double");
+    let log: Vec<&str> = g.log().iter().map(|l| l.text.as_str()).collect();
+    let lead = log
+        .iter()
+        .position(|l| *l == g.lead_reason())
+        .expect("the lead line");
+    let draws: Vec<usize> = log
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains(" (no double was dealt: each player draws one tile)."))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(draws.len(), 3, "{log:?}");
+    assert!(draws.iter().all(|&d| d < lead), "{log:?}");
+    assert!(
+        log[lead].starts_with("No double was dealt"),
+        "{}",
+        log[lead]
+    );
+    assert!(!log[lead].contains("double dealt"), "{}", log[lead]);
+    for size in [(80, 24), (160, 48)] {
+        let mut app = App::playing(Game::new(g.setup().clone()).expect("the same game"), size);
+        let text = draw(&mut app);
+        insta::assert_snapshot!(format!("each_draws_{}x{}", size.0, size.1), text);
+    }
+}
+
+#[test]
+fn titles_name_the_game_and_a_large_game_over_leaves_the_board_in_view() {
+    for (rules, title) in [
+        ("fives-and-threes", " Fives and Threes | "),
+        ("party-twelve players=5", " Party game (double-twelve) | "),
+        ("muggins", " Muggins | "),
+        ("five-up", " Five Up | "),
+    ] {
+        let mut s = Setup::new(2);
+        s.rules = Rules::parse(rules).expect("rules");
+        s.seats = (0..s.rules.players)
+            .map(|i| {
+                if i == 0 {
+                    SeatKind::Human
+                } else {
+                    SeatKind::Computer("greedy".into())
+                }
+            })
+            .collect();
+        let mut app = App::playing(Game::new(s).expect("a game"), (80, 24));
+        let text = draw(&mut app);
+        assert!(text.starts_with(title), "{rules}: {text}");
+    }
+    // The game ended at the target in the middle of a hand: it says so, and at 160x48 the box
+    // stands beside the final layout.
+    let mut g = cross_game();
+    advance(&mut g, |g| g.phase() == Phase::GameOver);
+    assert!(
+        g.result().is_none(),
+        "this game ends in the middle of a hand"
+    );
+    let mut app = App::playing(g, (160, 48));
+    let text = draw(&mut app);
+    assert!(
+        words(&text).contains("during hand 8: the game ends at once, before the hand is scored"),
+        "{text}"
+    );
+    let board = text
+        .lines()
+        .find(|l| l.contains("Hand 8: the final layout"))
+        .unwrap_or_else(|| panic!("the board's title in view:\n{text}"));
+    let board_at = board.find('┌').expect("the board's corner");
+    let over = text
+        .lines()
+        .find(|l| l.contains("┌ Game over "))
+        .expect("the box");
+    assert!(
+        over.chars().position(|c| c == '┌').expect("a corner") > board_at + 40,
+        "{text}"
+    );
+    insta::assert_snapshot!("game_over_160x48", text);
+}
+
+#[test]
+fn the_help_of_a_game_without_a_spinner_never_speaks_of_one() {
+    for rules in ["muggins", "draw", "block", "party-twelve"] {
+        // Not counting the options string (`spinner=none`).
+        let help = help_for(rules)
+            .lines()
+            .filter(|l| !l.starts_with("This game"))
+            .collect::<Vec<_>>()
+            .join("\n")
+            .to_lowercase();
+        assert!(!help.contains("spinner"), "{rules}: {help}");
+        assert!(!help.contains("sprout"), "{rules}: {help}");
+        assert!(help.contains("two ends only"), "{rules}: {help}");
+    }
+    let help = help_for("five-up");
+    assert!(
+        help.contains("the spinner's sprouts N up and S down"),
+        "{help}"
+    );
+    assert!(!help.contains("later spinners"), "{help}");
+    assert!(help_for("cross").contains("later spinners' sprouts are numbered"));
+}
+
+#[test]
+fn a_target_in_the_rules_string_is_the_target_fields_alone() {
+    // `--rules "five-up target=50"`: the target is shown in its field only, so changing it
+    // starts a game to the new target rather than naming two targets.
+    let mut s = Setup::new(7);
+    s.rules = Rules::parse("five-up target=50").expect("rules");
+    let mut form = StartForm::from_setup(&s, Preset::FiveUp, "target=50");
+    assert_eq!((form.target.as_str(), form.options.as_str()), ("50", ""));
+    form.target = "100".into();
+    assert_eq!(form.setup().expect("a game to 100").rules.target, 100);
+    // Typed under more options, it moves to its field when the cursor leaves them.
+    form.options = "target=150 hand=5".into();
+    form.absorb_options();
+    assert_eq!(
+        (form.target.as_str(), form.options.as_str()),
+        ("150", "hand=5")
+    );
+    assert_eq!(form.setup().expect("a game to 150").rules.target, 150);
 }
