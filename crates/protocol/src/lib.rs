@@ -424,8 +424,9 @@ pub struct PresetInfo {
     /// The set it is played with (its highest pip: 6, 9 or 12).
     #[serde(default = "double_six")]
     pub set: u8,
-    /// The player counts it is meant for, `[fewest, most]` (every count from 2 to 8 is
-    /// allowed).
+    /// The player counts it is meant for, `[fewest, most]`: fewer than `fewest` are refused
+    /// (the party game is for five or more); more than `most`, up to what the set seats, are
+    /// allowed.
     #[serde(default = "two_to_four")]
     pub players: [u8; 2],
     /// The tiles dealt to each player when it is played with another set: only the hand size

@@ -220,8 +220,12 @@ async fn the_config_and_the_rules_check_offer_every_set_and_table_size() {
                     "{} {players} players, set {}",
                     p.name, h.set
                 );
-                // Where the preset's hand fits the set, the options string makes those rules.
-                if r.validate().is_ok() {
+                // Where the preset's hand fits the set, the options string makes those rules;
+                // a table below the preset's fewest players is refused (the party game).
+                if players < p.players[0] {
+                    let e = Rules::parse(&format!("{} players={players} set={}", p.name, h.set));
+                    assert!(e.is_err(), "{} {players} players", p.name);
+                } else if r.validate().is_ok() {
                     let parsed =
                         Rules::parse(&format!("{} players={players} set={}", p.name, h.set));
                     assert_eq!(parsed, Ok(r));

@@ -190,6 +190,8 @@ function createForm(cfg, app) {
   const render = () => {
     const r = presetRules();
     const most = maxPlayers(state.set);
+    const least = (preset().players || [2])[0];
+    if (state.players < least) state.players = least;
     if (state.players > most) state.players = most;
     const seats = h('fieldset', { class: 'seats-config' }, h('legend', {}, 'Seats'),
       Array.from({ length: state.players }, (_, i) => {
@@ -220,7 +222,8 @@ function createForm(cfg, app) {
             sets.map((n) => h('option', { value: n, selected: n === state.set }, setWords(n))))),
         h('div', { class: 'field' }, h('label', { for: 'players' }, 'Players'),
           h('select', { id: 'players', onChange: (ev) => { state.players = Number(ev.target.value); render(); } },
-            Array.from({ length: most - 1 }, (_, i) => i + 2).map((n) => h('option', { value: n, selected: n === state.players }, n)))),
+            // From the game's fewest players (the party game is for five or more).
+            Array.from({ length: most - least + 1 }, (_, i) => i + least).map((n) => h('option', { value: n, selected: n === state.players }, n)))),
         targetOpt ? optionControl(targetOpt, r.target) : null),
       seats,
       h('details', { class: 'more' }, h('summary', {}, 'More options'),
