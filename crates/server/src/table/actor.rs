@@ -896,8 +896,8 @@ pub const fn status_name(s: TableStatus) -> &'static str {
 const QUICK: [&str; 5] = ["beginner", "casual", "club", "random", "greedy"];
 
 /// Characters removed from chat lines: bidirectional controls (embeddings, overrides,
-/// isolates, marks) and zero-width ones.
-fn invisible(c: char) -> bool {
+/// isolates, marks) and zero-width ones. Tournament names refuse them.
+pub(crate) fn invisible(c: char) -> bool {
     matches!(
         c,
         '\u{200B}'..='\u{200F}'
