@@ -98,7 +98,8 @@ async fn subscribe(
 ) -> ApiResult<Response> {
     let user = need_user(&app, &headers).await?;
     let req: SubscribeRequest = body(&b)?;
-    push::check(&req.subscription).map_err(|e| ApiError::new(ErrorCode::BadRequest, e))?;
+    push::check(&req.subscription, app.cfg.correspondence.push_loopback)
+        .map_err(|e| ApiError::new(ErrorCode::BadRequest, e))?;
     if let Some(k) = req
         .kinds
         .iter()
