@@ -1703,3 +1703,114 @@ fn rx_nowhere() -> Receiver {
         gone: Arc::default(),
     }
 }
+
+/// The review's finding: registering an endpoint another person registered moved it to the
+/// new person (their messages stopped reaching its owner).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endpoint_registered_by_another_person_stays_theirs() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "taken").await.remove(0).1;
+    let clock = Clock::manual(MONDAY_9);
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    let rx = receiver().await;
+    let (ann, ann_id) = guest(addr, "Ann").await;
+    let (mal, _) = guest(addr, "Mal").await;
+    let d = Device::new("ann");
+    subscribe(addr, &ann, &rx, &d).await;
+    let endpoint = d.subscription(&rx)["endpoint"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let a = subscribe_at(addr, &mal, &endpoint, &Device::new("mal")).await;
+    let owner = sqlx::query("SELECT user_id, p256dh FROM push_subscriptions WHERE endpoint = $1")
+        .bind(endpoint.as_str())
+        .fetch_one(&server.app.db.pool)
+        .await
+        .unwrap();
+    let owner_id = fiveup_server::store::db::int(&owner, "user_id").unwrap();
+    report(
+        "registering another person's push endpoint",
+        &format!(
+            "answered {}, the endpoint {}",
+            a.status,
+            if owner_id == ann_id {
+                "kept by its owner"
+            } else {
+                "moved to the new person"
+            }
+        ),
+    );
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert!(a.body.contains("another person"), "{}", a.body);
+    assert_eq!(owner_id, ann_id);
+    assert_eq!(
+        fiveup_server::store::db::text(&owner, "p256dh").unwrap(),
+        d.subscription(&rx)["keys"]["p256dh"].as_str().unwrap()
+    );
+    // Ann still gets her notices, readable with her keys; her own renewal is taken.
+    subscribe(addr, &ann, &rx, &d).await;
+    game_against_the_computer(addr, &ann).await;
+    until("Ann's turn notice", || async {
+        !rx.got.lock().unwrap().is_empty()
+    })
+    .await;
+    assert_eq!(kinds(&read_all(&rx, &d)), ["turn"]);
+    server.shutdown().await;
+}
+
+/// Subscriptions per person are capped, also when asked for all at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_has_at_most_ten_subscriptions_even_asked_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for (backend, db) in databases(dir.path(), "cap").await {
+        let clock = Clock::manual(MONDAY_9);
+        let server = start(&db, &clock, 0).await;
+        let addr = server.local_addr();
+        let (mal, mal_id) = guest(addr, "Mal").await;
+        let devices: Vec<Device> = (0..20).map(|i| Device::new(&format!("d{i}"))).collect();
+        let answers =
+            futures_util::future::join_all(
+                devices.iter().enumerate().map(|(i, d)| {
+                    let mal = mal.clone();
+                    async move {
+                        subscribe_at(addr, &mal, &format!("http://127.0.0.1:9/p/d{i}"), d).await
+                    }
+                }),
+            )
+            .await;
+        let stored = subscription_count(&server, mal_id).await;
+        report(
+            &format!("20 push subscriptions by one person at once ({backend})"),
+            &format!(
+                "{stored} stored, {} refused",
+                answers.iter().filter(|a| a.status != 204).count()
+            ),
+        );
+        assert_eq!(stored, 10, "{backend}");
+        for a in &answers {
+            assert!(
+                a.status == 204 || (a.status == 429 && a.body.contains("quota_exceeded")),
+                "{backend}: {} {}",
+                a.status,
+                a.body
+            );
+        }
+        // A device already subscribed renews at the cap.
+        let (i, _) = answers
+            .iter()
+            .enumerate()
+            .find(|(_, a)| a.status == 204)
+            .unwrap();
+        let a = subscribe_at(
+            addr,
+            &mal,
+            &format!("http://127.0.0.1:9/p/d{i}"),
+            &devices[i],
+        )
+        .await;
+        assert_eq!(a.status, 204, "{backend}: {}", a.body);
+        assert_eq!(subscription_count(&server, mal_id).await, 10);
+        server.shutdown().await;
+    }
+}
