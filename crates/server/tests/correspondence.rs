@@ -1351,7 +1351,8 @@ fn shown(d: Option<Duration>) -> String {
 }
 
 /// A push service that never answers: it accepts connections on `ip` (at most 64) and holds
-/// them without reading or writing, until the test ends. The connections it accepted.
+/// them without reading or writing (a TLS handshake waits forever), until the test ends. The
+/// connections it accepted.
 async fn silent_host(ip: &str) -> (SocketAddr, Arc<std::sync::atomic::AtomicUsize>) {
     let l = tokio::net::TcpListener::bind(format!("{ip}:0"))
         .await
@@ -1373,12 +1374,7 @@ async fn silent_host(ip: &str) -> (SocketAddr, Arc<std::sync::atomic::AtomicUsiz
 
 /// Subscribe `d` with the endpoint `endpoint` for every kind; the answer.
 async fn subscribe_at(addr: SocketAddr, cookie: &str, endpoint: &str, d: &Device) -> Answer {
-    let r = Receiver {
-        addr: "127.0.0.1:1".parse().unwrap(),
-        got: Arc::default(),
-        gone: Arc::default(),
-    };
-    let mut s = d.subscription(&r);
+    let mut s = d.subscription(&rx_nowhere());
     s["endpoint"] = json!(endpoint);
     post(
         addr,
@@ -1427,7 +1423,7 @@ async fn a_guests_silent_push_endpoints_delay_no_one_elses_notice_or_deadline() 
     let (mal, _) = guest(addr, "Mal").await;
     for i in 0..8 {
         let d = Device::new(&format!("mal{i}"));
-        let a = subscribe_at(addr, &mal, &format!("http://{silent}/p/mal{i}"), &d).await;
+        let a = subscribe_at(addr, &mal, &format!("https://{silent}/p/mal{i}"), &d).await;
         assert_eq!(a.status, 204, "{}", a.body);
     }
     game_against_the_computer(addr, &mal).await;
@@ -1467,8 +1463,8 @@ async fn a_guests_silent_push_endpoints_delay_no_one_elses_notice_or_deadline() 
     report(
         "8 subscriptions at a push service that never answers",
         &format!(
-            "another player's \"your turn\" in {}, their deadline claimed in {}; {held} \
-             connections to the silent host at once",
+            "another player's \"your turn\" in {}, their deadline claimed in {}; the silent \
+             host had accepted {held} connections by then",
             shown(turn),
             shown(deadline)
         ),
