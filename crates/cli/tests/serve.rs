@@ -262,6 +262,154 @@ fn back_up(dir: &std::path::Path, db: &str) -> String {
     format!("{target}?{options}")
 }
 
+/// The files of `dir`: name, size and permission bits, sorted by name.
+fn listing(dir: &std::path::Path) -> Vec<(String, u64, u32)> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mut v: Vec<(String, u64, u32)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let m = e.metadata().unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                m.len(),
+                m.permissions().mode() & 0o777,
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn shown(files: &[(String, u64, u32)]) -> String {
+    files
+        .iter()
+        .map(|(n, len, mode)| format!("{n} ({:.1} MB, {mode:o})", *len as f64 / 1e6))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A line past the test harness's capture, so that it shows in every run.
+fn report(line: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// `fiveup backup` under umask 022, as a process.
+fn backup_cmd(db: &std::path::Path, to: &std::path::Path) -> Command {
+    let mut c = Command::new("sh");
+    c.arg("-c")
+        .arg("umask 022; exec \"$0\" backup --database \"$1\" --to \"$2\"")
+        .arg(env!("CARGO_BIN_EXE_fiveup"))
+        .arg(db)
+        .arg(to);
+    c
+}
+
+/// The review's attack on `fiveup backup`: one killed with SIGKILL mid-copy, two run at once
+/// to one name beside an operator's file `NAME.partial`, under umask 022. A killed backup's
+/// file is private and removed by the next backup; of the two, one makes the copy and the
+/// other says the name is taken; the operator's file is kept; every copy is mode 0600.
+#[test]
+fn killed_and_racing_backups_leave_nothing_behind_and_copies_are_private() {
+    let dir = tempfile::tempdir().unwrap();
+    // A database of about 60 MB, with the tables a backup counts.
+    let db = dir.path().join("big.db");
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        use sqlx::Connection as _;
+        let url = format!("sqlite://{}?mode=rwc", db.display());
+        let mut c = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        for q in [
+            "PRAGMA journal_mode=WAL",
+            "CREATE TABLE game_tables (status TEXT)",
+            "CREATE TABLE games (id INTEGER)",
+            "CREATE TABLE users (id INTEGER, hash TEXT)",
+            "INSERT INTO users VALUES (1, 'argon2id hash')",
+            "CREATE TABLE filler (b BLOB)",
+            "INSERT INTO filler WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 \
+             FROM n WHERE x < 600) SELECT randomblob(100000) FROM n",
+        ] {
+            sqlx::query(q).execute(&mut c).await.unwrap();
+        }
+        c.close().await.unwrap();
+    });
+    let out = dir.path().join("backups");
+    std::fs::create_dir(&out).unwrap();
+    let t = std::time::Instant::now();
+    // Killed once it has written a megabyte of its copy.
+    let mut child = backup_cmd(&db, &out.join("k.db"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    loop {
+        let big = listing(&out)
+            .iter()
+            .any(|(n, len, _)| n.starts_with("k.db.partial") && *len > 1_000_000);
+        if big || t.elapsed() > std::time::Duration::from_secs(60) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left = listing(&out);
+    report(&format!(
+        "attack: fiveup backup killed with SIGKILL mid-copy: left {}",
+        shown(&left)
+    ));
+    assert!(
+        left.iter()
+            .all(|(n, _, mode)| n.starts_with("k.db.partial-") && *mode == 0o600),
+        "{left:?}"
+    );
+    // Two at once to one name, beside the operator's r.db.partial.
+    std::fs::write(out.join("r.db.partial"), b"the operator's").unwrap();
+    let racers: Vec<std::process::Child> = (0..2)
+        .map(|_| {
+            backup_cmd(&db, &out.join("r.db"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let results: Vec<(bool, String)> = racers
+        .into_iter()
+        .map(|c| {
+            let o = c.wait_with_output().unwrap();
+            (
+                o.status.success(),
+                String::from_utf8_lossy(&o.stderr).trim().to_string(),
+            )
+        })
+        .collect();
+    let raced = listing(&out);
+    report(&format!(
+        "attack: two fiveup backups to one name: {} of 2 made the copy, the other said {:?}; \
+         then {}",
+        results.iter().filter(|r| r.0).count(),
+        results.iter().find(|r| !r.0).map_or("", |r| r.1.as_str()),
+        shown(&raced)
+    ));
+    assert_eq!(results.iter().filter(|r| r.0).count(), 1, "{results:?}");
+    assert!(
+        results
+            .iter()
+            .any(|r| !r.0 && r.1.contains("already exists")),
+        "{results:?}"
+    );
+    assert_eq!(
+        std::fs::read(out.join("r.db.partial")).unwrap(),
+        b"the operator's"
+    );
+    // The killed backup's files are gone (its lock went with it); only the copy and the
+    // operator's file remain, the copy readable by its owner only.
+    let names: Vec<&str> = raced.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(names, ["r.db", "r.db.partial"], "{raced:?}");
+    assert_eq!(raced[0].2, 0o600, "{raced:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_backup_taken_during_play_restores_a_server_that_resumes_every_table() {
     let dir = tempfile::tempdir().unwrap();

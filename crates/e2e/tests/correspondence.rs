@@ -428,6 +428,8 @@ async fn two_players_finish_a_correspondence_game_over_simulated_days() {
             cfg.clock = c2;
             cfg.correspondence.tick = Duration::from_millis(20);
             cfg.correspondence.vacation_days = 0;
+            // The push receiver is on loopback.
+            cfg.correspondence.push_loopback = true;
         },
     )
     .await;

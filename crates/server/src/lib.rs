@@ -301,7 +301,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     let db = db::Db::connect(&cfg.database).await?;
     let db_lock = dblock::take(&db::normalize_url(&cfg.database), cfg.instance.as_deref()).await?;
     accounts::backfill_skeletons(&db).await?;
-    let corr = correspondence::Corr::new(&db).await?;
+    let corr = correspondence::Corr::new(&db, &cfg.correspondence).await?;
     let metrics = metrics::Metrics::new(cfg.instance.as_deref().unwrap_or("single"));
     let writer = db::Writer::start(
         db.clone(),

@@ -1009,6 +1009,52 @@ async fn lookalike_names_common_passwords_and_hidden_chat_characters_are_refused
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bidirectional_controls_in_tournament_names_are_refused() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("tnames.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "director").await;
+    let settings = |name: &str| {
+        json!({"name": name, "format": {"kind": "swiss", "rounds": 1}, "rules": "all-fives",
+               "best_of": 1, "start_when": 2, "start_at": fiveup_server::now() + 3600})
+    };
+    // A right-to-left override shows "Cup 2026 (gpj.exe)" as "Cup 2026 (exe.jpg)"; the others
+    // are the embeddings, isolates, marks and zero-width characters chat lines lose.
+    let names = [
+        "Cup 2026 (\u{202e}gpj.exe)",
+        "Cup \u{2066}2026\u{2069}",
+        "Cup \u{202b}2026",
+        "Cup\u{200f} 2026",
+        "Cup\u{061c} 2026",
+        "Cup\u{200b}2026",
+        "\u{feff}Cup 2026",
+    ];
+    let mut accepted = 0;
+    for name in names {
+        let r = post(addr, "/api/tournaments", Some(&td), &settings(name)).await;
+        if r.status == 201 {
+            accepted += 1;
+        } else {
+            assert_eq!(r.status, 400, "{name:?}: {}", r.body);
+            assert!(r.body.contains("bidirectional"), "{name:?}: {}", r.body);
+        }
+    }
+    report(
+        "tournament names with bidirectional or zero-width characters",
+        &format!("{accepted} of {} accepted", names.len()),
+    );
+    assert_eq!(accepted, 0);
+    let list: serde_json::Value = get(addr, "/api/tournaments", None).await.json();
+    assert_eq!(list["upcoming"].as_array().unwrap().len(), 0, "{list}");
+    // A name in a right-to-left script is a name like any other.
+    let r = post(addr, "/api/tournaments", Some(&td), &settings("كأس 2026")).await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn twins_by_a_capital_i_or_a_combining_mark_are_refused() {
     let _one = ONE_AT_A_TIME.lock().await;
     let dir = tempfile::tempdir().unwrap();

@@ -160,6 +160,8 @@ async fn start(db: &str, clock: &Clock, vacation_days: u32) -> fiveup_server::Se
     cfg.clock = clock.clone();
     cfg.correspondence.tick = Duration::from_millis(20);
     cfg.correspondence.vacation_days = vacation_days;
+    // The push receivers are on loopback.
+    cfg.correspondence.push_loopback = true;
     fiveup_server::start(cfg).await.unwrap()
 }
 
@@ -612,6 +614,7 @@ fn corr_server_process() {
         cfg.clock = clock.clone();
         cfg.correspondence.tick = Duration::from_millis(20);
         cfg.correspondence.vacation_days = 0;
+        cfg.correspondence.push_loopback = true;
         cfg.correspondence.crash_at = match std::env::var("FIVEUP_CORR_CRASH").as_deref() {
             Ok("move") => Some(CrashAt::MoveStored),
             Ok("timeout") => Some(CrashAt::TimeoutStored),
@@ -1310,6 +1313,500 @@ async fn a_muted_players_chat_is_hidden_from_the_muter_and_their_games_go_on() {
                 assert!(chat_seen(&third).iter().any(|(_, t)| t == "from bob"));
             }
         }
+        server.shutdown().await;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Attacks on push delivery (the review's findings): each prints a line `attack: ...` with its
+// figure, as the attack suite (`tests/attack.rs`) does.
+
+fn report(attack: &str, figure: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "attack: {attack}: {figure}");
+}
+
+/// How long the attack tests wait for what they measure before they call it "not within".
+const BOUND: Duration = Duration::from_secs(30);
+
+/// Wait (at most [`BOUND`]) until `f` holds; how long it took, `None` if it never did.
+async fn timed<F: std::future::Future<Output = bool>>(
+    mut f: impl FnMut() -> F,
+) -> Option<Duration> {
+    let t = std::time::Instant::now();
+    while t.elapsed() < BOUND {
+        if f().await {
+            return Some(t.elapsed());
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    None
+}
+
+fn shown(d: Option<Duration>) -> String {
+    d.map_or_else(
+        || format!("not within {} s", BOUND.as_secs()),
+        |d| format!("{:.2} s", d.as_secs_f64()),
+    )
+}
+
+/// A push service that never answers: it accepts connections on `ip` (at most 64) and holds
+/// them without reading or writing (a TLS handshake waits forever), until the test ends. The
+/// connections it accepted.
+async fn silent_host(ip: &str) -> (SocketAddr, Arc<std::sync::atomic::AtomicUsize>) {
+    let l = tokio::net::TcpListener::bind(format!("{ip}:0"))
+        .await
+        .unwrap();
+    let addr = l.local_addr().unwrap();
+    let n = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = n.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while held.len() < 64 {
+            let Ok((s, _)) = l.accept().await else { break };
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            held.push(s);
+        }
+        std::future::pending::<()>().await;
+    });
+    (addr, n)
+}
+
+/// Subscribe `d` with the endpoint `endpoint` for every kind; the answer.
+async fn subscribe_at(addr: SocketAddr, cookie: &str, endpoint: &str, d: &Device) -> Answer {
+    let mut s = d.subscription(&rx_nowhere());
+    s["endpoint"] = json!(endpoint);
+    post(
+        addr,
+        "/api/push/subscriptions",
+        Some(cookie),
+        &json!({"subscription": s, "kinds": ["turn", "reminder", "over"]}),
+    )
+    .await
+}
+
+/// A two-seat correspondence game of 6 hours a move against the computer: the person's turn
+/// comes at once or after the computer's first move.
+async fn game_against_the_computer(addr: SocketAddr, cookie: &str) -> TableInfo {
+    create(
+        addr,
+        cookie,
+        json!({"rules": "five-up players=2",
+               "seats": [{"kind": "me"}, {"kind": "bot", "level": "random"}],
+               "correspondence": {"per_move_hours": 6}}),
+    )
+    .await
+}
+
+async fn subscription_count(server: &fiveup_server::Server, user: i64) -> i64 {
+    sqlx::query("SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = $1")
+        .bind(user)
+        .fetch_one(&server.app.db.pool)
+        .await
+        .map(|r| fiveup_server::store::db::int(&r, "n").unwrap())
+        .unwrap()
+}
+
+/// The review's finding: with 8 subscriptions at a host that never answers, another player's
+/// "your turn" came after 244 s and a deadline was not claimed for 84 s, deliveries going one
+/// at a time, 10 s each, in the loop that fires the deadlines.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guests_silent_push_endpoints_delay_no_one_elses_notice_or_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "silent").await.remove(0).1;
+    let clock = Clock::manual(MONDAY_9);
+    // The push timeout as in production: 10 s.
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    let rx = receiver().await;
+    let (silent, accepted) = silent_host("127.0.0.2").await;
+    let (mal, _) = guest(addr, "Mal").await;
+    for i in 0..8 {
+        let d = Device::new(&format!("mal{i}"));
+        let a = subscribe_at(addr, &mal, &format!("https://{silent}/p/mal{i}"), &d).await;
+        assert_eq!(a.status, 204, "{}", a.body);
+    }
+    game_against_the_computer(addr, &mal).await;
+    until("Mal's turn", || async {
+        my_games(addr, &mal).await.your_turn == 1
+    })
+    .await;
+    until("a message sent to the silent host", || async {
+        accepted.load(std::sync::atomic::Ordering::SeqCst) > 0
+    })
+    .await;
+    // Meanwhile Ann and Bob start a game: the mover's "your turn".
+    let (ann, _) = guest(addr, "Ann").await;
+    let (bob, _) = guest(addr, "Bob").await;
+    subscribe(addr, &ann, &rx, &Device::new("ann")).await;
+    subscribe(addr, &bob, &rx, &Device::new("bob")).await;
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 6}}),
+    )
+    .await;
+    join(addr, &bob, &t.id).await;
+    let turn = timed(|| async { !rx.got.lock().unwrap().is_empty() }).await;
+    let held = accepted.load(std::sync::atomic::Ordering::SeqCst);
+    // Their deadline, while Mal's next message is being sent.
+    until("a person to move", || async {
+        my_games(addr, &ann).await.your_turn + my_games(addr, &bob).await.your_turn == 1
+    })
+    .await;
+    game_against_the_computer(addr, &mal).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    clock.advance(6 * HOUR);
+    let deadline =
+        timed(|| async { table_status(addr, &t.id).await == TableStatus::Finished }).await;
+    report(
+        "8 subscriptions at a push service that never answers",
+        &format!(
+            "another player's \"your turn\" in {}, their deadline claimed in {}; the silent \
+             host had accepted {held} connections by then",
+            shown(turn),
+            shown(deadline)
+        ),
+    );
+    assert!(turn.is_some_and(|d| d < Duration::from_secs(5)), "{turn:?}");
+    assert!(
+        deadline.is_some_and(|d| d < Duration::from_secs(5)),
+        "{deadline:?}"
+    );
+    // Deliveries to one host are bounded.
+    assert!(held <= 4, "{held}");
+    server.shutdown().await;
+}
+
+/// A subscription whose push service refuses connections: tried, backed off, tried again, and
+/// deleted once it has failed for a day; the person's working device gets each message once,
+/// retries included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_push_endpoint_backs_off_and_is_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "failing").await.remove(0).1;
+    let clock = Clock::manual(MONDAY_9);
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    let rx = receiver().await;
+    // A port nobody listens on: connections are refused at once.
+    let dead = {
+        let l = std::net::TcpListener::bind("127.0.0.3:0").unwrap();
+        l.local_addr().unwrap()
+    };
+    let (ann, ann_id) = guest(addr, "Ann").await;
+    let good = Device::new("ann");
+    subscribe(addr, &ann, &rx, &good).await;
+    let a = subscribe_at(
+        addr,
+        &ann,
+        &format!("http://{dead}/p/dead"),
+        &Device::new("dead"),
+    )
+    .await;
+    assert_eq!(a.status, 204, "{}", a.body);
+    let state = || async {
+        sqlx::query(
+            "SELECT failures, retry_at FROM push_subscriptions WHERE user_id = $1 \
+             AND endpoint LIKE '%dead'",
+        )
+        .bind(ann_id)
+        .fetch_optional(&server.app.db.pool)
+        .await
+        .unwrap()
+        .map(|r| {
+            (
+                fiveup_server::store::db::int(&r, "failures").unwrap(),
+                fiveup_server::store::db::int(&r, "retry_at").unwrap(),
+            )
+        })
+    };
+    game_against_the_computer(addr, &ann).await;
+    until("the turn notice", || async {
+        read_all(&rx, &good).len() == 1
+    })
+    .await;
+    until("a first failure", || async {
+        state().await.is_some_and(|s| s.0 == 1)
+    })
+    .await;
+    let t0 = clock.now();
+    assert_eq!(state().await, Some((1, t0 + 60)));
+    // A minute later the message is tried again, at the failing subscription only.
+    clock.advance(61);
+    until("a second failure", || async {
+        state().await.is_some_and(|s| s.0 == 2)
+    })
+    .await;
+    assert_eq!(state().await, Some((2, t0 + 61 + 120)));
+    // Another minute: the message is taken again, the subscription still backing off.
+    clock.advance(61);
+    settle().await;
+    assert_eq!(state().await.map(|s| s.0), Some(2));
+    assert_eq!(
+        read_all(&rx, &good).len(),
+        1,
+        "the working device is not sent it again"
+    );
+    // A day on (the game times out meanwhile): failing for a day, it is deleted.
+    clock.advance(DAY);
+    until("the failing subscription deleted", || async {
+        state().await.is_none()
+    })
+    .await;
+    until("the outbox empty", || async {
+        sqlx::query("SELECT COUNT(*) AS n FROM push_outbox")
+            .fetch_one(&server.app.db.pool)
+            .await
+            .map(|r| fiveup_server::store::db::int(&r, "n").unwrap())
+            .unwrap()
+            == 0
+    })
+    .await;
+    assert_eq!(subscription_count(&server, ann_id).await, 1);
+    let kinds_got = kinds(&read_all(&rx, &good)).join(",");
+    report(
+        "a push endpoint refusing connections",
+        &format!(
+            "tried at +0 and +61 s, skipped at +122 s (backing off 120 s), deleted a day on; the \
+             working device got {kinds_got}"
+        ),
+    );
+    server.shutdown().await;
+}
+
+/// The review's finding: `http://127.0.0.1:ANY/any`, `localhost`, `[::1]` and `https://` to
+/// private, link-local and metadata addresses were accepted, and the server posted to
+/// `http://127.0.0.1:18273/admin/shutdown?confirm=yes`. Here with the production setting (no
+/// loopback receiver allowed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn push_endpoints_reach_public_addresses_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "ssrf").await.remove(0).1;
+    // An internal service on loopback that records what it is asked.
+    let asked: Arc<Mutex<Vec<String>>> = Arc::default();
+    let internal = {
+        let asked = asked.clone();
+        let app = axum::Router::new().fallback(move |req: axum::extract::Request| {
+            let asked = asked.clone();
+            async move {
+                asked
+                    .lock()
+                    .unwrap()
+                    .push(format!("{} {}", req.method(), req.uri()));
+                "done"
+            }
+        });
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let a = l.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(l, app).await.unwrap() });
+        a
+    };
+    let p = internal.port();
+    let clock = Clock::manual(MONDAY_9);
+    let mut cfg = config(&db);
+    cfg.seed_wait = Duration::from_millis(30);
+    cfg.clock = clock.clone();
+    cfg.correspondence.tick = Duration::from_millis(20);
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let (mal, mal_id) = guest(addr, "Mal").await;
+    let endpoints = [
+        format!("http://127.0.0.1:{p}/admin/shutdown?confirm=yes"),
+        format!("https://127.0.0.1:{p}/admin/shutdown?confirm=yes"),
+        format!("http://localhost:{p}/admin"),
+        format!("https://localhost:{p}/admin"),
+        format!("https://[::1]:{p}/admin"),
+        format!("https://[::ffff:127.0.0.1]:{p}/admin"),
+        format!("https://0.0.0.0:{p}/admin"),
+        "https://10.0.0.1/x".to_string(),
+        "https://172.16.0.1/x".to_string(),
+        "https://192.168.1.1/x".to_string(),
+        "https://100.64.0.1/x".to_string(),
+        "https://169.254.169.254/latest/meta-data/".to_string(),
+        "https://metadata/computeMetadata/v1/".to_string(),
+        "https://[fd00::1]/x".to_string(),
+        "https://[fe80::1]/x".to_string(),
+    ];
+    let mut accepted = Vec::new();
+    for (i, e) in endpoints.iter().enumerate() {
+        let a = subscribe_at(addr, &mal, e, &Device::new(&format!("d{i}"))).await;
+        if a.status == 204 {
+            accepted.push(e.clone());
+        } else {
+            assert_eq!(a.status, 400, "{e}: {}", a.body);
+        }
+    }
+    // Endpoints stored before these checks, or whose name led to a public address when they
+    // were registered and to loopback now (DNS rebinding): checked when connecting.
+    sqlx::query("DELETE FROM push_subscriptions")
+        .execute(&server.app.db.pool)
+        .await
+        .unwrap();
+    let d = Device::new("stored");
+    let keys = d.subscription(&rx_nowhere())["keys"].clone();
+    for e in [
+        format!("https://localhost:{p}/admin/shutdown?confirm=yes"),
+        format!("http://127.0.0.1:{p}/admin/shutdown?confirm=yes"),
+    ] {
+        sqlx::query(
+            "INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, kinds, renewed_at) \
+             VALUES ($1, $2, $3, $4, 'turn,reminder,over', $5)",
+        )
+        .bind(mal_id)
+        .bind(e)
+        .bind(keys["p256dh"].as_str().unwrap())
+        .bind(keys["auth"].as_str().unwrap())
+        .bind(clock.now())
+        .execute(&server.app.db.pool)
+        .await
+        .unwrap();
+    }
+    game_against_the_computer(addr, &mal).await;
+    until("Mal's turn", || async {
+        my_games(addr, &mal).await.your_turn == 1
+    })
+    .await;
+    let dropped = timed(|| async { subscription_count(&server, mal_id).await == 0 }).await;
+    settle().await;
+    let asked = asked.lock().unwrap().clone();
+    report(
+        "push endpoints at loopback, private, link-local and metadata addresses",
+        &format!(
+            "{} of {} registered; stored ones (a name now leading to loopback, a plain http \
+             loopback URL) {}; requests received by the internal service: {} {asked:?}",
+            accepted.len(),
+            endpoints.len(),
+            dropped.map_or("kept".to_string(), |d| format!(
+                "deleted in {:.2} s",
+                d.as_secs_f64()
+            )),
+            asked.len()
+        ),
+    );
+    assert!(accepted.is_empty(), "{accepted:?}");
+    assert!(asked.is_empty(), "{asked:?}");
+    assert!(dropped.is_some());
+    server.shutdown().await;
+}
+
+/// A receiver address for building a subscription's keys (nothing is sent to it).
+fn rx_nowhere() -> Receiver {
+    Receiver {
+        addr: "127.0.0.1:1".parse().unwrap(),
+        got: Arc::default(),
+        gone: Arc::default(),
+    }
+}
+
+/// The review's finding: registering an endpoint another person registered moved it to the
+/// new person (their messages stopped reaching its owner).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endpoint_registered_by_another_person_stays_theirs() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = databases(dir.path(), "taken").await.remove(0).1;
+    let clock = Clock::manual(MONDAY_9);
+    let server = start(&db, &clock, 0).await;
+    let addr = server.local_addr();
+    let rx = receiver().await;
+    let (ann, ann_id) = guest(addr, "Ann").await;
+    let (mal, _) = guest(addr, "Mal").await;
+    let d = Device::new("ann");
+    subscribe(addr, &ann, &rx, &d).await;
+    let endpoint = d.subscription(&rx)["endpoint"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let a = subscribe_at(addr, &mal, &endpoint, &Device::new("mal")).await;
+    let owner = sqlx::query("SELECT user_id, p256dh FROM push_subscriptions WHERE endpoint = $1")
+        .bind(endpoint.as_str())
+        .fetch_one(&server.app.db.pool)
+        .await
+        .unwrap();
+    let owner_id = fiveup_server::store::db::int(&owner, "user_id").unwrap();
+    report(
+        "registering another person's push endpoint",
+        &format!(
+            "answered {}, the endpoint {}",
+            a.status,
+            if owner_id == ann_id {
+                "kept by its owner"
+            } else {
+                "moved to the new person"
+            }
+        ),
+    );
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert!(a.body.contains("another person"), "{}", a.body);
+    assert_eq!(owner_id, ann_id);
+    assert_eq!(
+        fiveup_server::store::db::text(&owner, "p256dh").unwrap(),
+        d.subscription(&rx)["keys"]["p256dh"].as_str().unwrap()
+    );
+    // Ann still gets her notices, readable with her keys; her own renewal is taken.
+    subscribe(addr, &ann, &rx, &d).await;
+    game_against_the_computer(addr, &ann).await;
+    until("Ann's turn notice", || async {
+        !rx.got.lock().unwrap().is_empty()
+    })
+    .await;
+    assert_eq!(kinds(&read_all(&rx, &d)), ["turn"]);
+    server.shutdown().await;
+}
+
+/// Subscriptions per person are capped, also when asked for all at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_has_at_most_ten_subscriptions_even_asked_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for (backend, db) in databases(dir.path(), "cap").await {
+        let clock = Clock::manual(MONDAY_9);
+        let server = start(&db, &clock, 0).await;
+        let addr = server.local_addr();
+        let (mal, mal_id) = guest(addr, "Mal").await;
+        let devices: Vec<Device> = (0..20).map(|i| Device::new(&format!("d{i}"))).collect();
+        let answers =
+            futures_util::future::join_all(
+                devices.iter().enumerate().map(|(i, d)| {
+                    let mal = mal.clone();
+                    async move {
+                        subscribe_at(addr, &mal, &format!("http://127.0.0.1:9/p/d{i}"), d).await
+                    }
+                }),
+            )
+            .await;
+        let stored = subscription_count(&server, mal_id).await;
+        report(
+            &format!("20 push subscriptions by one person at once ({backend})"),
+            &format!(
+                "{stored} stored, {} refused",
+                answers.iter().filter(|a| a.status != 204).count()
+            ),
+        );
+        assert_eq!(stored, 10, "{backend}");
+        for a in &answers {
+            assert!(
+                a.status == 204 || (a.status == 429 && a.body.contains("quota_exceeded")),
+                "{backend}: {} {}",
+                a.status,
+                a.body
+            );
+        }
+        // A device already subscribed renews at the cap.
+        let (i, _) = answers
+            .iter()
+            .enumerate()
+            .find(|(_, a)| a.status == 204)
+            .unwrap();
+        let a = subscribe_at(
+            addr,
+            &mal,
+            &format!("http://127.0.0.1:9/p/d{i}"),
+            &devices[i],
+        )
+        .await;
+        assert_eq!(a.status, 204, "{backend}: {}", a.body);
+        assert_eq!(subscription_count(&server, mal_id).await, 10);
         server.shutdown().await;
     }
 }

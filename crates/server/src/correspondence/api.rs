@@ -90,7 +90,9 @@ pub struct SubscribeRequest {
 }
 
 /// Store (or renew) a subscription for the person logged in. The page sends it on every
-/// visit: one not renewed for 30 days is deleted.
+/// visit: one not renewed for 30 days is deleted. A person has at most
+/// [`push::MAX_SUBSCRIPTIONS`]; an endpoint another person registered stays theirs (refused,
+/// nothing changed). Both are checked in the insert's transaction.
 async fn subscribe(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
@@ -98,7 +100,8 @@ async fn subscribe(
 ) -> ApiResult<Response> {
     let user = need_user(&app, &headers).await?;
     let req: SubscribeRequest = body(&b)?;
-    push::check(&req.subscription).map_err(|e| ApiError::new(ErrorCode::BadRequest, e))?;
+    push::check(&req.subscription, app.cfg.correspondence.push_loopback)
+        .map_err(|e| ApiError::new(ErrorCode::BadRequest, e))?;
     if let Some(k) = req
         .kinds
         .iter()
@@ -117,10 +120,21 @@ async fn subscribe(
     kinds.dedup();
     let now = app.cfg.clock.now();
     let s = &req.subscription;
-    sqlx::query(
+    let internal = |e: sqlx::Error| ApiError::internal(db::db_err(e));
+    let mut tx = app.db.pool.begin().await.map_err(internal)?;
+    // One person's subscribes one at a time (on SQLite the insert's write lock does it).
+    if app.db.backend == db::Backend::Postgres {
+        sqlx::query("SELECT id FROM users WHERE id = $1 FOR UPDATE")
+            .bind(user.id)
+            .execute(&mut *tx)
+            .await
+            .map_err(internal)?;
+    }
+    let stored = sqlx::query(
         "INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, kinds, renewed_at) \
          VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (endpoint) DO UPDATE SET \
-         user_id = $1, p256dh = $3, auth = $4, kinds = $5, renewed_at = $6",
+         p256dh = $3, auth = $4, kinds = $5, renewed_at = $6 \
+         WHERE push_subscriptions.user_id = $1",
     )
     .bind(user.id)
     .bind(s.endpoint.as_str())
@@ -128,9 +142,32 @@ async fn subscribe(
     .bind(s.keys.auth.as_str())
     .bind(kinds.join(","))
     .bind(now)
-    .execute(&app.db.pool)
+    .execute(&mut *tx)
     .await
-    .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    .map_err(internal)?;
+    if stored.rows_affected() != 1 {
+        return Err(ApiError::new(
+            ErrorCode::BadRequest,
+            "this push endpoint is registered by another person: it stays theirs until they \
+             turn notifications off on it",
+        ));
+    }
+    let n = sqlx::query("SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = $1")
+        .bind(user.id)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(internal)?;
+    if db::int(&n, "n").map_err(ApiError::internal)? > push::MAX_SUBSCRIPTIONS {
+        return Err(ApiError::new(
+            ErrorCode::QuotaExceeded,
+            format!(
+                "notifications are on for {} devices of yours, the most allowed: turn them \
+                 off on one first",
+                push::MAX_SUBSCRIPTIONS
+            ),
+        ));
+    }
+    tx.commit().await.map_err(internal)?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 

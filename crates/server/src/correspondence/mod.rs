@@ -5,6 +5,7 @@
 //! - [`clock`]: deadlines (weekends skipped at "no weekends" tables), reminders and vacation
 //!   days as pure functions of an injected [`Clock`];
 //! - [`push`]: the VAPID key, subscriptions, and sending encrypted messages;
+//! - [`delivery`]: sending the queued messages, concurrently, apart from the timers;
 //! - [`api`]: the HTTP routes (push key and subscriptions, "My games");
 //! - [`mute`]: muting another player's chat.
 //!
@@ -21,6 +22,7 @@
 
 pub mod api;
 pub mod clock;
+pub mod delivery;
 pub mod mute;
 pub mod push;
 
@@ -70,8 +72,13 @@ pub struct Settings {
     /// Open correspondence games a person may have with no game finished; each finished
     /// correspondence game allows one more.
     pub open_games: i64,
-    /// How long a push service may take to answer.
+    /// How long a push service may take to answer (connecting takes at most
+    /// [`push::CONNECT_TIMEOUT`] of it).
     pub push_timeout: Duration,
+    /// Tests only (no flag or configuration file sets it): push endpoints may also be `http://`
+    /// or `https://` to a loopback address, as the tests' push receivers are. Otherwise only
+    /// `https://` to public addresses is accepted and connected to (see [`push::check`]).
+    pub push_loopback: bool,
     /// "Your turn" notices per game: at most one per this many seconds.
     pub turn_interval: i64,
     /// Tests only (no flag or configuration file sets it): end the process at this point, as
@@ -97,6 +104,7 @@ impl Default for Settings {
             contact: "mailto:admin@localhost".to_string(),
             open_games: 20,
             push_timeout: Duration::from_secs(10),
+            push_loopback: false,
             turn_interval: clock::HOUR,
             crash_at: None,
         }
@@ -112,15 +120,18 @@ pub struct Corr {
     pub client: push::PushClient,
     /// Messages sent to push services and accepted (for `/metrics` and tests).
     pub delivered: std::sync::atomic::AtomicU64,
+    /// The deliveries under way and their limits.
+    pub deliveries: delivery::Deliveries,
 }
 
 impl Corr {
     /// The VAPID key (made and stored on the first start) and the push client.
-    pub async fn new(db: &db::Db) -> Result<Corr, String> {
+    pub async fn new(db: &db::Db, settings: &Settings) -> Result<Corr, String> {
         Ok(Corr {
             vapid: push::Vapid::load_or_make(db).await?,
-            client: push::client(),
+            client: push::client(settings.push_loopback),
             delivered: std::sync::atomic::AtomicU64::new(0),
+            deliveries: delivery::Deliveries::default(),
         })
     }
 }
@@ -370,8 +381,11 @@ async fn insert_timer(
     Ok(r.rows_affected() == 1)
 }
 
-/// Start the scheduler: every tick it fires the due timers and sends the queued messages.
+/// Start the scheduler: every tick it fires the due timers; the queued messages are sent by a
+/// task of their own ([`delivery::start`]), so that no push service, however slow, holds up a
+/// deadline.
 pub fn start(app: &Arc<App>) {
+    delivery::start(app);
     let app = app.clone();
     tokio::spawn(async move {
         repair(&app).await;
@@ -390,11 +404,6 @@ pub fn start(app: &Arc<App>) {
             if let Err(e) = fire_due(&app).await {
                 if !*shutdown.borrow() {
                     crate::log(&format!("correspondence timers: {e}"));
-                }
-            }
-            if let Err(e) = deliver(&app).await {
-                if !*shutdown.borrow() {
-                    crate::log(&format!("push messages: {e}"));
                 }
             }
             let now = app.cfg.clock.now();
@@ -719,113 +728,7 @@ async fn notice(app: &App, ds: Vec<Due>, now: i64) -> Result<(), String> {
     .await
     .map_err(db::db_err)?;
     tx.commit().await.map_err(db::db_err)?;
-    Ok(())
-}
-
-/// A person's subscriptions that take a kind of message.
-pub async fn subscriptions(
-    app: &App,
-    user: i64,
-    class: &str,
-) -> Result<Vec<push::Subscription>, String> {
-    let rows = sqlx::query(
-        "SELECT endpoint, p256dh, auth, kinds FROM push_subscriptions WHERE user_id = $1",
-    )
-    .bind(user)
-    .fetch_all(&app.db.pool)
-    .await
-    .map_err(db::db_err)?;
-    let mut subs = Vec::new();
-    for r in &rows {
-        let kinds = db::text(r, "kinds")?;
-        if kinds.split(',').any(|k| k == class) {
-            subs.push(push::Subscription {
-                endpoint: db::text(r, "endpoint")?,
-                keys: push::Keys {
-                    p256dh: db::text(r, "p256dh")?,
-                    auth: db::text(r, "auth")?,
-                },
-            });
-        }
-    }
-    Ok(subs)
-}
-
-/// How long a claimed message waits before another try (the push service did not answer, or
-/// the process stopped while sending).
-const RETRY: i64 = 60;
-
-/// Send the queued messages. A message is claimed before it is sent (so two instances do not
-/// both send it), deleted once every subscription answered for good, and tried again after
-/// [`RETRY`] seconds otherwise; it gives up after a day (the push services' own limit).
-pub async fn deliver(app: &App) -> Result<(), String> {
-    let now = app.cfg.clock.now();
-    let rows = sqlx::query(
-        "SELECT id, user_id, kind, topic, payload, created_at FROM push_outbox \
-         WHERE claimed_at IS NULL OR claimed_at < $1 ORDER BY id LIMIT 200",
-    )
-    .bind(now - RETRY)
-    .fetch_all(&app.db.pool)
-    .await
-    .map_err(db::db_err)?;
-    let corr = &app.corr;
-    for r in &rows {
-        let id = db::int(r, "id")?;
-        let claimed = sqlx::query(
-            "UPDATE push_outbox SET claimed_at = $1 WHERE id = $2 \
-             AND (claimed_at IS NULL OR claimed_at < $3)",
-        )
-        .bind(now)
-        .bind(id)
-        .bind(now - RETRY)
-        .execute(&app.db.pool)
-        .await
-        .map_err(db::db_err)?;
-        if claimed.rows_affected() != 1 {
-            continue;
-        }
-        let user = db::int(r, "user_id")?;
-        let class = db::text(r, "kind")?;
-        let topic = db::text(r, "topic")?;
-        let payload: push::Payload =
-            serde_json::from_str(&db::text(r, "payload")?).map_err(|e| e.to_string())?;
-        let mut retry = false;
-        for sub in subscriptions(app, user, &class).await? {
-            match push::send(
-                &corr.client,
-                &corr.vapid,
-                &settings(app).contact,
-                &sub,
-                &payload,
-                &topic,
-                settings(app).push_timeout,
-            )
-            .await
-            {
-                push::Sent::Delivered => {
-                    corr.delivered
-                        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                }
-                push::Sent::Gone => {
-                    sqlx::query("DELETE FROM push_subscriptions WHERE endpoint = $1")
-                        .bind(sub.endpoint.as_str())
-                        .execute(&app.db.pool)
-                        .await
-                        .map_err(db::db_err)?;
-                }
-                push::Sent::Retry => retry = true,
-                push::Sent::Refused => {}
-            }
-        }
-        let expired = now - db::int(r, "created_at")? > clock::DAY;
-        if !retry || expired {
-            sqlx::query("DELETE FROM push_outbox WHERE id = $1")
-                .bind(id)
-                .execute(&app.db.pool)
-                .await
-                .map_err(db::db_err)?;
-        }
-    }
+    app.corr.deliveries.wake();
     Ok(())
 }
 

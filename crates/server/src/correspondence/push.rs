@@ -3,15 +3,29 @@
 //! signed for the push service (VAPID, RFC 8292, an ES256 token signed with `p256`), and posted
 //! with the hyper-util client (HTTPS through rustls). A push service that answers 404 or 410 has
 //! dropped the subscription: it is deleted here too.
+//!
+//! An endpoint is a URL that anyone with a session gives the server, which then posts to it:
+//! the server would be a proxy into its own network. So an endpoint must be `https://` to a
+//! public host on the default port ([`check`]), and every connection is checked when it is
+//! made, on the address it is made to ([`client`]): names are resolved by a resolver that keeps
+//! public addresses only, and the connector refuses a connection to any other address, so a
+//! name that resolved to a public address when it was registered and resolves to a private one
+//! now (DNS rebinding) reaches nothing. Redirects are not followed (hyper's client does not).
 
+use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD as B64;
 use base64::Engine as _;
 use http_body_util::{BodyExt as _, Full};
 use hyper::body::Bytes;
+use hyper_util::client::legacy::connect::dns::Name;
+use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
+use hyper_util::rt::{TokioExecutor, TokioIo};
 use p256::ecdsa::signature::Signer as _;
 use serde::{Deserialize, Serialize};
 use web_push_native::p256 as wp256;
@@ -133,22 +147,112 @@ impl Vapid {
     }
 }
 
-/// Check a subscription from a browser: an `https` endpoint (or `http` on loopback, for
-/// tests and development), a valid P-256 key and a 16-byte secret.
-pub fn check(sub: &Subscription) -> Result<(), String> {
+/// Subscriptions one person may have (devices with notifications on); one more is refused.
+pub const MAX_SUBSCRIPTIONS: i64 = 10;
+
+/// Whether an address is one of the public internet's: not loopback, private (RFC 1918, IPv6
+/// unique local), link-local (cloud metadata services live there), shared (carrier-grade NAT),
+/// unspecified, broadcast, multicast, documentation, benchmarking or reserved. An IPv4 address
+/// inside IPv6 (mapped, NAT64) is judged as that IPv4 address; other IPv6 addresses must be
+/// global unicast (2000::/3), less the special ranges inside it.
+#[must_use]
+pub fn is_public(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, c, _] = v4.octets();
+            !(a == 0
+                || a == 10
+                || a == 127
+                || (a == 100 && (64..128).contains(&b))
+                || (a == 169 && b == 254)
+                || (a == 172 && (16..32).contains(&b))
+                || (a == 192 && b == 168)
+                || (a == 192 && b == 0 && (c == 0 || c == 2))
+                || (a == 192 && b == 88 && c == 99)
+                || (a == 198 && (b == 18 || b == 19))
+                || (a == 198 && b == 51 && c == 100)
+                || (a == 203 && b == 0 && c == 113)
+                || a >= 224)
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return is_public(IpAddr::V4(v4));
+            }
+            let s = v6.segments();
+            // NAT64's well-known prefix 64:ff9b::/96 carries an IPv4 address.
+            if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+                let [a, b] = s[6].to_be_bytes();
+                let [c, d] = s[7].to_be_bytes();
+                return is_public(IpAddr::V4(std::net::Ipv4Addr::new(a, b, c, d)));
+            }
+            (s[0] & 0xe000) == 0x2000
+                // IETF protocol assignments (Teredo, benchmarking, ORCHID), documentation,
+                // 6to4 (an IPv4 address inside, of any kind).
+                && !(s[0] == 0x2001 && s[1] < 0x0200)
+                && !(s[0] == 0x2001 && s[1] == 0x0db8)
+                && s[0] != 0x2002
+        }
+    }
+}
+
+/// Whether the server may connect to `ip` for a push: a public address, or with
+/// [`Settings::push_loopback`](super::Settings::push_loopback) (tests only) a loopback one.
+#[must_use]
+pub fn allowed(ip: IpAddr, loopback: bool) -> bool {
+    is_public(ip) || (loopback && ip.is_loopback())
+}
+
+/// An endpoint's host as an address, if it is one (`[::1]` without its brackets).
+fn host_ip(uri: &hyper::Uri) -> Option<IpAddr> {
+    let host = uri.host()?;
+    host.trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse()
+        .ok()
+}
+
+/// Check a subscription from a browser: an `https` endpoint on the default port whose host is
+/// a public address or a name with a dot (not `localhost`), a valid P-256 key and a 16-byte
+/// secret. With `loopback` (tests only, see
+/// [`Settings::push_loopback`](super::Settings::push_loopback)), `http` or `https` to a
+/// loopback address on any port is accepted too. Where a name leads is checked on each
+/// connection (see [`client`]).
+pub fn check(sub: &Subscription, loopback: bool) -> Result<(), String> {
+    if sub.endpoint.len() > 1000 {
+        return Err("the endpoint is too long".to_string());
+    }
     let uri: hyper::Uri = sub
         .endpoint
         .parse()
         .map_err(|_| "the endpoint is not a URL".to_string())?;
-    let host = uri.host().unwrap_or("");
-    let loopback = host == "127.0.0.1" || host == "localhost" || host == "[::1]";
+    let ip = host_ip(&uri);
+    let test_receiver = loopback && ip.is_some_and(|ip| ip.is_loopback());
     match uri.scheme_str() {
         Some("https") => {}
-        Some("http") if loopback => {}
+        Some("http") if test_receiver => {}
         _ => return Err("the endpoint must be an https URL".to_string()),
     }
-    if sub.endpoint.len() > 1000 {
-        return Err("the endpoint is too long".to_string());
+    if !test_receiver {
+        let host = uri
+            .host()
+            .unwrap_or("")
+            .trim_end_matches('.')
+            .to_ascii_lowercase();
+        let private_name =
+            host == "localhost" || host.ends_with(".localhost") || !host.contains('.');
+        if ip.is_some_and(|ip| !is_public(ip)) || (ip.is_none() && private_name) {
+            return Err(
+                "the endpoint's host must be a push service on the internet, not a local or \
+                 private address"
+                    .to_string(),
+            );
+        }
+        if uri.port_u16().is_some_and(|p| p != 443) {
+            return Err("the endpoint must be on the https port (443)".to_string());
+        }
+    }
+    if uri.authority().is_some_and(|a| a.as_str().contains('@')) {
+        return Err("the endpoint may not hold a user name or password".to_string());
     }
     keys_of(sub)?;
     Ok(())
@@ -181,24 +285,125 @@ pub enum Sent {
     Refused,
 }
 
-/// The HTTP client for push services.
-pub type PushClient = Client<
-    hyper_rustls::HttpsConnector<hyper_util::client::legacy::connect::HttpConnector>,
-    Full<Bytes>,
->;
+/// How long connecting to a push service may take (the whole request has
+/// [`Settings::push_timeout`](super::Settings::push_timeout)).
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// A client for push services: HTTPS (rustls, the web's root certificates), or plain HTTP to
-/// loopback.
+/// The error of a connection refused for its address.
+const NOT_PUBLIC: &str = "not a public address";
+
+fn not_public(what: &str) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::PermissionDenied,
+        format!("{what}: {NOT_PUBLIC}"),
+    )
+}
+
+type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+/// Resolves a push service's name to its public addresses only (none: an error).
+#[derive(Clone, Debug)]
+pub struct PublicResolver {
+    loopback: bool,
+}
+
+impl tower::Service<Name> for PublicResolver {
+    type Response = std::vec::IntoIter<SocketAddr>;
+    type Error = std::io::Error;
+    type Future = BoxFuture<Result<Self::Response, std::io::Error>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), std::io::Error>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, name: Name) -> Self::Future {
+        let loopback = self.loopback;
+        Box::pin(async move {
+            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((name.as_str(), 0))
+                .await?
+                .filter(|a| allowed(a.ip(), loopback))
+                .collect();
+            if addrs.is_empty() {
+                return Err(not_public(name.as_str()));
+            }
+            Ok(addrs.into_iter())
+        })
+    }
+}
+
+/// The connector under TLS: refuses an endpoint whose host is an address that is not public
+/// before connecting, and any connection whose peer is not a public address once connected
+/// (before a byte is sent).
+#[derive(Clone, Debug)]
+pub struct PublicConnector {
+    inner: HttpConnector<PublicResolver>,
+    loopback: bool,
+}
+
+impl tower::Service<hyper::Uri> for PublicConnector {
+    type Response = TokioIo<tokio::net::TcpStream>;
+    type Error = Box<dyn std::error::Error + Send + Sync>;
+    type Future = BoxFuture<Result<Self::Response, Self::Error>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx).map_err(Into::into)
+    }
+
+    fn call(&mut self, uri: hyper::Uri) -> Self::Future {
+        let loopback = self.loopback;
+        if let Some(ip) = host_ip(&uri).filter(|ip| !allowed(*ip, loopback)) {
+            return Box::pin(async move { Err(not_public(&ip.to_string()).into()) });
+        }
+        let connecting = self.inner.call(uri);
+        Box::pin(async move {
+            let stream = connecting.await?;
+            let peer = stream.inner().peer_addr()?;
+            if !allowed(peer.ip(), loopback) {
+                return Err(not_public(&peer.ip().to_string()).into());
+            }
+            Ok(stream)
+        })
+    }
+}
+
+/// The HTTP client for push services.
+pub type PushClient = Client<hyper_rustls::HttpsConnector<PublicConnector>, Full<Bytes>>;
+
+/// A client for push services: HTTPS (rustls, the web's root certificates) to public
+/// addresses only, connecting within [`CONNECT_TIMEOUT`]; with `loopback` (tests only) plain
+/// HTTP or HTTPS to loopback addresses too.
 #[must_use]
-pub fn client() -> PushClient {
-    let https = hyper_rustls::HttpsConnectorBuilder::new()
-        .with_webpki_roots()
-        .https_or_http()
-        .enable_http1()
-        .build();
+pub fn client(loopback: bool) -> PushClient {
+    let mut http = HttpConnector::new_with_resolver(PublicResolver { loopback });
+    http.enforce_http(false);
+    http.set_connect_timeout(Some(CONNECT_TIMEOUT));
+    let connector = PublicConnector {
+        inner: http,
+        loopback,
+    };
+    let builder = hyper_rustls::HttpsConnectorBuilder::new().with_webpki_roots();
+    let https = if loopback {
+        builder.https_or_http()
+    } else {
+        builder.https_only()
+    }
+    .enable_http1()
+    .wrap_connector(connector);
     Client::builder(TokioExecutor::new())
         .pool_idle_timeout(Duration::from_secs(30))
         .build(https)
+}
+
+/// Whether an error of the client is a connection refused for its address.
+fn refused_address(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cur = Some(e);
+    while let Some(e) = cur {
+        if e.to_string().ends_with(NOT_PUBLIC) {
+            return true;
+        }
+        cur = e.source();
+    }
+    false
 }
 
 /// Encrypt and send one message to one subscription, within `timeout`.
@@ -241,17 +446,28 @@ pub async fn send(
     let Ok(req) = req else {
         return Sent::Refused;
     };
-    match tokio::time::timeout(timeout, client.request(req)).await {
-        Ok(Ok(res)) => {
-            let status = res.status().as_u16();
-            let _ = tokio::time::timeout(timeout, res.into_body().collect()).await;
-            match status {
-                200..=299 => Sent::Delivered,
-                404 | 410 => Sent::Gone,
-                429 | 500..=599 => Sent::Retry,
-                _ => Sent::Refused,
-            }
-        }
+    // One deadline for the answer and its body.
+    let answered = tokio::time::timeout(timeout, async {
+        let res = client.request(req).await?;
+        let status = res.status().as_u16();
+        // The answer's body is not needed: read a little of it, so that the connection can
+        // carry the next message, and no more.
+        let _ = http_body_util::Limited::new(res.into_body(), 16 * 1024)
+            .collect()
+            .await;
+        Ok::<u16, hyper_util::client::legacy::Error>(status)
+    })
+    .await;
+    match answered {
+        Ok(Ok(status)) => match status {
+            200..=299 => Sent::Delivered,
+            404 | 410 => Sent::Gone,
+            429 | 500..=599 => Sent::Retry,
+            // Redirects (not followed) and other refusals.
+            _ => Sent::Refused,
+        },
+        // An endpoint that leads to an address that is not public is no push service.
+        Ok(Err(e)) if refused_address(&e) => Sent::Gone,
         _ => Sent::Retry,
     }
 }
@@ -307,19 +523,179 @@ mod tests {
                 auth: B64.encode([7u8; 16]),
             },
         };
-        assert_eq!(check(&good), Ok(()));
+        assert_eq!(check(&good, false), Ok(()));
         let mut s = good.clone();
-        s.endpoint = "http://push.example.com/x".into();
-        assert!(check(&s).is_err());
-        s.endpoint = "http://127.0.0.1:9/x".into();
-        assert_eq!(check(&s), Ok(()));
+        for bad in [
+            "http://push.example.com/x",
+            "http://127.0.0.1:9/x",
+            "https://127.0.0.1:9/x",
+            "http://localhost:9/x",
+            "https://localhost/x",
+            "https://a.localhost./x",
+            "https://[::1]/x",
+            "https://10.1.2.3/x",
+            "https://169.254.169.254/latest/meta-data/",
+            "https://[fd00::1]/x",
+            "https://[::ffff:192.168.0.1]/x",
+            "https://metadata/x",
+            "https://push.example.com:8443/x",
+            "https://user:pw@push.example.com/x",
+            "ftp://push.example.com/x",
+        ] {
+            s.endpoint = bad.into();
+            assert!(check(&s, false).is_err(), "{bad}");
+        }
+        s.endpoint = "https://push.example.com:443/x".into();
+        assert_eq!(check(&s, false), Ok(()));
+        // The tests' receivers on loopback, with the test setting only.
+        for test in [
+            "http://127.0.0.1:9/x",
+            "https://127.0.0.2:9/x",
+            "http://[::1]:9/x",
+        ] {
+            s.endpoint = test.into();
+            assert_eq!(check(&s, true), Ok(()), "{test}");
+        }
+        s.endpoint = "http://10.1.2.3:9/x".into();
+        assert!(check(&s, true).is_err());
         let mut s = good.clone();
         s.keys.auth = B64.encode([7u8; 15]);
-        assert!(check(&s).is_err());
+        assert!(check(&s, false).is_err());
         let mut s = good;
         s.keys.p256dh = "AAAA".into();
-        assert!(check(&s).is_err());
+        assert!(check(&s, false).is_err());
         assert!(topic("a").len() <= 32);
         assert_ne!(topic("a"), topic("b"));
+    }
+
+    #[test]
+    fn only_public_addresses_are_public() {
+        for private in [
+            "0.0.0.0",
+            "10.0.0.1",
+            "100.64.0.1",
+            "127.0.0.1",
+            "127.0.0.2",
+            "169.254.169.254",
+            "172.16.0.1",
+            "172.31.255.255",
+            "192.0.0.170",
+            "192.0.2.1",
+            "192.168.1.1",
+            "198.18.0.1",
+            "198.51.100.1",
+            "203.0.113.1",
+            "224.0.0.1",
+            "255.255.255.255",
+            "::",
+            "::1",
+            "::ffff:127.0.0.1",
+            "::ffff:10.0.0.1",
+            "64:ff9b::a00:1",
+            "fc00::1",
+            "fd12:3456::1",
+            "fe80::1",
+            "ff02::1",
+            "2001:db8::1",
+            "2001::1",
+            "2002:a00:1::1",
+            "fd00:ec2::254",
+        ] {
+            assert!(!is_public(private.parse().unwrap()), "{private}");
+        }
+        for public in [
+            "8.8.8.8",
+            "142.250.74.78",
+            "172.32.0.1",
+            "100.128.0.1",
+            "::ffff:8.8.8.8",
+            "64:ff9b::808:808",
+            "2a00:1450:4001:82b::200a",
+            "2606:4700::1111",
+        ] {
+            assert!(is_public(public.parse().unwrap()), "{public}");
+        }
+        assert!(allowed("127.0.0.1".parse().unwrap(), true));
+        assert!(!allowed("10.0.0.1".parse().unwrap(), true));
+    }
+
+    /// A name that leads to loopback, and a loopback address stored before endpoints were
+    /// checked, reach nothing: the connection is refused by its address, before a byte is
+    /// sent, and the subscription is gone.
+    #[tokio::test]
+    async fn connections_to_addresses_that_are_not_public_are_refused() {
+        let l = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = l.local_addr().unwrap().port();
+        let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let a = accepted.clone();
+        let server = tokio::spawn(async move {
+            while let Ok((_s, _)) = l.accept().await {
+                a.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        });
+        let secret = p256::SecretKey::random(&mut p256::elliptic_curve::rand_core::OsRng);
+        let v = Vapid::from_secret(&secret.to_bytes()).unwrap();
+        let ua = p256::SecretKey::random(&mut p256::elliptic_curve::rand_core::OsRng);
+        let payload = Payload {
+            kind: "turn".into(),
+            title: "t".into(),
+            body: "b".into(),
+            url: "/".into(),
+            tables: vec![],
+            tag: "t".into(),
+        };
+        let c = client(false);
+        for endpoint in [
+            format!("https://localhost:{port}/admin/shutdown?confirm=yes"),
+            format!("https://127.0.0.1:{port}/admin/shutdown?confirm=yes"),
+            format!("http://127.0.0.1:{port}/admin/shutdown?confirm=yes"),
+        ] {
+            let sub = Subscription {
+                endpoint: endpoint.clone(),
+                keys: Keys {
+                    p256dh: B64.encode(ua.public_key().to_encoded_point(false).as_bytes()),
+                    auth: B64.encode([7u8; 16]),
+                },
+            };
+            let sent = send(
+                &c,
+                &v,
+                "mailto:a@b.c",
+                &sub,
+                &payload,
+                "t",
+                Duration::from_secs(5),
+            )
+            .await;
+            let expected = if endpoint.starts_with("http:") {
+                // Plain HTTP is refused before any connection is tried.
+                Sent::Retry
+            } else {
+                Sent::Gone
+            };
+            assert_eq!(sent, expected, "{endpoint}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), 0);
+        // The test setting lets the loopback receiver be reached.
+        let sub = Subscription {
+            endpoint: format!("http://127.0.0.1:{port}/p"),
+            keys: Keys {
+                p256dh: B64.encode(ua.public_key().to_encoded_point(false).as_bytes()),
+                auth: B64.encode([7u8; 16]),
+            },
+        };
+        let _ = send(
+            &client(true),
+            &v,
+            "mailto:a@b.c",
+            &sub,
+            &payload,
+            "t",
+            Duration::from_millis(300),
+        )
+        .await;
+        assert_eq!(accepted.load(std::sync::atomic::Ordering::SeqCst), 1);
+        server.abort();
     }
 }

@@ -60,6 +60,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0010_corr_turns_mutes.sql"),
         include_str!("../../migrations/postgres/0010_corr_turns_mutes.sql"),
     ),
+    (
+        11,
+        include_str!("../../migrations/sqlite/0011_push_delivery.sql"),
+        include_str!("../../migrations/postgres/0011_push_delivery.sql"),
+    ),
 ];
 
 /// Which database.

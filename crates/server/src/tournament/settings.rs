@@ -162,8 +162,15 @@ impl Settings {
         if name.is_empty() || name.chars().count() > 64 {
             return Err("a tournament's name has 1 to 64 characters".into());
         }
-        if name.chars().any(char::is_control) {
-            return Err("a tournament's name has no control characters".into());
+        // As chat lines: no bidirectional controls (a right-to-left override turns the name
+        // and what follows it around) nor zero-width characters.
+        if name
+            .chars()
+            .any(|c| c.is_control() || crate::table::actor::invisible(c))
+        {
+            return Err(
+                "a tournament's name has no control, bidirectional or zero-width characters".into(),
+            );
         }
         if let Format::CutThroat {
             rounds,

@@ -34,8 +34,8 @@ impl Said {
 }
 
 /// Characters removed from chat lines: bidirectional controls (embeddings, overrides,
-/// isolates, marks) and zero-width ones.
-pub(super) fn invisible(c: char) -> bool {
+/// isolates, marks) and zero-width ones. Tournament names refuse them.
+pub fn invisible(c: char) -> bool {
     matches!(
         c,
         '\u{200B}'..='\u{200F}'

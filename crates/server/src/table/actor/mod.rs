@@ -28,6 +28,7 @@ mod seats;
 
 pub use hub::*;
 
+pub use chat::invisible;
 use chat::{load_chat, Said};
 use computer::choose;
 
