@@ -279,3 +279,39 @@ fn the_arena_rates_engines_and_levels_with_intervals() {
     assert_eq!(v["matches"][0]["conduct_b"]["forfeited"], true, "{v}");
     assert!(v["ratings"][1]["elo"].as_f64() < Some(1000.0), "{v}");
 }
+
+/// A request's open ends are the table view's: the same arms, pips and counts at every point of
+/// random hands of every preset.
+#[test]
+fn requests_show_the_open_ends_the_table_view_shows() {
+    use fiveup_engine::{FastRng, LayoutTree, Phase, Rules, Seed, State};
+    let mut rng = FastRng::new(3);
+    let mut compared = 0;
+    for preset in Preset::ALL {
+        for players in [2u8, 4] {
+            let rules = Rules::preset(preset, players);
+            if rules.validate().is_err() {
+                continue;
+            }
+            for n in 0..6 {
+                let mut s = State::from_seed(rules, &Seed::from_u64(n)).unwrap();
+                while matches!(s.phase(), Phase::Play | Phase::Claim) {
+                    let tree = LayoutTree::from_history(&rules, s.log());
+                    let ours: Vec<_> = fiveup_outside::encode::open_ends(s.layout(), &tree)
+                        .iter()
+                        .map(|e| (e.arm, e.pip, e.counts))
+                        .collect();
+                    let table: Vec<_> = fiveup_server::table::project::open_ends(s.layout(), &tree)
+                        .iter()
+                        .map(|e| (e.arm, e.pip, e.counts))
+                        .collect();
+                    assert_eq!(ours, table, "{preset}");
+                    compared += 1;
+                    let l = s.legal_actions();
+                    s.apply(l[rng.below(l.len() as u32) as usize]).unwrap();
+                }
+            }
+        }
+    }
+    assert!(compared > 1000);
+}
