@@ -106,12 +106,24 @@ pub fn match_rules_from(
     partners: bool,
     options: &[String],
 ) -> Result<Rules, String> {
-    let table = rules_from(rules, players, false, false, options)?.players;
+    let words = rule_words(rules, options)?;
+    let mut table = rules_from(rules, players, false, false, options)?.players;
+    // Partnerships need four or six: without a table size given, four.
+    let players = if partners
+        && players.is_none()
+        && named_option(&words, "players").is_none()
+        && table != 4
+        && table != 6
+    {
+        table = 4;
+        Some(4)
+    } else {
+        players
+    };
     if partners && table != 4 && table != 6 {
         return Err(format!("--partners needs --players 4 or 6, not {table}"));
     }
     let mut r = rules_from(rules, players, partners, false, options)?;
-    let words = rule_words(rules, options)?;
     if !partners
         && r.players == 4
         && named_option(&words, "partnerships").is_none()

@@ -275,9 +275,65 @@ fn the_arena_rates_engines_and_levels_with_intervals() {
     let v = json_of(&fiveup(&[
         "arena", "random", &bad, "--deals", "3", "--json",
     ]));
-    // A forfeited match is lost on every deal.
+    // A forfeited match is lost on every deal, in its row as in the ratings.
     assert_eq!(v["matches"][0]["conduct_b"]["forfeited"], true, "{v}");
+    assert_eq!(v["matches"][0]["deals_won_a"], 3, "{v}");
+    assert_eq!(v["matches"][0]["deals_won_b"], 0, "{v}");
+    assert_eq!(
+        v["matches"][0]["forfeited"],
+        serde_json::json!([false, true]),
+        "{v}"
+    );
     assert!(v["ratings"][1]["elo"].as_f64() < Some(1000.0), "{v}");
+    let o = fiveup(&["arena", "random", &bad, "--deals", "3"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("| 3 / 0 / 0 (forfeited; as played"), "{text}");
+}
+
+/// The arena names a level as given (`casual (greedy)`), takes `--players` as `fiveup match`
+/// does (`--seats` still works), and a match with `--partners` alone plays four seats.
+#[test]
+fn the_arena_and_match_read_the_table_alike() {
+    let v = json_of(&fiveup(&[
+        "arena",
+        "casual",
+        "random",
+        "--deals",
+        "2",
+        "--players",
+        "3",
+        "--json",
+    ]));
+    assert_eq!(v["ratings"][0]["name"], "casual (greedy)", "{v}");
+    assert!(v["rules"].as_str().unwrap().contains("players=3"), "{v}");
+    let v = json_of(&fiveup(&[
+        "arena", "casual", "random", "--deals", "2", "--seats", "3", "--json",
+    ]));
+    assert!(v["rules"].as_str().unwrap().contains("players=3"), "{v}");
+    let v = json_of(&fiveup(&[
+        "match",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--partners",
+        "--deals",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(v["players"], 4, "{v}");
+    assert_eq!(v["partners"], true, "{v}");
+    let o = fiveup(&[
+        "match",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--partners",
+        "--players",
+        "3",
+    ]);
+    assert!(!o.status.success());
 }
 
 /// A request's open ends are the table view's: the same arms, pips and counts at every point of
