@@ -371,3 +371,73 @@ fn requests_show_the_open_ends_the_table_view_shows() {
     }
     assert!(compared > 1000);
 }
+
+/// `shown` means one thing in both protocols: for a double drawn for the lead
+/// (`no-double=draw-until-double`), the engine protocol's `shown` and the table protocol's
+/// `shown_tile` are both that double.
+#[test]
+fn a_double_drawn_for_the_lead_is_shown_alike_in_both_protocols() {
+    use fiveup_engine::{Entry, LeadKind, Rules, Seat};
+    use fiveup_outside::{Encoder, ToEngine};
+    use fiveup_protocol::UserRef;
+    use fiveup_server::table::fairness;
+    use fiveup_server::table::project::{table_view, Viewer};
+    use fiveup_server::table::{SeatSetup, Stored, TableConfig, TableCore};
+    let rules = Rules::parse("five-up no-double=draw-until-double hand=3").unwrap();
+    for k in 0..=255u8 {
+        let mut core = TableCore::new(TableConfig {
+            id: "t".into(),
+            rules,
+            seats: vec![SeatSetup::Open, SeatSetup::Open],
+            creator: None,
+            unlisted: true,
+            created_at: 0,
+            request: None,
+            correspondence: None,
+            tournament: None,
+            hints: false,
+        });
+        for seat in 0..2u8 {
+            let user = UserRef {
+                id: i64::from(seat) + 1,
+                name: format!("p{seat}"),
+                registered: true,
+                bot: false,
+            };
+            core.apply(&Stored::Sit { seat, user }).unwrap();
+        }
+        core.apply(&Stored::Start).unwrap();
+        core.apply(&Stored::Commit {
+            hand: 1,
+            server_seed: fairness::to_hex(&[k; 32]),
+        })
+        .unwrap();
+        core.apply(&Stored::Deal { hand: 1 }).unwrap();
+        let state = core.state.clone().unwrap();
+        if state.lead_kind() != LeadKind::DrawUntilDouble {
+            continue;
+        }
+        let drawn = state.log().iter().rev().find_map(|e| match *e {
+            Entry::LeadDraw { tile, .. } => tile,
+            _ => None,
+        });
+        assert!(drawn.is_some_and(|t| t.is_double()));
+        for seat in 0..2u8 {
+            let view = table_view(
+                &core,
+                Viewer {
+                    seat: Some(seat),
+                    user: None,
+                },
+            );
+            assert_eq!(view.shown_tile, drawn, "the table protocol");
+            let msgs = Encoder::new().catch_up(&state.view(Seat(seat)));
+            let Some(ToEngine::Hand { shown, .. }) = msgs.get(1) else {
+                panic!("{msgs:?}")
+            };
+            assert_eq!(*shown, drawn, "the engine protocol");
+        }
+        return;
+    }
+    panic!("no deal without a double among 256");
+}

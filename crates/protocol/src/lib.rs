@@ -596,8 +596,8 @@ pub struct TableView {
     pub lead_kind: Option<LeadKind>,
     /// The tile that decided who leads, which everyone has seen: the highest double (or the
     /// set's top double, or the heaviest tile) that its holder must lead or that made them the
-    /// leader. `None` for a free lead, a lead by lot, or a double drawn for the lead (it is in
-    /// the history).
+    /// leader, or the double drawn for the lead (that draw is also in the history). `None` for
+    /// a free lead or a lead by lot.
     #[serde(default)]
     pub shown_tile: Option<Tile>,
     /// For a hand opened by lot (`first-lead=lot`): the seat the lot chose (the deal's `lot`
