@@ -80,7 +80,8 @@ pub struct Args {
     /// Seconds between looks for new challenges and seats.
     #[arg(long, default_value_t = 2.0)]
     pub poll: f64,
-    /// How long to keep trying to reach the server for a game before giving it up, seconds.
+    /// How long to keep trying to reach the server, seconds: at the start (with a growing wait
+    /// between tries), and for a game whose connection was lost before giving it up.
     #[arg(long, default_value_t = 600)]
     pub give_up: u64,
     /// The engine command, after `--`.
@@ -305,13 +306,7 @@ async fn bridge(
     host: Arc<EngineHost>,
 ) -> Result<(), String> {
     let server = Server::parse(&args.server, args.ca.as_deref()).await?;
-    let me = request(&server, token, "GET", "/api/bot/account", None).await?;
-    if let Some(e) = refused(&me) {
-        return Err(e);
-    }
-    if me.status != 200 {
-        return Err(format!("GET /api/bot/account: {} {}", me.status, me.body));
-    }
+    let me = reach(&server, token, Duration::from_secs(args.give_up)).await?;
     let me: serde_json::Value = serde_json::from_str(&me.body).map_err(|e| e.to_string())?;
     say(&format!(
         "playing as {} (engine {}) on {}",
@@ -408,6 +403,40 @@ async fn bridge(
             }
         }
         tokio::time::sleep(poll).await;
+    }
+}
+
+/// The bot's account, asked of a server that may not be up yet: a server that cannot be reached
+/// (or answers 502 to 504 from behind a proxy) is asked again with a growing wait (0.25 s,
+/// doubling, at most 15 s) for up to `give_up`; a refused token, a certificate that cannot be
+/// checked or any other answer stops at once.
+async fn reach(server: &Server, token: &str, give_up: Duration) -> Result<Response, String> {
+    let t0 = tokio::time::Instant::now();
+    let mut wait = Duration::from_millis(250);
+    loop {
+        let why = match request(server, token, "GET", "/api/bot/account", None).await {
+            Ok(r) if r.status == 200 => return Ok(r),
+            Ok(r) if (502..=504).contains(&r.status) => format!("the server answers {}", r.status),
+            Ok(r) => {
+                return Err(refused(&r)
+                    .unwrap_or_else(|| format!("GET /api/bot/account: {} {}", r.status, r.body)))
+            }
+            // A certificate that cannot be checked will not be checked later either.
+            Err(e) if e.starts_with("TLS with") => return Err(e),
+            Err(e) => e,
+        };
+        if t0.elapsed() + wait > give_up {
+            return Err(format!(
+                "cannot reach the server (gave up after {} s): {why}",
+                give_up.as_secs()
+            ));
+        }
+        say(&format!(
+            "{why}; trying again in {:.1} s",
+            wait.as_secs_f64()
+        ));
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(Duration::from_secs(15));
     }
 }
 

@@ -502,3 +502,74 @@ async fn the_bridge_sends_the_engine_what_a_local_game_sends() {
     }
     server.shutdown().await;
 }
+
+/// A server that is down when the bridge starts is tried again with a growing wait (within
+/// `--give-up`): once it is up the bridge plays; with a short `--give-up` it gives up saying so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bridge_waits_for_a_server_that_is_not_up_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("late.db").display().to_string();
+    let port = free_port();
+    let mut cfg = config(&db);
+    cfg.bind = format!("127.0.0.1:{port}").parse().unwrap();
+    let server = fiveup_server::start(cfg.clone()).await.unwrap();
+    let addr = server.local_addr();
+    let ann = register(addr, "annlate").await;
+    let (token, _) = make_bot(addr, &ann, "latebot").await;
+    server.shutdown().await;
+
+    let bin = env!("CARGO_BIN_EXE_fiveup");
+    let url = format!("http://{addr}");
+    // Nobody listens: a short --give-up ends with why.
+    let out = Command::new(bin)
+        .args(["connect", "--server", &url, "--give-up", "1", "--"])
+        .args([bin, "engine", "greedy"])
+        .env("FIVEUP_BOT_TOKEN", &token)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("trying again") && err.contains("gave up after 1 s"),
+        "{err}"
+    );
+
+    let child = Command::new(bin)
+        .args(["connect", "--server", &url, "--give-up", "120"])
+        .args(["--open", "--max-games", "1", "--poll", "0.2", "--"])
+        .args([bin, "engine", "greedy"])
+        .env("FIVEUP_BOT_TOKEN", &token)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut bridge = Proc(child);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let t: Value = post(
+        addr,
+        "/api/tables",
+        Some(&ann),
+        &json!({"rules": "five-up target=50", "seats": [{"kind": "bot", "level": "greedy"}, {"kind": "open"}]}),
+    )
+    .await
+    .json();
+    let table = t["id"].as_str().unwrap().to_string();
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(s) = bridge.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "the bridge did not finish"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut bridge.0.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(status.success(), "{err}");
+    assert!(err.contains("trying again"), "{err}");
+    assert!(err.contains(&format!("table {table}: game over")), "{err}");
+    server.shutdown().await;
+}
