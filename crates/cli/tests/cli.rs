@@ -842,6 +842,12 @@ fn tournament_bad_input_gets_a_clear_error() {
         );
         assert!(stderr(&o).contains("does not apply"), "{}", stderr(&o));
     }
+    // An even best-of could leave a knockout match level: refused, as the server refuses it.
+    for format in ["knockout", "double"] {
+        let o = tournament(format, &["--field", "4", "--best-of", "2"]);
+        assert!(!o.status.success() && stdout(&o).is_empty(), "{format}");
+        assert!(stderr(&o).contains("odd number of games"), "{}", stderr(&o));
+    }
     let o = tournament("duplicate", &["--field", "3", "--house", "nobody"]);
     assert!(
         !o.status.success() && stderr(&o).contains("--house"),
