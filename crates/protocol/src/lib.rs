@@ -89,6 +89,8 @@ pub enum ErrorCode {
     NoSuchGame,
     /// No such user.
     NoSuchUser,
+    /// No such tournament.
+    NoSuchTournament,
     /// The seat is not free (or needs an invitation you do not have).
     SeatTaken,
     /// The invitation token is unknown or used.
@@ -129,7 +131,10 @@ impl ErrorCode {
         match self {
             ErrorCode::NotLoggedIn | ErrorCode::BadCredentials => 401,
             ErrorCode::BadOrigin => 403,
-            ErrorCode::NoSuchTable | ErrorCode::NoSuchGame | ErrorCode::NoSuchUser => 404,
+            ErrorCode::NoSuchTable
+            | ErrorCode::NoSuchGame
+            | ErrorCode::NoSuchUser
+            | ErrorCode::NoSuchTournament => 404,
             ErrorCode::NameTaken
             | ErrorCode::SeatTaken
             | ErrorCode::AlreadySeated
@@ -928,6 +933,14 @@ pub enum ServerMsg {
         name: String,
         /// The table to open.
         table: String,
+    },
+    /// A tournament you entered was cancelled by its creator: sent to every connection of
+    /// each person entered, whatever they are following.
+    TournamentCancelled {
+        /// The tournament's id.
+        tournament: String,
+        /// Its name.
+        name: String,
     },
 }
 

@@ -351,6 +351,17 @@ async fn open_all(
 
 /// One round of the director's work.
 async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
+    // Before the start its creator may cancel the event (`api::cancel` stores the operation).
+    if event.fmt.is_none() {
+        if let Some(stored) = load(app, &event.id).await? {
+            if stored.ops.len() > event.ops.len() {
+                *event = stored;
+            }
+        }
+        if event.finished {
+            return Ok(());
+        }
+    }
     let before = event.ops.len();
     let rows = entrants(app, &event.id).await?;
     let now = app.cfg.clock.now_ms();
