@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use fiveup_bots::duel::{bot_seed, deal_seed};
-use fiveup_bots::{level_spec, make_bot, Bot, LEVELS};
+use fiveup_bots::{make_bot, Bot, LEVELS};
 use fiveup_engine::{Phase, Rules, Seat, Side, State};
 use fiveup_tournament::arena::{Arena, ArenaSettings};
 use fiveup_tournament::cutthroat::{CutThroat, CutThroatSettings};

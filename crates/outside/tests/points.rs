@@ -23,8 +23,10 @@ fn an_engine_that_maximises_points_claims_what_its_lays_make() {
     let host: Arc<EngineHost> = EngineHost::start(&format!("python3 {MAXPOINTS}"), &config)
         .expect("python3 runs the engine");
     let party = Rules::preset(Preset::PartyTwelve, Preset::PartyTwelve.players().0);
-    let mut manual = Rules::default();
-    manual.manual_scoring = true;
+    let manual = Rules {
+        manual_scoring: true,
+        ..Rules::default()
+    };
     let mut claims = 0;
     for rules in [party, manual] {
         assert!(rules.manual_scoring);

@@ -172,7 +172,7 @@ impl Knockout {
         entrants: Vec<Entrant>,
     ) -> Result<Knockout, TournamentError> {
         settings.rule.validate()?;
-        if settings.rule.best_of % 2 == 0 {
+        if settings.rule.best_of.is_multiple_of(2) {
             return Err(TournamentError::Settings(format!(
                 "best of {}: a knockout match needs a winner, so an odd number of games",
                 settings.rule.best_of
