@@ -247,3 +247,68 @@ async fn tournament_requests_are_answered_by_name() {
     assert_eq!(e["status"], "finished", "{e}");
     server.shutdown().await;
 }
+
+/// A tournament game's record names each computer seat by its entrant (`club 1 (computer)`),
+/// not by the seat's usual computer name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_name_computer_entrants() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("names.db").display().to_string();
+    let mut cfg = config(&db);
+    cfg.tournament_tick = Duration::from_millis(50);
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let td = registered(addr, "namer").await;
+    let r = post(
+        addr,
+        "/api/tournaments",
+        Some(&td),
+        &json!({"name": "Names", "format": {"kind": "swiss", "rounds": 1},
+                "rules": "five-up target=50", "start_when": 2}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json::<Value>()["id"].as_str().unwrap().to_string();
+    for level in ["club", "casual"] {
+        let r = post(
+            addr,
+            &format!("/api/tournaments/{id}/bots"),
+            Some(&td),
+            &json!({"level": level, "count": 1}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let e = loop {
+        let e: Value = get(addr, &format!("/api/tournaments/{id}"), None)
+            .await
+            .json();
+        if e["status"] == "finished" {
+            break e;
+        }
+        assert!(Instant::now() < deadline, "the event did not finish: {e}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let names: Vec<String> = e["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["entrant"]["name"].as_str().unwrap().to_string())
+        .collect();
+    let table = e["games"][0]["games"][0]["table"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let record = get(addr, &format!("/api/games/{table}/record.txt"), None).await;
+    assert_eq!(record.status, 200, "{}", record.body);
+    for n in &names {
+        assert!(
+            record.body.contains(&format!("{n} (computer)")),
+            "{n}: {}",
+            record.body
+        );
+    }
+    assert!(!record.body.contains("Ada (computer)"), "{}", record.body);
+    server.shutdown().await;
+}

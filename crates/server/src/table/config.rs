@@ -91,6 +91,11 @@ pub struct TourTable {
     /// decided by the next score.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub match_ms: Option<u64>,
+    /// The name of each computer seat's entrant, by seat, for the game's record (`club 3`
+    /// is recorded `club 3 (computer)`); empty for a seat that is no entrant's computer
+    /// player (those keep the usual names).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 /// The strike of the turn clock that loses the game.
