@@ -328,7 +328,8 @@ fn match_text_summary_and_bad_input() {
             "--threads must be at least 1",
         ),
         (
-            vec!["--a", "greedy", "--b", "random", "--partners"],
+            // Alone, --partners plays four seats; with a table it cannot split, an error.
+            vec!["--a", "greedy", "--b", "random", "--partners", "--players", "3"],
             "--partners needs --players 4 or 6",
         ),
         (
