@@ -329,7 +329,15 @@ fn match_text_summary_and_bad_input() {
         ),
         (
             // Alone, --partners plays four seats; with a table it cannot split, an error.
-            vec!["--a", "greedy", "--b", "random", "--partners", "--players", "3"],
+            vec![
+                "--a",
+                "greedy",
+                "--b",
+                "random",
+                "--partners",
+                "--players",
+                "3",
+            ],
             "--partners needs --players 4 or 6",
         ),
         (
