@@ -154,6 +154,26 @@ pub const LEVELS: [(&str, &str); 5] = [
     ("master", "expert:threads=1"),
 ];
 
+/// The measured rating of a player spec's kind (a level or a player spec), on the Elo scale of
+/// `docs/strength.md` (random 1000, the anchor): random 1000, greedy 1198, club and neural
+/// 1314, pimc 1402, expert 1444. `None` for the oracle (which sees every hand) and for names
+/// that are no player. Tournaments seed computer entrants with it, online and offline.
+#[must_use]
+pub fn measured_rating(spec: &str) -> Option<i32> {
+    let name = spec.split(':').next().unwrap_or("").trim();
+    let base = level_spec(name).unwrap_or(name);
+    match base.split(':').next().unwrap_or("") {
+        "random" => Some(1000),
+        "greedy" => Some(1198),
+        "club" => Some(1314),
+        // Level with club over 1,000 deals (docs/strength.md, the learned expert).
+        "neural" => Some(1314),
+        "pimc" => Some(1402),
+        "expert" => Some(1444),
+        _ => None,
+    }
+}
+
 /// The player spec a level stands for (`None` for a name that is not a level).
 #[must_use]
 pub fn level_spec(level: &str) -> Option<&'static str> {
@@ -248,6 +268,21 @@ pub fn make_bot(spec: &str, seed: u64) -> Result<Bot, SpecError> {
 mod tests {
     use super::*;
     use fiveup_engine::{FastRng, Phase, Preset, Rules, Seed};
+
+    /// Every level and player but the oracle has a measured rating, a level its player's.
+    #[test]
+    fn every_entrant_kind_has_its_measured_rating() {
+        for (level, spec) in LEVELS {
+            assert!(measured_rating(level).is_some(), "{level}");
+            assert_eq!(measured_rating(level), measured_rating(spec), "{level}");
+        }
+        for p in PLAYERS {
+            assert_eq!(measured_rating(p).is_some(), p != "oracle", "{p}");
+        }
+        assert_eq!(measured_rating("club"), Some(1314));
+        assert_eq!(measured_rating("strong"), Some(1402));
+        assert_eq!(measured_rating("wizard"), None);
+    }
 
     /// Play whole hands of every preset with the given players; every choice must be legal.
     fn plays_legally(spec: &str) {

@@ -11,11 +11,16 @@ use std::time::Duration;
 
 use fiveup_bots::Player as _;
 use fiveup_engine::{
-    BySide, FastRng, HandStart, LeadKind, Rules, Seat, SeatKnowledge, TileSet, View,
+    Action, BySide, Entry, FastRng, HandStart, LeadKind, Phase, Rules, Seat, SeatKnowledge, Seed,
+    State, TileSet, View,
 };
 use fiveup_loadtest::http::{connect as tcp_connect, parse_response, Response, Target};
+use fiveup_outside::messages::DealProof;
 use fiveup_outside::{EngineConfig, EngineHost, EnginePlayer};
-use fiveup_protocol::{ClientMsg, ErrorCode, ServerMsg, TableStatus, TableView};
+use fiveup_protocol::{
+    ClientMsg, ErrorCode, EventView, HandProof, ServerMsg, TableStatus, TableView,
+};
+use fiveup_server::table::fairness;
 use futures_util::{SinkExt as _, StreamExt as _};
 use serde::Deserialize;
 use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _};
@@ -75,7 +80,8 @@ pub struct Args {
     /// Seconds between looks for new challenges and seats.
     #[arg(long, default_value_t = 2.0)]
     pub poll: f64,
-    /// How long to keep trying to reach the server for a game before giving it up, seconds.
+    /// How long to keep trying to reach the server, seconds: at the start (with a growing wait
+    /// between tries), and for a game whose connection was lost before giving it up.
     #[arg(long, default_value_t = 600)]
     pub give_up: u64,
     /// The engine command, after `--`.
@@ -300,13 +306,7 @@ async fn bridge(
     host: Arc<EngineHost>,
 ) -> Result<(), String> {
     let server = Server::parse(&args.server, args.ca.as_deref()).await?;
-    let me = request(&server, token, "GET", "/api/bot/account", None).await?;
-    if let Some(e) = refused(&me) {
-        return Err(e);
-    }
-    if me.status != 200 {
-        return Err(format!("GET /api/bot/account: {} {}", me.status, me.body));
-    }
+    let me = reach(&server, token, Duration::from_secs(args.give_up)).await?;
     let me: serde_json::Value = serde_json::from_str(&me.body).map_err(|e| e.to_string())?;
     say(&format!(
         "playing as {} (engine {}) on {}",
@@ -406,6 +406,40 @@ async fn bridge(
     }
 }
 
+/// The bot's account, asked of a server that may not be up yet: a server that cannot be reached
+/// (or answers 502 to 504 from behind a proxy) is asked again with a growing wait (0.25 s,
+/// doubling, at most 15 s) for up to `give_up`; a refused token, a certificate that cannot be
+/// checked or any other answer stops at once.
+async fn reach(server: &Server, token: &str, give_up: Duration) -> Result<Response, String> {
+    let t0 = tokio::time::Instant::now();
+    let mut wait = Duration::from_millis(250);
+    loop {
+        let why = match request(server, token, "GET", "/api/bot/account", None).await {
+            Ok(r) if r.status == 200 => return Ok(r),
+            Ok(r) if (502..=504).contains(&r.status) => format!("the server answers {}", r.status),
+            Ok(r) => {
+                return Err(refused(&r)
+                    .unwrap_or_else(|| format!("GET /api/bot/account: {} {}", r.status, r.body)))
+            }
+            // A certificate that cannot be checked will not be checked later either.
+            Err(e) if e.starts_with("TLS with") => return Err(e),
+            Err(e) => e,
+        };
+        if t0.elapsed() + wait > give_up {
+            return Err(format!(
+                "cannot reach the server (gave up after {} s): {why}",
+                give_up.as_secs()
+            ));
+        }
+        say(&format!(
+            "{why}; trying again in {:.1} s",
+            wait.as_secs_f64()
+        ));
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(Duration::from_secs(15));
+    }
+}
+
 /// Whether the options allow an offer.
 fn wanted(o: &Offer, accept: &[Rules], rated: RatedChoice) -> bool {
     let rules_ok = accept.is_empty() || Rules::parse(&o.options).is_ok_and(|r| accept.contains(&r));
@@ -448,6 +482,7 @@ impl Game {
         );
         let mut lost_since: Option<tokio::time::Instant> = None;
         let mut reconnects = 0u32;
+        let mut follow = Follow::default();
         loop {
             let url = self.server.ws_url();
             let mut req = url.into_client_request().map_err(|e| e.to_string())?;
@@ -502,6 +537,7 @@ impl Game {
                 }
             }
             let mut view: Option<TableView> = None;
+            let mut fresh = false;
             loop {
                 let m = match tokio::time::timeout(Duration::from_secs(90), rx.next()).await {
                     Ok(Some(Ok(Message::Text(t)))) => t,
@@ -512,9 +548,29 @@ impl Game {
                     continue;
                 };
                 match msg {
-                    ServerMsg::Snapshot { view: v, .. } | ServerMsg::Event { view: v, .. } => {
+                    ServerMsg::Snapshot {
+                        view: v,
+                        missed,
+                        complete,
+                        ..
+                    } => {
+                        // The events missed while the connection was down, for the end of a
+                        // hand that the snapshot no longer shows.
+                        if complete {
+                            for m in &missed {
+                                if let Err(e) = follow.missed(&m.event, &mut player) {
+                                    say(&format!("table {}: {e}", self.table));
+                                }
+                            }
+                        }
                         since = Some(since.unwrap_or(0).max(v.table.version));
                         view = Some(*v);
+                        fresh = true;
+                    }
+                    ServerMsg::Event { view: v, .. } => {
+                        since = Some(since.unwrap_or(0).max(v.table.version));
+                        view = Some(*v);
+                        fresh = true;
                     }
                     ServerMsg::Ack { id, .. } if pending.as_ref().is_some_and(|p| p.id == id) => {
                         pending = None;
@@ -541,6 +597,11 @@ impl Game {
                     _ => {}
                 }
                 let Some(v) = view.as_ref() else { continue };
+                if std::mem::take(&mut fresh) {
+                    if let Err(e) = follow.view(v, &mut player) {
+                        say(&format!("table {}: {e}", self.table));
+                    }
+                }
                 if v.table.status == TableStatus::Finished {
                     let you = v.you.unwrap_or(0);
                     let side = v.table.rules.side_of(Seat(you)).idx();
@@ -600,7 +661,7 @@ impl Game {
                     continue;
                 }
                 decided = Some(v.table.version);
-                let action = match engine_view(v) {
+                let action = match engine_view(v, follow.start_of(v.hand_no)) {
                     Ok(ev) => {
                         let mut p = player.take().expect("the player is back after each move");
                         let (p, a) = tokio::task::spawn_blocking(move || {
@@ -647,39 +708,17 @@ impl Game {
 
 /// The engine's view of the seat, rebuilt from what the server sent the seat (and nothing
 /// else): the hand's start, the seat's tiles and the hand's history, replayed by the rules
-/// library into a state consistent with them, of which the seat's view is taken.
-fn engine_view(v: &TableView) -> Result<View, String> {
+/// library into a state consistent with them, of which the seat's view is taken. `start` is the
+/// hand's start when the bridge knows it exactly (see [`Follow`]).
+fn engine_view(v: &TableView, start: Option<HandStart>) -> Result<View, String> {
     let you = v.you.ok_or("not seated")?;
     let rules = v.table.rules;
-    let leader = Seat(v.leader.ok_or("no leader")?);
-    let lead_kind = v.lead_kind.ok_or("no lead kind")?;
-    // The scores before the hand: the scores now less what this hand's history scored.
-    let mut scores = BySide::<i32>::default();
-    for (i, s) in v.scores.iter().enumerate().take(scores.0.len()) {
-        scores.0[i] = *s;
-    }
-    for e in &v.history {
-        let pts = match *e {
-            fiveup_engine::Entry::Play { points, .. }
-            | fiveup_engine::Entry::Claim { points, .. }
-            | fiveup_engine::Entry::Muggins { points, .. } => i32::from(points),
-            _ => 0,
-        };
-        let side = rules.side_of(e.seat()).idx();
-        scores.0[side] -= pts;
-    }
-    let free = lead_kind == LeadKind::Free;
     let knowledge = SeatKnowledge {
         rules,
         seat: Seat(you),
-        start: HandStart {
-            hand_no: v.hand_no.max(1),
-            scores,
-            highest_double: !free,
-            free_leader: if free { leader } else { Seat(0) },
-        },
-        leader,
-        lead_kind,
+        start: start.map_or_else(|| start_of(v), Ok)?,
+        leader: Seat(v.leader.ok_or("no leader")?),
+        lead_kind: v.lead_kind.ok_or("no lead kind")?,
         shown: v.shown_tile,
         hand: v.my_tiles.iter().copied().collect::<TileSet>(),
         history: v.history.clone(),
@@ -689,4 +728,194 @@ fn engine_view(v: &TableView) -> Result<View, String> {
     let mut rng = FastRng::new(v.table.version ^ 0x5eed);
     let state = knowledge.rebuild(&mut rng).map_err(|e| e.to_string())?;
     Ok(state.view(Seat(you)))
+}
+
+/// How the hand a view shows started: the scores before it are the scores now (before the
+/// award, when the hand is over) less what the hand's history scored; the lead rule follows
+/// from how the leader was chosen.
+fn start_of(v: &TableView) -> Result<HandStart, String> {
+    let rules = v.table.rules;
+    let leader = Seat(v.leader.ok_or("no leader")?);
+    let lead_kind = v.lead_kind.ok_or("no lead kind")?;
+    let over = matches!(v.phase, Some(Phase::HandOver | Phase::GameOver));
+    let mut scores = BySide::<i32>::default();
+    let (now, award, hand_no) = match (&v.last_hand, over) {
+        (Some(o), true) => (&o.scores, &o.scored[..], o.hand),
+        _ => (&v.scores, &[][..], v.hand_no),
+    };
+    for (i, s) in now.iter().enumerate().take(scores.0.len()) {
+        scores.0[i] = *s - award.get(i).copied().unwrap_or(0);
+    }
+    for e in &v.history {
+        let pts = match *e {
+            Entry::Play { points, .. }
+            | Entry::Claim { points, .. }
+            | Entry::Muggins { points, .. } => i32::from(points),
+            _ => 0,
+        };
+        scores.0[rules.side_of(e.seat()).idx()] -= pts;
+    }
+    let free = lead_kind == LeadKind::Free;
+    Ok(HandStart {
+        hand_no: hand_no.max(1),
+        scores,
+        highest_double: !free,
+        free_leader: if free { leader } else { Seat(0) },
+    })
+}
+
+/// The deal commitments and proofs of the hands a view shows, told to the engine's player.
+fn tell_proofs(v: &TableView, player: &mut EnginePlayer) {
+    for p in v.proof.iter().chain(&v.proofs) {
+        player.commit(p.hand, p.commitment.clone());
+        if let (Some(server_seed), Some(client_seeds), Some(deal_seed)) =
+            (&p.server_seed, &p.client_seeds, &p.deal_seed)
+        {
+            player.reveal(
+                p.hand,
+                DealProof {
+                    scheme: p.scheme.clone(),
+                    commitment: p.commitment.clone(),
+                    server_seed: server_seed.clone(),
+                    client_seeds: client_seeds.clone(),
+                    deal_seed: deal_seed.clone(),
+                },
+            );
+        }
+    }
+}
+
+/// What the bridge follows of a game so that its engine is told everything a local match
+/// tells it: the deal commitments and proofs, and every hand's end, with the events after the
+/// engine's last decision and every hand revealed (from which the engine's earlier hands are
+/// kept). A hand's end is the hand replayed exactly: its deal from the deal seed the server
+/// reveals when the hand is over, and its actions in order.
+#[derive(Debug, Default)]
+struct Follow {
+    /// The hand followed.
+    hand: Option<u16>,
+    /// How it started, once known.
+    start: Option<HandStart>,
+    /// Its actions so far, in order.
+    actions: Vec<Action>,
+    /// The last hand whose end the engine was told (0: none yet).
+    told: u16,
+    /// How the hand after the last one told starts.
+    next: Option<HandStart>,
+    /// The rules and the bot's seat, from the last view.
+    rules: Option<Rules>,
+    seat: Option<Seat>,
+}
+
+impl Follow {
+    /// The start of hand `hand`, when known.
+    fn start_of(&self, hand: u16) -> Option<HandStart> {
+        self.start
+            .filter(|s| s.hand_no == hand && self.hand == Some(hand))
+    }
+
+    /// Follow hand `hand` from now on (nothing changes when it is already followed).
+    fn begin(&mut self, hand: u16) {
+        if self.hand == Some(hand) {
+            return;
+        }
+        self.hand = Some(hand);
+        self.actions.clear();
+        self.start = if hand == 1 {
+            Some(HandStart::first())
+        } else {
+            self.next.filter(|s| s.hand_no == hand)
+        };
+    }
+
+    /// A view of the table: the hand it shows, in play or over; at its end, the engine is told.
+    fn view(&mut self, v: &TableView, player: &mut Option<EnginePlayer>) -> Result<(), String> {
+        let Some(p) = player.as_mut() else {
+            return Ok(());
+        };
+        tell_proofs(v, p);
+        self.rules = Some(v.table.rules);
+        self.seat = v.you.map(Seat);
+        let Some(phase) = v.phase else {
+            return Ok(());
+        };
+        let over = matches!(phase, Phase::HandOver | Phase::GameOver);
+        // While the next hand is being dealt, the table still shows the last one, over.
+        let hand = match (&v.last_hand, over) {
+            (Some(o), true) => o.hand,
+            (None, true) => return Ok(()),
+            (_, false) => v.hand_no,
+        };
+        self.begin(hand);
+        self.actions = v.history.iter().filter_map(Entry::action).collect();
+        if self.start.is_none() {
+            self.start = Some(start_of(v)?);
+        }
+        if !over {
+            return Ok(());
+        }
+        let Some(proof) = v.proofs.iter().find(|p| p.hand == hand) else {
+            return Ok(());
+        };
+        let Some(you) = v.you else { return Ok(()) };
+        self.finish(v.table.rules, Seat(you), hand, proof, Some(&v.history), p)
+    }
+
+    /// An event missed while disconnected (from a resumed table's snapshot, in order).
+    fn missed(&mut self, ev: &EventView, player: &mut Option<EnginePlayer>) -> Result<(), String> {
+        match ev {
+            EventView::Dealt { hand, .. } => self.begin(*hand),
+            EventView::Action { action, .. } if self.hand.is_some() => self.actions.push(*action),
+            EventView::HandOver { outcome, proof } => {
+                if let (Some(p), Some(rules), Some(seat)) = (player.as_mut(), self.rules, self.seat)
+                {
+                    return self.finish(rules, seat, outcome.hand, proof, None, p);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Tell the engine the end of hand `hand`, replayed from its deal seed (checked against
+    /// `history`, the seat's history of it, when given).
+    fn finish(
+        &mut self,
+        rules: Rules,
+        seat: Seat,
+        hand: u16,
+        proof: &HandProof,
+        history: Option<&[Entry]>,
+        player: &mut EnginePlayer,
+    ) -> Result<(), String> {
+        if self.hand != Some(hand) || hand <= self.told {
+            return Ok(());
+        }
+        self.told = hand;
+        let start = self
+            .start
+            .ok_or_else(|| format!("hand {hand}'s start is unknown; its end is not sent"))?;
+        let seed = proof
+            .deal_seed
+            .as_deref()
+            .ok_or_else(|| format!("hand {hand}'s deal seed is not revealed"))
+            .and_then(Seed::parse)?;
+        let deal = fairness::deal(&seed, hand, &rules, start.highest_double);
+        let mut state = State::with_start(rules, deal, start)
+            .map_err(|e| format!("hand {hand} cannot be dealt again: {e}"))?;
+        for &a in &self.actions {
+            state
+                .apply(a)
+                .map_err(|e| format!("hand {hand} does not replay ({a}: {e})"))?;
+        }
+        let view = state.view(seat);
+        if !matches!(state.phase(), Phase::HandOver | Phase::GameOver)
+            || history.is_some_and(|h| h != view.history())
+        {
+            return Err(format!("hand {hand} does not replay to its end"));
+        }
+        self.next = state.next_hand_start();
+        player.hand_over(&view);
+        Ok(())
+    }
 }

@@ -117,8 +117,9 @@ pub struct ArenaArgs {
     /// built-in levels or specs; the first is the anchor, rated 1000.
     #[arg(value_name = "PLAYER", required = true)]
     pub players: Vec<String>,
-    /// Players at the table, 2 to 8 (default: what the rules say, else the preset's smallest).
-    #[arg(long)]
+    /// Players at the table, 2 to 8, as `fiveup match --players` (default: what the rules say,
+    /// else the preset's smallest; four with --partners). `--seats` is another name for it.
+    #[arg(long = "players", alias = "seats", value_name = "PLAYERS")]
     pub seats: Option<u8>,
     /// Four or six players in two partnerships.
     #[arg(long)]
@@ -206,21 +207,32 @@ pub fn run_arena(a: &ArenaArgs) -> Result<(), String> {
                 mode: MatchMode::Hands,
             };
             let (r, conduct) = play(&roster, &cfg, &|_, _| {})?;
-            names[i].clone_from(&r.a.name);
-            names[j].clone_from(&r.b.name);
+            names[i] = player_name(&a.players[i], &r.a.name);
+            names[j] = player_name(&a.players[j], &r.b.name);
             let forfeits = [0, 1].map(|k| conduct[k].as_ref().is_some_and(|c| c.forfeited));
             let notes = conduct_note(&conduct);
+            // The deals as they count: a forfeited match is lost on every deal.
+            let counted = pair_result(i, j, &r, forfeits);
+            let as_played = if forfeits.contains(&true) {
+                format!(
+                    " (forfeited; as played {} / {} / {})",
+                    r.deals_won[0], r.deals_won[1], r.deals_won[2]
+                )
+            } else {
+                String::new()
+            };
             if !a.json {
                 crate::outln!(
-                    "| `{}` | `{}` | {:+.2} ({:+.2} .. {:+.2}) | {} / {} / {} | {} |",
+                    "| `{}` | `{}` | {:+.2} ({:+.2} .. {:+.2}) | {} / {} / {}{} | {} |",
                     a.players[i],
                     a.players[j],
                     r.mean_diff,
                     r.ci95_low(),
                     r.ci95_high(),
-                    r.deals_won[0],
-                    r.deals_won[1],
-                    r.deals_won[2],
+                    counted.wins,
+                    counted.losses,
+                    counted.draws,
+                    as_played,
                     notes
                 );
             }
@@ -229,13 +241,15 @@ pub fn run_arena(a: &ArenaArgs) -> Result<(), String> {
                 "b": a.players[j],
                 "mean_diff": r.mean_diff,
                 "ci95": r.ci95,
-                "deals_won_a": r.deals_won[0],
-                "deals_won_b": r.deals_won[1],
-                "deals_drawn": r.deals_won[2],
+                "deals_won_a": counted.wins,
+                "deals_won_b": counted.losses,
+                "deals_drawn": counted.draws,
+                "deals_as_played": r.deals_won,
+                "forfeited": forfeits,
                 "conduct_a": conduct[0],
                 "conduct_b": conduct[1],
             }));
-            pairs.push(pair_result(i, j, &r, forfeits));
+            pairs.push(counted);
         }
     }
     let ratings = crate::ratecmd::fit_ratings(a.players.len(), &pairs)?;
@@ -269,6 +283,15 @@ pub fn run_arena(a: &ArenaArgs) -> Result<(), String> {
         crate::ratecmd::print_ratings(&a.players, &ratings);
     }
     Ok(())
+}
+
+/// A player's name in the ratings: a level is named as given, with the player it plays
+/// (`casual (greedy)`); any other player by its own name.
+fn player_name(spec: &str, name: &str) -> String {
+    match fiveup_bots::level_spec(spec.trim()) {
+        Some(_) if spec.trim() != name => format!("{} ({name})", spec.trim()),
+        _ => name.to_string(),
+    }
 }
 
 /// The conduct column: each engine's strikes and forfeit, `-` when both are built-in.

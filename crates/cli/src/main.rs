@@ -14,6 +14,7 @@ mod play;
 mod ratecmd;
 mod replay;
 mod review;
+mod rulescmd;
 mod selfplay;
 mod serve;
 mod tournament;
@@ -65,6 +66,9 @@ enum Command {
     /// Put a local outside engine online as a bot account: accept the challenges and open
     /// seats its options allow and play them through the engine (docs/bots.md).
     Connect(connect::Args),
+    /// The rules presets and options every command reads (with --json); or one rules spec
+    /// written out in full.
+    Rules(rulescmd::Args),
 }
 
 /// Write to standard output. A closed pipe (`fiveup replay f | head`) ends the program quietly
@@ -109,6 +113,7 @@ fn main() -> ExitCode {
         Command::Arena(a) => enginecmd::run_arena(&a),
         Command::Tournament(a) => tournament::run(&a),
         Command::Connect(a) => connect::run(&a),
+        Command::Rules(a) => rulescmd::run(&a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

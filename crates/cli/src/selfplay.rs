@@ -131,13 +131,25 @@ pub fn match_rules_for_table(
     partners: bool,
     options: &[String],
 ) -> Result<Rules, String> {
-    let given = || players.map(|p| (p, format!("{flag} is {p}")));
-    let table = rules_for_table(rules, given(), false, false, options)?.players;
+    let words = rule_words(rules, options)?;
+    let given = |players: Option<u8>| players.map(|p| (p, format!("{flag} is {p}")));
+    let mut table = rules_for_table(rules, given(players), false, false, options)?.players;
+    // Partnerships need four or six: without a table size given, four.
+    let players = if partners
+        && players.is_none()
+        && named_option(&words, "players").is_none()
+        && table != 4
+        && table != 6
+    {
+        table = 4;
+        Some(4)
+    } else {
+        players
+    };
     if partners && table != 4 && table != 6 {
         return Err(format!("--partners needs {flag} 4 or 6, not {table}"));
     }
-    let mut r = rules_for_table(rules, given(), partners, false, options)?;
-    let words = rule_words(rules, options)?;
+    let mut r = rules_for_table(rules, given(players), partners, false, options)?;
     if !partners
         && r.players == 4
         && named_option(&words, "partnerships").is_none()

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use fiveup_bots::duel::{bot_seed, deal_seed};
-use fiveup_bots::{level_spec, make_bot, Bot, LEVELS};
+use fiveup_bots::{make_bot, Bot, LEVELS};
 use fiveup_engine::{Phase, Rules, Seat, Side, State};
 use fiveup_tournament::arena::{Arena, ArenaSettings};
 use fiveup_tournament::cutthroat::{CutThroat, CutThroatSettings};
@@ -112,18 +112,7 @@ pub struct Args {
 /// The measured rating of a player spec's kind (`docs/strength.md`, the levels table), to seed
 /// knockouts and order equal scores; `None` for a spec that is not a tournament entrant.
 fn rating(spec: &str) -> Option<i32> {
-    let name = spec.split(':').next().unwrap_or("").trim();
-    let base = level_spec(name).unwrap_or(name);
-    match base.split(':').next().unwrap_or("") {
-        "random" => Some(1000),
-        "greedy" => Some(1198),
-        "club" => Some(1314),
-        // Level with club over 1,000 deals (docs/strength.md, the learned expert).
-        "neural" => Some(1314),
-        "pimc" => Some(1402),
-        "expert" => Some(1444),
-        _ => None,
-    }
+    fiveup_bots::measured_rating(spec)
 }
 
 /// One entrant of the run: its crate entrant and the player spec of each of its seats on a

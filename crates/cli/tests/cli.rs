@@ -373,7 +373,16 @@ fn match_text_summary_and_bad_input() {
             "--threads must be at least 1",
         ),
         (
-            vec!["--a", "greedy", "--b", "random", "--partners"],
+            // Alone, --partners plays four seats; with a table it cannot split, an error.
+            vec![
+                "--a",
+                "greedy",
+                "--b",
+                "random",
+                "--partners",
+                "--players",
+                "3",
+            ],
             "--partners needs --players 4 or 6",
         ),
         (
@@ -913,10 +922,44 @@ fn tournament_bad_input_gets_a_clear_error() {
         );
         assert!(stderr(&o).contains("does not apply"), "{}", stderr(&o));
     }
+    // An even best-of could leave a knockout match level: refused, as the server refuses it.
+    for format in ["knockout", "double"] {
+        let o = tournament(format, &["--field", "4", "--best-of", "2"]);
+        assert!(!o.status.success() && stdout(&o).is_empty(), "{format}");
+        assert!(stderr(&o).contains("odd number of games"), "{}", stderr(&o));
+    }
     let o = tournament("duplicate", &["--field", "3", "--house", "nobody"]);
     assert!(
         !o.status.success() && stderr(&o).contains("--house"),
         "{}",
         stderr(&o)
     );
+}
+
+/// `fiveup rules` lists every preset with its rules in full and every option, as text and as
+/// JSON; with a spec it writes that spec out, which the rules read back; a bad spec is an error.
+#[test]
+fn rules_lists_the_presets_and_options() {
+    let o = fiveup(&["rules"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    for p in fiveup_engine::Preset::ALL {
+        assert!(text.contains(p.name()), "{p}");
+    }
+    assert!(text.contains("manual") && text.contains("muggins-call"));
+    let o = fiveup(&["rules", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let presets = v["presets"].as_array().unwrap();
+    assert_eq!(presets.len(), fiveup_engine::Preset::ALL.len());
+    for p in presets {
+        let rules = fiveup_engine::Rules::parse(p["options"].as_str().unwrap()).unwrap();
+        assert_eq!(rules.players, p["players"][0].as_u64().unwrap() as u8);
+    }
+    assert!(v["options"].as_array().unwrap().len() >= 25);
+    let o = fiveup(&["rules", "party-twelve players=6", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["fields"]["players"], 6);
+    assert_eq!(v["fields"]["manual_scoring"], true);
+    let o = fiveup(&["rules", "five-up players=9"]);
+    assert!(!o.status.success());
 }

@@ -332,3 +332,244 @@ async fn the_bridge_plays_through_a_tls_proxy() {
     assert_eq!(record.status, 200);
     server.shutdown().await;
 }
+
+/// The messages a local game sends the engine `command` in `seat`, on the deals and with the
+/// other seats' actions of the stored game `record` (and its deal proofs): the flow of a local
+/// match (a decision at each of the seat's turns, `hand_over` after each hand), with the
+/// engine's own decisions checked against the record.
+fn local_stream(record: &str, seat: u8, command: &str) -> Vec<String> {
+    use fiveup_bots::Player as _;
+    use fiveup_engine::{notation::Record, HandStart, Seat, State};
+    use fiveup_outside::messages::DealProof;
+    use fiveup_outside::{EngineConfig, EngineHost, EnginePlayer};
+    let record = Record::parse(record).unwrap();
+    let config = EngineConfig {
+        record: true,
+        ..EngineConfig::default()
+    };
+    let host = EngineHost::start(command, &config).unwrap();
+    let mut player = EnginePlayer::new(host, 1).unwrap();
+    for (h, p) in fiveup_server::games::proofs_of(&record) {
+        player.commit(h, p.commitment.clone());
+        player.reveal(
+            h,
+            DealProof {
+                scheme: p.scheme,
+                commitment: p.commitment,
+                server_seed: p.server_seed.unwrap(),
+                client_seeds: p.client_seeds.unwrap(),
+                deal_seed: p.deal_seed.unwrap(),
+            },
+        );
+    }
+    let seat = Seat(seat);
+    let rules = record.rules;
+    let mut state: Option<State> = None;
+    for hand in &record.hands {
+        let mut s = match state.take() {
+            None => State::with_start(rules, hand.deal, HandStart::first()).unwrap(),
+            Some(mut s) => {
+                s.next_hand(hand.deal).unwrap();
+                s
+            }
+        };
+        for m in &hand.moves {
+            if s.to_move() == seat {
+                assert_eq!(player.choose(&s.view(seat)), m.action, "the same decision");
+            }
+            s.apply(m.action).unwrap();
+        }
+        player.hand_over(&s.view(seat));
+        state = Some(s);
+    }
+    player.take_sent()
+}
+
+/// A line without its timing fields (the request's clock), parsed.
+fn untimed(line: &str) -> Value {
+    let mut v: Value = serde_json::from_str(line).unwrap();
+    if let Some(o) = v.as_object_mut() {
+        o.remove("clock");
+    }
+    v
+}
+
+/// The same engine, played through `fiveup connect` and locally on the same deals (the stored
+/// game's), is sent the same messages but for the clocks: every event, every hand's end with
+/// its result and the deal's proof, the earlier hands in each request, and each hand's deal
+/// commitment. Two games: three seats, and two seats under manual scoring (claims and Muggins).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bridge_sends_the_engine_what_a_local_game_sends() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("stream.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let ann = register(addr, "annstream").await;
+    let (token, _) = make_bot(addr, &ann, "streambot").await;
+    let engine = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../outside/tests/engines/maxpoints.py"
+    );
+    let bin = env!("CARGO_BIN_EXE_fiveup");
+    for (rules, seats, bot_seat) in [
+        (
+            "five-up players=3 target=100",
+            json!([{"kind": "bot", "level": "greedy"}, {"kind": "open"}, {"kind": "bot", "level": "casual"}]),
+            1u8,
+        ),
+        (
+            "five-up manual=true target=100",
+            json!([{"kind": "open"}, {"kind": "bot", "level": "greedy"}]),
+            0u8,
+        ),
+    ] {
+        let t: Value = post(
+            addr,
+            "/api/tables",
+            Some(&ann),
+            &json!({"rules": rules, "seats": seats}),
+        )
+        .await
+        .json();
+        let table = t["id"].as_str().unwrap().to_string();
+        let log = dir.path().join(format!("{table}.log"));
+        let log_arg = log.display().to_string();
+        let token = token.clone();
+        let out = tokio::task::spawn_blocking(move || {
+            Command::new(bin)
+                .args(["connect", "--server", &format!("http://{addr}")])
+                .args(["--open", "--max-games", "1", "--poll", "0.2", "--"])
+                .args(["python3", engine, &log_arg])
+                .env("FIVEUP_BOT_TOKEN", &token)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .output()
+                .unwrap()
+        })
+        .await
+        .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert!(err.contains(&format!("table {table}: game over")), "{err}");
+        assert!(!err.contains("does not replay"), "{err}");
+
+        let online: Vec<String> = std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.contains(r#""type":"hello""#) && !l.contains(r#""type":"quit""#))
+            .map(str::to_string)
+            .collect();
+        let record = get(addr, &format!("/api/games/{table}/record.txt"), None).await;
+        assert_eq!(record.status, 200);
+        let command = format!("python3 {engine}");
+        let local =
+            tokio::task::spawn_blocking(move || local_stream(&record.body, bot_seat, &command))
+                .await
+                .unwrap();
+        let kinds = |ls: &[String], k: &str| {
+            ls.iter()
+                .filter(|l| l.contains(&format!(r#""type":"{k}""#)))
+                .count()
+        };
+        let hands = kinds(&online, "hand");
+        assert!(hands >= 2, "{rules}: {hands} hands");
+        assert_eq!(kinds(&online, "hand_over"), hands, "{rules}");
+        for (i, (a, b)) in online.iter().zip(&local).enumerate() {
+            assert_eq!(untimed(a), untimed(b), "{rules}: message {i}");
+        }
+        assert_eq!(online.len(), local.len(), "{rules}");
+        // Online, every hand carries its commitment and every end its proof, which opens it.
+        for l in &online {
+            let v: Value = serde_json::from_str(l).unwrap();
+            match v["type"].as_str() {
+                Some("hand") => assert!(v["commitment"].is_string(), "{l}"),
+                Some("hand_over") => {
+                    let p = &v["proof"];
+                    assert!(
+                        p["deal_seed"].is_string() && p["server_seed"].is_string(),
+                        "{l}"
+                    );
+                }
+                Some("request") if v["position"]["start"]["hand_no"].as_u64() > Some(1) => {
+                    assert!(!v["position"]["earlier_hands"]
+                        .as_array()
+                        .unwrap()
+                        .is_empty());
+                }
+                _ => {}
+            }
+        }
+    }
+    server.shutdown().await;
+}
+
+/// A server that is down when the bridge starts is tried again with a growing wait (within
+/// `--give-up`): once it is up the bridge plays; with a short `--give-up` it gives up saying so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bridge_waits_for_a_server_that_is_not_up_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("late.db").display().to_string();
+    let port = free_port();
+    let mut cfg = config(&db);
+    cfg.bind = format!("127.0.0.1:{port}").parse().unwrap();
+    let server = fiveup_server::start(cfg.clone()).await.unwrap();
+    let addr = server.local_addr();
+    let ann = register(addr, "annlate").await;
+    let (token, _) = make_bot(addr, &ann, "latebot").await;
+    server.shutdown().await;
+
+    let bin = env!("CARGO_BIN_EXE_fiveup");
+    let url = format!("http://{addr}");
+    // Nobody listens: a short --give-up ends with why.
+    let out = Command::new(bin)
+        .args(["connect", "--server", &url, "--give-up", "1", "--"])
+        .args([bin, "engine", "greedy"])
+        .env("FIVEUP_BOT_TOKEN", &token)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("trying again") && err.contains("gave up after 1 s"),
+        "{err}"
+    );
+
+    let child = Command::new(bin)
+        .args(["connect", "--server", &url, "--give-up", "120"])
+        .args(["--open", "--max-games", "1", "--poll", "0.2", "--"])
+        .args([bin, "engine", "greedy"])
+        .env("FIVEUP_BOT_TOKEN", &token)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut bridge = Proc(child);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let t: Value = post(
+        addr,
+        "/api/tables",
+        Some(&ann),
+        &json!({"rules": "five-up target=50", "seats": [{"kind": "bot", "level": "greedy"}, {"kind": "open"}]}),
+    )
+    .await
+    .json();
+    let table = t["id"].as_str().unwrap().to_string();
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(s) = bridge.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "the bridge did not finish"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut bridge.0.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(status.success(), "{err}");
+    assert!(err.contains("trying again"), "{err}");
+    assert!(err.contains(&format!("table {table}: game over")), "{err}");
+    server.shutdown().await;
+}

@@ -275,7 +275,169 @@ fn the_arena_rates_engines_and_levels_with_intervals() {
     let v = json_of(&fiveup(&[
         "arena", "random", &bad, "--deals", "3", "--json",
     ]));
-    // A forfeited match is lost on every deal.
+    // A forfeited match is lost on every deal, in its row as in the ratings.
     assert_eq!(v["matches"][0]["conduct_b"]["forfeited"], true, "{v}");
+    assert_eq!(v["matches"][0]["deals_won_a"], 3, "{v}");
+    assert_eq!(v["matches"][0]["deals_won_b"], 0, "{v}");
+    assert_eq!(
+        v["matches"][0]["forfeited"],
+        serde_json::json!([false, true]),
+        "{v}"
+    );
     assert!(v["ratings"][1]["elo"].as_f64() < Some(1000.0), "{v}");
+    let o = fiveup(&["arena", "random", &bad, "--deals", "3"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("| 3 / 0 / 0 (forfeited; as played"), "{text}");
+}
+
+/// The arena names a level as given (`casual (greedy)`), takes `--players` as `fiveup match`
+/// does (`--seats` still works), and a match with `--partners` alone plays four seats.
+#[test]
+fn the_arena_and_match_read_the_table_alike() {
+    let v = json_of(&fiveup(&[
+        "arena",
+        "casual",
+        "random",
+        "--deals",
+        "2",
+        "--players",
+        "3",
+        "--json",
+    ]));
+    assert_eq!(v["ratings"][0]["name"], "casual (greedy)", "{v}");
+    assert!(v["rules"].as_str().unwrap().contains("players=3"), "{v}");
+    let v = json_of(&fiveup(&[
+        "arena", "casual", "random", "--deals", "2", "--seats", "3", "--json",
+    ]));
+    assert!(v["rules"].as_str().unwrap().contains("players=3"), "{v}");
+    let v = json_of(&fiveup(&[
+        "match",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--partners",
+        "--deals",
+        "2",
+        "--json",
+    ]));
+    assert_eq!(v["players"], 4, "{v}");
+    assert_eq!(v["partners"], true, "{v}");
+    let o = fiveup(&[
+        "match",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--partners",
+        "--players",
+        "3",
+    ]);
+    assert!(!o.status.success());
+}
+
+/// A request's open ends are the table view's: the same arms, pips and counts at every point of
+/// random hands of every preset.
+#[test]
+fn requests_show_the_open_ends_the_table_view_shows() {
+    use fiveup_engine::{FastRng, LayoutTree, Phase, Rules, Seed, State};
+    let mut rng = FastRng::new(3);
+    let mut compared = 0;
+    for preset in Preset::ALL {
+        for players in [2u8, 4] {
+            let rules = Rules::preset(preset, players);
+            if rules.validate().is_err() {
+                continue;
+            }
+            for n in 0..6 {
+                let mut s = State::from_seed(rules, &Seed::from_u64(n)).unwrap();
+                while matches!(s.phase(), Phase::Play | Phase::Claim) {
+                    let tree = LayoutTree::from_history(&rules, s.log());
+                    let ours: Vec<_> = fiveup_outside::encode::open_ends(s.layout(), &tree)
+                        .iter()
+                        .map(|e| (e.arm, e.pip, e.counts))
+                        .collect();
+                    let table: Vec<_> = fiveup_server::table::project::open_ends(s.layout(), &tree)
+                        .iter()
+                        .map(|e| (e.arm, e.pip, e.counts))
+                        .collect();
+                    assert_eq!(ours, table, "{preset}");
+                    compared += 1;
+                    let l = s.legal_actions();
+                    s.apply(l[rng.below(l.len() as u32) as usize]).unwrap();
+                }
+            }
+        }
+    }
+    assert!(compared > 1000);
+}
+
+/// `shown` means one thing in both protocols: for a double drawn for the lead
+/// (`no-double=draw-until-double`), the engine protocol's `shown` and the table protocol's
+/// `shown_tile` are both that double.
+#[test]
+fn a_double_drawn_for_the_lead_is_shown_alike_in_both_protocols() {
+    use fiveup_engine::{Entry, LeadKind, Rules, Seat};
+    use fiveup_outside::{Encoder, ToEngine};
+    use fiveup_protocol::UserRef;
+    use fiveup_server::table::fairness;
+    use fiveup_server::table::project::{table_view, Viewer};
+    use fiveup_server::table::{SeatSetup, Stored, TableConfig, TableCore};
+    let rules = Rules::parse("five-up no-double=draw-until-double hand=3").unwrap();
+    for k in 0..=255u8 {
+        let mut core = TableCore::new(TableConfig {
+            id: "t".into(),
+            rules,
+            seats: vec![SeatSetup::Open, SeatSetup::Open],
+            creator: None,
+            unlisted: true,
+            created_at: 0,
+            request: None,
+            correspondence: None,
+            tournament: None,
+            hints: false,
+        });
+        for seat in 0..2u8 {
+            let user = UserRef {
+                id: i64::from(seat) + 1,
+                name: format!("p{seat}"),
+                registered: true,
+                bot: false,
+            };
+            core.apply(&Stored::Sit { seat, user }).unwrap();
+        }
+        core.apply(&Stored::Start).unwrap();
+        core.apply(&Stored::Commit {
+            hand: 1,
+            server_seed: fairness::to_hex(&[k; 32]),
+        })
+        .unwrap();
+        core.apply(&Stored::Deal { hand: 1 }).unwrap();
+        let state = core.state.clone().unwrap();
+        if state.lead_kind() != LeadKind::DrawUntilDouble {
+            continue;
+        }
+        let drawn = state.log().iter().rev().find_map(|e| match *e {
+            Entry::LeadDraw { tile, .. } => tile,
+            _ => None,
+        });
+        assert!(drawn.is_some_and(|t| t.is_double()));
+        for seat in 0..2u8 {
+            let view = table_view(
+                &core,
+                Viewer {
+                    seat: Some(seat),
+                    user: None,
+                },
+            );
+            assert_eq!(view.shown_tile, drawn, "the table protocol");
+            let msgs = Encoder::new().catch_up(&state.view(Seat(seat)));
+            let Some(ToEngine::Hand { shown, .. }) = msgs.get(1) else {
+                panic!("{msgs:?}")
+            };
+            assert_eq!(*shown, drawn, "the engine protocol");
+        }
+        return;
+    }
+    panic!("no deal without a double among 256");
 }

@@ -6,8 +6,8 @@
 //! that bridges remote programs to tables uses the same types.
 
 use fiveup_engine::{
-    Action, Entry, HandResult, HandStart, LeadKind, Phase, Rules, Seat, SeatKnowledge, Side, Tile,
-    TileSet,
+    Action, ArmId, BySeat, BySide, Entry, HandEnd, HandResult, HandStart, LeadKind, Phase, Pip,
+    Rules, Seat, SeatKnowledge, Side, Tile, TileSet,
 };
 use serde::{Deserialize, Serialize};
 
@@ -121,6 +121,143 @@ impl OptionSpec {
     }
 }
 
+/// The length of an array by seat or by side in `start` and `result`: one entry per seat (or
+/// side), and never fewer than four (version 1 always sent at least four, the entries past the
+/// table's seats or sides zero or empty).
+#[must_use]
+pub fn padded(n: u8) -> usize {
+    usize::from(n).max(4)
+}
+
+/// How a hand started.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct StartMsg {
+    /// The hand's number in the game, from 1.
+    pub hand_no: u16,
+    /// The scores by side before the hand ([`padded`]).
+    pub scores: Vec<i32>,
+    /// Whether the lead follows the first-lead rule (the highest double, by default); when
+    /// false, `free_leader` leads any tile.
+    pub highest_double: bool,
+    /// The seat that leads a free lead (0, and meaningless, when `highest_double`).
+    pub free_leader: Seat,
+}
+
+impl StartMsg {
+    /// The message for `start` under `rules`.
+    #[must_use]
+    pub fn new(start: &HandStart, rules: &Rules) -> StartMsg {
+        StartMsg {
+            hand_no: start.hand_no,
+            scores: start.scores.0[..padded(rules.sides())].to_vec(),
+            highest_double: start.highest_double,
+            free_leader: start.free_leader,
+        }
+    }
+
+    /// The engine library's start (entries past eight sides are dropped).
+    #[must_use]
+    pub fn to_start(&self) -> HandStart {
+        let mut scores = BySide::<i32>::default();
+        for (o, s) in scores.0.iter_mut().zip(&self.scores) {
+            *o = *s;
+        }
+        HandStart {
+            hand_no: self.hand_no,
+            scores,
+            highest_double: self.highest_double,
+            free_leader: self.free_leader,
+        }
+    }
+}
+
+/// A finished hand's result, every hand revealed.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct ResultMsg {
+    /// How the hand ended: `{"kind":"domino","seat":s}` or `{"kind":"blocked"}`.
+    pub end: HandEnd,
+    /// The tiles left in each seat's hand, by seat ([`padded`]).
+    pub hands: Vec<TileSet>,
+    /// The pips counted in each seat's hand, by seat ([`padded`]).
+    pub pips: Vec<u16>,
+    /// The pips by side ([`padded`]).
+    pub side_pips: Vec<u16>,
+    /// The sides that won the hand, as bits: bit `s` (value `1 << s`) is set when side `s`
+    /// won; two bits for a block shared by two sides.
+    pub winners: u8,
+    /// Each side's award as the rules reckon it ([`padded`]).
+    pub awards: Vec<i32>,
+    /// What was added to each side's score ([`padded`]; an exact target can refuse an award).
+    pub scored: Vec<i32>,
+}
+
+impl ResultMsg {
+    /// The message for `result` under `rules`.
+    #[must_use]
+    pub fn new(result: &HandResult, rules: &Rules) -> ResultMsg {
+        let seats = padded(rules.players);
+        let sides = padded(rules.sides());
+        ResultMsg {
+            end: result.end,
+            hands: result.hands.0[..seats].to_vec(),
+            pips: result.pips.0[..seats].to_vec(),
+            side_pips: result.side_pips.0[..sides].to_vec(),
+            winners: result.winners,
+            awards: result.awards.0[..sides].to_vec(),
+            scored: result.scored.0[..sides].to_vec(),
+        }
+    }
+
+    /// The engine library's result.
+    #[must_use]
+    pub fn to_result(&self) -> HandResult {
+        fn fill<T: Copy + Default>(v: &[T]) -> [T; fiveup_engine::MAX_SEATS] {
+            let mut out = [T::default(); fiveup_engine::MAX_SEATS];
+            for (o, x) in out.iter_mut().zip(v) {
+                *o = *x;
+            }
+            out
+        }
+        HandResult {
+            end: self.end,
+            hands: BySeat(fill(&self.hands)),
+            pips: BySeat(fill(&self.pips)),
+            side_pips: BySide(fill(&self.side_pips)),
+            winners: self.winners,
+            awards: BySide(fill(&self.awards)),
+            scored: BySide(fill(&self.scored)),
+        }
+    }
+}
+
+/// An open end of the layout: where a tile can be laid.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct OpenEnd {
+    /// The arm, as actions name it (`W`, `E`, `N`, `S`, then arm numbers).
+    pub arm: ArmId,
+    /// The pip a tile laid there must match.
+    pub pip: Pip,
+    /// What the end adds to the count (both halves of a double at the end; nothing for a
+    /// spinner's sprout with no tile yet). The ends' counts add up to the count.
+    pub counts: u8,
+}
+
+/// What opens a hand's commitment: the deal proof of a host that commits to its deals
+/// (scheme `fiveup-deal-v1`, see `docs/protocol.md`).
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct DealProof {
+    /// The scheme, `fiveup-deal-v1`.
+    pub scheme: String,
+    /// The commitment sent with the hand: SHA-256 of the server seed, 64 hex digits.
+    pub commitment: String,
+    /// The server seed, 64 hex digits.
+    pub server_seed: String,
+    /// Each seat's seed, 64 hex digits, `null` for a seat that sent none.
+    pub client_seeds: Vec<Option<String>>,
+    /// The seed the hand was dealt from, 64 hex digits.
+    pub deal_seed: String,
+}
+
 /// The clocks sent with a request.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Clock {
@@ -135,7 +272,7 @@ pub struct Clock {
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct PastHand {
     /// How the hand started.
-    pub start: HandStart,
+    pub start: StartMsg,
     /// Who led.
     pub leader: Seat,
     /// How the leader was chosen.
@@ -143,7 +280,7 @@ pub struct PastHand {
     /// The hand's history as the engine's seat saw it.
     pub history: Vec<Entry>,
     /// Its result, every hand revealed.
-    pub result: HandResult,
+    pub result: ResultMsg,
 }
 
 /// Everything the engine's seat knows of the game at a decision: enough for a program with no
@@ -155,7 +292,7 @@ pub struct Position {
     /// The table.
     pub table: TableMsg,
     /// How this hand started: its number, the scores before it, the lead rule.
-    pub start: HandStart,
+    pub start: StartMsg,
     /// Who led (or leads) this hand.
     pub leader: Seat,
     /// How the leader was chosen.
@@ -172,6 +309,9 @@ pub struct Position {
     pub scores: Vec<i32>,
     /// The count of the open ends.
     pub count: u16,
+    /// The open ends: where a tile can be laid, the pip it must match, and what each adds to
+    /// the count.
+    pub open_ends: Vec<OpenEnd>,
     /// Whose turn it is (the engine's).
     pub to_move: Seat,
     /// `play`, or `claim` under manual scoring.
@@ -190,7 +330,7 @@ impl Position {
         SeatKnowledge {
             rules: self.rules.fields,
             seat: self.table.seat,
-            start: self.start,
+            start: self.start.to_start(),
             leader: self.leader,
             lead_kind: self.lead_kind,
             shown: self.shown,
@@ -232,7 +372,7 @@ pub enum ToEngine {
     /// A new hand: how it starts and the engine's tiles.
     Hand {
         /// How the hand started: its number, the scores before it, the lead rule.
-        start: HandStart,
+        start: StartMsg,
         /// Who leads.
         leader: Seat,
         /// How the leader was chosen.
@@ -241,8 +381,8 @@ pub enum ToEngine {
         shown: Option<Tile>,
         /// The engine's tiles as dealt (before any lead draw).
         tiles: TileSet,
-        /// The hash that commits to the hand's deal before play, where the host commits to
-        /// deals (`null` otherwise).
+        /// The hash that commits to the hand's deal before play (SHA-256 of the server seed,
+        /// 64 hex digits), where the host commits to deals (`null` otherwise).
         commitment: Option<String>,
     },
     /// Something that happened at the table, in order.
@@ -261,14 +401,14 @@ pub enum ToEngine {
     HandOver {
         /// The result; `null` when a side reached the target mid-hand, which ends the game
         /// at once (the hands stay hidden).
-        result: Option<HandResult>,
+        result: Option<ResultMsg>,
         /// Scores by side after the hand.
         scores: Vec<i32>,
         /// The side that won the game, if it is over.
         winner: Option<Side>,
-        /// What opens the hand's commitment (the deal's seed), where the host commits to
-        /// deals (`null` otherwise).
-        proof: Option<String>,
+        /// What opens the hand's commitment (the seeds, and the deal seed made of them),
+        /// where the host commits to deals (`null` otherwise).
+        proof: Option<DealProof>,
     },
     /// The engine's turn: answer with [`FromEngine::Action`] carrying the same `id`.
     Request {
@@ -276,7 +416,9 @@ pub enum ToEngine {
         id: u64,
         /// The legal actions; the answer picks one.
         legal: Vec<Action>,
-        /// The points each legal action would score at once.
+        /// The points each legal action is worth to the engine's side (see
+        /// [`Encoder::request`](crate::Encoder::request)): a lay the points its count makes,
+        /// a claim what it scores, a Muggins call what it takes, a draw or a pass 0.
         points: Vec<u16>,
         /// The clocks.
         clock: Clock,
@@ -326,8 +468,8 @@ pub enum FromEngine {
         /// The action written out.
         #[serde(default)]
         action: Option<String>,
-        /// An optional evaluation.
-        #[serde(default)]
+        /// An optional evaluation; one that is not an [`Eval`] is dropped, never a fault.
+        #[serde(default, deserialize_with = "lenient_eval")]
         eval: Option<Eval>,
     },
     /// A line for the log, at any time; ignored by play.
@@ -336,6 +478,21 @@ pub enum FromEngine {
         #[serde(default)]
         text: String,
     },
+}
+
+/// An optional evaluation read leniently: anything that is not `{score, text}` (a number and
+/// a string) reads as none, so a malformed `eval` never costs the move it comes with.
+fn lenient_eval<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Eval>, D::Error> {
+    let v = serde_json::Value::deserialize(d)?;
+    Ok(serde_json::from_value::<Eval>(v)
+        .ok()
+        .filter(|e| e.score.is_finite()))
+}
+
+/// Whether an engine's line is blank (empty, or only spaces and tabs): ignored, never a fault.
+#[must_use]
+pub fn is_blank(line: &str) -> bool {
+    line.trim().is_empty()
 }
 
 impl FromEngine {
@@ -423,6 +580,22 @@ mod tests {
             }
         );
         assert!(serde_json::from_str::<FromEngine>(r#"{"type":"move"}"#).is_err());
+        // A malformed evaluation is dropped, the answer kept.
+        for eval in [
+            r#""good""#,
+            r#"{"score":"x"}"#,
+            r#"{"text":"t"}"#,
+            r#"["x"]"#,
+            "null",
+        ] {
+            let line = format!(r#"{{"type":"action","id":3,"index":0,"eval":{eval}}}"#);
+            let a: FromEngine = serde_json::from_str(&line).unwrap();
+            assert!(matches!(a, FromEngine::Action { eval: None, .. }), "{eval}");
+        }
+        let a: FromEngine =
+            serde_json::from_str(r#"{"type":"action","id":3,"index":0,"eval":{"score":1.5}}"#)
+                .unwrap();
+        assert!(matches!(a, FromEngine::Action { eval: Some(ref e), .. } if e.score == 1.5));
         let id: FromEngine = serde_json::from_str(r#"{"type":"id","name":"x"}"#).unwrap();
         assert!(matches!(id, FromEngine::Id { ref options, .. } if options.is_empty()));
     }

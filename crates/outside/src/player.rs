@@ -29,7 +29,7 @@ use serde::Serialize;
 
 use crate::child::{Child, Line, SendError, QUEUE};
 use crate::encode::Encoder;
-use crate::messages::{to_line, Clock, Eval, FromEngine, OptionSpec, ToEngine, PROTOCOL};
+use crate::messages::{is_blank, to_line, Clock, Eval, FromEngine, OptionSpec, ToEngine, PROTOCOL};
 
 /// Strikes after which an engine forfeits its match.
 pub const STRIKES: usize = 3;
@@ -43,6 +43,10 @@ pub const QUIT_GRACE: Duration = Duration::from_millis(250);
 
 /// Time allowed beyond the time for a move for the answer to travel (pipes, scheduling).
 pub const GRACE: Duration = Duration::from_millis(100);
+
+/// The least time a move is asked with: once less than this is left of a game's bank, the bank
+/// is spent, and the fallback makes the engine's remaining moves of the game without strikes.
+pub const MIN_MOVE: Duration = Duration::from_millis(10);
 
 /// How outside engines are run in a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -143,6 +147,9 @@ pub struct Conduct {
     pub fallback_decisions: u64,
     /// Processes started (one per seat and game).
     pub processes: u64,
+    /// Decisions the fallback made, without strikes, because the game's bank was spent (among
+    /// `fallback_decisions`).
+    pub out_of_time: u64,
 }
 
 impl Conduct {
@@ -165,6 +172,9 @@ impl Conduct {
             ", {} engine decisions, {} by the fallback",
             self.engine_decisions, self.fallback_decisions
         ));
+        if self.out_of_time > 0 {
+            s.push_str(&format!(" ({} once its bank was spent)", self.out_of_time));
+        }
         s
     }
 }
@@ -197,6 +207,7 @@ pub struct EngineHost {
     engine_decisions: AtomicU64,
     fallback_decisions: AtomicU64,
     processes: AtomicU64,
+    out_of_time: AtomicU64,
 }
 
 /// A fault, with its details.
@@ -238,6 +249,7 @@ fn handshake(argv: &[String], config: &EngineConfig) -> Result<(Child, EngineId)
             Some(Line::TooLong) => {
                 return Err((FaultKind::Handshake, "a line too long before its id".into()))
             }
+            Some(Line::Text(l)) if is_blank(&l) => {}
             Some(Line::Text(l)) => match serde_json::from_str::<FromEngine>(&l) {
                 Ok(FromEngine::Info { .. }) => {}
                 Ok(FromEngine::Id {
@@ -313,6 +325,7 @@ impl EngineHost {
             engine_decisions: AtomicU64::new(0),
             fallback_decisions: AtomicU64::new(0),
             processes: AtomicU64::new(0),
+            out_of_time: AtomicU64::new(0),
         }))
     }
 
@@ -358,6 +371,7 @@ impl EngineHost {
         c.engine_decisions = self.engine_decisions.load(Ordering::SeqCst);
         c.fallback_decisions = self.fallback_decisions.load(Ordering::SeqCst);
         c.processes = self.processes.load(Ordering::SeqCst);
+        c.out_of_time = self.out_of_time.load(Ordering::SeqCst);
         c
     }
 
@@ -428,6 +442,17 @@ impl EnginePlayer {
         self.last_eval.as_ref()
     }
 
+    /// The host's commitment to the deal of hand `hand_no` (an online table): sent with the
+    /// hand.
+    pub fn commit(&mut self, hand_no: u16, commitment: String) {
+        self.encoder.commit(hand_no, commitment);
+    }
+
+    /// What opens the commitment of hand `hand_no`: sent with the hand's end.
+    pub fn reveal(&mut self, hand_no: u16, proof: crate::messages::DealProof) {
+        self.encoder.reveal(hand_no, proof);
+    }
+
     /// Every line sent to the engine since the last call (only with
     /// [`EngineConfig::record`]).
     pub fn take_sent(&mut self) -> Vec<String> {
@@ -473,7 +498,7 @@ impl EnginePlayer {
         for _ in 0..QUEUE {
             match child.try_recv() {
                 None => return Ok(()),
-                Some(line) => check_stray(line)?,
+                Some(line) => check_stray(line, self.next_id)?,
             }
         }
         Ok(())
@@ -504,13 +529,21 @@ impl EnginePlayer {
         let asked = Instant::now();
         let deadline = asked + time + GRACE;
         let child = self.child.as_mut().expect("started");
+        // The id of a late answer to an earlier request, for the timeout's report.
+        let mut late: Option<u64> = None;
         let answer = loop {
             match child.recv(deadline) {
                 None => {
+                    let also = late.map_or(String::new(), |l| {
+                        format!(" (only a late answer to request {l})")
+                    });
                     break Err((
                         FaultKind::Timeout,
-                        format!("no answer within {} ms", time.as_millis()),
-                    ))
+                        format!(
+                            "no answer to request {id} within {} ms{also}",
+                            time.as_millis()
+                        ),
+                    ));
                 }
                 Some(Line::Text(l)) => match serde_json::from_str::<FromEngine>(&l) {
                     Ok(FromEngine::Action {
@@ -523,13 +556,19 @@ impl EnginePlayer {
                             .map(|a| (a, eval))
                             .map_err(|e| (FaultKind::Illegal, e));
                     }
-                    Ok(_) => {
-                        check_stray(Line::Text(l))?;
+                    Ok(FromEngine::Action { id: got, .. }) if (1..id).contains(&got) => {
+                        late = Some(got);
                     }
-                    Err(e) => break Err((FaultKind::Garbage, format!("{e} in {:?}", clip(&l)))),
+                    _ => {
+                        if let Err(f) = check_stray(Line::Text(l), id) {
+                            break Err(f);
+                        }
+                    }
                 },
                 Some(other) => {
-                    check_stray(other)?;
+                    if let Err(f) = check_stray(other, id) {
+                        break Err(f);
+                    }
                 }
             }
         };
@@ -555,16 +594,26 @@ impl EnginePlayer {
     }
 }
 
-/// A line that is not the awaited answer: dropped when it is an info line or an answer to an
-/// earlier request, else a fault.
-fn check_stray(line: Line) -> Result<(), Fault> {
+/// A line that is not the awaited answer: dropped when it is blank, an info line or a late
+/// answer to an earlier request (up to `sent`, the last request sent), else a fault: an answer
+/// with an id never sent is garbage.
+fn check_stray(line: Line, sent: u64) -> Result<(), Fault> {
     match line {
         Line::Closed => Err((FaultKind::Exited, "the engine closed its output".into())),
         Line::TooLong => Err((
             FaultKind::TooLong,
             format!("a line over {} bytes", crate::messages::MAX_LINE),
         )),
+        Line::Text(l) if is_blank(&l) => Ok(()),
         Line::Text(l) => match serde_json::from_str::<FromEngine>(&l) {
+            Ok(FromEngine::Action { id, .. }) if id == 0 || id > sent => Err((
+                FaultKind::Garbage,
+                if sent == 0 {
+                    format!("an answer to request {id}, but no request was sent")
+                } else {
+                    format!("an answer to request {id}, which was never sent (the last is {sent})")
+                },
+            )),
             Ok(FromEngine::Info { .. } | FromEngine::Action { .. }) => Ok(()),
             Ok(FromEngine::Id { .. }) => Err((FaultKind::Garbage, "an id out of turn".into())),
             Err(e) => Err((FaultKind::Garbage, format!("{e} in {:?}", clip(&l)))),
@@ -583,6 +632,11 @@ impl Player for EnginePlayer {
             return self.fallback_choose(view);
         }
         if self.dead {
+            return self.fallback_choose(view);
+        }
+        if self.bank.is_some_and(|b| b < MIN_MOVE) {
+            // Running out of time is no fault: the moves that spent the bank were the engine's.
+            self.host.out_of_time.fetch_add(1, Ordering::SeqCst);
             return self.fallback_choose(view);
         }
         match self.ask(view) {

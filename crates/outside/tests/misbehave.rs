@@ -26,9 +26,21 @@ fn need_python() {
 /// Play a 2-player match of `deals` hands between the misbehaving engine in `mode` (answering
 /// its first `good` requests of each game) and greedy; return the roster and the report.
 fn play(mode: &str, good: u32, move_ms: u64, deals: u64) -> (Roster, fiveup_bots::MatchReport) {
+    play_with(mode, good, move_ms, None, deals)
+}
+
+/// [`play`], with a bank of `game_ms` for each game.
+fn play_with(
+    mode: &str,
+    good: u32,
+    move_ms: u64,
+    game_ms: Option<u64>,
+    deals: u64,
+) -> (Roster, fiveup_bots::MatchReport) {
     need_python();
     let mut roster = Roster::new(EngineConfig {
         move_time: Duration::from_millis(move_ms),
+        game_time: game_ms.map(Duration::from_millis),
         ..EngineConfig::default()
     });
     let key = roster
@@ -139,4 +151,43 @@ fn a_well_behaved_engine_has_no_strikes() {
     assert!(c.strikes.is_empty() && !c.forfeited, "{c:?}");
     assert_eq!(c.fallback_decisions, 0);
     assert_eq!(c.engine_decisions, r.a.decisions);
+}
+
+#[test]
+fn an_answer_with_an_id_never_sent_is_garbage_at_once() {
+    let start = Instant::now();
+    forfeited_by("wrongid", 1, 20_000, 2, FaultKind::Garbage);
+    // Struck at once, never after waiting out the 20 s clock.
+    assert!(start.elapsed() < Duration::from_secs(20));
+    let (roster, _) = play("wrongid", 1, 20_000, 2);
+    let c = roster.host("engine#1").expect("host").conduct();
+    assert!(
+        c.strikes[0].detail.contains("which was never sent"),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn blank_lines_and_a_malformed_eval_cost_nothing() {
+    let (roster, r) = play("blank", 0, 5000, 2);
+    let c = roster.host("engine#1").expect("host").conduct();
+    assert!(c.strikes.is_empty() && !c.forfeited, "{c:?}");
+    assert_eq!(c.fallback_decisions, 0);
+    assert_eq!(c.engine_decisions, r.a.decisions);
+}
+
+#[test]
+fn a_spent_bank_hands_the_moves_to_the_fallback_without_strikes() {
+    // 60 ms a move from a bank of 150 ms: the third or fourth move spends it.
+    let (roster, r) = play_with("slow", 60, 5000, Some(150), 2);
+    let c = roster.host("engine#1").expect("host").conduct();
+    assert!(c.strikes.is_empty(), "{c:?}");
+    assert!(c.out_of_time > 0, "{c:?}");
+    assert_eq!(c.out_of_time, c.fallback_decisions, "{c:?}");
+    assert_eq!(c.engine_decisions + c.fallback_decisions, r.a.decisions);
+    assert!(
+        c.summary().contains("once its bank was spent"),
+        "{}",
+        c.summary()
+    );
 }

@@ -89,6 +89,8 @@ pub enum ErrorCode {
     NoSuchGame,
     /// No such user.
     NoSuchUser,
+    /// No such tournament.
+    NoSuchTournament,
     /// The seat is not free (or needs an invitation you do not have).
     SeatTaken,
     /// The invitation token is unknown or used.
@@ -129,7 +131,10 @@ impl ErrorCode {
         match self {
             ErrorCode::NotLoggedIn | ErrorCode::BadCredentials => 401,
             ErrorCode::BadOrigin => 403,
-            ErrorCode::NoSuchTable | ErrorCode::NoSuchGame | ErrorCode::NoSuchUser => 404,
+            ErrorCode::NoSuchTable
+            | ErrorCode::NoSuchGame
+            | ErrorCode::NoSuchUser
+            | ErrorCode::NoSuchTournament => 404,
             ErrorCode::NameTaken
             | ErrorCode::SeatTaken
             | ErrorCode::AlreadySeated
@@ -597,8 +602,8 @@ pub struct TableView {
     pub lead_kind: Option<LeadKind>,
     /// The tile that decided who leads, which everyone has seen: the highest double (or the
     /// set's top double, or the heaviest tile) that its holder must lead or that made them the
-    /// leader. `None` for a free lead, a lead by lot, or a double drawn for the lead (it is in
-    /// the history).
+    /// leader, or the double drawn for the lead (that draw is also in the history). `None` for
+    /// a free lead or a lead by lot.
     #[serde(default)]
     pub shown_tile: Option<Tile>,
     /// For a hand opened by lot (`first-lead=lot`): the seat the lot chose (the deal's `lot`
@@ -929,6 +934,14 @@ pub enum ServerMsg {
         name: String,
         /// The table to open.
         table: String,
+    },
+    /// A tournament you entered was cancelled by its creator: sent to every connection of
+    /// each person entered, whatever they are following.
+    TournamentCancelled {
+        /// The tournament's id.
+        tournament: String,
+        /// Its name.
+        name: String,
     },
 }
 

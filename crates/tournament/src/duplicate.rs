@@ -148,10 +148,12 @@ pub fn standings(
     // Keys rounded to a millionth, so that values equal in exact arithmetic compare equal
     // whatever the rounding of the sums that made them.
     let fix = |x: f64| (x * 1e6).round() as i64;
-    let key = |i: usize| -> (i64, i64) {
+    // The ranking key is every figure shown, in the order shown: entrants who differ on a
+    // shown tie-break never share a rank.
+    let key = |i: usize| -> (i64, i64, i64) {
         match scoring {
-            DuplicateScoring::Matchpoints => (fix(mean(i)), mp[i] as i64),
-            DuplicateScoring::Difference => (fix(diff[i]), fix(mean(i))),
+            DuplicateScoring::Matchpoints => (fix(mean(i)), mp[i] as i64, fix(diff[i])),
+            DuplicateScoring::Difference => (fix(diff[i]), fix(mean(i)), 0),
         }
     };
     let mut order: Vec<usize> = (0..n).collect();
@@ -200,7 +202,7 @@ pub fn standings(
             }
         })
         .collect();
-    let keys: Vec<(i64, i64)> = order.iter().map(|&i| key(i)).collect();
+    let keys: Vec<(i64, i64, i64)> = order.iter().map(|&i| key(i)).collect();
     assign_ranks(&mut rows, &keys);
     Ok(rows)
 }
@@ -239,6 +241,39 @@ mod tests {
                 standings(&entrants, &shuffled, scoring).unwrap()
             );
         }
+    }
+
+    /// Entrants equal on percentage and matchpoints but not on the points tie-break shown
+    /// beside them are ranked by it. Board 1: B 40, A 20, D 20, C 0 (average 20); board 2:
+    /// C 60, A 20, D 20, B 10 (average 27.5). Everyone has 50% and 6 matchpoints; the
+    /// differences are C +12.5, B +2.5, A and D -7.5: C, B, then A and D sharing third place.
+    #[test]
+    fn every_tie_break_shown_ranks() {
+        let entrants: Vec<Entrant> = ["A", "B", "C", "D"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Entrant::single(EntrantId(i as u32), *n, 1000))
+            .collect();
+        let e = EntrantId;
+        let boards = vec![
+            Board {
+                scores: vec![(e(0), 20), (e(1), 40), (e(2), 0), (e(3), 20)],
+            },
+            Board {
+                scores: vec![(e(0), 20), (e(1), 10), (e(2), 60), (e(3), 20)],
+            },
+        ];
+        let rows = standings(&entrants, &boards, DuplicateScoring::Matchpoints).unwrap();
+        for w in rows.windows(2) {
+            let same = w[0].points == w[1].points && w[0].tiebreaks == w[1].tiebreaks;
+            assert_eq!(w[0].rank == w[1].rank, same, "{rows:#?}");
+        }
+        let got: Vec<(&str, u32)> = rows.iter().map(|r| (r.name.as_str(), r.rank)).collect();
+        assert_eq!(
+            got,
+            vec![("C", 1), ("B", 2), ("A", 3), ("D", 3)],
+            "{rows:#?}"
+        );
     }
 
     #[test]

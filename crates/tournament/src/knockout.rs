@@ -172,6 +172,12 @@ impl Knockout {
         entrants: Vec<Entrant>,
     ) -> Result<Knockout, TournamentError> {
         settings.rule.validate()?;
+        if settings.rule.best_of.is_multiple_of(2) {
+            return Err(TournamentError::Settings(format!(
+                "best of {}: a knockout match needs a winner, so an odd number of games",
+                settings.rule.best_of
+            )));
+        }
         check_entrants(&entrants)?;
         if entrants.len() < 2 {
             return Err(TournamentError::Entrants(
@@ -698,15 +704,28 @@ mod tests {
 
     #[test]
     fn a_knockout_match_needs_a_winner() {
+        // An even best-of could end level: refused, as the server refuses it.
+        for elimination in [Elimination::Single, Elimination::Double] {
+            let e = Knockout::new(
+                KnockoutSettings {
+                    elimination,
+                    rule: MatchRule::best_of(2),
+                },
+                field(4),
+            )
+            .unwrap_err();
+            assert!(e.to_string().contains("odd number of games"), "{e}");
+        }
+        // A drawn game leaves a best of 3 level after 1-1: no result without a winner.
         let mut k = Knockout::new(
             KnockoutSettings {
                 elimination: Elimination::Single,
-                rule: MatchRule::best_of(2),
+                rule: MatchRule::best_of(3),
             },
             field(2),
         )
         .unwrap();
-        assert!(k.record(0, MatchResult::new([0, 0], 2, [5, 5])).is_err());
+        assert!(k.record(0, MatchResult::new([1, 1], 1, [5, 5])).is_err());
         assert!(k.log().is_empty());
     }
 }

@@ -10,7 +10,7 @@
 //! the pairing bye, which each player receives at most once. A withdrawn player is not paired
 //! again; a match already paired still needs its result.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
@@ -82,9 +82,9 @@ pub struct SwissPlayer {
     pub score: u32,
     /// Rating: orders players of equal score.
     pub rating: i32,
-    /// Whether the player has had the pairing bye.
-    pub had_bye: bool,
-    /// Everyone the player has met.
+    /// How many pairing byes the player has had.
+    pub byes: u32,
+    /// Everyone the player has met, once for each meeting.
     pub opponents: Vec<EntrantId>,
 }
 
@@ -269,7 +269,7 @@ impl Swiss {
                 id: e.id,
                 score: t[i].score,
                 rating: e.rating,
-                had_bye: t[i].byes > 0,
+                byes: t[i].byes,
                 opponents: t[i]
                     .games
                     .iter()
@@ -401,10 +401,15 @@ pub(crate) fn paired_standings(
 /// of a pairing is, in strict order of importance (each term outweighs any sum of the later
 /// ones):
 ///
-/// 1. a second bye for a player who has had one (never, while someone has not);
-/// 2. a repeat of an earlier pairing;
+/// 1. the byes the bye's receiver has had already: the bye goes to a player who has had the
+///    fewest (a second bye never while someone has had none, a third never while someone has
+///    had one);
+/// 2. the repeats of earlier pairings, by how often each pair has met: a pair that met once
+///    costs 1 and a pair that met `r` times `w (r - 1)^2 + 1` (with `w` as in term 4), so no
+///    pair meets a third time while a pairing (equal on term 1) with only second meetings
+///    exists, and the more often a pair has met the more its next meeting costs;
 /// 3. for the bye, how far above the bottom of the ranking its receiver stands (the bye goes
-///    to the lowest-ranked player who has not had one);
+///    to the lowest-ranked player among those who have had the fewest);
 /// 4. how many score groups apart the two players are: nothing in the same group, 1 for
 ///    adjacent groups, and `w (d - 1)^2 + 1` for `d` groups apart, `w` being more than the
 ///    number of pairs: so pairs stay in their score groups, no pair is more than one group
@@ -440,10 +445,15 @@ pub fn pair_swiss_with(players: &[SwissPlayer], whole_graph_limit: usize) -> Vec
             .then(pb.rating.cmp(&pa.rating))
             .then(pa.id.cmp(&pb.id))
     });
-    let met: HashSet<(EntrantId, EntrantId)> = players
-        .iter()
-        .flat_map(|p| p.opponents.iter().map(move |&o| key(p.id, o)))
-        .collect();
+    // How often each pair has met (each meeting is listed by both players).
+    let mut met: HashMap<(EntrantId, EntrantId), u32> = HashMap::new();
+    for p in players {
+        for &o in &p.opponents {
+            if p.id < o {
+                *met.entry(key(p.id, o)).or_insert(0) += 1;
+            }
+        }
+    }
     let mut pairs: Vec<(usize, Option<usize>)> = Vec::new();
     if order.len() <= whole_graph_limit {
         pair_block(players, &met, &order, true, &mut pairs);
@@ -514,7 +524,7 @@ fn blocks(players: &[SwissPlayer], order: &[usize]) -> Vec<Vec<usize>> {
 /// over (an odd block that is not the last), or push the bye.
 fn pair_block(
     players: &[SwissPlayer],
-    met: &HashSet<(EntrantId, EntrantId)>,
+    met: &HashMap<(EntrantId, EntrantId), u32>,
     members: &[usize],
     last: bool,
     out: &mut Vec<(usize, Option<usize>)>,
@@ -553,6 +563,16 @@ fn pair_block(
     let pairs = kk / 2 + 1;
     let w = pairs + 1;
     let float = |d: i128| if d <= 1 { d } else { w * (d - 1) * (d - 1) + 1 };
+    // Term 2 for a pair that met `r` times, on the same scale.
+    let repeat = float;
+    let most_met = members
+        .iter()
+        .enumerate()
+        .flat_map(|(a, &i)| members[a + 1..].iter().map(move |&j| (i, j)))
+        .map(|(i, j)| met.get(&key(players[i].id, players[j].id)).copied())
+        .max()
+        .flatten()
+        .unwrap_or(0);
     // Each multiplier exceeds the largest total the later terms can reach.
     let t5 = pairs * 2 * kk;
     let m_diff = t5 + 1;
@@ -560,16 +580,17 @@ fn pair_block(
     let m_bye = t4 + 1;
     let t3 = kk * m_bye + t4;
     let m_rep = t3 + 1;
-    let t2 = pairs * m_rep + t3;
+    let t2 = pairs * repeat(i128::from(most_met)) * m_rep + t3;
     let m_second = t2 + 1;
     let cost = |i: usize, j: usize| -> i128 {
         if Some(j) == dummy {
             let p = &players[members[i]];
-            let second = i128::from(last && p.had_bye);
-            return second * m_second + (kk - 1 - i as i128) * m_bye;
+            let byes = if last { i128::from(p.byes) } else { 0 };
+            return byes * m_second + (kk - 1 - i as i128) * m_bye;
         }
         let (pi, pj) = (&players[members[i]], &players[members[j]]);
-        let rep = i128::from(met.contains(&key(pi.id, pj.id)));
+        let met = met.get(&key(pi.id, pj.id)).copied().unwrap_or(0);
+        let rep = repeat(i128::from(met));
         let fold = if pi.score == pj.score {
             let half = group_size[i] / 2;
             (group_place[j].abs_diff(group_place[i])).abs_diff(half) as i128

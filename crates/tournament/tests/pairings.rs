@@ -71,43 +71,49 @@ fn group_distance(players: &[SwissPlayer], a: usize, b: usize) -> u64 {
     scores.range(lo..hi).count() as u64
 }
 
-/// The documented objective of a Swiss pairing, most important first: second byes, repeats,
-/// how far above the bottom the bye's receiver ranks, the cost of score-group floats (1 for
-/// adjacent groups, `w (d - 1)^2 + 1` for `d` groups apart, `w` above the number of pairs).
-/// `rank` lists the players (indices) in ranking order.
+/// The documented objective of a Swiss pairing, most important first: the byes the bye's
+/// receiver has had, repeats by how often each pair met (1 for a pair that met once,
+/// `w (r - 1)^2 + 1` for `r` times), how far above the bottom the bye's receiver ranks, the
+/// cost of score-group floats (1 for adjacent groups, `w (d - 1)^2 + 1` for `d` groups apart,
+/// `w` above the number of pairs). `rank` lists the players (indices) in ranking order.
 fn objective(
     players: &[SwissPlayer],
     rank: &[usize],
     pairs: &[(usize, Option<usize>)],
-) -> (u32, u32, usize, u64) {
+) -> (u32, u64, usize, u64) {
     let place = |i: usize| rank.iter().position(|&r| r == i).unwrap_or(0);
     let w = players.len() as u64 / 2 + 2;
-    let mut second = 0;
+    let sq = |d: u64| if d <= 1 { d } else { w * (d - 1) * (d - 1) + 1 };
+    let mut byes = 0;
     let mut rep = 0;
     let mut bye_rank = 0;
     let mut d2 = 0;
     for &(a, b) in pairs {
         match b {
             None => {
-                second += u32::from(players[a].had_bye);
+                byes += players[a].byes;
                 bye_rank = players.len() - 1 - place(a);
             }
             Some(b) => {
-                rep += u32::from(players[a].opponents.contains(&players[b].id));
-                let d = group_distance(players, a, b);
-                d2 += if d <= 1 { d } else { w * (d - 1) * (d - 1) + 1 };
+                let met = players[a]
+                    .opponents
+                    .iter()
+                    .filter(|&&o| o == players[b].id)
+                    .count() as u64;
+                rep += sq(met);
+                d2 += sq(group_distance(players, a, b));
             }
         }
     }
-    (second, rep, bye_rank, d2)
+    (byes, rep, bye_rank, d2)
 }
 
 fn swiss_players() -> impl Strategy<Value = Vec<SwissPlayer>> {
     (2usize..=9).prop_flat_map(|n| {
         (
             proptest::collection::vec(0u32..=6, n),
-            proptest::collection::vec(any::<bool>(), n),
-            proptest::collection::vec(any::<bool>(), n * (n - 1) / 2),
+            proptest::collection::vec(0u32..=2, n),
+            proptest::collection::vec(0u32..=3, n * (n - 1) / 2),
         )
             .prop_map(move |(scores, byes, met)| {
                 let mut players: Vec<SwissPlayer> = (0..n)
@@ -115,14 +121,14 @@ fn swiss_players() -> impl Strategy<Value = Vec<SwissPlayer>> {
                         id: EntrantId(i as u32),
                         score: scores[i],
                         rating: 2000 - i as i32,
-                        had_bye: byes[i],
+                        byes: byes[i],
                         opponents: Vec::new(),
                     })
                     .collect();
                 let mut k = 0;
                 for i in 0..n {
                     for j in i + 1..n {
-                        if met[k] {
+                        for _ in 0..met[k] {
                             players[i].opponents.push(EntrantId(j as u32));
                             players[j].opponents.push(EntrantId(i as u32));
                         }
@@ -445,9 +451,93 @@ fn big_fields_are_paired_in_blocks() {
                     assert!(x.score.abs_diff(y.score) <= 2, "round {r}: {x:?} v {y:?}");
                     s.record(r, t, random_result(&mut rng)).unwrap();
                 }
-                None => byes += u32::from(players[&p.a].had_bye),
+                None => byes += players[&p.a].byes,
             }
         }
         assert_eq!(byes, 0, "a second bye in round {r}");
     }
+}
+
+/// A Swiss of more rounds than the field can play without repeats (`--field 7 --rounds 9`),
+/// over many result orders: byes go round (nobody has two more than another), and each round
+/// has as few pairs meeting a third time as any pairing of it with the bye to a player of the
+/// fewest byes (checked against every pairing), so in the reported field of seven nobody meets
+/// a third time and no round repeats the round before.
+#[test]
+fn a_swiss_past_the_field_counts_meetings_and_byes() {
+    let mut third_meetings = 0;
+    for n in [5u32, 6, 7, 8] {
+        for seed in 1..=20u64 {
+            let settings = SwissSettings {
+                rounds: 9,
+                rule: MatchRule::single(),
+            };
+            let mut s = Swiss::new(settings, field(n)).unwrap();
+            let mut rng = Rng(seed);
+            let mut last: BTreeSet<(EntrantId, EntrantId)> = BTreeSet::new();
+            for r in 0..9 {
+                let before = s.pairing_players();
+                let met = |a: usize, b: usize| {
+                    before[a]
+                        .opponents
+                        .iter()
+                        .filter(|&&o| o == before[b].id)
+                        .count()
+                };
+                let fewest = before.iter().map(|p| p.byes).min().unwrap();
+                // The fewest pairs meeting a third time (or more) over every pairing.
+                let k = n as usize + n as usize % 2;
+                let best = all_matchings(k)
+                    .into_iter()
+                    .filter(|m| {
+                        m.iter().all(|&(a, b)| {
+                            let bye = if a >= n as usize { b } else { a };
+                            b < n as usize || before[bye].byes == fewest
+                        })
+                    })
+                    .map(|m| {
+                        m.iter()
+                            .filter(|&&(a, b)| b < n as usize && a < n as usize && met(a, b) >= 2)
+                            .count()
+                    })
+                    .min()
+                    .unwrap();
+                let round = s.pair_next_round().unwrap().clone();
+                let idx = |id: EntrantId| before.iter().position(|p| p.id == id).unwrap();
+                let thirds = round
+                    .pairings
+                    .iter()
+                    .filter(|p| p.b.is_some_and(|b| met(idx(p.a), idx(b)) >= 2))
+                    .count();
+                assert_eq!(thirds, best, "field {n}, seed {seed}, round {}", r + 1);
+                third_meetings += thirds;
+                if let Some(bye) = round.pairings.iter().find(|p| p.b.is_none()) {
+                    assert_eq!(before[idx(bye.a)].byes, fewest);
+                }
+                let pairs: BTreeSet<(EntrantId, EntrantId)> = round
+                    .pairings
+                    .iter()
+                    .filter_map(|p| p.b.map(|b| (p.a.min(b), p.a.max(b))))
+                    .collect();
+                if n == 7 {
+                    assert_eq!(thirds, 0, "seed {seed}, round {}", r + 1);
+                    assert!(
+                        r == 0 || pairs != last,
+                        "seed {seed}: round {} repeats",
+                        r + 1
+                    );
+                }
+                last = pairs;
+                for (t, p) in round.pairings.iter().enumerate() {
+                    if p.b.is_some() {
+                        s.record(r, t, random_result(&mut rng)).unwrap();
+                    }
+                }
+            }
+            let byes: Vec<u32> = s.pairing_players().iter().map(|p| p.byes).collect();
+            let (lo, hi) = (byes.iter().min().unwrap(), byes.iter().max().unwrap());
+            assert!(hi - lo <= 1, "field {n}, seed {seed}: byes {byes:?}");
+        }
+    }
+    eprintln!("{third_meetings} third meetings, each forced");
 }

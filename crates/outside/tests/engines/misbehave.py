@@ -10,7 +10,10 @@ It answers its first GOOD requests (default 1) with the first legal action, then
   exit      exits mid-game;
   flood     writes lines of garbage without end;
   longline  writes one line without end;
-  silent    never answers the hello (nor anything else).
+  silent    never answers the hello (nor anything else);
+  wrongid   answers with an id that was never sent;
+  blank     never misbehaves, but writes blank lines before each answer and a malformed eval;
+  slow      never misbehaves, but sleeps GOOD milliseconds before each answer.
 """
 
 import json
@@ -37,13 +40,22 @@ for line in sys.stdin:
     elif kind == "quit":
         break
     elif kind == "request":
-        if answered < good:
+        if mode == "blank":
+            send("")
+            send("   \t")
+            send(json.dumps({"type": "action", "id": msg["id"], "index": 0, "eval": "fine"}))
+        elif mode == "slow":
+            time.sleep(good / 1000.0)
+            send(json.dumps({"type": "action", "id": msg["id"], "index": 0}))
+        elif answered < good:
             answered += 1
             send(json.dumps({"type": "action", "id": msg["id"], "index": 0}))
         elif mode == "sleep":
             time.sleep(3600)
         elif mode == "illegal":
             send(json.dumps({"type": "action", "id": msg["id"], "index": 999}))
+        elif mode == "wrongid":
+            send(json.dumps({"type": "action", "id": msg["id"] + 1000, "index": 0}))
         elif mode == "garbage":
             send("this is not a protocol message")
         elif mode == "exit":

@@ -95,6 +95,11 @@ pub struct TourTable {
     /// share of the CPU (`table::compute`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<i64>,
+    /// The name of each computer seat's entrant, by seat, for the game's record (`club 3`
+    /// is recorded `club 3 (computer)`); empty for a seat that is no entrant's computer
+    /// player (those keep the usual names).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 /// The strike of the turn clock that loses the game.

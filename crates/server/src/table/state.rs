@@ -459,14 +459,21 @@ impl TableCore {
     }
 
     /// The seats' names for the record (a computer player is named by its seat, as the browser
-    /// client names it: see [`BOT_NAMES`]).
+    /// client names it: see [`BOT_NAMES`]; a tournament entrant's computer player by its
+    /// entrant, `club 3 (computer)`).
     fn names(&self) -> Vec<String> {
         self.seats
             .iter()
             .enumerate()
             .map(|(i, s)| match &s.occupant {
                 Occupant::Human { user } => user.name.clone(),
-                Occupant::Bot { .. } => bot_name(i),
+                Occupant::Bot { .. } => self
+                    .cfg
+                    .tournament
+                    .as_ref()
+                    .and_then(|t| t.names.get(i))
+                    .filter(|n| !n.is_empty())
+                    .map_or_else(|| bot_name(i), |n| format!("{n} (computer)")),
                 _ => format!("S{i}"),
             })
             .collect()

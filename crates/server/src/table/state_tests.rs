@@ -46,6 +46,7 @@ fn a_board_is_dealt_from_its_seed_alone_and_a_no_show_loses() {
         turn_ms: None,
         match_ms: None,
         owner: None,
+        names: Vec::new(),
     };
     let mut core = board_table(Some(tour));
     // Nobody's seed is waited for: the deal is the seed's, with no client seeds.

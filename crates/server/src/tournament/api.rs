@@ -30,6 +30,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/api/tournaments/{id}/join", post(join))
         .route("/api/tournaments/{id}/withdraw", post(withdraw))
         .route("/api/tournaments/{id}/bots", post(bots))
+        .route("/api/tournaments/{id}/cancel", post(cancel))
 }
 
 fn bad(msg: impl Into<String>) -> ApiError {
@@ -38,6 +39,115 @@ fn bad(msg: impl Into<String>) -> ApiError {
 
 fn internal(e: String) -> ApiError {
     ApiError::internal(e)
+}
+
+/// The whole numbers of the tournament requests: each field's name, the range of its type,
+/// and its range in words (the settings' own check says more of a number within its type).
+const NUMBERS: [(&str, i128, i128, &str); 14] = [
+    ("best_of", 0, u32::MAX as i128, "1 to 99"),
+    (
+        "start_at",
+        i64::MIN as i128,
+        i64::MAX as i128,
+        "seconds since the epoch, from now to a year away",
+    ),
+    ("start_when", 0, u32::MAX as i128, "2 to 10,000"),
+    ("max_entrants", 0, u32::MAX as i128, "2 to 10,000"),
+    ("min_rating", i32::MIN as i128, i32::MAX as i128, "a rating"),
+    ("max_rating", i32::MIN as i128, i32::MAX as i128, "a rating"),
+    (
+        "no_show_ms",
+        0,
+        u64::MAX as i128,
+        "1000 (a second) to 3600000 (an hour)",
+    ),
+    (
+        "match_clock_ms",
+        0,
+        u64::MAX as i128,
+        "1000 (a second) to 14400000 (4 hours)",
+    ),
+    ("turn_ms", 0, u64::MAX as i128, "100 to 600000 (10 minutes)"),
+    ("rounds", 0, u32::MAX as i128, "1 to 50"),
+    (
+        "duration_ms",
+        0,
+        u64::MAX as i128,
+        "1000 (a second) to 86400000 (a day) for an arena, to 604800000 (7 days) for a daylong",
+    ),
+    ("boards", 0, u32::MAX as i128, "1 to 64"),
+    ("min_seats", 0, u8::MAX as i128, "3 to 8"),
+    ("count", 0, u32::MAX as i128, "1 to 1,000"),
+];
+
+/// Every whole number of a request within its field's type: a number out of it (or not whole)
+/// is refused with the field's range, never with the JSON reader's words.
+fn check_numbers(v: &serde_json::Value) -> ApiResult<()> {
+    let Some(obj) = v.as_object() else {
+        return Ok(());
+    };
+    for (k, x) in obj {
+        if x.is_object() {
+            check_numbers(x)?;
+            continue;
+        }
+        let Some(n) = x.as_number() else { continue };
+        let key = if k == "max_seats" {
+            "min_seats"
+        } else {
+            k.as_str()
+        };
+        let Some(&(_, lo, hi, words)) = NUMBERS.iter().find(|(name, ..)| *name == key) else {
+            continue;
+        };
+        let whole = n
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from));
+        if !whole.is_some_and(|w| (lo..=hi).contains(&w)) {
+            return Err(bad(format!("{k} {n} is out of range: it is {words}")));
+        }
+    }
+    Ok(())
+}
+
+/// The fields of `given` that `read` (the same request as read) does not have: fields that
+/// nothing reads (a misspelt setting), named. A field given as `null` may be absent.
+fn unknown_fields(given: &serde_json::Value, read: &serde_json::Value, at: &str) -> Vec<String> {
+    let (Some(g), Some(r)) = (given.as_object(), read.as_object()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, v) in g {
+        match r.get(k) {
+            None if !v.is_null() => out.push(format!("{at}{k}")),
+            Some(rv) => out.extend(unknown_fields(v, rv, &format!("{at}{k}."))),
+            None => {}
+        }
+    }
+    out
+}
+
+/// A tournament request's body: not JSON, or a field of the wrong kind, is `bad_json`; a
+/// whole number out of its field's range, and a field that nothing reads, are `bad_request`
+/// saying which.
+fn read_body<T: serde::de::DeserializeOwned + Serialize>(b: &[u8]) -> ApiResult<T> {
+    let v: serde_json::Value =
+        serde_json::from_slice(b).map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))?;
+    check_numbers(&v)?;
+    let t: T = serde_json::from_value(v.clone())
+        .map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))?;
+    let read = serde_json::to_value(&t).map_err(|e| internal(e.to_string()))?;
+    let unknown = unknown_fields(&v, &read, "");
+    if !unknown.is_empty() {
+        return Err(bad(format!(
+            "unknown field{} {}: nothing reads {} (misspelt?)",
+            if unknown.len() == 1 { "" } else { "s" },
+            unknown.join(", "),
+            if unknown.len() == 1 { "it" } else { "them" }
+        )));
+    }
+    Ok(t)
 }
 
 async fn need_user(app: &App, headers: &HeaderMap) -> ApiResult<UserRef> {
@@ -128,8 +238,7 @@ async fn create(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> Ap
         ));
     }
     limit(&app, &user)?;
-    let settings: Settings =
-        serde_json::from_slice(&b).map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))?;
+    let settings: Settings = read_body(&b)?;
     settings
         .check(crate::now())
         .map_err(|e| ApiError::new(ErrorCode::BadRules, e))?;
@@ -195,21 +304,29 @@ async fn create(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> Ap
     Ok((StatusCode::CREATED, Json(json!({ "id": id }))).into_response())
 }
 
+fn no_such(id: &str) -> ApiError {
+    let shown: String = id.chars().take(64).collect();
+    ApiError::new(
+        ErrorCode::NoSuchTournament,
+        format!("no tournament {shown:?}"),
+    )
+}
+
 async fn event_of(app: &App, id: &str) -> ApiResult<(super::event::Event, i64)> {
     if id.len() > 64 {
-        return Err(bad("no such tournament"));
+        return Err(no_such(id));
     }
     let creator = sqlx::query("SELECT creator FROM tournaments WHERE id = $1")
         .bind(id)
         .fetch_optional(&app.db.pool)
         .await
         .map_err(|e| internal(db::db_err(e)))?
-        .ok_or_else(|| bad(format!("no tournament {id:?}")))?;
+        .ok_or_else(|| no_such(id))?;
     let creator = db::int(&creator, "creator").map_err(internal)?;
     let event = director::load(app, id)
         .await
         .map_err(internal)?
-        .ok_or_else(|| bad(format!("no tournament {id:?}")))?;
+        .ok_or_else(|| no_such(id))?;
     Ok((event, creator))
 }
 
@@ -351,7 +468,7 @@ fn boards_json(event: &super::event::Event, shown_to: Option<&[usize]>) -> serde
     json!(rows)
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Serialize, Default)]
 #[serde(deny_unknown_fields)]
 struct JoinBody {
     /// In a partnership event: the computer player who partners you.
@@ -364,8 +481,8 @@ fn check_level(level: &str) -> ApiResult<()> {
         Ok(())
     } else {
         Err(bad(format!(
-            "unknown computer player {level:?}; levels are {}",
-            BOT_LEVELS.join(", ")
+            "unknown computer player {level:?}; {}",
+            super::settings::computer_players()
         )))
     }
 }
@@ -442,17 +559,27 @@ async fn enter(
     ))
 }
 
+/// The answer to a request an event that is over refuses (the same for every request).
+fn over(event: &super::event::Event) -> ApiError {
+    ApiError::new(
+        ErrorCode::GameOver,
+        if event.cancelled {
+            "the tournament was cancelled"
+        } else {
+            "the tournament is over"
+        },
+    )
+}
+
 fn entries_open(event: &super::event::Event, now_ms: i64) -> ApiResult<()> {
-    if late_entry_open(event, now_ms) {
+    if event.finished {
+        Err(over(event))
+    } else if late_entry_open(event, now_ms) {
         Ok(())
     } else {
         Err(ApiError::new(
             ErrorCode::AlreadyStarted,
-            if event.finished {
-                "the tournament is over"
-            } else {
-                "the tournament has started: entries are closed"
-            },
+            "the tournament has started: entries are closed",
         ))
     }
 }
@@ -469,7 +596,7 @@ async fn join(
     let body: JoinBody = if b.is_empty() {
         JoinBody::default()
     } else {
-        serde_json::from_slice(&b).map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))?
+        read_body(&b)?
     };
     let (event, _) = event_of(&app, &id).await?;
     entries_open(&event, app.cfg.clock.now_ms())?;
@@ -547,7 +674,7 @@ async fn withdraw(
     limit(&app, &user)?;
     let (event, _) = event_of(&app, &id).await?;
     if event.finished {
-        return Err(ApiError::new(ErrorCode::GameOver, "the tournament is over"));
+        return Err(over(&event));
     }
     if matches!(event.fmt, Some(Fmt::Knockout { .. })) {
         return Err(ApiError::new(
@@ -580,7 +707,7 @@ async fn withdraw(
     Ok(Json(json!({ "withdrawn": true })).into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct BotsBody {
     level: String,
@@ -597,8 +724,7 @@ async fn bots(
 ) -> ApiResult<Response> {
     let user = need_user(&app, &headers).await?;
     limit(&app, &user)?;
-    let body: BotsBody =
-        serde_json::from_slice(&b).map_err(|e| ApiError::new(ErrorCode::BadJson, e.to_string()))?;
+    let body: BotsBody = read_body(&b)?;
     let (event, creator) = event_of(&app, &id).await?;
     if creator != user.id {
         return Err(bad("only the tournament's creator adds computer entrants"));
@@ -650,6 +776,77 @@ async fn bots(
 }
 
 /// The `tournament` message of an event now (the answer to following it).
+/// `POST /api/tournaments/{id}/cancel`: the creator cancels an event that has not started.
+/// Everyone entered is told on every connection of theirs (`tournament_cancelled`), and the
+/// event's followers get its summary, `finished` and cancelled.
+async fn cancel(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<Response> {
+    let user = need_user(&app, &headers).await?;
+    limit(&app, &user)?;
+    for _ in 0..ENTRY_ATTEMPTS {
+        let (mut event, creator) = event_of(&app, &id).await?;
+        if creator != user.id {
+            return Err(bad("only the tournament's creator cancels it"));
+        }
+        if event.finished {
+            return Err(over(&event));
+        }
+        if event.fmt.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::AlreadyStarted,
+                "the tournament has started: it can no longer be cancelled",
+            ));
+        }
+        let op = super::event::Op::Cancel;
+        event.apply(op.clone()).map_err(bad)?;
+        // The operation takes the next number of the event's log; a director that stored
+        // one first (the start) takes it, and the event is looked at again.
+        let stored = sqlx::query(
+            "INSERT INTO tournament_ops (tournament_id, seq, body) VALUES ($1, $2, $3)",
+        )
+        .bind(id.as_str())
+        .bind(event.ops.len() as i64)
+        .bind(serde_json::to_string(&op).expect("operations serialise"))
+        .execute(&app.db.pool)
+        .await;
+        if stored.is_err() {
+            continue;
+        }
+        sqlx::query("UPDATE tournaments SET status = 'finished' WHERE id = $1")
+            .bind(id.as_str())
+            .execute(&app.db.pool)
+            .await
+            .map_err(|e| internal(db::db_err(e)))?;
+        let rows = director::entrants(&app, &id).await.map_err(internal)?;
+        let users: Vec<i64> = rows
+            .iter()
+            .filter(|r| !r.withdrawn)
+            .flat_map(|r| r.members.iter().filter_map(Member::user_id))
+            .collect();
+        if !users.is_empty() {
+            let text = crate::to_json(&fiveup_protocol::ServerMsg::TournamentCancelled {
+                tournament: id.clone(),
+                name: event.settings.name.clone(),
+            });
+            let _ = app.tournaments.notes.send(super::Note::Table {
+                users: users.into(),
+                text,
+            });
+        }
+        app.tournaments.announce(&event, users_len(&rows));
+        app.tournaments.wake.notify_waiters();
+        return Ok(Json(json!({ "cancelled": true })).into_response());
+    }
+    Err(internal("the event kept changing".into()))
+}
+
+fn users_len(rows: &[EntrantRow]) -> u32 {
+    rows.iter().filter(|r| !r.withdrawn).count() as u32
+}
+
 pub async fn summary(app: &App, id: &str) -> ApiResult<Arc<str>> {
     let (event, _) = event_of(app, id).await?;
     let n = director::entrants(app, id)

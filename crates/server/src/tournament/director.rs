@@ -351,6 +351,17 @@ async fn open_all(
 
 /// One round of the director's work.
 async fn step(app: &Arc<App>, event: &mut Event) -> Result<(), String> {
+    // Before the start its creator may cancel the event (`api::cancel` stores the operation).
+    if event.fmt.is_none() {
+        if let Some(stored) = load(app, &event.id).await? {
+            if stored.ops.len() > event.ops.len() {
+                *event = stored;
+            }
+        }
+        if event.finished {
+            return Ok(());
+        }
+    }
     let before = event.ops.len();
     let rows = entrants(app, &event.id).await?;
     let now = app.cfg.clock.now_ms();
@@ -766,7 +777,8 @@ async fn open_table(
             .map(|t| t.seats.clone())
             .ok_or_else(|| format!("no cut-throat table {:?}", live.key))?;
         let rules = event.settings.rules_for(seated.len() as u8)?;
-        let cfg_tour = tour_table(event, None);
+        let names = seated.iter().map(|id| entrant_name(event, *id)).collect();
+        let cfg_tour = tour_table(event, None, names);
         let mut seats = Vec::new();
         let mut sits = Vec::new();
         for (seat, id) in seated.iter().enumerate() {
@@ -810,8 +822,17 @@ async fn open_table(
     ];
     let mut seats = Vec::new();
     let mut sits = Vec::new();
+    // A computer seat of an entrant's side is recorded by the entrant's name; the event's
+    // own computer players at a board's other seats keep the usual names.
+    let mut names = Vec::new();
     for seat in 0..rules.players {
         let side = &sides[usize::from(seat % 2)];
+        let entrant = [live.a, live.b][usize::from(seat % 2)];
+        names.push(if side.get(usize::from(seat / 2)).is_some() {
+            entrant_name(event, entrant)
+        } else {
+            String::new()
+        });
         let member = side
             .get(usize::from(seat / 2))
             .cloned()
@@ -824,12 +845,23 @@ async fn open_table(
             Member::Bot { level } => seats.push(SeatSetup::Bot { level }),
         }
     }
-    let tour = tour_table(event, board);
+    let tour = tour_table(event, board, names);
     create_table(app, event, table, rules, seats, sits, tour).await
 }
 
-/// The tournament settings of an event's table.
-fn tour_table(event: &Event, board: Option<String>) -> TourTable {
+/// An entrant's name in the event (empty if it has none).
+fn entrant_name(event: &Event, id: EntrantId) -> String {
+    event
+        .field()
+        .iter()
+        .find(|e| e.id == id)
+        .map(|e| e.name.clone())
+        .unwrap_or_default()
+}
+
+/// The tournament settings of an event's table; `names` names each seat's entrant, for the
+/// record's computer players.
+fn tour_table(event: &Event, board: Option<String>, names: Vec<String>) -> TourTable {
     TourTable {
         board,
         event: Some(event.id.clone()),
@@ -837,6 +869,7 @@ fn tour_table(event: &Event, board: Option<String>) -> TourTable {
         turn_ms: event.settings.turn_ms,
         match_ms: event.settings.match_clock_ms,
         owner: None,
+        names,
     }
 }
 

@@ -875,18 +875,12 @@ pub enum MatchState {
     Over(MatchResult),
 }
 
-/// The rating a computer entrant is seeded with, by level.
+/// The rating a computer entrant is seeded with, by level: its measured rating
+/// ([`fiveup_bots::measured_rating`], as `fiveup tournament` seeds it), 1000 for a level with
+/// none.
 #[must_use]
 pub fn bot_rating(level: &str) -> i32 {
-    match level {
-        "random" => 800,
-        "beginner" => 1000,
-        "greedy" => 1100,
-        "casual" => 1200,
-        "club" => 1500,
-        "strong" | "pimc" => 1800,
-        _ => 2000,
-    }
+    fiveup_bots::measured_rating(level).unwrap_or(1000)
 }
 
 #[cfg(test)]

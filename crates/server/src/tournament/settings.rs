@@ -148,6 +148,17 @@ pub struct Settings {
     pub turn_ms: Option<u64>,
 }
 
+/// The computer players a tournament accepts, in words: the levels, and the players they
+/// stand for.
+#[must_use]
+pub fn computer_players() -> String {
+    format!(
+        "levels are {}, and the players {} may be named too",
+        crate::BOT_LEVELS.join(", "),
+        crate::BOT_PLAYERS.join(", ")
+    )
+}
+
 /// The no-show time when an event gives none: two minutes.
 pub const NO_SHOW_MS: u64 = 120_000;
 
@@ -252,8 +263,8 @@ impl Settings {
             let level = self.opponents();
             if !crate::BOT_LEVELS.contains(&level) && !crate::BOT_PLAYERS.contains(&level) {
                 return Err(format!(
-                    "opponents {level:?}: not a computer player; levels are {}",
-                    crate::BOT_LEVELS.join(", ")
+                    "opponents {level:?}: not a computer player; {}",
+                    computer_players()
                 ));
             }
         } else if self.opponents.is_some() {
