@@ -1631,3 +1631,128 @@ async fn close_code(ws: &mut Ws) -> Option<u16> {
     }
     None
 }
+
+/// `n` requests at once (`POST path` by `cookie`, bodies from `body`); their statuses.
+async fn at_once(
+    addr: SocketAddr,
+    cookie: &str,
+    path: &str,
+    n: usize,
+    body: impl Fn(usize) -> serde_json::Value,
+) -> std::collections::BTreeMap<u16, usize> {
+    let tasks: Vec<_> = (0..n)
+        .map(|i| {
+            let (cookie, path, body) = (cookie.to_string(), path.to_string(), body(i));
+            tokio::spawn(async move { post(addr, &path, Some(&cookie), &body).await.status })
+        })
+        .collect();
+    let mut statuses = std::collections::BTreeMap::new();
+    for t in tasks {
+        *statuses.entry(t.await.unwrap()).or_insert(0) += 1;
+    }
+    statuses
+}
+
+async fn count(server: &fiveup_server::Server, sql: &str, id: i64) -> i64 {
+    let row = sqlx::query(sql)
+        .bind(id)
+        .fetch_one(&server.app.db.pool)
+        .await
+        .unwrap();
+    sqlx::Row::get(&row, "n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_requests_cannot_overrun_count_limits() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("counts.db").display().to_string();
+    let server = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = server.local_addr();
+    let ann = registered(addr, "Ann").await;
+    let me: serde_json::Value = get(addr, "/api/me", Some(&ann)).await.json();
+    let ann_id = me["user"]["id"].as_i64().unwrap();
+    // 20 bots at once, 5 allowed.
+    let bots = at_once(
+        addr,
+        &ann,
+        "/api/bots",
+        20,
+        |i| json!({ "name": format!("Engine{}", 10 + i) }),
+    )
+    .await;
+    let stored_bots = count(
+        &server,
+        "SELECT COUNT(*) AS n FROM users WHERE bot_owner = $1",
+        ann_id,
+    )
+    .await;
+    // 20 tokens at once for one bot (it has one), 5 live allowed.
+    let bot = sqlx::query("SELECT id FROM users WHERE bot_owner = $1 ORDER BY id LIMIT 1")
+        .bind(ann_id)
+        .fetch_one(&server.app.db.pool)
+        .await
+        .unwrap();
+    let bot: i64 = sqlx::Row::get(&bot, "id");
+    let tokens = at_once(addr, &ann, &format!("/api/bots/{bot}/tokens"), 20, |_| {
+        json!({})
+    })
+    .await;
+    let live = count(
+        &server,
+        "SELECT COUNT(*) AS n FROM bot_tokens WHERE bot_id = $1 AND revoked_at IS NULL",
+        bot,
+    )
+    .await;
+    // 40 correspondence games at once, 20 open allowed.
+    let games = at_once(addr, &ann, "/api/tables", 40, |_| {
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 48}})
+    })
+    .await;
+    let open = count(
+        &server,
+        "SELECT COUNT(*) AS n FROM corr_players WHERE user_id = $1 AND finished = 0",
+        ann_id,
+    )
+    .await;
+    // 40 mutes at once with 480 people muted already, 500 allowed.
+    for i in 0..480 {
+        sqlx::query("INSERT INTO mutes (user_id, muted_id, created_at) VALUES ($1, $2, 0)")
+            .bind(ann_id)
+            .bind(1_000_000 + i)
+            .execute(&server.app.db.pool)
+            .await
+            .unwrap();
+    }
+    let mut people = Vec::new();
+    for i in 0..40 {
+        people.push(guest(addr, &format!("Muted{i}")).await.1);
+    }
+    let mutes = at_once(
+        addr,
+        &ann,
+        "/api/mutes",
+        40,
+        |i| json!({ "user": people[i] }),
+    )
+    .await;
+    let muted = count(
+        &server,
+        "SELECT COUNT(*) AS n FROM mutes WHERE user_id = $1",
+        ann_id,
+    )
+    .await;
+    report(
+        "requests at once over count limits",
+        &format!(
+            "bots {stored_bots} of 5 ({bots:?}), live tokens {live} of 5 ({tokens:?}), open \
+             correspondence games {open} of 20 ({games:?}), mutes {muted} of 500 ({mutes:?})"
+        ),
+    );
+    assert_eq!(stored_bots, 5);
+    assert_eq!(live, 5);
+    assert_eq!(open, 20);
+    assert_eq!(muted, 500);
+    server.shutdown().await;
+}
