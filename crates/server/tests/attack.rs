@@ -1666,8 +1666,13 @@ async fn count(server: &fiveup_server::Server, sql: &str, id: i64) -> i64 {
 async fn concurrent_requests_cannot_overrun_count_limits() {
     let _one = ONE_AT_A_TIME.lock().await;
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("counts.db").display().to_string();
-    let server = fiveup_server::start(config(&db)).await.unwrap();
+    for (backend, db) in databases(dir.path(), "counts").await {
+        count_limits_hold(&backend, &db).await;
+    }
+}
+
+async fn count_limits_hold(backend: &str, db: &str) {
+    let server = fiveup_server::start(config(db)).await.unwrap();
     let addr = server.local_addr();
     let ann = registered(addr, "Ann").await;
     let me: serde_json::Value = get(addr, "/api/me", Some(&ann)).await.json();
@@ -1744,7 +1749,7 @@ async fn concurrent_requests_cannot_overrun_count_limits() {
     )
     .await;
     report(
-        "requests at once over count limits",
+        &format!("requests at once over count limits ({backend})"),
         &format!(
             "bots {stored_bots} of 5 ({bots:?}), live tokens {live} of 5 ({tokens:?}), open \
              correspondence games {open} of 20 ({games:?}), mutes {muted} of 500 ({mutes:?})"
