@@ -787,10 +787,25 @@ async fn more_guests_from_one_address_do_not_get_round_the_quotas() {
 /// A websocket from `src`, as a proxy opening it for `client` (`X-Forwarded-For`); the status
 /// of a refusal.
 async fn forwarded_ws(addr: SocketAddr, src: IpAddr, client: &str) -> Result<Ws2, u16> {
+    forwarded_ws_at(addr, src, client, "/ws", None).await
+}
+
+/// [`forwarded_ws`] on `path`, with a bearer token (a bot's) if given.
+async fn forwarded_ws_at(
+    addr: SocketAddr,
+    src: IpAddr,
+    client: &str,
+    path: &str,
+    bearer: Option<&str>,
+) -> Result<Ws2, u16> {
     let stream = tcp_from(addr, src, None).await.map_err(|_| 0u16)?;
-    let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+    let mut req = format!("ws://{addr}{path}").into_client_request().unwrap();
     req.headers_mut()
         .insert("x-forwarded-for", client.parse().unwrap());
+    if let Some(t) = bearer {
+        req.headers_mut()
+            .insert("authorization", format!("Bearer {t}").parse().unwrap());
+    }
     match tokio_tungstenite::client_async(req, stream).await {
         Ok((ws, _)) => Ok(ws),
         Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
@@ -837,6 +852,53 @@ async fn one_client_behind_the_trusted_proxy_is_capped_like_any_other() {
     assert_eq!(opened, 8);
     assert!(refused.iter().all(|s| *s == 429), "{refused:?}");
     assert!(other && again);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_behind_the_trusted_proxy_is_capped_on_the_bot_websocket_too() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("proxied-bots.db").display().to_string();
+    let mut cfg = config(&db);
+    let proxy = attacker(1);
+    cfg.trusted_proxies = vec![proxy];
+    cfg.max_conns_per_addr = 8;
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let ann = registered(addr, "Ann").await;
+    let (token, _) = make_bot(addr, &ann, "Engine").await;
+    // One client opens 40 bot websockets through the proxy.
+    let bot_ws =
+        |client: &'static str| forwarded_ws_at(addr, proxy, client, "/api/bot/ws", Some(&token));
+    let mut open = Vec::new();
+    let mut refused = Vec::new();
+    for _ in 0..40 {
+        match bot_ws("203.0.113.7").await {
+            Ok(ws) => open.push(ws),
+            Err(status) => refused.push(status),
+        }
+    }
+    let opened = open.len();
+    // The same client's person websockets share its cap.
+    let person = forwarded_ws(addr, proxy, "203.0.113.7").await.is_ok();
+    // Another client through the same proxy is not held up; one closed frees a place.
+    let other = bot_ws("203.0.113.8").await.is_ok();
+    drop(open.pop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let again = bot_ws("203.0.113.7").await.is_ok();
+    report(
+        "40 bot websockets by one client through the trusted proxy (cap 8)",
+        &format!(
+            "{opened} open, {} refused (status {:?}); a person's websocket of the same client: \
+             {person}; another client: {other}; after one closed: {again}",
+            refused.len(),
+            refused.first()
+        ),
+    );
+    assert_eq!(opened, 8);
+    assert!(refused.iter().all(|s| *s == 429), "{refused:?}");
+    assert!(!person && other && again);
     server.shutdown().await;
 }
 
