@@ -33,8 +33,17 @@ struct ServerProcess {
 impl ServerProcess {
     /// Start this test binary as a server with the settings of `profile`.
     fn start(profile: &str) -> ServerProcess {
+        ServerProcess::start_on(profile, None)
+    }
+
+    /// [`ServerProcess::start`] on the database `db` (a file of its own if none).
+    fn start_on(profile: &str, db: Option<&str>) -> ServerProcess {
         let dir = tempfile::tempdir().unwrap();
         let addr_file = dir.path().join("addr");
+        let db = db.map_or_else(
+            || dir.path().join("attack.db").display().to_string(),
+            str::to_string,
+        );
         let child = std::process::Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
@@ -43,7 +52,7 @@ impl ServerProcess {
                 "--test-threads=1",
             ])
             .env("FIVEUP_ATTACK_SERVER", profile)
-            .env("FIVEUP_ATTACK_DB", dir.path().join("attack.db"))
+            .env("FIVEUP_ATTACK_DB", db)
             .env("FIVEUP_ATTACK_ADDR", &addr_file)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::null())
@@ -87,6 +96,11 @@ impl ServerProcess {
         self.status("VmRSS:")
     }
 
+    /// Resident anonymous memory (the heap, stacks) now in MiB.
+    fn anon_mib(&self) -> f64 {
+        self.status("RssAnon:")
+    }
+
     /// Open file descriptors (sockets, mostly).
     fn open_files(&self) -> usize {
         std::fs::read_dir(format!("/proc/{}/fd", self.child.id())).map_or(0, Iterator::count)
@@ -115,6 +129,12 @@ fn server_process() {
             cfg.ws_ping = Duration::from_secs(2);
         }
         "slow" => cfg.header_timeout = Duration::from_secs(2),
+        // One of two instances on a PostgreSQL database: "a" runs the tables, "b" relays them.
+        "relay-a" | "relay-b" => {
+            cfg.instance = Some(profile.trim_start_matches("relay-").to_string());
+            cfg.drain_wait = Duration::ZERO;
+            cfg.bot_delay = Duration::from_millis(10);
+        }
         // A low open-file limit, soft and hard, that the server cannot raise.
         "files" => rlimit::setrlimit(rlimit::Resource::NOFILE, FILES, FILES).unwrap(),
         _ => {}
@@ -390,6 +410,76 @@ async fn six_hundred_spectators_that_never_read_stay_under_300_mb() {
     // The ones whose buffers stayed full were closed (the write timeout).
     assert!(open_now < 300, "{open_now} files still open");
     drop(socks);
+}
+
+/// The PostgreSQL URL, or a note that the test was skipped.
+fn postgres(test: &str) -> Option<String> {
+    match std::env::var("FIVEUP_TEST_POSTGRES_URL") {
+        Ok(u) if !u.is_empty() => Some(u),
+        _ => {
+            report(
+                test,
+                "skipped, it needs PostgreSQL (set FIVEUP_TEST_POSTGRES_URL)",
+            );
+            None
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn relayed_clients_that_never_read_cost_the_relaying_instance_little() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(url) = postgres("relayed non-readers") else {
+        return;
+    };
+    let db = pg_schema(&url).await;
+    let a = ServerProcess::start_on("relay-a", Some(&db));
+    let b = ServerProcess::start_on("relay-b", Some(&db));
+    let (ann, _) = guest(a.addr, "Ann").await;
+    let tables = bot_tables(a.addr, &ann, 6).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    // Memory of the heap (resident memory less the program's own pages, which the first
+    // requests of a kind bring in).
+    let base = b.anon_mib();
+    // 300 websockets on b, from 30 addresses, each following a table that runs on a and
+    // reading nothing: b relays each.
+    let n = 300;
+    let mut socks = Vec::new();
+    for i in 0..n {
+        if let Some(ws) = non_reader(b.addr, attacker(i / 10), &tables[i % tables.len()]).await {
+            socks.push(ws);
+        }
+    }
+    let opened = socks.len();
+    let t0 = Instant::now();
+    let mut worst = Duration::ZERO;
+    let mut most = 0.0_f64;
+    while t0.elapsed() < Duration::from_secs(12) {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        worst = worst.max(timed_get(b.addr).await);
+        most = most.max(b.anon_mib());
+    }
+    drop(socks);
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let after = b.anon_mib();
+    let each = (most - base) * 1024.0 / opened as f64;
+    report(
+        "300 relayed websockets that never read",
+        &format!(
+            "{opened} opened; the relaying instance's heap from {base:.0} MiB to {most:.0} MiB \
+             ({each:.0} KiB a client; peak resident {:.0} MiB), {after:.0} MiB 10 s after every \
+             socket closed; the owner's peak resident {:.0} MiB; slowest real request {} ms",
+            b.peak_mib(),
+            a.peak_mib(),
+            worst.as_millis()
+        ),
+    );
+    assert_eq!(opened, n);
+    assert!(each < 128.0, "{each:.0} KiB a relayed client");
+    assert!(
+        after < base + 48.0,
+        "{after:.0} MiB kept after close (from {base:.0})"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -179,6 +179,9 @@ fn accept(
         .max_frame_size(HARD_FRAME_LIMIT)
         // Client messages are small: a small read buffer keeps each read cheap.
         .read_buffer_size(MAX_FRAME_BYTES)
+        // A batch of queued messages is written with one flush (`FLUSH_BYTES`): buffering
+        // more before writing gains nothing, and a client that does not read would hold it.
+        .write_buffer_size(FLUSH_BYTES)
         // At most one message waits in the socket's own buffer: the queue before it is
         // bounded in bytes (see `Outbox`).
         .max_write_buffer_size(HARD_FRAME_LIMIT.max(MAX_FRAME_BYTES) * 64)
