@@ -33,8 +33,17 @@ struct ServerProcess {
 impl ServerProcess {
     /// Start this test binary as a server with the settings of `profile`.
     fn start(profile: &str) -> ServerProcess {
+        ServerProcess::start_on(profile, None)
+    }
+
+    /// [`ServerProcess::start`] on the database `db` (a file of its own if none).
+    fn start_on(profile: &str, db: Option<&str>) -> ServerProcess {
         let dir = tempfile::tempdir().unwrap();
         let addr_file = dir.path().join("addr");
+        let db = db.map_or_else(
+            || dir.path().join("attack.db").display().to_string(),
+            str::to_string,
+        );
         let child = std::process::Command::new(std::env::current_exe().unwrap())
             .args([
                 "--exact",
@@ -43,7 +52,7 @@ impl ServerProcess {
                 "--test-threads=1",
             ])
             .env("FIVEUP_ATTACK_SERVER", profile)
-            .env("FIVEUP_ATTACK_DB", dir.path().join("attack.db"))
+            .env("FIVEUP_ATTACK_DB", db)
             .env("FIVEUP_ATTACK_ADDR", &addr_file)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::null())
@@ -87,6 +96,11 @@ impl ServerProcess {
         self.status("VmRSS:")
     }
 
+    /// Resident anonymous memory (the heap, stacks) now in MiB.
+    fn anon_mib(&self) -> f64 {
+        self.status("RssAnon:")
+    }
+
     /// Open file descriptors (sockets, mostly).
     fn open_files(&self) -> usize {
         std::fs::read_dir(format!("/proc/{}/fd", self.child.id())).map_or(0, Iterator::count)
@@ -115,6 +129,12 @@ fn server_process() {
             cfg.ws_ping = Duration::from_secs(2);
         }
         "slow" => cfg.header_timeout = Duration::from_secs(2),
+        // One of two instances on a PostgreSQL database: "a" runs the tables, "b" relays them.
+        "relay-a" | "relay-b" => {
+            cfg.instance = Some(profile.trim_start_matches("relay-").to_string());
+            cfg.drain_wait = Duration::ZERO;
+            cfg.bot_delay = Duration::from_millis(10);
+        }
         // A low open-file limit, soft and hard, that the server cannot raise.
         "files" => rlimit::setrlimit(rlimit::Resource::NOFILE, FILES, FILES).unwrap(),
         _ => {}
@@ -390,6 +410,76 @@ async fn six_hundred_spectators_that_never_read_stay_under_300_mb() {
     // The ones whose buffers stayed full were closed (the write timeout).
     assert!(open_now < 300, "{open_now} files still open");
     drop(socks);
+}
+
+/// The PostgreSQL URL, or a note that the test was skipped.
+fn postgres(test: &str) -> Option<String> {
+    match std::env::var("FIVEUP_TEST_POSTGRES_URL") {
+        Ok(u) if !u.is_empty() => Some(u),
+        _ => {
+            report(
+                test,
+                "skipped, it needs PostgreSQL (set FIVEUP_TEST_POSTGRES_URL)",
+            );
+            None
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn relayed_clients_that_never_read_cost_the_relaying_instance_little() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let Some(url) = postgres("relayed non-readers") else {
+        return;
+    };
+    let db = pg_schema(&url).await;
+    let a = ServerProcess::start_on("relay-a", Some(&db));
+    let b = ServerProcess::start_on("relay-b", Some(&db));
+    let (ann, _) = guest(a.addr, "Ann").await;
+    let tables = bot_tables(a.addr, &ann, 6).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    // Memory of the heap (resident memory less the program's own pages, which the first
+    // requests of a kind bring in).
+    let base = b.anon_mib();
+    // 300 websockets on b, from 30 addresses, each following a table that runs on a and
+    // reading nothing: b relays each.
+    let n = 300;
+    let mut socks = Vec::new();
+    for i in 0..n {
+        if let Some(ws) = non_reader(b.addr, attacker(i / 10), &tables[i % tables.len()]).await {
+            socks.push(ws);
+        }
+    }
+    let opened = socks.len();
+    let t0 = Instant::now();
+    let mut worst = Duration::ZERO;
+    let mut most = 0.0_f64;
+    while t0.elapsed() < Duration::from_secs(12) {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        worst = worst.max(timed_get(b.addr).await);
+        most = most.max(b.anon_mib());
+    }
+    drop(socks);
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let after = b.anon_mib();
+    let each = (most - base) * 1024.0 / opened as f64;
+    report(
+        "300 relayed websockets that never read",
+        &format!(
+            "{opened} opened; the relaying instance's heap from {base:.0} MiB to {most:.0} MiB \
+             ({each:.0} KiB a client; peak resident {:.0} MiB), {after:.0} MiB 10 s after every \
+             socket closed; the owner's peak resident {:.0} MiB; slowest real request {} ms",
+            b.peak_mib(),
+            a.peak_mib(),
+            worst.as_millis()
+        ),
+    );
+    assert_eq!(opened, n);
+    assert!(each < 128.0, "{each:.0} KiB a relayed client");
+    assert!(
+        after < base + 48.0,
+        "{after:.0} MiB kept after close (from {base:.0})"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -787,10 +877,25 @@ async fn more_guests_from_one_address_do_not_get_round_the_quotas() {
 /// A websocket from `src`, as a proxy opening it for `client` (`X-Forwarded-For`); the status
 /// of a refusal.
 async fn forwarded_ws(addr: SocketAddr, src: IpAddr, client: &str) -> Result<Ws2, u16> {
+    forwarded_ws_at(addr, src, client, "/ws", None).await
+}
+
+/// [`forwarded_ws`] on `path`, with a bearer token (a bot's) if given.
+async fn forwarded_ws_at(
+    addr: SocketAddr,
+    src: IpAddr,
+    client: &str,
+    path: &str,
+    bearer: Option<&str>,
+) -> Result<Ws2, u16> {
     let stream = tcp_from(addr, src, None).await.map_err(|_| 0u16)?;
-    let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+    let mut req = format!("ws://{addr}{path}").into_client_request().unwrap();
     req.headers_mut()
         .insert("x-forwarded-for", client.parse().unwrap());
+    if let Some(t) = bearer {
+        req.headers_mut()
+            .insert("authorization", format!("Bearer {t}").parse().unwrap());
+    }
     match tokio_tungstenite::client_async(req, stream).await {
         Ok((ws, _)) => Ok(ws),
         Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
@@ -837,6 +942,53 @@ async fn one_client_behind_the_trusted_proxy_is_capped_like_any_other() {
     assert_eq!(opened, 8);
     assert!(refused.iter().all(|s| *s == 429), "{refused:?}");
     assert!(other && again);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_client_behind_the_trusted_proxy_is_capped_on_the_bot_websocket_too() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("proxied-bots.db").display().to_string();
+    let mut cfg = config(&db);
+    let proxy = attacker(1);
+    cfg.trusted_proxies = vec![proxy];
+    cfg.max_conns_per_addr = 8;
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let ann = registered(addr, "Ann").await;
+    let (token, _) = make_bot(addr, &ann, "Engine").await;
+    // One client opens 40 bot websockets through the proxy.
+    let bot_ws =
+        |client: &'static str| forwarded_ws_at(addr, proxy, client, "/api/bot/ws", Some(&token));
+    let mut open = Vec::new();
+    let mut refused = Vec::new();
+    for _ in 0..40 {
+        match bot_ws("203.0.113.7").await {
+            Ok(ws) => open.push(ws),
+            Err(status) => refused.push(status),
+        }
+    }
+    let opened = open.len();
+    // The same client's person websockets share its cap.
+    let person = forwarded_ws(addr, proxy, "203.0.113.7").await.is_ok();
+    // Another client through the same proxy is not held up; one closed frees a place.
+    let other = bot_ws("203.0.113.8").await.is_ok();
+    drop(open.pop());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let again = bot_ws("203.0.113.7").await.is_ok();
+    report(
+        "40 bot websockets by one client through the trusted proxy (cap 8)",
+        &format!(
+            "{opened} open, {} refused (status {:?}); a person's websocket of the same client: \
+             {person}; another client: {other}; after one closed: {again}",
+            refused.len(),
+            refused.first()
+        ),
+    );
+    assert_eq!(opened, 8);
+    assert!(refused.iter().all(|s| *s == 429), "{refused:?}");
+    assert!(!person && other && again);
     server.shutdown().await;
 }
 
@@ -1676,4 +1828,134 @@ async fn close_code(ws: &mut Ws) -> Option<u16> {
         }
     }
     None
+}
+
+/// `n` requests at once (`POST path` by `cookie`, bodies from `body`); their statuses.
+async fn at_once(
+    addr: SocketAddr,
+    cookie: &str,
+    path: &str,
+    n: usize,
+    body: impl Fn(usize) -> serde_json::Value,
+) -> std::collections::BTreeMap<u16, usize> {
+    let tasks: Vec<_> = (0..n)
+        .map(|i| {
+            let (cookie, path, body) = (cookie.to_string(), path.to_string(), body(i));
+            tokio::spawn(async move { post(addr, &path, Some(&cookie), &body).await.status })
+        })
+        .collect();
+    let mut statuses = std::collections::BTreeMap::new();
+    for t in tasks {
+        *statuses.entry(t.await.unwrap()).or_insert(0) += 1;
+    }
+    statuses
+}
+
+async fn count(server: &fiveup_server::Server, sql: &str, id: i64) -> i64 {
+    let row = sqlx::query(sql)
+        .bind(id)
+        .fetch_one(&server.app.db.pool)
+        .await
+        .unwrap();
+    sqlx::Row::get(&row, "n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_requests_cannot_overrun_count_limits() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    for (backend, db) in databases(dir.path(), "counts").await {
+        count_limits_hold(&backend, &db).await;
+    }
+}
+
+async fn count_limits_hold(backend: &str, db: &str) {
+    let server = fiveup_server::start(config(db)).await.unwrap();
+    let addr = server.local_addr();
+    let ann = registered(addr, "Ann").await;
+    let me: serde_json::Value = get(addr, "/api/me", Some(&ann)).await.json();
+    let ann_id = me["user"]["id"].as_i64().unwrap();
+    // 20 bots at once, 5 allowed.
+    let bots = at_once(
+        addr,
+        &ann,
+        "/api/bots",
+        20,
+        |i| json!({ "name": format!("Engine{}", 10 + i) }),
+    )
+    .await;
+    let stored_bots = count(
+        &server,
+        "SELECT COUNT(*) AS n FROM users WHERE bot_owner = $1",
+        ann_id,
+    )
+    .await;
+    // 20 tokens at once for one bot (it has one), 5 live allowed.
+    let bot = sqlx::query("SELECT id FROM users WHERE bot_owner = $1 ORDER BY id LIMIT 1")
+        .bind(ann_id)
+        .fetch_one(&server.app.db.pool)
+        .await
+        .unwrap();
+    let bot: i64 = sqlx::Row::get(&bot, "id");
+    let tokens = at_once(addr, &ann, &format!("/api/bots/{bot}/tokens"), 20, |_| {
+        json!({})
+    })
+    .await;
+    let live = count(
+        &server,
+        "SELECT COUNT(*) AS n FROM bot_tokens WHERE bot_id = $1 AND revoked_at IS NULL",
+        bot,
+    )
+    .await;
+    // 40 correspondence games at once, 20 open allowed.
+    let games = at_once(addr, &ann, "/api/tables", 40, |_| {
+        json!({"rules": "five-up players=2", "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 48}})
+    })
+    .await;
+    let open = count(
+        &server,
+        "SELECT COUNT(*) AS n FROM corr_players WHERE user_id = $1 AND finished = 0",
+        ann_id,
+    )
+    .await;
+    // 40 mutes at once with 480 people muted already, 500 allowed.
+    for i in 0..480 {
+        sqlx::query("INSERT INTO mutes (user_id, muted_id, created_at) VALUES ($1, $2, 0)")
+            .bind(ann_id)
+            .bind(1_000_000 + i)
+            .execute(&server.app.db.pool)
+            .await
+            .unwrap();
+    }
+    let mut people = Vec::new();
+    for i in 0..40 {
+        people.push(guest(addr, &format!("Muted{i}")).await.1);
+    }
+    let mutes = at_once(
+        addr,
+        &ann,
+        "/api/mutes",
+        40,
+        |i| json!({ "user": people[i] }),
+    )
+    .await;
+    let muted = count(
+        &server,
+        "SELECT COUNT(*) AS n FROM mutes WHERE user_id = $1",
+        ann_id,
+    )
+    .await;
+    report(
+        &format!("requests at once over count limits ({backend})"),
+        &format!(
+            "bots {stored_bots} of 5 ({bots:?}), live tokens {live} of 5 ({tokens:?}), open \
+             correspondence games {open} of 20 ({games:?}), mutes {muted} of 500 ({mutes:?})"
+        ),
+    );
+    assert_eq!(stored_bots, 5);
+    assert_eq!(live, 5);
+    assert_eq!(open, 20);
+    assert_eq!(muted, 500);
+    server.shutdown().await;
 }

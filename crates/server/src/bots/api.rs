@@ -669,8 +669,14 @@ async fn ws(
     ws: WebSocketUpgrade,
     State(app): State<Arc<App>>,
     guard: Option<axum::Extension<Arc<ConnGuard>>>,
+    peer: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
     headers: HeaderMap,
 ) -> Response {
+    // Behind a trusted proxy, counted per client as `/ws` is.
+    let admitted = match crate::web::ws::admit(&app, peer, &headers) {
+        Ok(a) => a,
+        Err(refused) => return refused,
+    };
     let me = match authenticate(&app, &headers).await {
         Ok(m) => m,
         Err(e) => return e.into_response(),
@@ -682,5 +688,6 @@ async fn ws(
         (me.token_hash, me.token_id),
         &headers,
         guard.map(|g| g.0),
+        admitted,
     )
 }

@@ -168,11 +168,14 @@ fn new_token() -> String {
 
 /// Store a new token for a bot; returns (token id, token).
 pub async fn add_token(db: &Db, bot_id: i64) -> Result<(i64, String), ApiError> {
+    // Counted and inserted with the bot's row locked, so that requests at once cannot all
+    // pass the count.
+    let mut tx = db::lock_user(&db.pool, bot_id).await.map_err(ie)?;
     let live = sqlx::query(
         "SELECT COUNT(*) AS n FROM bot_tokens WHERE bot_id = $1 AND revoked_at IS NULL",
     )
     .bind(bot_id)
-    .fetch_one(&db.pool)
+    .fetch_one(&mut *tx)
     .await
     .map_err(ie)?;
     if db::int(&live, "n").map_err(ApiError::internal)? >= MAX_TOKENS {
@@ -188,9 +191,10 @@ pub async fn add_token(db: &Db, bot_id: i64) -> Result<(i64, String), ApiError> 
     .bind(bot_id)
     .bind(accounts::token_hash(&token))
     .bind(crate::now())
-    .fetch_one(&db.pool)
+    .fetch_one(&mut *tx)
     .await
     .map_err(ie)?;
+    tx.commit().await.map_err(ie)?;
     Ok((db::int(&row, "id").map_err(ApiError::internal)?, token))
 }
 
@@ -204,9 +208,12 @@ pub async fn create(db: &Db, owner: &UserRef, name: &str) -> Result<UserRef, Api
         ));
     }
     let name = accounts::check_username(name)?;
+    // Counted and inserted with the owner's row locked, so that requests at once cannot all
+    // pass the count.
+    let mut tx = db::lock_user(&db.pool, owner.id).await.map_err(ie)?;
     let count = sqlx::query("SELECT COUNT(*) AS n FROM users WHERE bot_owner = $1")
         .bind(owner.id)
-        .fetch_one(&db.pool)
+        .fetch_one(&mut *tx)
         .await
         .map_err(ie)?;
     if db::int(&count, "n").map_err(ApiError::internal)? >= MAX_BOTS {
@@ -224,7 +231,7 @@ pub async fn create(db: &Db, owner: &UserRef, name: &str) -> Result<UserRef, Api
     .bind(key.as_str())
     .bind(skel.as_str())
     .bind(skel2.as_str())
-    .fetch_optional(&db.pool)
+    .fetch_optional(&mut *tx)
     .await
     .map_err(ie)?;
     let taken_err = || {
@@ -246,8 +253,12 @@ pub async fn create(db: &Db, owner: &UserRef, name: &str) -> Result<UserRef, Api
     .bind(skel.as_str())
     .bind(skel2.as_str())
     .bind(owner.id)
-    .fetch_one(&db.pool)
+    .fetch_one(&mut *tx)
     .await;
+    let res = match res {
+        Ok(row) => tx.commit().await.map(|()| row),
+        Err(e) => Err(e),
+    };
     match res {
         Ok(row) => Ok(UserRef {
             id: db::int(&row, "id").map_err(ApiError::internal)?,

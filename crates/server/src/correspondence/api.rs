@@ -56,15 +56,60 @@ pub async fn settings_for(
         .await
         .map_err(ApiError::internal)?;
     if open >= allowed {
-        return Err(ApiError::new(
-            ErrorCode::QuotaExceeded,
-            format!(
-                "you have {open} correspondence games open, the most allowed now (each game \
-                 finished allows one more)"
-            ),
-        ));
+        return Err(too_many_games(open));
     }
     Ok(Some(cs))
+}
+
+fn too_many_games(open: i64) -> ApiError {
+    ApiError::new(
+        ErrorCode::QuotaExceeded,
+        format!(
+            "you have {open} correspondence games open, the most allowed now (each game \
+             finished allows one more)"
+        ),
+    )
+}
+
+/// Take the creator's place at a correspondence table about to be made: their player row is
+/// stored before the table, in the transaction that counts their open games with their row
+/// locked, so that creates at once cannot all pass the count ([`settings_for`] only refuses
+/// early). The table keeps the row in step once made; [`release_game`] if it is not.
+pub async fn hold_game(app: &App, user: i64, table: &str, seat: u8) -> ApiResult<()> {
+    let ie = |e| ApiError::internal(db::db_err(e));
+    let mut tx = db::lock_user(&app.db.pool, user).await.map_err(ie)?;
+    let r = sqlx::query(
+        "SELECT CAST(COALESCE(SUM(CASE WHEN finished = 0 THEN 1 ELSE 0 END), 0) AS BIGINT) \
+         AS open, CAST(COALESCE(SUM(finished), 0) AS BIGINT) AS done FROM corr_players \
+         WHERE user_id = $1",
+    )
+    .bind(user)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(ie)?;
+    let open = db::int(&r, "open").map_err(ApiError::internal)?;
+    let done = db::int(&r, "done").map_err(ApiError::internal)?;
+    if open >= app.cfg.correspondence.open_games + done {
+        return Err(too_many_games(open));
+    }
+    sqlx::query(
+        "INSERT INTO corr_players (table_id, seat, user_id, finished) VALUES ($1, $2, $3, 0)",
+    )
+    .bind(table)
+    .bind(i64::from(seat))
+    .bind(user)
+    .execute(&mut *tx)
+    .await
+    .map_err(ie)?;
+    tx.commit().await.map_err(ie)
+}
+
+/// Give back a place taken by [`hold_game`] for a table that was not made.
+pub async fn release_game(app: &App, table: &str) {
+    let _ = sqlx::query("DELETE FROM corr_players WHERE table_id = $1")
+        .bind(table)
+        .execute(&app.db.pool)
+        .await;
 }
 
 /// The server's VAPID public key.

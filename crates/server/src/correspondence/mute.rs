@@ -121,9 +121,14 @@ async fn mute(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> ApiR
             format!("no user {}", req.user),
         ));
     }
+    // Counted and inserted with the person's row locked, so that requests at once cannot
+    // all pass the count.
+    let mut tx = db::lock_user(&app.db.pool, me.id)
+        .await
+        .map_err(|e| ApiError::internal(db::db_err(e)))?;
     let n = sqlx::query("SELECT COUNT(*) AS n FROM mutes WHERE user_id = $1")
         .bind(me.id)
-        .fetch_one(&app.db.pool)
+        .fetch_one(&mut *tx)
         .await
         .map_err(|e| ApiError::internal(db::db_err(e)))?;
     if db::int(&n, "n").map_err(ApiError::internal)? >= MAX_MUTED {
@@ -139,9 +144,12 @@ async fn mute(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> ApiR
     .bind(me.id)
     .bind(req.user)
     .bind(crate::now())
-    .execute(&app.db.pool)
+    .execute(&mut *tx)
     .await
     .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    tx.commit()
+        .await
+        .map_err(|e| ApiError::internal(db::db_err(e)))?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 

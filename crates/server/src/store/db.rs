@@ -736,6 +736,21 @@ pub fn float(row: &AnyRow, col: &str) -> DbResult<f64> {
     row.try_get::<f64, _>(col).map_err(err)
 }
 
+/// Begin a transaction holding a person's row locked (a write lock on SQLite, a row lock on
+/// PostgreSQL): a quota counted in it and the insert it allows happen as one, so that
+/// requests at once (on any instance) wait for each other instead of all passing the count.
+pub async fn lock_user(
+    pool: &AnyPool,
+    user: i64,
+) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("UPDATE users SET id = id WHERE id = $1")
+        .bind(user)
+        .execute(&mut *tx)
+        .await?;
+    Ok(tx)
+}
+
 /// Map a sqlx error to text.
 pub fn db_err(e: sqlx::Error) -> String {
     err(e)

@@ -663,9 +663,24 @@ async fn create_table(
             return Ok((StatusCode::CREATED, Json(t)).into_response());
         }
     };
+    // The creator's place at a correspondence table counts against their open games at once.
+    let held = match (&cfg.correspondence, sits.first()) {
+        (Some(_), Some((seat, _))) => {
+            let held = crate::correspondence::api::hold_game(&app, user.id, &cfg.id, *seat).await;
+            if let Err(e) = held {
+                app.hub.release(user.id, &cfg.id);
+                return Err(e);
+            }
+            true
+        }
+        _ => false,
+    };
     let made = actor::create(&app, cfg.clone(), sits).await;
     if made.is_err() {
         app.hub.release(user.id, &cfg.id);
+        if held {
+            crate::correspondence::api::release_game(&app, &cfg.id).await;
+        }
     }
     drop(making);
     Ok((StatusCode::CREATED, Json(made?)).into_response())

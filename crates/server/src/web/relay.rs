@@ -40,6 +40,17 @@ struct Peek {
     id: Option<String>,
 }
 
+/// The most bytes a relay lets wait for its client before it stops reading from the owner.
+/// The owner's messages are shared among its subscribers, a relay's are copies of its own: a
+/// relay that read on for a client that does not would hold up to the owner's whole bound
+/// (`ws_queue_bytes`, 1 MiB) of copies for it. Stopping instead leaves the messages at the
+/// owner, where they are shared and bounded (the owner drops a subscriber too far behind, and
+/// closes a socket whose writes stay blocked: the relay then ends).
+pub const RELAY_QUEUE: usize = 32 * 1024;
+
+/// How often a relay that stopped reading looks whether its client has caught up.
+const RELAY_RECHECK: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// A table followed on another instance: commands go to `tx` (raw client messages), the
 /// owner's messages come on `rx`.
 #[derive(Debug)]
@@ -107,7 +118,11 @@ pub async fn open_with(
     else {
         return Err("too many open connections to relay one more".to_string());
     };
-    let connect = tokio_tungstenite::connect_async(req);
+    // Small buffers: a relay reads a message at a time and writes a client's commands.
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(16 * 1024)
+        .write_buffer_size(0);
+    let connect = tokio_tungstenite::connect_async_with_config(req, Some(config), true);
     let (mut ws, _) = tokio::time::timeout(std::time::Duration::from_secs(3), connect)
         .await
         .map_err(|_| format!("{addr} does not answer"))?
@@ -134,18 +149,25 @@ pub async fn open_with(
             _ => return Err(format!("{addr} answered {t}")),
         }
     };
-    // What waits for the client is bounded in bytes as the owner bounds it: a client that
-    // does not read loses the relay (and follows the table again from its last version), as
-    // it would lose its place at the owner.
+    // What waits for the client is bounded in bytes: the relay stops reading at
+    // `RELAY_QUEUE`, and a message that would pass the owner's bound ends the relay (the
+    // client follows the table again from its last version), as it would lose its place at
+    // the owner.
     let (out_tx, out_rx, bytes) = Outbox::new(app.cfg.ws_queue_bytes);
     let (cmd_tx, mut cmd_rx) = mpsc::channel::<Arc<str>>(64);
     let _ = out_tx.push(first.0, first.1);
     let relayed = app.metrics.relayed.clone();
     relayed.inc();
+    let waiting = bytes.clone();
     tokio::spawn(async move {
+        let mut recheck = tokio::time::interval(RELAY_RECHECK);
+        recheck.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
+            // Read from the owner only while the client keeps up.
+            let room = waiting.load(std::sync::atomic::Ordering::Relaxed) < RELAY_QUEUE;
             tokio::select! {
-                m = ws.next() => {
+                _ = recheck.tick(), if !room => {}
+                m = ws.next(), if room => {
                     let Some(Ok(m)) = m else { break };
                     let Message::Text(t) = m else { continue };
                     let Ok(peek) = serde_json::from_str::<Peek>(&t) else { continue };

@@ -56,6 +56,45 @@ pub fn origin_allowed(headers: &HeaderMap, allow: &[String]) -> bool {
     !host.is_empty() && host_part.eq_ignore_ascii_case(host)
 }
 
+/// A websocket let in: the client's address, and behind a trusted proxy its place in the
+/// per-client cap (held while the socket is open).
+#[derive(Debug)]
+pub struct Admitted(Option<IpAddr>, Option<Arc<ConnGuard>>);
+
+/// Let a websocket in, or refuse it. Behind a trusted proxy every client comes from the
+/// proxy's address, which has no cap: the websockets are counted per client address the proxy
+/// names instead (a relay from another instance names its client too), `/ws` and the bot
+/// websocket alike.
+pub fn admit(
+    app: &App,
+    peer: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
+    headers: &HeaderMap,
+) -> Result<Admitted, Response> {
+    let trusted = &app.cfg.trusted_proxies;
+    let peer = peer.map(|p| (p.0).0);
+    let client = peer.map(|p| crate::web::listen::client_ip(p.ip(), headers, trusted));
+    let mut forwarded = None;
+    if let (Some(peer), Some(client)) = (peer, client) {
+        if trusted.contains(&peer.ip()) {
+            match app.forwarded_conns.admit(client, trusted.contains(&client)) {
+                Some(g) => forwarded = Some(g),
+                None => {
+                    return Err(ApiError::new(
+                        ErrorCode::RateLimited,
+                        format!(
+                            "too many open connections from your address (at most {}): close \
+                             some first",
+                            app.cfg.max_conns_per_addr
+                        ),
+                    )
+                    .into_response())
+                }
+            }
+        }
+    }
+    Ok(Admitted(client, forwarded))
+}
+
 /// `GET /ws`.
 pub async fn upgrade(
     ws: WebSocketUpgrade,
@@ -71,31 +110,10 @@ pub async fn upgrade(
         )
         .into_response();
     }
-    // Behind a trusted proxy every client comes from the proxy's address, which has no cap:
-    // the websockets are counted per client address the proxy names instead (a relay from
-    // another instance names its client too).
-    let trusted = &app.cfg.trusted_proxies;
-    let peer = peer.map(|p| (p.0).0);
-    let client = peer.map(|p| crate::web::listen::client_ip(p.ip(), &headers, trusted));
-    let mut forwarded = None;
-    if let (Some(peer), Some(client)) = (peer, client) {
-        if trusted.contains(&peer.ip()) {
-            match app.forwarded_conns.admit(client, trusted.contains(&client)) {
-                Some(g) => forwarded = Some(g),
-                None => {
-                    return ApiError::new(
-                        ErrorCode::RateLimited,
-                        format!(
-                            "too many open connections from your address (at most {}): close \
-                             some first",
-                            app.cfg.max_conns_per_addr
-                        ),
-                    )
-                    .into_response()
-                }
-            }
-        }
-    }
+    let Admitted(client, forwarded) = match admit(&app, peer, &headers) {
+        Ok(a) => a,
+        Err(refused) => return refused,
+    };
     let user = match accounts::user_of(&app.db, &headers).await {
         Ok(u) => u,
         Err(e) => return e.into_response(),
@@ -118,8 +136,9 @@ pub async fn upgrade(
     accept(ws, app, user, token, hand_on, guard, forwarded)
 }
 
-/// A bot's websocket (`GET /api/bot/ws`, authenticated by [`crate::bots`]): the same
-/// connection as a person's, with the bot's account and token, limited to what a bot may send.
+/// A bot's websocket (`GET /api/bot/ws`, let in by [`admit`] and authenticated by
+/// [`crate::bots`]): the same connection as a person's, with the bot's account and token,
+/// limited to what a bot may send.
 pub fn accept_bot(
     ws: WebSocketUpgrade,
     app: Arc<App>,
@@ -127,15 +146,24 @@ pub fn accept_bot(
     (token_hash, token_id): (String, i64),
     headers: &HeaderMap,
     guard: Option<Arc<ConnGuard>>,
+    Admitted(client, forwarded): Admitted,
 ) -> Response {
     let hand_on = HandOn {
         cookie: None,
         relayed: headers.contains_key(crate::web::relay::RELAYED),
-        client: None,
+        client,
         bot: Some(token_id),
         auth: headers.get(header::AUTHORIZATION).cloned(),
     };
-    accept(ws, app, Some(user), Some(token_hash), hand_on, guard, None)
+    accept(
+        ws,
+        app,
+        Some(user),
+        Some(token_hash),
+        hand_on,
+        guard,
+        forwarded,
+    )
 }
 
 fn accept(
@@ -151,6 +179,9 @@ fn accept(
         .max_frame_size(HARD_FRAME_LIMIT)
         // Client messages are small: a small read buffer keeps each read cheap.
         .read_buffer_size(MAX_FRAME_BYTES)
+        // A batch of queued messages is written with one flush (`FLUSH_BYTES`): buffering
+        // more before writing gains nothing, and a client that does not read would hold it.
+        .write_buffer_size(FLUSH_BYTES)
         // At most one message waits in the socket's own buffer: the queue before it is
         // bounded in bytes (see `Outbox`).
         .max_write_buffer_size(HARD_FRAME_LIMIT.max(MAX_FRAME_BYTES) * 64)
