@@ -1412,11 +1412,7 @@ async fn a_six_player_double_twelve_table_on_a_phone_and_a_laptop() {
         assert_eq!(form[0], "12", "{what}: the party game's set");
         assert_eq!(form[1], "5", "{what}: the party game's smallest table");
         // The party game is for five or more: smaller tables are not offered.
-        assert_eq!(
-            form[2],
-            serde_json::json!(["5", "6", "7", "8"]),
-            "{what}"
-        );
+        assert_eq!(form[2], serde_json::json!(["5", "6", "7", "8"]), "{what}");
         assert_eq!(form[3], "Party game, double-twelve (5 to 8 players)");
         assert_eq!(form[4], "double-twelve (91 tiles)");
         select(&c, "#players", "6").await;

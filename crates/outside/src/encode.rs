@@ -473,7 +473,13 @@ mod tests {
     fn results_have_an_entry_for_every_seat_and_side() {
         let mut rng = FastRng::new(8);
         for players in 2u8..=8 {
-            let rules = Rules::parse(&format!("party-twelve players={players}")).unwrap();
+            // The party game seats five or more; smaller tables play Five Up on the same set.
+            let spec = if players >= 5 {
+                format!("party-twelve players={players}")
+            } else {
+                format!("five-up players={players} set=12")
+            };
+            let rules = Rules::parse(&spec).unwrap();
             for deal in 0..3 {
                 let mut s = State::from_seed(rules, &Seed::from_u64(deal)).unwrap();
                 while matches!(s.phase(), Phase::Play | Phase::Claim) {
