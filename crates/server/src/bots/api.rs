@@ -675,7 +675,7 @@ async fn ws(
     // Behind a trusted proxy, counted per client as `/ws` is.
     let admitted = match crate::web::ws::admit(&app, peer, &headers) {
         Ok(a) => a,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let me = match authenticate(&app, &headers).await {
         Ok(m) => m,

@@ -69,7 +69,7 @@ pub fn admit(
     app: &App,
     peer: Option<axum::Extension<ConnectInfo<SocketAddr>>>,
     headers: &HeaderMap,
-) -> Result<Admitted, Response> {
+) -> Result<Admitted, ApiError> {
     let trusted = &app.cfg.trusted_proxies;
     let peer = peer.map(|p| (p.0).0);
     let client = peer.map(|p| crate::web::listen::client_ip(p.ip(), headers, trusted));
@@ -86,8 +86,7 @@ pub fn admit(
                              some first",
                             app.cfg.max_conns_per_addr
                         ),
-                    )
-                    .into_response())
+                    ))
                 }
             }
         }
@@ -112,7 +111,7 @@ pub async fn upgrade(
     }
     let Admitted(client, forwarded) = match admit(&app, peer, &headers) {
         Ok(a) => a,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     let user = match accounts::user_of(&app.db, &headers).await {
         Ok(u) => u,
