@@ -8,28 +8,9 @@ mod common;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::{config, connect, get, post, registered, Client};
+use common::{config, connect, get, next_call, post, registered};
 use fiveup_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use serde_json::{json, Value};
-
-async fn next_table(c: &mut Client, cursor: &mut usize, wait: Duration) -> String {
-    let deadline = Instant::now() + wait;
-    loop {
-        while *cursor < c.raw.len() {
-            let m: ServerMsg = serde_json::from_str(&c.raw[*cursor]).unwrap();
-            *cursor += 1;
-            if let ServerMsg::TournamentTable { table, .. } = m {
-                return table;
-            }
-        }
-        let left = deadline
-            .checked_duration_since(Instant::now())
-            .expect("called to a table in time");
-        tokio::time::timeout(left, c.recv())
-            .await
-            .expect("called to a table in time");
-    }
-}
 
 async fn user_id(addr: SocketAddr, cookie: &str) -> i64 {
     let me: Value = get(addr, "/api/me", Some(cookie)).await.json();
@@ -137,7 +118,9 @@ async fn a_board_is_hidden_on_every_route_until_played_or_the_event_ends() {
     let mut a = connect(addr, Some(&ann)).await;
     join(ann.clone()).await;
     let mut cursor = 0;
-    let table = next_table(&mut a, &mut cursor, Duration::from_secs(30)).await;
+    let table = next_call(&mut a, &mut cursor, Duration::from_secs(30))
+        .await
+        .expect("called to a table in time");
     a.open(&table, None).await;
     common::play_out(std::slice::from_mut(&mut a), 4000).await;
     // The game is stored before anyone hears it is over: every route shows it to Ann.
@@ -159,7 +142,9 @@ async fn a_board_is_hidden_on_every_route_until_played_or_the_event_ends() {
     let mut b = connect(addr, Some(&bob)).await;
     join(bob.clone()).await;
     let mut cursor = 0;
-    let his = next_table(&mut b, &mut cursor, Duration::from_secs(30)).await;
+    let his = next_call(&mut b, &mut cursor, Duration::from_secs(30))
+        .await
+        .expect("called to a table in time");
     assert_ne!(his, table);
     b.open(&his, None).await;
     common::play_out(std::slice::from_mut(&mut b), 4000).await;

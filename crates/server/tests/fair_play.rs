@@ -8,7 +8,7 @@ mod common;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::{config, connect, databases, get, guest, post, registered, Client};
+use common::{config, connect, databases, get, guest, next_call, post, registered, Client};
 use fiveup_protocol::{ClientMsg, ErrorCode, ServerMsg, TableInfo};
 use serde_json::{json, Value};
 
@@ -270,26 +270,6 @@ async fn a_correspondence_game_gives_no_hint_and_no_review_until_it_ends() {
     server.shutdown().await;
 }
 
-async fn next_table(c: &mut Client, wait: Duration) -> String {
-    let deadline = Instant::now() + wait;
-    let mut cursor = 0;
-    loop {
-        while cursor < c.raw.len() {
-            let m: ServerMsg = serde_json::from_str(&c.raw[cursor]).unwrap();
-            cursor += 1;
-            if let ServerMsg::TournamentTable { table, .. } = m {
-                return table;
-            }
-        }
-        let left = deadline
-            .checked_duration_since(Instant::now())
-            .expect("called to a table in time");
-        tokio::time::timeout(left, c.recv())
-            .await
-            .expect("called to a table in time");
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tournament_tables_and_duplicate_boards_give_no_hint() {
     let dir = tempfile::tempdir().unwrap();
@@ -329,7 +309,9 @@ async fn tournament_tables_and_duplicate_boards_give_no_hint() {
     )
     .await;
     assert_eq!(r.status, 200, "{}", r.body);
-    let table = next_table(&mut a, Duration::from_secs(30)).await;
+    let table = next_call(&mut a, &mut 0, Duration::from_secs(30))
+        .await
+        .expect("called to a table in time");
     let v = a.open(&table, None).await;
     assert!(v.table.counts, "a tournament table counts");
     let mut cs = vec![a];
@@ -364,7 +346,9 @@ async fn tournament_tables_and_duplicate_boards_give_no_hint() {
         assert!(start.elapsed() < common::WAIT, "{}", r.body);
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let board = next_table(&mut w, Duration::from_secs(30)).await;
+    let board = next_call(&mut w, &mut 0, Duration::from_secs(30))
+        .await
+        .expect("called to a table in time");
     let v = w.open(&board, None).await;
     assert!(v.table.counts, "a duplicate board counts");
     let mut cs = vec![w];

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::{config, connect, databases, get, guest, post, registered};
+use common::{config, connect, databases, get, guest, next_call, post, registered};
 use fiveup_protocol::{ClientMsg, ServerMsg};
 use fiveup_tournament::knockout::{Elimination, Knockout, KnockoutSettings};
 use fiveup_tournament::swiss::{Swiss, SwissSettings};
@@ -485,24 +485,6 @@ async fn people_join_withdraw_are_called_to_their_table_and_see_standings() {
         "{in_history} in histories"
     );
     server.shutdown().await;
-}
-
-/// The next "your table is ready" call a client received (reading up to `wait` for one).
-async fn next_call(c: &mut common::Client, cursor: &mut usize, wait: Duration) -> Option<String> {
-    let deadline = Instant::now() + wait;
-    loop {
-        while *cursor < c.raw.len() {
-            let m: ServerMsg = serde_json::from_str(&c.raw[*cursor]).unwrap();
-            *cursor += 1;
-            if let ServerMsg::TournamentTable { table, .. } = m {
-                return Some(table);
-            }
-        }
-        let left = deadline.checked_duration_since(Instant::now())?;
-        if tokio::time::timeout(left, c.recv()).await.is_err() {
-            return None;
-        }
-    }
 }
 
 /// The figure in `docs/benchmarks.md`: how long the director takes, in process, from the

@@ -4,7 +4,7 @@
 
 use std::net::SocketAddr;
 use std::process::Child;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use fiveup_protocol::{ClientMsg, EventView, ServerMsg, TableStatus, TableView};
 use futures_util::{SinkExt, StreamExt};
@@ -635,4 +635,22 @@ pub async fn challenge_bot(addr: SocketAddr, cookie: &str, bot_id: i64) -> Strin
     .await;
     assert_eq!(c.status, 200, "{}", c.body);
     table
+}
+
+/// The next "your table is ready" call a client received (reading up to `wait` for one).
+pub async fn next_call(c: &mut Client, cursor: &mut usize, wait: Duration) -> Option<String> {
+    let deadline = Instant::now() + wait;
+    loop {
+        while *cursor < c.raw.len() {
+            let m: ServerMsg = serde_json::from_str(&c.raw[*cursor]).unwrap();
+            *cursor += 1;
+            if let ServerMsg::TournamentTable { table, .. } = m {
+                return Some(table);
+            }
+        }
+        let left = deadline.checked_duration_since(Instant::now())?;
+        if tokio::time::timeout(left, c.recv()).await.is_err() {
+            return None;
+        }
+    }
 }
