@@ -235,11 +235,11 @@ async fn play_turn(c: &Client, what: &str) -> bool {
             click(c, ".ends-bar .end-btn").await;
         }
     } else if s["draw"] == true {
-        // A forced move (drawing is the only action) has no hint to ask for, and the turn's
-        // clock runs.
+        // A forced move (drawing is the only action) has no hint to ask for (and a table whose
+        // result counts has no Hint button at all), and the turn's clock runs.
         let forced: Value = c
             .execute(
-                "return [document.querySelector('#hint').disabled, !!document.querySelector('#my-clock')];",
+                "const h = document.querySelector('#hint'); return [h ? h.disabled : true, !!document.querySelector('#my-clock')];",
                 vec![],
             )
             .await
@@ -349,8 +349,14 @@ async fn typing_in_the_chat_never_plays_moves() {
     let text = "I hold 1 2 3 and 4, dp 56 hh";
     let mut typed = String::new();
     let mut my_turn_seen = false;
-    // Type one key at a time, through the computers' moves and into Ann's own turn.
-    for round in 0..6 {
+    // Type one key at a time, through the computers' moves and into Ann's own turn: rounds of
+    // the sentence until her turn has come and one more round went in (a loaded machine slows
+    // the computers' moves; the deadline is only for a table that never gets back to her).
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    for round in 0.. {
+        if round >= 6 && (my_turn_seen || std::time::Instant::now() > deadline) {
+            break;
+        }
         for ch in text.chars() {
             // Keys go to whatever has the focus (as a person's typing does), not to the chat
             // box by name.
