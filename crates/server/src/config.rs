@@ -128,6 +128,11 @@ pub struct Config {
     pub max_bot_entrants: i64,
     /// Computer entrants a person may have in all their unfinished tournaments together.
     pub max_bot_entrants_per_account: i64,
+    /// Reads of the tournament list and of events (`GET /api/tournaments...`) per second per
+    /// client address, and the burst (0: no limit).
+    pub tournament_read_rate: (f64, f64),
+    /// Events of one creator a tournament list shows per status (the newest).
+    pub events_listed_per_creator: i64,
     /// Searching computer players (club and above) that think at once, owners served in turn
     /// (`table::compute`): by default one per core.
     pub compute_slots: usize,
@@ -193,6 +198,8 @@ impl Config {
             max_events_per_day: 20,
             max_bot_entrants: 64,
             max_bot_entrants_per_account: 128,
+            tournament_read_rate: (10.0, 100.0),
+            events_listed_per_creator: 3,
             compute_slots: std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
         }
     }

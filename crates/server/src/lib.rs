@@ -338,6 +338,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     };
     let conns = listen::ConnCounter::new(cfg.max_conns_per_addr, max_conns);
     let cfg_compute_slots = cfg.compute_slots;
+    let tournaments = tournament::Tournaments::new(&cfg);
     let app = Arc::new(App {
         login_limiter: limiter::KeyedLimiter::new(cfg.login_rate.0, cfg.login_rate.1),
         user_limiter: limiter::KeyedLimiter::new(cfg.user_rate.0, cfg.user_rate.1),
@@ -360,7 +361,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         draining: std::sync::atomic::AtomicBool::new(false),
         cluster,
         db_lock,
-        tournaments: tournament::Tournaments::default(),
+        tournaments,
         corr,
         hooks: table_hooks(),
         compute: table::compute::FairPool::new(cfg_compute_slots),

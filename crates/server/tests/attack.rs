@@ -1959,3 +1959,140 @@ async fn count_limits_hold(backend: &str, db: &str) {
     assert_eq!(muted, 500);
     server.shutdown().await;
 }
+
+/// A tournament that starts in an hour (an arena: no entrant limit).
+async fn upcoming_event(addr: SocketAddr, cookie: &str, name: &str) -> String {
+    let r = post(
+        addr,
+        "/api/tournaments",
+        Some(cookie),
+        &json!({
+            "name": name,
+            "format": {"kind": "arena", "duration_ms": 600_000},
+            "rules": "all-fives target=50",
+            "start_at": fiveup_server::now() + 3600,
+        }),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json::<serde_json::Value>()["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_big_field_and_a_flood_of_events_stay_cheap_and_listed() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("events.db").display().to_string();
+    let mut cfg = config(&db);
+    cfg.max_bot_entrants = 5_000;
+    cfg.max_bot_entrants_per_account = 5_000;
+    cfg.tournament_read_rate = (5.0, 20.0);
+    let server = fiveup_server::start(cfg).await.unwrap();
+    let addr = server.local_addr();
+    let ann = registered(addr, "Ann").await;
+    let mallory = registered(addr, "Mallory").await;
+    // A legitimate event, then a flood of 150 newer ones by one account.
+    let ann_event = upcoming_event(addr, &ann, "Ann's Friday arena").await;
+    let big = upcoming_event(addr, &mallory, "Big").await;
+    for i in 0..150 {
+        upcoming_event(addr, &mallory, &format!("Flood {i}")).await;
+    }
+    // 1,000 computer entrants, then 1,000 more.
+    let mut took = Vec::new();
+    for _ in 0..2 {
+        let t = Instant::now();
+        let r = post(
+            addr,
+            &format!("/api/tournaments/{big}/bots"),
+            Some(&mallory),
+            &json!({"level": "random", "count": 1000}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.body);
+        took.push(t.elapsed());
+    }
+    // Reading the 2,000-entrant event: built once, then kept until it changes.
+    let path = format!("/api/tournaments/{big}");
+    let t = Instant::now();
+    let first = get(addr, &path, None).await;
+    let built = t.elapsed();
+    let t = Instant::now();
+    let again = get(addr, &path, None).await;
+    let kept = t.elapsed();
+    assert_eq!(first.status, 200, "{}", first.body);
+    assert_eq!(first.body, again.body);
+    let entrants = |a: &Answer| {
+        a.json::<serde_json::Value>()["entrants"]
+            .as_array()
+            .unwrap()
+            .len()
+    };
+    assert_eq!(entrants(&first), 2000);
+    // A change shows at once.
+    let (bea, _) = guest(addr, "Bea").await;
+    let joined = post(addr, &format!("{path}/join"), Some(&bea), &json!({})).await;
+    assert_eq!(joined.status, 200, "{}", joined.body);
+    let after = entrants(&get(addr, &path, None).await);
+    // 60 reads at once from one address (the test's limit: 5 a second, bursts of 20).
+    let src = attacker(3);
+    let reads: Vec<_> = (0..60)
+        .map(|_| {
+            let path = path.clone();
+            tokio::spawn(
+                async move { request_from(addr, src, "GET", &path, None, "", &[]).await.0 },
+            )
+        })
+        .collect();
+    let mut refused = 0;
+    for r in reads {
+        if r.await.unwrap() == 429 {
+            refused += 1;
+        }
+    }
+    // The upcoming list: newest first, at most 3 events of one creator.
+    let list: serde_json::Value = get(addr, "/api/tournaments?status=upcoming", None)
+        .await
+        .json();
+    let shown: Vec<&str> = list["upcoming"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
+    let page: serde_json::Value = get(
+        addr,
+        "/api/tournaments?status=upcoming&offset=3&limit=2",
+        None,
+    )
+    .await
+    .json();
+    report(
+        "a 2,000-entrant event and 151 events by one account",
+        &format!(
+            "1,000 computer entrants added in {} ms, 1,000 more in {} ms; the event read in {} \
+             ms ({} KB), again in {} ms (kept), {after} entrants after a join; 60 reads at once \
+             from one address: {refused} refused; the upcoming list shows {} events (total {}), \
+             Ann's: {}; page 2 of 2: {} events",
+            took[0].as_millis(),
+            took[1].as_millis(),
+            built.as_millis(),
+            first.body.len() / 1000,
+            kept.as_millis(),
+            shown.len(),
+            list["totals"]["upcoming"],
+            shown.contains(&ann_event.as_str()),
+            page["upcoming"].as_array().map_or(0, Vec::len)
+        ),
+    );
+    assert!(took[1] < Duration::from_secs(10), "{:?}", took[1]);
+    assert_eq!(after, 2001);
+    assert!(refused >= 30, "{refused}");
+    assert!(shown.contains(&ann_event.as_str()));
+    assert_eq!(shown.len(), 4);
+    assert_eq!(list["totals"]["upcoming"], 4);
+    assert_eq!(page["upcoming"].as_array().unwrap().len(), 1);
+    server.shutdown().await;
+}

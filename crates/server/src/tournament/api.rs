@@ -182,11 +182,42 @@ struct Listed {
 struct ListQuery {
     #[serde(default)]
     status: Option<String>,
+    #[serde(default)]
+    offset: Option<i64>,
+    #[serde(default)]
+    limit: Option<i64>,
 }
 
-/// `GET /api/tournaments?status=upcoming|running|finished`: the newest 100 of each status
-/// asked for (all three by default).
-async fn list(State(app): State<Arc<App>>, Query(q): Query<ListQuery>) -> ApiResult<Response> {
+/// The most events one page of a list shows.
+const LIST_PAGE: i64 = 100;
+
+type Peer = Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>;
+
+/// A read of the list or of an event, within the client address's rate.
+fn read_limit(app: &App, peer: &Peer, headers: &HeaderMap) -> ApiResult<()> {
+    let Some(p) = peer else { return Ok(()) };
+    let ip = crate::web::listen::client_ip((p.0).0.ip(), headers, &app.cfg.trusted_proxies);
+    if app.tournaments.reads.allow(ip) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            ErrorCode::RateLimited,
+            "too many tournament reads from your address; try again shortly",
+        ))
+    }
+}
+
+/// `GET /api/tournaments?status=upcoming|running|finished&offset=N&limit=N`: each status
+/// asked for (all three by default), newest first, at most `events_listed_per_creator` events
+/// of one creator (their newest), a page of at most 100 from `offset`; `totals` gives how
+/// many each list has in all.
+async fn list(
+    State(app): State<Arc<App>>,
+    peer: Peer,
+    headers: HeaderMap,
+    Query(q): Query<ListQuery>,
+) -> ApiResult<Response> {
+    read_limit(&app, &peer, &headers)?;
     let statuses: Vec<&str> = match q.status.as_deref() {
         None | Some("") => vec!["upcoming", "running", "finished"],
         Some(s @ ("upcoming" | "running" | "finished")) => vec![s],
@@ -196,16 +227,35 @@ async fn list(State(app): State<Arc<App>>, Query(q): Query<ListQuery>) -> ApiRes
             )))
         }
     };
+    let offset = q.offset.unwrap_or(0).max(0);
+    let page = q.limit.unwrap_or(LIST_PAGE).clamp(1, LIST_PAGE);
+    let per_creator = app.cfg.events_listed_per_creator.max(1);
+    // Each creator's events numbered from their newest.
+    let shown = "SELECT id, ROW_NUMBER() OVER (PARTITION BY creator ORDER BY created_at DESC, \
+                 id DESC) AS k FROM tournaments WHERE status = $1";
     let mut out = serde_json::Map::new();
+    let mut totals = serde_json::Map::new();
     for s in statuses {
-        let rows = sqlx::query(
+        let rows = sqlx::query(&format!(
             "SELECT t.id, t.name, t.status, t.created_at, t.settings, \
              (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament_id = t.id \
               AND e.withdrawn = 0) AS n \
-             FROM tournaments t WHERE t.status = $1 ORDER BY t.created_at DESC LIMIT 100",
-        )
+             FROM ({shown}) r JOIN tournaments t ON t.id = r.id WHERE r.k <= $2 \
+             ORDER BY t.created_at DESC, t.id DESC LIMIT $3 OFFSET $4"
+        ))
         .bind(s)
+        .bind(per_creator)
+        .bind(page)
+        .bind(offset)
         .fetch_all(&app.db.pool)
+        .await
+        .map_err(|e| internal(db::db_err(e)))?;
+        let total = sqlx::query(&format!(
+            "SELECT COUNT(*) AS n FROM ({shown}) r WHERE r.k <= $2"
+        ))
+        .bind(s)
+        .bind(per_creator)
+        .fetch_one(&app.db.pool)
         .await
         .map_err(|e| internal(db::db_err(e)))?;
         let mut list = Vec::new();
@@ -224,7 +274,12 @@ async fn list(State(app): State<Arc<App>>, Query(q): Query<ListQuery>) -> ApiRes
             s.to_string(),
             serde_json::to_value(list).expect("lists serialise"),
         );
+        totals.insert(
+            s.to_string(),
+            json!(db::int(&total, "n").map_err(internal)?),
+        );
     }
+    out.insert("totals".to_string(), serde_json::Value::Object(totals));
     Ok(Json(serde_json::Value::Object(out)).into_response())
 }
 
@@ -330,19 +385,155 @@ async fn event_of(app: &App, id: &str) -> ApiResult<(super::event::Event, i64)> 
     Ok((event, creator))
 }
 
-/// `GET /api/tournaments/{id}`: everything about one event.
+/// An answer of [`one`] kept for a big event, until the event changes.
+#[derive(Debug)]
+pub struct Cached {
+    /// What the event was when it was built (see [`version`]).
+    version: String,
+    /// When a daylong closes: the answer's `late_entry` changes then.
+    closes_ms: Option<i64>,
+    built_ms: i64,
+    /// Whether boards were hidden (a duplicate event running): the answer is then the one for
+    /// a viewer who has played none.
+    hiding: bool,
+    at: std::time::Instant,
+    body: Bytes,
+}
+
+/// Answers smaller than this are built for every read.
+const CACHE_FROM_BYTES: usize = 16 * 1024;
+/// Big events' answers kept at most.
+const CACHED_EVENTS: usize = 32;
+/// The longest an answer is kept even if nothing seems to change.
+const CACHE_SECS: u64 = 10;
+
+/// What changes an event's answer: its status, its operations, its entries and withdrawals.
+async fn version(app: &App, id: &str) -> ApiResult<Option<String>> {
+    let r = sqlx::query(
+        "SELECT t.status, \
+         (SELECT COUNT(*) FROM tournament_ops o WHERE o.tournament_id = t.id) AS ops, \
+         (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament_id = t.id) AS n, \
+         (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament_id = t.id \
+          AND e.withdrawn = 0) AS active \
+         FROM tournaments t WHERE t.id = $1",
+    )
+    .bind(id)
+    .fetch_optional(&app.db.pool)
+    .await
+    .map_err(|e| internal(db::db_err(e)))?;
+    r.map(|r| -> Result<String, String> {
+        Ok(format!(
+            "{}/{}/{}/{}",
+            db::text(&r, "status")?,
+            db::int(&r, "ops")?,
+            db::int(&r, "n")?,
+            db::int(&r, "active")?
+        ))
+    })
+    .transpose()
+    .map_err(internal)
+}
+
+/// `GET /api/tournaments/{id}`: everything about one event. A big event's answer is kept
+/// until the event changes (its answer for someone who has played no hidden board).
 async fn one(
     State(app): State<Arc<App>>,
+    peer: Peer,
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
-    let (event, creator) = event_of(&app, &id).await?;
-    let entrants = director::entrants(&app, &id).await.map_err(internal)?;
+    read_limit(&app, &peer, &headers)?;
+    if id.len() > 64 {
+        return Err(bad("no such tournament"));
+    }
+    let Some(version) = version(&app, &id).await? else {
+        return Err(bad(format!("no tournament {id:?}")));
+    };
+    let now = app.cfg.clock.now_ms();
+    let kept = {
+        let answers = app.tournaments.answers.lock().expect("answers lock");
+        answers.get(&id).and_then(|c| {
+            let fresh = c.version == version
+                && c.at.elapsed() < std::time::Duration::from_secs(CACHE_SECS)
+                && !c.closes_ms.is_some_and(|t| c.built_ms < t && t <= now);
+            fresh.then(|| (c.hiding, c.body.clone()))
+        })
+    };
+    if let Some((hiding, body)) = kept {
+        // While boards are hidden, someone who has entered sees their own: built for them.
+        let entered = hiding && {
+            let viewer = accounts::user_of(&app.db, &headers).await?.map(|u| u.id);
+            match viewer {
+                Some(v) => sqlx::query(
+                    "SELECT entrant FROM tournament_entrants WHERE tournament_id = $1 \
+                     AND user_id = $2",
+                )
+                .bind(id.as_str())
+                .bind(v)
+                .fetch_optional(&app.db.pool)
+                .await
+                .map_err(|e| internal(db::db_err(e)))?
+                .is_some(),
+                None => false,
+            }
+        };
+        if !entered {
+            return Ok(json_bytes(body));
+        }
+    }
+    let (v, hiding, mine, closes_ms) = build(&app, &headers, &id).await?;
+    let body = Bytes::from(serde_json::to_vec(&v).expect("answers serialise"));
+    if body.len() >= CACHE_FROM_BYTES && mine.is_empty() {
+        let mut answers = app.tournaments.answers.lock().expect("answers lock");
+        if answers.len() >= CACHED_EVENTS && !answers.contains_key(&id) {
+            let oldest = answers
+                .iter()
+                .min_by_key(|(_, c)| c.at)
+                .map(|(k, _)| k.clone());
+            if let Some(k) = oldest {
+                answers.remove(&k);
+            }
+        }
+        answers.insert(
+            id.clone(),
+            Cached {
+                version,
+                closes_ms,
+                built_ms: now,
+                hiding,
+                at: std::time::Instant::now(),
+                body: body.clone(),
+            },
+        );
+    }
+    Ok(json_bytes(body))
+}
+
+fn json_bytes(body: Bytes) -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response()
+}
+
+/// The answer of [`one`]; whether boards were hidden, the viewer's entrants (when they were),
+/// and when a daylong closes.
+async fn build(
+    app: &App,
+    headers: &HeaderMap,
+    id: &str,
+) -> ApiResult<(serde_json::Value, bool, Vec<usize>, Option<i64>)> {
+    let (event, creator) = event_of(app, id).await?;
+    let entrants = director::entrants(app, id).await.map_err(internal)?;
     // While a duplicate event runs, a board's results and games are shown only to those who
     // have played it (a game's record shows its deal).
     let hiding = event.settings.format.duplicate().is_some() && !event.finished;
     let viewer = if hiding {
-        accounts::user_of(&app.db, &headers).await?.map(|u| u.id)
+        accounts::user_of(&app.db, headers).await?.map(|u| u.id)
     } else {
         None
     };
@@ -409,7 +600,7 @@ async fn one(
             v["closes_ms"] = json!(c);
         }
     }
-    Ok(Json(v).into_response())
+    Ok((v, hiding, mine, event.closes_ms()))
 }
 
 /// A duplicate event's boards: each one's commitment (from the start), its seed (once the
@@ -487,9 +678,6 @@ fn check_level(level: &str) -> ApiResult<()> {
     }
 }
 
-/// Tries at storing an entry when other instances take the same number at once.
-const ENTRY_ATTEMPTS: u64 = 12;
-
 /// Add an entrant (the next number), within the event's limit.
 async fn enter(
     app: &App,
@@ -498,65 +686,140 @@ async fn enter(
     row: EntrantRow,
     numbered: bool,
 ) -> ApiResult<u32> {
+    let added = enter_many(app, event, user_id, vec![row], numbered, None).await?;
+    Ok(added.first().copied().unwrap_or_default())
+}
+
+/// Computer entrants' rows have no person (`user_id` 0).
+const BOT_ENTRANT: i64 = 0;
+
+/// Add entrants (the next numbers) in one transaction that reads the field once, within the
+/// event's limit; with `quota` (the event's creator adding computer entrants), within the
+/// computer entrants allowed in the event and in all of the creator's unfinished events
+/// (`max_bot_entrants`, `max_bot_entrants_per_account`), counted with the creator's row
+/// locked. The event's row is locked too, so that entries at once (on any instance) are
+/// numbered one after another and checked against each other.
+async fn enter_many(
+    app: &App,
+    event: &super::event::Event,
+    user_id: i64,
+    rows: Vec<EntrantRow>,
+    numbered: bool,
+    quota: Option<i64>,
+) -> ApiResult<Vec<u32>> {
+    let ie = |e| internal(db::db_err(e));
     let _one_at_a_time = app.tournaments.entries.lock().await;
-    let rows = director::entrants(app, &event.id).await.map_err(internal)?;
-    if user_id != 0
-        && rows
-            .iter()
-            .any(|r| !r.withdrawn && r.members.iter().any(|m| m.user_id() == Some(user_id)))
-    {
+    let mut tx = match quota {
+        Some(creator) => db::lock_user(&app.db.pool, creator).await.map_err(ie)?,
+        None => app.db.pool.begin().await.map_err(ie)?,
+    };
+    sqlx::query("UPDATE tournaments SET id = id WHERE id = $1")
+        .bind(event.id.as_str())
+        .execute(&mut *tx)
+        .await
+        .map_err(ie)?;
+    let field = sqlx::query(
+        "SELECT COALESCE(MAX(entrant), 0) AS top, \
+         CAST(COALESCE(SUM(CASE WHEN withdrawn = 0 THEN 1 ELSE 0 END), 0) AS BIGINT) AS active, \
+         CAST(COALESCE(SUM(CASE WHEN withdrawn = 0 AND user_id = $2 THEN 1 ELSE 0 END), 0) \
+         AS BIGINT) AS bots, \
+         CAST(COALESCE(SUM(CASE WHEN withdrawn = 0 AND user_id = $3 THEN 1 ELSE 0 END), 0) \
+         AS BIGINT) AS mine \
+         FROM tournament_entrants WHERE tournament_id = $1",
+    )
+    .bind(event.id.as_str())
+    .bind(BOT_ENTRANT)
+    .bind(user_id)
+    .fetch_one(&mut *tx)
+    .await
+    .map_err(ie)?;
+    let top = db::int(&field, "top").map_err(internal)?;
+    let active = db::int(&field, "active").map_err(internal)?;
+    let here = db::int(&field, "bots").map_err(internal)?;
+    if user_id != BOT_ENTRANT && db::int(&field, "mine").map_err(internal)? > 0 {
         return Err(ApiError::new(
             ErrorCode::AlreadySeated,
             "you are in this tournament already",
         ));
     }
-    let active = rows.iter().filter(|r| !r.withdrawn).count() as u32;
-    if event.settings.max_entrants.is_some_and(|m| active >= m) {
-        return Err(bad("the tournament is full"));
-    }
-    for attempt in 0..ENTRY_ATTEMPTS {
-        if attempt > 0 {
-            // Another instance took the same number: wait a little, differently each time.
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.subsec_nanos());
-            let ms = 2 + u64::from(nanos % 8) * attempt;
-            tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+    let count = rows.len() as i64;
+    if let Some(m) = event.settings.max_entrants {
+        if active + count > i64::from(m) {
+            return Err(bad(if active >= i64::from(m) {
+                "the tournament is full".to_string()
+            } else {
+                format!("the tournament has room for {} more", i64::from(m) - active)
+            }));
         }
-        let next = rows.iter().map(|r| r.entrant.id.0).max().unwrap_or(0) + 1;
-        let next = sqlx::query(
-            "SELECT COALESCE(MAX(entrant), 0) + 1 AS n FROM tournament_entrants \
-             WHERE tournament_id = $1",
+    }
+    if let Some(creator) = quota {
+        if here + count > app.cfg.max_bot_entrants {
+            return Err(ApiError::new(
+                ErrorCode::QuotaExceeded,
+                format!(
+                    "a tournament has at most {} computer entrants ({here} now)",
+                    app.cfg.max_bot_entrants
+                ),
+            ));
+        }
+        let all = sqlx::query(
+            "SELECT COUNT(*) AS n FROM tournament_entrants e JOIN tournaments t \
+             ON t.id = e.tournament_id WHERE t.creator = $1 AND t.status <> 'finished' \
+             AND e.user_id = $2 AND e.withdrawn = 0",
         )
-        .bind(event.id.as_str())
-        .fetch_one(&app.db.pool)
+        .bind(creator)
+        .bind(BOT_ENTRANT)
+        .fetch_one(&mut *tx)
         .await
-        .map(|r| db::int(&r, "n").unwrap_or(i64::from(next)))
-        .map_err(|e| internal(db::db_err(e)))?;
-        let mut row = row.clone();
-        row.entrant.id = EntrantId(next as u32);
-        if numbered {
-            row.entrant.name = format!("{} {next}", row.entrant.name);
-        }
-        let r = sqlx::query(
-            "INSERT INTO tournament_entrants (tournament_id, entrant, user_id, body, withdrawn) \
-             VALUES ($1, $2, $3, $4, 0)",
-        )
-        .bind(event.id.as_str())
-        .bind(next)
-        .bind(user_id)
-        .bind(serde_json::to_string(&row).expect("entrants serialise"))
-        .execute(&app.db.pool)
-        .await;
-        if r.is_ok() {
-            app.tournaments.wake.notify_waiters();
-            return Ok(next as u32);
+        .map_err(ie)?;
+        let all = db::int(&all, "n").map_err(internal)?;
+        if all + count > app.cfg.max_bot_entrants_per_account {
+            return Err(ApiError::new(
+                ErrorCode::QuotaExceeded,
+                format!(
+                    "your unfinished tournaments have {all} computer entrants; a person may have \
+                     at most {} at once",
+                    app.cfg.max_bot_entrants_per_account
+                ),
+            ));
         }
     }
-    Err(ApiError::new(
-        ErrorCode::ShuttingDown,
-        "too many entries at once: try again",
-    ))
+    // Inserted a hundred to a statement.
+    let mut added = Vec::with_capacity(rows.len());
+    let mut next = top;
+    for chunk in rows.chunks(100) {
+        let mut sql = String::from(
+            "INSERT INTO tournament_entrants (tournament_id, entrant, user_id, body, withdrawn) \
+             VALUES ",
+        );
+        let mut bodies = Vec::with_capacity(chunk.len());
+        for (k, row) in chunk.iter().enumerate() {
+            next += 1;
+            let mut row = row.clone();
+            row.entrant.id = EntrantId(next as u32);
+            if numbered {
+                row.entrant.name = format!("{} {next}", row.entrant.name);
+            }
+            if k > 0 {
+                sql.push_str(", ");
+            }
+            let b = 3 * k;
+            sql.push_str(&format!("($1, ${}, ${}, ${}, 0)", b + 2, b + 3, b + 4));
+            bodies.push((
+                next,
+                serde_json::to_string(&row).expect("entrants serialise"),
+            ));
+            added.push(next as u32);
+        }
+        let mut q = sqlx::query(&sql).bind(event.id.as_str());
+        for (n, body) in bodies {
+            q = q.bind(n).bind(user_id).bind(body);
+        }
+        q.execute(&mut *tx).await.map_err(ie)?;
+    }
+    tx.commit().await.map_err(ie)?;
+    app.tournaments.wake.notify_waiters();
+    Ok(added)
 }
 
 /// The answer to a request an event that is over refuses (the same for every request).
@@ -734,10 +997,9 @@ async fn bots(
         return Err(bad("add 1 to 1,000 computer entrants at a time"));
     }
     entries_open(&event, app.cfg.clock.now_ms())?;
-    check_bot_quota(&app, &event.id, user.id, i64::from(body.count)).await?;
     let teams = event.settings.teams();
     let rating = bot_rating(&body.level);
-    let mut added = Vec::new();
+    let mut rows = Vec::new();
     for _ in 0..body.count {
         let (members, entrant) = if teams {
             (
@@ -764,14 +1026,15 @@ async fn bots(
                 Entrant::single(EntrantId(0), body.level.clone(), rating),
             )
         };
-        let row = EntrantRow {
+        rows.push(EntrantRow {
             entrant,
             members,
             withdrawn: false,
-        };
-        // Names are numbered so that standings tell computer entrants apart.
-        added.push(enter(&app, &event, 0, row, true).await?);
+        });
     }
+    // Names are numbered so that standings tell computer entrants apart; all in one
+    // transaction, within the quotas.
+    let added = enter_many(&app, &event, BOT_ENTRANT, rows, true, Some(user.id)).await?;
     Ok(Json(json!({ "entrants": added })).into_response())
 }
 
@@ -858,51 +1121,6 @@ pub async fn summary(app: &App, id: &str) -> ApiResult<Arc<str>> {
     Ok(crate::to_json(&fiveup_protocol::ServerMsg::Tournament {
         event: event.summary(n),
     }))
-}
-
-/// Computer entrants in one event's entrant list (not withdrawn).
-fn bot_entrants(rows: &[EntrantRow]) -> i64 {
-    rows.iter()
-        .filter(|r| !r.withdrawn && r.members.iter().all(|m| matches!(m, Member::Bot { .. })))
-        .count() as i64
-}
-
-/// Whether `count` more computer entrants fit in the event and in all of its creator's
-/// unfinished events together (`max_bot_entrants`, `max_bot_entrants_per_account`): each
-/// one's tables are strong computer play on the server's CPU.
-async fn check_bot_quota(app: &App, event: &str, creator: i64, count: i64) -> ApiResult<()> {
-    let here = bot_entrants(&director::entrants(app, event).await.map_err(internal)?);
-    if here + count > app.cfg.max_bot_entrants {
-        return Err(ApiError::new(
-            ErrorCode::QuotaExceeded,
-            format!(
-                "a tournament has at most {} computer entrants ({here} now)",
-                app.cfg.max_bot_entrants
-            ),
-        ));
-    }
-    let open =
-        sqlx::query("SELECT id FROM tournaments WHERE creator = $1 AND status <> 'finished'")
-            .bind(creator)
-            .fetch_all(&app.db.pool)
-            .await
-            .map_err(|e| internal(db::db_err(e)))?;
-    let mut all = 0;
-    for r in open {
-        let id = db::text(&r, "id").map_err(internal)?;
-        all += bot_entrants(&director::entrants(app, &id).await.map_err(internal)?);
-    }
-    if all + count > app.cfg.max_bot_entrants_per_account {
-        return Err(ApiError::new(
-            ErrorCode::QuotaExceeded,
-            format!(
-                "your unfinished tournaments have {all} computer entrants; a person may have at \
-                 most {} at once",
-                app.cfg.max_bot_entrants_per_account
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// What a duplicate board's table or game answers to someone who may not see it yet.

@@ -49,18 +49,29 @@ pub struct Tournaments {
     /// Rung when an entry or an event changed: the directors look at once.
     pub wake: Notify,
     /// Held while an entry is checked and stored, so that entries arriving together on this
-    /// instance are numbered one after another and checked against each other (one person
-    /// entering twice, the entrant limit). Entries through other instances can still meet
-    /// at the same number: the database refuses the second, which tries the next.
+    /// instance wait here rather than for the database's lock; the transaction that stores
+    /// an entry locks the event's row, so that entries through other instances are numbered
+    /// after it and checked against it too (one person entering twice, the entrant limit).
     pub entries: tokio::sync::Mutex<()>,
+    /// Reads of the list and of events per client address (`Config::tournament_read_rate`).
+    pub reads: crate::limiter::KeyedLimiter,
+    /// The answers for big events, each kept until its event changes (`api::one`).
+    pub answers: std::sync::Mutex<std::collections::HashMap<String, api::Cached>>,
 }
 
-impl Default for Tournaments {
-    fn default() -> Tournaments {
+impl Tournaments {
+    /// With the limits of `cfg`.
+    #[must_use]
+    pub fn new(cfg: &crate::Config) -> Tournaments {
         Tournaments {
             notes: broadcast::channel(4096).0,
             wake: Notify::new(),
             entries: tokio::sync::Mutex::new(()),
+            reads: crate::limiter::KeyedLimiter::new(
+                cfg.tournament_read_rate.0,
+                cfg.tournament_read_rate.1,
+            ),
+            answers: std::sync::Mutex::default(),
         }
     }
 }
