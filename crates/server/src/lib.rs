@@ -329,6 +329,9 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
                 },
                 listen::FILE_RESERVE
             ));
+            if let Some(w) = listen::file_limit_warning(files, max, cfg.max_conns_per_addr) {
+                log(&w);
+            }
             max
         }
         None => {

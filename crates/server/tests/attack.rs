@@ -56,7 +56,7 @@ impl ServerProcess {
             .env("FIVEUP_ATTACK_ADDR", &addr_file)
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
+            .stderr(std::fs::File::create(dir.path().join("stderr")).unwrap())
             .spawn()
             .unwrap();
         let t = Instant::now();
@@ -84,6 +84,11 @@ impl ServerProcess {
             .find_map(|l| l.strip_prefix(key))
             .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
             .map_or(0.0, |k| k / 1024.0)
+    }
+
+    /// What the server wrote to its standard error so far.
+    fn log(&self) -> String {
+        std::fs::read_to_string(self._dir.path().join("stderr")).unwrap_or_default()
     }
 
     /// Peak resident memory in MiB.
@@ -137,6 +142,8 @@ fn server_process() {
         }
         // A low open-file limit, soft and hard, that the server cannot raise.
         "files" => rlimit::setrlimit(rlimit::Resource::NOFILE, FILES, FILES).unwrap(),
+        // The usual default limit, 1,024, that the server cannot raise.
+        "files1024" => rlimit::setrlimit(rlimit::Resource::NOFILE, 1024, 1024).unwrap(),
         _ => {}
     }
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -639,6 +646,64 @@ async fn a_connection_flood_at_the_open_file_limit_leaves_the_server_working() {
     assert!(fds < FILES as usize, "{fds}");
     assert!(chat);
     assert_eq!(after.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_an_open_file_limit_of_1024_a_flood_from_28_addresses_leaves_room_for_real_requests() {
+    let _one = ONE_AT_A_TIME.lock().await;
+    // This process holds every attacking socket.
+    let _ = rlimit::increase_nofile_limit(8192);
+    let server = ServerProcess::start("files1024");
+    let addr = server.addr;
+    let warning = server
+        .log()
+        .lines()
+        .find(|l| l.contains("WARNING"))
+        .map(str::to_string);
+    // 28 addresses, each opening the per-address cap of idle connections (64).
+    let mut socks = Vec::new();
+    for i in 0..28 * 64 {
+        if let Ok(s) = tcp_from(addr, attacker(i / 64), None).await {
+            socks.push(s);
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let held = socks
+        .iter()
+        .filter(|s| {
+            let mut b = [0u8; 1];
+            matches!(s.try_read(&mut b), Err(e) if e.kind() == std::io::ErrorKind::WouldBlock)
+        })
+        .count();
+    // 80 real requests while the flood holds its connections.
+    let mut failed = 0;
+    for _ in 0..80 {
+        let (status, _) = request_from(
+            addr,
+            IpAddr::V4(Ipv4Addr::LOCALHOST),
+            "GET",
+            "/api/config",
+            None,
+            "",
+            &[],
+        )
+        .await;
+        if status != 200 {
+            failed += 1;
+        }
+    }
+    report(
+        "28 addresses at the per-address cap, an open-file limit of 1024",
+        &format!(
+            "{held} of {} held; {failed} of 80 real requests failed; warning at start: {}",
+            socks.len(),
+            warning.as_deref().unwrap_or("none")
+        ),
+    );
+    drop(socks);
+    assert_eq!(failed, 0);
+    let w = warning.expect("a warning at start");
+    assert!(w.contains("1024") && w.contains("LimitNOFILE"), "{w}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

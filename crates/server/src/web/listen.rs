@@ -31,6 +31,9 @@ const SEND_BUFFER: usize = 256 * 1024;
 pub struct ConnCounter {
     per_addr: usize,
     total_max: usize,
+    /// Past this many connections (the cap less [`RESERVE_SHARE`] of it), an address holding
+    /// [`TIGHT_PER_ADDR`] or more gets no more.
+    tight: usize,
     open: Mutex<(HashMap<IpAddr, usize>, usize)>,
 }
 
@@ -62,20 +65,26 @@ impl ConnCounter {
         Arc::new(ConnCounter {
             per_addr,
             total_max,
+            tight: total_max - total_max / RESERVE_SHARE,
             open: Mutex::new((HashMap::new(), 0)),
         })
     }
 
     /// A place for a new connection from `ip`, if it is within the caps. `exempt` addresses
-    /// (trusted proxies, which carry everyone's connections) have no per-address cap.
+    /// (trusted proxies, which carry everyone's connections) have no per-address cap. The
+    /// last places (a [`RESERVE_SHARE`] of the cap) are kept for addresses that hold fewer
+    /// than [`TIGHT_PER_ADDR`] connections, so that a few addresses each at the per-address
+    /// cap cannot take every place from the people coming next.
     #[must_use]
     pub fn admit(self: &Arc<Self>, ip: IpAddr, exempt: bool) -> Option<Arc<ConnGuard>> {
         let mut o = self.open.lock().expect("conn lock");
         if o.1 >= self.total_max {
             return None;
         }
+        let tight = o.1 >= self.tight;
         let n = o.0.entry(ip).or_insert(0);
-        if !exempt && self.per_addr > 0 && *n >= self.per_addr {
+        if !exempt && self.per_addr > 0 && (*n >= self.per_addr || (tight && *n >= TIGHT_PER_ADDR))
+        {
             if *n == 0 {
                 o.0.remove(&ip);
             }
@@ -125,6 +134,41 @@ pub fn client_ip(peer: IpAddr, headers: &HeaderMap, trusted: &[IpAddr]) -> IpAdd
 /// pool, its listener and lock connections, SQLite's files, the runtime. Connections (clients'
 /// and the relays' own to other instances) are refused before they would take these.
 pub const FILE_RESERVE: u64 = 128;
+
+/// The share of the connection cap kept for light addresses: a quarter.
+pub const RESERVE_SHARE: usize = 4;
+
+/// In the kept share, an address holding this many connections gets no more (a page's
+/// connection and its websocket pass).
+pub const TIGHT_PER_ADDR: usize = 2;
+
+/// An open-file limit below this is unsafe for a public server: its connection cap (the limit
+/// less [`FILE_RESERVE`]) is taken by a few hundred addresses at the per-address cap, a few
+/// dozen at 1,024. The server warns at start (see [`file_limit_warning`]).
+pub const FILES_WANTED: u64 = 65_536;
+
+/// The warning for an open-file limit of `files` that could not be raised further, if it is
+/// below [`FILES_WANTED`].
+#[must_use]
+pub fn file_limit_warning(files: u64, max_conns: usize, per_addr: usize) -> Option<String> {
+    (files < FILES_WANTED).then(|| {
+        let addrs = if per_addr > 0 {
+            format!(
+                " ({} addresses at {per_addr} each)",
+                max_conns.div_ceil(per_addr)
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "WARNING: the open-file limit is {files} and cannot be raised (the hard limit): at \
+             most {max_conns} connections, which a few addresses can take{addrs}; a quarter is \
+             kept for addresses holding fewer than {TIGHT_PER_ADDR}. Set LimitNOFILE=1048576 in \
+             the systemd unit (deploy/fiveup.service), `ulimit -Hn` in a shell, or the \
+             container's nofile ulimit, to at least {FILES_WANTED}"
+        )
+    })
+}
 
 /// Raise the soft limit on open files to the hard limit where allowed; returns the limits
 /// before and now (`None` where unknown).
@@ -248,5 +292,34 @@ mod tests {
         let full = ConnCounter::new(0, 1);
         let _one = full.admit(ip, false).unwrap();
         assert!(full.admit("2.2.2.2".parse().unwrap(), false).is_none());
+    }
+
+    #[test]
+    fn the_last_quarter_is_kept_for_light_addresses() {
+        let c = ConnCounter::new(64, 100);
+        let heavy: IpAddr = "1.1.1.1".parse().unwrap();
+        let light: IpAddr = "2.2.2.2".parse().unwrap();
+        let held: Vec<_> = (0..80).filter_map(|_| c.admit(heavy, false)).collect();
+        assert_eq!(held.len(), 64);
+        let more: Vec<_> = (0..20)
+            .filter_map(|i| c.admit(IpAddr::from([3, 0, 0, i]), false))
+            .collect();
+        // 75 places taken by anyone; past them, two per address.
+        assert_eq!(c.open(), 84);
+        assert!(c.admit(heavy, false).is_none());
+        let _l = (
+            c.admit(light, false).unwrap(),
+            c.admit(light, false).unwrap(),
+        );
+        assert!(c.admit(light, false).is_none());
+        assert!(c.admit(heavy, true).is_some());
+        drop((held, more));
+    }
+
+    #[test]
+    fn a_low_file_limit_is_warned_of() {
+        let w = file_limit_warning(1024, max_conns(1024), 64).unwrap();
+        assert!(w.contains("1024") && w.contains("LimitNOFILE") && w.contains("896"));
+        assert!(file_limit_warning(1_048_576, max_conns(1_048_576), 64).is_none());
     }
 }
