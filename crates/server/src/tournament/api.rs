@@ -1038,7 +1038,9 @@ async fn bots(
     Ok(Json(json!({ "entrants": added })).into_response())
 }
 
-/// The `tournament` message of an event now (the answer to following it).
+/// Tries at storing the cancel operation when a director stores one of the event's at once.
+const CANCEL_ATTEMPTS: u64 = 12;
+
 /// `POST /api/tournaments/{id}/cancel`: the creator cancels an event that has not started.
 /// Everyone entered is told on every connection of theirs (`tournament_cancelled`), and the
 /// event's followers get its summary, `finished` and cancelled.
@@ -1049,7 +1051,7 @@ async fn cancel(
 ) -> ApiResult<Response> {
     let user = need_user(&app, &headers).await?;
     limit(&app, &user)?;
-    for _ in 0..ENTRY_ATTEMPTS {
+    for _ in 0..CANCEL_ATTEMPTS {
         let (mut event, creator) = event_of(&app, &id).await?;
         if creator != user.id {
             return Err(bad("only the tournament's creator cancels it"));
