@@ -444,10 +444,10 @@ async fn one(
 ) -> ApiResult<Response> {
     read_limit(&app, &peer, &headers)?;
     if id.len() > 64 {
-        return Err(bad("no such tournament"));
+        return Err(no_such(&id));
     }
     let Some(version) = version(&app, &id).await? else {
-        return Err(bad(format!("no tournament {id:?}")));
+        return Err(no_such(&id));
     };
     let now = app.cfg.clock.now_ms();
     let kept = {
