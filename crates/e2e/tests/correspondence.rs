@@ -116,7 +116,7 @@ async fn a_push_shows_a_notification_that_names_the_table() {
         .unwrap();
     let mut delivered = false;
     let mut errors = Vec::new();
-    for id in 0..8 {
+    for id in 0..64 {
         match c
             .issue_cmd(Cdp(
                 "ServiceWorker.deliverPushMessage",
@@ -125,8 +125,9 @@ async fn a_push_shows_a_notification_that_names_the_table() {
             .await
         {
             // Chromium accepts a push for an id it does not know without an error, and the
-            // site's worker may have any small id (the page registers it on load): send to
-            // each, and the notification says which one took it.
+            // site's worker may have any small id (the page registers it on load, and
+            // Chromium numbers every registration of the profile: ids past 8 were seen): send
+            // to each of the first 64, and the notification says which one took it.
             Ok(_) => delivered = true,
             Err(e) => errors.push(e.to_string()),
         }
@@ -599,7 +600,7 @@ async fn two_players_finish_a_correspondence_game_over_simulated_days() {
         .issue_cmd(Cdp("ServiceWorker.enable", json!({})))
         .await
         .unwrap();
-    for id in 0..8 {
+    for id in 0..64 {
         let _ = mover
             .issue_cmd(Cdp(
                 "ServiceWorker.deliverPushMessage",

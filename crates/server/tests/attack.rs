@@ -413,7 +413,10 @@ async fn six_hundred_spectators_that_never_read_stay_under_300_mb() {
     );
     assert_eq!(opened, 600);
     assert!(peak < 300.0, "peak memory {peak:.0} MiB");
-    assert!(worst < Duration::from_millis(100), "{worst:?}");
+    // What this guards against is a request waiting behind the full sockets (their write
+    // timeout is 10 s); the figure printed above is the measurement (tens of milliseconds on
+    // an idle machine), and a machine busy with other work may add as much again.
+    assert!(worst < Duration::from_secs(1), "{worst:?}");
     // The ones whose buffers stayed full were closed (the write timeout).
     assert!(open_now < 300, "{open_now} files still open");
     drop(socks);
