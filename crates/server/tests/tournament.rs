@@ -604,7 +604,10 @@ async fn check_duplicate(addr: SocketAddr, e: &Value, boards: usize, commits: &[
         let n = scores.len() as f64;
         let avg = scores.iter().map(|(_, s)| *s as f64).sum::<f64>() / n;
         assert!((board["average"].as_f64().unwrap() - avg).abs() < 1e-9);
-        recomputed.push(fiveup_tournament::duplicate::Board { scores });
+        recomputed.push(fiveup_tournament::duplicate::Board {
+            scores,
+            ..Default::default()
+        });
     }
     let scoring = match e["settings"]["format"]["scoring"].as_str() {
         Some("difference") => fiveup_tournament::duplicate::DuplicateScoring::Difference,

@@ -241,7 +241,7 @@ export function boardsSection(ev, nameOf) {
         (b.results || []).length ? h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': `board ${b.board} results` }, h('table', { class: 'result' },
           h('thead', {}, h('tr', {}, ['Entrant', 'Score', 'Matchpoints', 'Difference', 'Game'].map((x) => h('th', { scope: 'col' }, x)))),
           h('tbody', {}, b.results.map((r) => h('tr', {},
-            h('td', {}, nameOf(r.entrant)), h('td', {}, String(r.score)), h('td', {}, fmtPoints(r.matchpoints)), h('td', {}, Number(r.diff).toFixed(1)),
+            h('td', {}, nameOf(r.entrant)), h('td', {}, r.no_show ? 'no-show' : String(r.score)), h('td', {}, fmtPoints(r.matchpoints)), h('td', {}, Number(r.diff).toFixed(1)),
             h('td', {}, r.table ? h('a', { href: `/game/${r.table}` }, 'replay') : '')))))) : null);
     }));
 }
@@ -310,7 +310,7 @@ export function myTable(ev, mine, sides) {
     for (const t of round) if (t.table && !t.scores && t.entrants.some((e) => mine.has(e))) return t.table;
   }
   for (const b of ev.boards || []) {
-    for (const r of b.results || []) if (r.table && mine.has(r.entrant) && r.score == null) return r.table;
+    for (const r of b.results || []) if (r.table && mine.has(r.entrant) && r.score == null && !r.no_show) return r.table;
   }
   return null;
 }
