@@ -163,7 +163,16 @@ impl Actor {
                             .map(|seat| Stored::NoShow { seat })
                             .collect(),
                     );
-                    let _ = self.commit(changes).await;
+                    if self.commit(changes).await.is_err() && !self.lost {
+                        // Not stored (the database failed): the same check again in a second,
+                        // not at once.
+                        self.no_show_due = Some(due);
+                        let tx = self.tx.clone();
+                        tokio::spawn(async move {
+                            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                            let _ = tx.send(TableCmd::NoShowCheck { due }).await;
+                        });
+                    }
                 }
                 self.after_change().await;
             }
