@@ -333,14 +333,17 @@ pub struct SeatInfo {
     /// For a person: whether a client of theirs is connected now.
     pub connected: bool,
     /// For a person: a computer player is playing for them (they were away too long); it
-    /// hands the seat back as soon as they return.
+    /// hands the seat back as soon as they return. Never at a tournament table.
     pub taken_over: bool,
     /// For a person: a computer player has played for them at some point of this game (they
-    /// were away, or resigned), so a win of their side does not count as theirs.
+    /// were away, or resigned), so a win of their side does not count as theirs. Never at a
+    /// tournament table.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_computer: bool,
     /// For a person: they resigned (or left during the game); a computer player plays their
-    /// seat to the end and does not hand it back.
+    /// seat to the end and does not hand it back. At a tournament table: they are out of the
+    /// game, which ended at once (a no-show, a third strike of the turn clock, or leaving),
+    /// and nobody played their seat.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub resigned: bool,
 }
@@ -395,6 +398,11 @@ pub struct TableInfo {
     /// here, hints and every other evaluation of the position in play are refused.
     #[serde(default)]
     pub counts: bool,
+    /// A tournament's table: no computer player ever plays a person's seat here (no takeover
+    /// of an away person; leaving during the game loses it); the tournament's no-show time and
+    /// turn clock decide instead.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tournament: bool,
 }
 
 /// `POST /api/tables/{id}/join`.

@@ -604,7 +604,10 @@ async fn check_duplicate(addr: SocketAddr, e: &Value, boards: usize, commits: &[
         let n = scores.len() as f64;
         let avg = scores.iter().map(|(_, s)| *s as f64).sum::<f64>() / n;
         assert!((board["average"].as_f64().unwrap() - avg).abs() < 1e-9);
-        recomputed.push(fiveup_tournament::duplicate::Board { scores });
+        recomputed.push(fiveup_tournament::duplicate::Board {
+            scores,
+            ..Default::default()
+        });
     }
     let scoring = match e["settings"]["format"]["scoring"].as_str() {
         Some("difference") => fiveup_tournament::duplicate::DuplicateScoring::Difference,
@@ -864,14 +867,25 @@ async fn no_shows_lose_are_withdrawn_and_a_second_bars_joining_across_a_restart(
                 .find(|r| u64::from(r.entrant.0) == ann_no)
                 .unwrap();
             assert_eq!((row.record.lost, row.points), (1, 0.0), "{kind}: {row:?}");
-            // The game was lost at its table, with nobody having played for Ann.
+            // The game was lost at its table, with nobody having played for Ann: she is out
+            // of it, no computer player ever took her seat, and no move of hers was played.
             let table = e["games"][0]["games"][0]["table"].as_str().unwrap();
             let replay: fiveup_protocol::Replay =
                 get(addr, &format!("/api/games/{table}"), None).await.json();
             assert!(
-                replay.seats[0].resigned && replay.seats[0].by_computer,
+                replay.seats[0].resigned
+                    && !replay.seats[0].by_computer
+                    && !replay.seats[0].taken_over,
                 "{kind}: {:?}",
                 replay.seats[0]
+            );
+            assert!(
+                replay
+                    .hands
+                    .iter()
+                    .flat_map(|h| &h.steps)
+                    .all(|s| s.seat != 0),
+                "{kind}: a move at Ann's seat"
             );
         }
         // A second no-show within the week: Ann may not join another event for a day, and
@@ -1006,7 +1020,7 @@ async fn the_match_clock_ends_a_game_on_the_higher_score() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_turn_clock_plays_for_a_slow_person_and_the_third_strike_loses() {
+async fn the_turn_clock_strikes_a_slow_person_moves_nobody_for_them_and_the_third_loses() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("turn.db").display().to_string();
     let server = fiveup_server::start(test_config(&db)).await.unwrap();
@@ -1028,6 +1042,7 @@ async fn the_turn_clock_plays_for_a_slow_person_and_the_third_strike_loses() {
     assert_eq!(r.status, 400, "{}", r.body);
     assert!(r.body.contains("turn clock"), "{}", r.body);
     let id = create(addr, &td, &settings(300)).await;
+    let mut w = connect(addr, Some(&ann)).await;
     let r = post(
         addr,
         &format!("/api/tournaments/{id}/join"),
@@ -1037,20 +1052,37 @@ async fn the_turn_clock_plays_for_a_slow_person_and_the_third_strike_loses() {
     .await;
     assert_eq!(r.status, 200, "{}", r.body);
     add_bots(addr, &td, &id, "random", 1).await;
-    // Ann never moves: the computer moves for her twice, the third strike loses.
+    // Ann comes to her board and makes one move, then stays at the table without moving:
+    // three strikes on her next turn, nobody moving for her, and the third loses the game.
+    let mut cursor = 0;
+    let table = next_call(&mut w, &mut cursor, Duration::from_secs(30))
+        .await
+        .expect("Ann's board is dealt");
+    let seat = w
+        .open(&table, None)
+        .await
+        .you
+        .expect("Ann sits at her board");
+    common::play_until(std::slice::from_mut(&mut w), 1, |cs| {
+        cs[0].events.iter().any(
+            |(_, e)| matches!(e, fiveup_protocol::EventView::Action { seat: s, .. } if *s == seat),
+        )
+    })
+    .await;
     let e = wait_status(addr, &id, "finished").await;
-    let table = e["games"][0]["games"][0]["table"].as_str().unwrap();
     let replay: fiveup_protocol::Replay =
         get(addr, &format!("/api/games/{table}"), None).await.json();
     let hers = replay
         .hands
         .iter()
         .flat_map(|h| &h.steps)
-        .filter(|s| s.seat == 0)
+        .filter(|s| s.seat == seat)
         .count();
-    assert_eq!(hers, 2, "two moves played for her");
-    assert!(replay.seats[0].resigned, "{:?}", replay.seats[0]);
-    assert_eq!(e["games"][0]["games"][0]["result"][0], false);
+    assert_eq!(hers, 1, "her own move alone");
+    let s = &replay.seats[usize::from(seat)];
+    assert!(s.resigned && !s.by_computer && !s.taken_over, "{s:?}");
+    // Her side lost: she sits on side A (the even seats) at her board.
+    assert_eq!(e["games"][0]["games"][0]["result"][0], seat % 2 == 1);
     // A slow player is not withdrawn.
     assert!(e["entrants"]
         .as_array()

@@ -12,6 +12,11 @@
 //! - **Point difference** (`DuplicateScoring::Difference`): on each board, the entrant's score
 //!   minus the mean score of everyone who played it; the standings rank by the sum over the
 //!   boards.
+//!
+//! An entrant who did not come to a board (`Board::absent`, a no-show) gets the board's bottom:
+//! no matchpoints (0%), the lowest difference anyone who played it had (0 when nobody did),
+//! the board counted as played and lost; the others' scores on the board are the same as if
+//! the absent entrant had not been dealt it.
 
 use serde::{Deserialize, Serialize};
 
@@ -29,11 +34,16 @@ pub enum DuplicateScoring {
     Difference,
 }
 
-/// One board: the scores of the entrants who played it.
+/// One board: the scores of the entrants who played it, and those who did not come to it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Board {
     /// Entrant and score, each entrant at most once.
     pub scores: Vec<(EntrantId, i64)>,
+    /// Entrants dealt the board who did not come to play it (no-shows), each at most once and
+    /// none of them in `scores`: each gets the board's bottom (see the module's
+    /// documentation).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub absent: Vec<EntrantId>,
 }
 
 /// One entrant's result on one board.
@@ -49,14 +59,18 @@ pub struct BoardScore {
     pub percent: f64,
     /// Score minus the board's average.
     pub difference: f64,
+    /// The entrant did not come to the board (a no-show): no score of their own (`score` is
+    /// 0), no matchpoints, the lowest difference on the board.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub absent: bool,
 }
 
-/// Score one board.
+/// Score one board: the entrants who played it, in the order given, then the absent ones.
 #[must_use]
 pub fn score_board(board: &Board) -> Vec<BoardScore> {
     let n = board.scores.len();
     let total: i64 = board.scores.iter().map(|(_, s)| s).sum();
-    board
+    let mut out: Vec<BoardScore> = board
         .scores
         .iter()
         .map(|&(entrant, score)| {
@@ -81,17 +95,33 @@ pub fn score_board(board: &Board) -> Vec<BoardScore> {
                     100.0 * f64::from(mp) / f64::from(top)
                 },
                 difference: score as f64 - total as f64 / n as f64,
+                absent: false,
             }
         })
-        .collect()
+        .collect();
+    let lowest = out
+        .iter()
+        .map(|s| s.difference)
+        .min_by(f64::total_cmp)
+        .unwrap_or(0.0);
+    out.extend(board.absent.iter().map(|&entrant| BoardScore {
+        entrant,
+        score: 0,
+        matchpoints: 0,
+        percent: 0.0,
+        difference: lowest,
+        absent: true,
+    }));
+    out
 }
 
-/// Check boards against the field: known entrants, each at most once a board.
+/// Check boards against the field: known entrants, each at most once a board (played or
+/// absent).
 pub fn check_boards(entrants: &[Entrant], boards: &[Board]) -> Result<(), TournamentError> {
     check_entrants(entrants)?;
     for (b, board) in boards.iter().enumerate() {
         let mut seen = std::collections::BTreeSet::new();
-        for (e, _) in &board.scores {
+        for e in board.scores.iter().map(|(e, _)| e).chain(&board.absent) {
             if !entrants.iter().any(|x| x.id == *e) {
                 return Err(TournamentError::UnknownEntrant(*e));
             }
@@ -128,6 +158,7 @@ pub fn standings(
             diff[i] += s.difference;
             let r = &mut rec[i];
             r.played += 1;
+            // An absent entrant scored nothing of their own.
             r.points_for += s.score;
             if s.percent > 50.0 {
                 r.won += 1;
@@ -228,6 +259,7 @@ mod tests {
                 scores: (0..19u32)
                     .map(|i| (EntrantId(i), (i64::from(i) * 7 + b * 13) % 23 - 11))
                     .collect(),
+                ..Board::default()
             })
             .collect();
         let mut shuffled = boards.clone();
@@ -258,9 +290,11 @@ mod tests {
         let boards = vec![
             Board {
                 scores: vec![(e(0), 20), (e(1), 40), (e(2), 0), (e(3), 20)],
+                ..Board::default()
             },
             Board {
                 scores: vec![(e(0), 20), (e(1), 10), (e(2), 60), (e(3), 20)],
+                ..Board::default()
             },
         ];
         let rows = standings(&entrants, &boards, DuplicateScoring::Matchpoints).unwrap();
@@ -287,9 +321,11 @@ mod tests {
         let boards = vec![
             Board {
                 scores: vec![(e(0), 30), (e(1), 10), (e(2), 10)],
+                ..Board::default()
             },
             Board {
                 scores: vec![(e(0), 0), (e(1), 20), (e(2), 5)],
+                ..Board::default()
             },
         ];
         let rows = standings(&entrants, &boards, DuplicateScoring::Matchpoints).unwrap();
@@ -307,7 +343,68 @@ mod tests {
         assert_eq!(got, vec![("B", 1, 5.0), ("A", 2, 5.0), ("C", 3, -10.0)]);
         let bad = vec![Board {
             scores: vec![(e(0), 1), (e(0), 2)],
+            ..Board::default()
         }];
         assert!(standings(&entrants, &bad, DuplicateScoring::Matchpoints).is_err());
+        let bad = vec![Board {
+            scores: vec![(e(0), 1)],
+            absent: vec![e(0)],
+        }];
+        assert!(standings(&entrants, &bad, DuplicateScoring::Matchpoints).is_err());
+    }
+
+    /// Worked by hand: on board 1, A 10 and B 30 play and C does not come: A 0% and B 100%,
+    /// as without C, and C 0%, 0 matchpoints and the lowest difference (A's, -10). On board 2,
+    /// A 20, B 0, C absent again: A 100%, B 0%, C 0% and -10. A and B have 50% and a
+    /// difference of 0; C is last on either scoring, two boards played and lost, nothing
+    /// scored. A board dealt to nobody but an absent entrant gives them 0% and 0.
+    #[test]
+    fn an_absent_entrant_scores_the_bottom_and_changes_nobody_else() {
+        let entrants: Vec<Entrant> = ["A", "B", "C"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Entrant::single(EntrantId(i as u32), *n, 1000))
+            .collect();
+        let e = EntrantId;
+        let boards = vec![
+            Board {
+                scores: vec![(e(0), 10), (e(1), 30)],
+                absent: vec![e(2)],
+            },
+            Board {
+                scores: vec![(e(0), 20), (e(1), 0)],
+                absent: vec![e(2)],
+            },
+        ];
+        let scored = score_board(&boards[0]);
+        let without = score_board(&Board {
+            scores: boards[0].scores.clone(),
+            ..Board::default()
+        });
+        assert_eq!(&scored[..2], &without[..]);
+        let c = scored[2];
+        assert!(c.absent);
+        assert_eq!((c.entrant, c.matchpoints, c.percent), (e(2), 0, 0.0));
+        assert_eq!(c.difference, -10.0);
+        let alone = score_board(&Board {
+            scores: Vec::new(),
+            absent: vec![e(2)],
+        });
+        assert_eq!((alone[0].percent, alone[0].difference), (0.0, 0.0));
+        for (scoring, want) in [
+            (DuplicateScoring::Matchpoints, [50.0, 50.0, 0.0]),
+            (DuplicateScoring::Difference, [0.0, 0.0, -20.0]),
+        ] {
+            let rows = standings(&entrants, &boards, scoring).unwrap();
+            let got: Vec<f64> = rows.iter().map(|r| r.points).collect();
+            assert_eq!(got, want, "{rows:#?}");
+            let last = rows.last().unwrap();
+            assert_eq!(last.name, "C", "{rows:#?}");
+            assert_eq!(
+                (last.record.played, last.record.lost, last.record.points_for),
+                (2, 2, 0)
+            );
+            assert!(rows[..2].iter().all(|r| r.rank < last.rank), "{rows:#?}");
+        }
     }
 }

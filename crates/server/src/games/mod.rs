@@ -77,8 +77,13 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
     }
     let hands = record.hands.len() as i64;
     // A person a computer player played for (away too long, or resigned) does not win: their
-    // side's win is not counted as theirs, and their rating takes it as a loss.
-    let by_computer = |seat: u8| core.seats[seat as usize].by_computer;
+    // side's win is not counted as theirs, and their rating takes it as a loss. Nor does a
+    // person out of the game (a tournament's no-show, third strike or forfeit), whose side
+    // may still be given the game when every side has someone out.
+    let no_win = |seat: u8| {
+        let s = &core.seats[seat as usize];
+        s.by_computer || s.resigned
+    };
     let mut people: Vec<(u8, UserRef)> = Vec::new();
     for (i, s) in core.seats.iter().enumerate() {
         if let Occupant::Human { user } = &s.occupant {
@@ -87,7 +92,7 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
     }
     for (seat, user) in &people {
         let side = rules.side_of(Seat(*seat));
-        let won = side == winner && !by_computer(*seat);
+        let won = side == winner && !no_win(*seat);
         sqlx::query(
             "INSERT INTO game_players (game_id, seat, user_id, won) VALUES ($1, $2, $3, $4)",
         )
@@ -154,7 +159,7 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
             if their_side == my_side || !pool::rated_pair(u, o, &opted) {
                 continue;
             }
-            let score = if by_computer(*seat) {
+            let score = if no_win(*seat) {
                 0.0
             } else if my_side == winner {
                 1.0

@@ -77,13 +77,17 @@ pub struct TourTable {
     /// until the tournament ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
-    /// A person who has made no move of their own this many milliseconds after the table
-    /// opened (counted from its opening second) loses the game (`Stored::NoShow`).
+    /// A person who has made no move of their own loses the game as a no-show
+    /// (`Stored::NoShow`) once the game has waited this many milliseconds for them (for their
+    /// move, or their seed of the hand), counted from the table's opening second at the
+    /// earliest. No computer ever plays a person's seat at a tournament table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_show_ms: Option<u64>,
-    /// The turn clock: a person who has not moved this many milliseconds after their turn
-    /// came gets a strike and the computer's move is played for them; the
-    /// [`STRIKES_FORFEIT`]th strike loses the game.
+    /// The turn clock, for a person who has made a move of their own: one who has not moved
+    /// this many milliseconds after their turn came gets a strike, and their clock starts
+    /// again (nobody moves for them); the [`STRIKES_FORFEIT`]th strike loses the game. A
+    /// table without one has the no-show time as its turn clock
+    /// (`TableCore::turn_ms`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_ms: Option<u64>,
     /// The match clock: this many milliseconds after the table opened (counted from its

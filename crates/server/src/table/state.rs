@@ -70,7 +70,9 @@ pub enum Stored {
         /// The client's command id (none for computer players).
         cmd: Option<String>,
     },
-    /// A computer player took a person's seat over (`on`) or handed it back.
+    /// A computer player took a person's seat over (`on`) or handed it back. Never at a
+    /// tournament table, where no computer plays a person's seat (one stored there before
+    /// that rule is kept in the record but plays nothing: see [`TableCore::computer_plays`]).
     Takeover {
         /// The seat.
         seat: u8,
@@ -78,7 +80,8 @@ pub enum Stored {
         on: bool,
     },
     /// A person resigned (or left) during the game: a computer player plays their seat to the
-    /// end, and their side's win will not count as theirs.
+    /// end, and their side's win will not count as theirs. Never at a tournament table:
+    /// leaving one is a [`Stored::Forfeit`].
     Resign {
         /// The seat.
         seat: u8,
@@ -91,14 +94,28 @@ pub enum Stored {
         seat: u8,
     },
     /// A tournament player did not come to the table in time (`TourTable::no_show_ms`):
-    /// their side loses the game at once, the scores as they stood.
+    /// they lose the game at once, the scores as they stood, and nobody plays their seat (see
+    /// [`Stored::Forfeit`] for who wins). Several no-shows of one check are stored one after
+    /// another: the first ends the game, the others are recorded with it.
     NoShow {
         /// The seat.
         seat: u8,
     },
-    /// A person's turn clock ran out (`TourTable::turn_ms`): a strike; the computer's move
-    /// for them follows as an `act` with no command id, unless the strike loses the game.
+    /// A person's turn clock ran out (`TourTable::turn_ms`): a strike, and their clock starts
+    /// again (nobody moves for them). In a game of two sides the [`STRIKES_FORFEIT`]th loses
+    /// the game at once, the scores as they stood; with more sides it is followed by a
+    /// [`Stored::Forfeit`]. (Tables stored before that rule have an `act` with no command id,
+    /// the computer's move for them, after a strike: it applies as any move.)
     Strike {
+        /// The seat.
+        seat: u8,
+    },
+    /// A person at a tournament table is out of the game: they left it during the game, or
+    /// their third strike came in a game of more than two sides. Nobody plays their seat: the
+    /// game ends at once, the scores as they stood. With two sides the other side wins; with
+    /// more, the side with the highest score among those with nobody out (the lower number on
+    /// a tie).
+    Forfeit {
         /// The seat.
         seat: u8,
     },
@@ -312,6 +329,8 @@ pub struct TableCore {
     pub strikes: Vec<u8>,
     /// The hand the match clock ran out in.
     pub clock_out: Option<u16>,
+    /// The seats stored as no-shows.
+    pub no_shows: Vec<u8>,
 }
 
 impl TableCore {
@@ -362,6 +381,7 @@ impl TableCore {
             forfeit: None,
             strikes: vec![0; n],
             clock_out: None,
+            no_shows: Vec::new(),
         }
     }
 
@@ -407,11 +427,54 @@ impl TableCore {
     }
 
     /// Whether a seat is played by the computer now (a computer seat, or a person's seat taken
-    /// over).
+    /// over). At a tournament table no computer ever plays a person's seat, whatever was
+    /// stored (a takeover or a resignation of a table stored before that rule).
     #[must_use]
     pub fn computer_plays(&self, seat: u8) -> bool {
         let s = &self.seats[seat as usize];
-        matches!(s.occupant, Occupant::Bot { .. }) || s.taken_over
+        match s.occupant {
+            Occupant::Bot { .. } => true,
+            Occupant::Human { .. } => s.taken_over && self.cfg.tournament.is_none(),
+            _ => false,
+        }
+    }
+
+    /// Whether a person of this side is out of the game (resigned, or lost a tournament game
+    /// at once).
+    fn side_out(&self, side: u8) -> bool {
+        self.seats.iter().enumerate().any(|(i, s)| {
+            s.resigned
+                && matches!(s.occupant, Occupant::Human { .. })
+                && self.cfg.rules.side_of(Seat(i as u8)).0 == side
+        })
+    }
+
+    /// A person at a tournament table is out of the game: nobody plays their seat, and the
+    /// game ends at once, the scores as they stood. The winner: the other side of two; of
+    /// more, the highest score among the sides with nobody out (the lower number on a tie);
+    /// if every side has someone out, the winner already decided stands (or the next side).
+    /// A game already ended this way gets a new winner only if its winner is out now.
+    fn lose_at_once(&mut self, seat: u8) -> Vec<CoreEvent> {
+        self.seats[seat as usize].resigned = true;
+        let scores = self.scores();
+        let sides = self.cfg.rules.sides();
+        let side = self.cfg.rules.side_of(Seat(seat)).0;
+        let best = (0..sides)
+            .filter(|&x| !self.side_out(x))
+            .max_by(|&a, &b| scores[a as usize].cmp(&scores[b as usize]).then(b.cmp(&a)));
+        let winner = best
+            .or(self.forfeit)
+            .unwrap_or_else(|| (side + 1) % sides.max(1));
+        let mut events = vec![CoreEvent::Seat(self.seat_info(seat))];
+        if self.status != TableStatus::Finished || self.forfeit != Some(winner) {
+            self.status = TableStatus::Finished;
+            self.forfeit = Some(winner);
+            events.push(CoreEvent::GameOver {
+                winner,
+                scores: self.scores(),
+            });
+        }
+        events
     }
 
     /// The computer player's level for a seat it plays.
@@ -802,6 +865,12 @@ impl TableCore {
             }
             Stored::Timeout { seat } => {
                 self.check_seat(*seat)?;
+                if self.cfg.tournament.is_some() {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "a tournament table has no move timeout",
+                    ));
+                }
                 if self.status != TableStatus::Playing || self.to_move() != Some(*seat) {
                     return Err(Refusal::new(
                         ErrorCode::NotYourTurn,
@@ -829,7 +898,8 @@ impl TableCore {
             }
             Stored::NoShow { seat } => {
                 self.check_seat(*seat)?;
-                if self.status == TableStatus::Finished {
+                // A game ends at its first no-show; the others of the same check follow it.
+                if self.status == TableStatus::Finished && self.no_shows.is_empty() {
                     return Err(Refusal::new(ErrorCode::GameOver, "the game is over"));
                 }
                 if self.no_show_ms().is_none() {
@@ -841,36 +911,17 @@ impl TableCore {
                 if self.state.is_none() {
                     return Err(Refusal::new(ErrorCode::NotStarted, "no hand is dealt yet"));
                 }
-                let two_sides = self.cfg.rules.players == 2
-                    || (self.cfg.rules.players == 4 && self.cfg.rules.partnerships);
-                if !two_sides {
-                    return Err(Refusal::new(
-                        ErrorCode::BadRequest,
-                        "a no-show forfeits a game of two sides only",
-                    ));
-                }
                 if !matches!(self.seats[*seat as usize].occupant, Occupant::Human { .. })
                     || self.acted(*seat)
+                    || self.no_shows.contains(seat)
                 {
                     return Err(Refusal::new(
                         ErrorCode::BadRequest,
                         "that seat's player is not a no-show",
                     ));
                 }
-                let s = &mut self.seats[*seat as usize];
-                s.taken_over = true;
-                s.by_computer = true;
-                s.resigned = true;
-                let winner = 1 - self.cfg.rules.side_of(fiveup_engine::Seat(*seat)).0;
-                self.status = TableStatus::Finished;
-                self.forfeit = Some(winner);
-                Ok(vec![
-                    CoreEvent::Seat(self.seat_info(*seat)),
-                    CoreEvent::GameOver {
-                        winner,
-                        scores: self.scores(),
-                    },
-                ])
+                self.no_shows.push(*seat);
+                Ok(self.lose_at_once(*seat))
             }
             Stored::Strike { seat } => {
                 self.check_seat(*seat)?;
@@ -890,22 +941,37 @@ impl TableCore {
                     ));
                 }
                 self.strikes[*seat as usize] += 1;
-                let mut events = Vec::new();
+                // With more sides, the third strike is followed by a `forfeit`.
                 if self.strikes[*seat as usize] >= STRIKES_FORFEIT && self.cfg.rules.sides() == 2 {
-                    let s = &mut self.seats[*seat as usize];
-                    s.taken_over = true;
-                    s.by_computer = true;
-                    s.resigned = true;
-                    let winner = 1 - self.cfg.rules.side_of(fiveup_engine::Seat(*seat)).0;
-                    self.status = TableStatus::Finished;
-                    self.forfeit = Some(winner);
-                    events.push(CoreEvent::Seat(self.seat_info(*seat)));
-                    events.push(CoreEvent::GameOver {
-                        winner,
-                        scores: self.scores(),
-                    });
+                    return Ok(self.lose_at_once(*seat));
                 }
-                Ok(events)
+                Ok(Vec::new())
+            }
+            Stored::Forfeit { seat } => {
+                self.check_seat(*seat)?;
+                if self.cfg.tournament.is_none() {
+                    return Err(Refusal::new(
+                        ErrorCode::BadRequest,
+                        "a forfeit is for tournament tables",
+                    ));
+                }
+                if !matches!(self.status, TableStatus::Dealing | TableStatus::Playing) {
+                    return Err(Refusal::new(
+                        ErrorCode::NotStarted,
+                        "only a game in progress can be lost",
+                    ));
+                }
+                if self.state.is_none() {
+                    return Err(Refusal::new(ErrorCode::NotStarted, "no hand is dealt yet"));
+                }
+                let s = &self.seats[*seat as usize];
+                if !matches!(s.occupant, Occupant::Human { .. }) || s.resigned {
+                    return Err(Refusal::new(
+                        ErrorCode::NotSeated,
+                        "nobody plays that seat now",
+                    ));
+                }
+                Ok(self.lose_at_once(*seat))
             }
             Stored::ClockOut { hand } => {
                 if self.match_ms().is_none() || self.clock_out.is_some() {
@@ -988,10 +1054,14 @@ impl TableCore {
         self.cfg.tournament.as_ref().and_then(|t| t.no_show_ms)
     }
 
-    /// A tournament table's turn clock, if it has one.
+    /// A tournament table's turn clock: its own, or the no-show time where the event set none
+    /// (so that every tournament table has one, `TourTable::turn_ms`).
     #[must_use]
     pub fn turn_ms(&self) -> Option<u64> {
-        self.cfg.tournament.as_ref().and_then(|t| t.turn_ms)
+        self.cfg
+            .tournament
+            .as_ref()
+            .and_then(|t| t.turn_ms.or(t.no_show_ms))
     }
 
     /// A tournament table's match clock, if it has one.
@@ -1020,8 +1090,9 @@ impl TableCore {
         (hand_over || later).then_some(u8::from(s[1] > s[0]))
     }
 
-    /// The first person's seat that is a no-show if time is up: the game goes on and that
-    /// person has made no move of their own.
+    /// The first person at a tournament table who has made no move of their own while the
+    /// game goes on: a no-show once their no-show time is up (the table's task keeps the
+    /// times: the no-show time after the later of the opening and the game's wait for them).
     #[must_use]
     pub fn no_show_seat(&self) -> Option<u8> {
         self.no_show_ms()?;

@@ -604,7 +604,8 @@ async fn build(
 }
 
 /// A duplicate event's boards: each one's commitment (from the start), its seed (once the
-/// event is over), the average score and every result with its matchpoints and difference.
+/// event is over), the average score and every result with its matchpoints and difference
+/// (a no-show's with `"no_show": true` and no score).
 ///
 /// With `shown_to` (the viewer's entrants, while the event runs), a board the viewer has not
 /// finished shows neither results nor average (`"hidden": true`).
@@ -624,6 +625,7 @@ fn boards_json(event: &super::event::Event, shown_to: Option<&[usize]>) -> serde
             });
             if hidden {
                 board.scores.clear();
+                board.absent.clear();
             }
             let n = board.scores.len();
             let average = (n > 0)
@@ -636,9 +638,11 @@ fn boards_json(event: &super::event::Event, shown_to: Option<&[usize]>) -> serde
                         .get(&(b, r.entrant.0 as usize))
                         .and_then(|g| g.last())
                         .map(|g| g.table.clone());
+                    // A no-show has no score of its own: the board's bottom.
                     json!({
                         "entrant": r.entrant.0,
-                        "score": r.score,
+                        "score": (!r.absent).then_some(r.score),
+                        "no_show": r.absent,
                         "matchpoints": r.matchpoints,
                         "percent": r.percent,
                         "diff": r.difference,

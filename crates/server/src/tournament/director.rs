@@ -550,7 +550,7 @@ async fn results(app: &App, event: &mut Event) -> Result<(), String> {
         })
         .collect();
     for (key, game, table) in open {
-        let row = sqlx::query("SELECT winner, scores FROM games WHERE id = $1")
+        let row = sqlx::query("SELECT winner, scores, seats FROM games WHERE id = $1")
             .bind(table.as_str())
             .fetch_optional(&app.db.pool)
             .await
@@ -591,8 +591,14 @@ async fn results(app: &App, event: &mut Event) -> Result<(), String> {
             }
         }
         let winner = db::int(&row, "winner")?;
-        let scores: Vec<i64> = serde_json::from_str(&db::text(&row, "scores")?)
+        let mut scores: Vec<i64> = serde_json::from_str(&db::text(&row, "scores")?)
             .map_err(|e| format!("table {table}: bad scores: {e}"))?;
+        if matches!(event.fmt, Some(Fmt::CutThroat { .. })) {
+            let seats: Vec<fiveup_protocol::SeatInfo> =
+                serde_json::from_str(&db::text(&row, "seats")?)
+                    .map_err(|e| format!("table {table}: bad seats: {e}"))?;
+            below_the_rest(&mut scores, &seats);
+        }
         let points = [
             scores.first().copied().unwrap_or(0),
             scores.get(1).copied().unwrap_or(0),
@@ -616,6 +622,30 @@ async fn results(app: &App, event: &mut Event) -> Result<(), String> {
         .await?;
     }
     Ok(())
+}
+
+/// A cut-throat table's points with each person who lost the game at once (a no-show, a
+/// third strike, leaving: their seat `resigned`) placed below everyone else at the table: a
+/// point under the lowest of the others, or their own if lower. The scores as they stood
+/// would let a person who stopped playing while ahead keep their lead.
+fn below_the_rest(scores: &mut [i64], seats: &[fiveup_protocol::SeatInfo]) {
+    let out = |i: usize| {
+        seats.get(i).is_some_and(|s| {
+            s.resigned && matches!(s.occupant, fiveup_protocol::Occupant::Human { .. })
+        })
+    };
+    let Some(lowest) = (0..scores.len())
+        .filter(|&i| !out(i))
+        .map(|i| scores[i])
+        .min()
+    else {
+        return;
+    };
+    for (i, s) in scores.iter_mut().enumerate() {
+        if out(i) {
+            *s = (*s).min(lowest - 1);
+        }
+    }
 }
 
 /// Count a no-show against the person and withdraw them from the event (both idempotent:

@@ -645,20 +645,28 @@ impl Event {
     }
 
     /// A duplicate event's boards as the crate scores them: each entrant's score on each
-    /// board played (their side's points minus the computer's).
+    /// board played (their side's points minus the computer's), and the entrants who did not
+    /// come to a board dealt to them (a stored no-show), who get the board's bottom.
     #[must_use]
     pub fn board_scores(&self) -> Vec<Board> {
         (0..self.boards.len())
-            .map(|b| Board {
-                scores: self
-                    .field()
-                    .iter()
-                    .filter_map(|e| {
-                        let g = self.games.get(&(b, e.id.0 as usize))?.last()?;
-                        let (_, p) = g.result?;
-                        Some((e.id, p[0] - p[1]))
-                    })
-                    .collect(),
+            .map(|b| {
+                let mut board = Board::default();
+                for e in self.field() {
+                    let key = (b, e.id.0 as usize);
+                    let Some(games) = self.games.get(&key) else {
+                        continue;
+                    };
+                    let Some(g) = games.last() else { continue };
+                    let Some((_, p)) = g.result else { continue };
+                    let game = games.len() as u32 - 1;
+                    if self.no_shows.iter().any(|n| (n.0, n.1) == (key, game)) {
+                        board.absent.push(e.id);
+                    } else {
+                        board.scores.push((e.id, p[0] - p[1]));
+                    }
+                }
+                board
             })
             .collect()
     }

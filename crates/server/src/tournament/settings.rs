@@ -132,8 +132,9 @@ pub struct Settings {
     /// level or a named player; `expert` when not given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponents: Option<String>,
-    /// A person who has made no move of their own this long after their table opened loses
-    /// that game and is withdrawn (1 second to an hour; 2 minutes when not given).
+    /// A person who has made no move of their own once their table has waited this long for
+    /// them (from its opening at the earliest) loses that game and is withdrawn (1 second to
+    /// an hour; 2 minutes when not given). No computer plays a person's seat in a tournament.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_show_ms: Option<u64>,
     /// The match clock: a game's time from its table's opening (1 second to 4 hours); when it
@@ -141,8 +142,9 @@ pub struct Settings {
     /// next score.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub match_clock_ms: Option<u64>,
-    /// The turn clock (100 ms to 10 minutes): a person who has not moved this long after
-    /// their turn came gets a strike and the computer's move is played for them; the third
+    /// The turn clock (100 ms to 10 minutes; the no-show time when not given), for a person
+    /// who has made a move of their own: one who has not moved this long after their turn
+    /// came gets a strike and their clock starts again (nobody moves for them); the third
     /// strike loses the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_ms: Option<u64>,

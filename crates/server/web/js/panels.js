@@ -80,7 +80,9 @@ function seatCard(view, i, clock) {
   const turn = view.to_move === i && (view.phase === 'play' || view.phase === 'claim') && view.winner == null;
   const person = seat.occupant.kind === 'human';
   const away = person && !seat.connected;
-  const limit = away && !seat.taken_over && clock && clock.takeover ? clock.takeover : 0;
+  // No computer takes a seat over at a tournament table: its clocks decide instead.
+  const tour = !!view.table.tournament;
+  const limit = away && !tour && !seat.taken_over && clock && clock.takeover ? clock.takeover : 0;
   const partner = me >= 0 && i !== me && view.sides[i] === view.sides[me];
   // A computer player is marked by an icon (labelled for screen readers), not by a suffix that
   // a narrow card would cut off.
@@ -89,7 +91,7 @@ function seatCard(view, i, clock) {
     h('div', { class: 'name', title: seatName(view.table.seats, i) }, bot ? [botIcon(), BOT_NAMES[i % BOT_NAMES.length]] : seatName(view.table.seats, i)),
     h('div', { class: 'opp-meta' },
       partner ? h('span', { class: 'tag' }, 'partner') : null,
-      seat.resigned ? h('span', { class: 'tag' }, 'resigned: a computer plays for them') : seat.taken_over ? h('span', { class: 'tag' }, 'computer playing for them') : away ? h('span', { class: 'tag away-tag' }, 'away') : null,
+      seat.resigned ? h('span', { class: 'tag' }, tour ? 'out: lost the game' : 'resigned: a computer plays for them') : seat.taken_over ? h('span', { class: 'tag' }, 'computer playing for them') : away ? h('span', { class: 'tag away-tag' }, 'away') : null,
       h('span', { class: 'opp-score' }, `${view.scores[view.sides[i]] ?? 0} pts`),
       person && ratingOf(seat.occupant.user, clock && clock.redraw) ? h('span', { class: 'opp-rating' }, `rated ${ratingOf(seat.occupant.user)}`) : null),
     h('div', { class: 'backs', role: 'img', 'aria-label': `${count} tile${count === 1 ? '' : 's'} in hand` },

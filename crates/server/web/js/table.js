@@ -262,7 +262,8 @@ export async function tablePage(main, { params: [id], query, app }) {
   }
 
   // Resign (a computer player plays your seat to the end; your side's win would not count as
-  // yours) or leave (the same, and back to the lobby): asked twice, on the page itself.
+  // yours) or leave (the same, and back to the lobby): asked twice, on the page itself. At a
+  // tournament table no computer plays for anyone: resigning loses the game at once.
   function resignControls(v) {
     if (v.you == null || v.winner != null || !['dealing', 'playing'].includes(v.table.status)) return null;
     const me = v.table.seats[v.you];
@@ -271,7 +272,8 @@ export async function tablePage(main, { params: [id], query, app }) {
       try { await api.leave(id); if (andGo) go('/'); else { st.confirmResign = false; render(); } } catch (e) { st.error = e.message; render(); }
     };
     if (st.confirmResign) {
-      return h('span', { class: 'confirm row', role: 'group', 'aria-label': 'resign' }, 'Resign this game? A computer player finishes it for you and it counts as a loss.',
+      const what = v.table.tournament ? 'Resign this game? It is lost at once, the scores as they stand.' : 'Resign this game? A computer player finishes it for you and it counts as a loss.';
+      return h('span', { class: 'confirm row', role: 'group', 'aria-label': 'resign' }, what,
         h('button', { type: 'button', id: 'resign-yes', onClick: () => leave(false) }, 'Resign'),
         h('button', { type: 'button', id: 'leave-yes', onClick: () => leave(true) }, 'Resign and leave'),
         h('button', { type: 'button', class: 'secondary', onClick: () => { st.confirmResign = false; render(); } }, 'Keep playing'));

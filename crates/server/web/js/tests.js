@@ -8,7 +8,7 @@ import { learnArms } from './board.js';
 import { pipSpots, tileWords, tileSvg, PIP_COLOURS } from './tiles.js';
 import { seatPlaces, endWords, playPoints, clockText } from './panels.js';
 import { positions } from './replay.js';
-import { formatWords, rulesWords, settingsLines, fmtPoints, matchSides, bracketSection, roundsSection, crosstable, boardsSection, cutThroatSection, arenaSection, myTable } from './tourview.js';
+import { formatWords, rulesWords, settingsLines, fmtPoints, matchSides, bracketSection, roundsSection, crosstable, boardsSection, cutThroatSection, arenaSection, myTable, noShowWords } from './tourview.js';
 
 function placedLine(tiles, startPip) {
   // Tiles laid outward from a starting pip: each tile's inner half matches the previous end.
@@ -448,8 +448,14 @@ export async function runTests(vectorsText, more = {}) {
   // The clocks in words; settings the page does not know by name are still listed.
   const settings = settingsLines({ name: 'x', format: { kind: 'swiss', rounds: 3 }, rules: 'five-up', best_of: 3, start_when: 8, match_clock_ms: 900000, turn_ms: 30000, no_show_ms: 120000, max_entrants: 16, min_rating: 1200, pause_ms: 90000 });
   eq(settings.map((l) => l.join(': ')), ['Format: Swiss, 3 rounds', 'Rules: Five Up', 'Match: best of 3 games', 'Start: when 8 have joined',
-    'Match clock: 15 minutes, then the hand in play decides', 'Turn clock: 30 seconds a move; the third time out loses the game', 'No-shows: lose the game after 2 minutes',
+    'Match clock: 15 minutes, then the hand in play decides', 'Turn clock: 30 seconds a move; the third time out loses the game', 'No-shows: lose the game after 2 minutes; no computer plays for anyone',
     'Entrants: at most 16', 'Ratings: 1200 and above', 'Pause: 1 min 30 s'], 'tournament: the settings in words');
+  // What a game not played comes to: the no-show time, the turn clock (the no-show time unless
+  // set), and no computer playing for anyone.
+  eq([noShowWords({}), noShowWords({ no_show_ms: 300000, turn_ms: 30000 })], [
+    'Come to your table when called: if it waits 2 minutes for your first move, that game is lost and you are withdrawn. Once you have moved, 2 minutes without a move on your turn is a strike, and the third loses the game, whether you are at the table or not. No computer plays for anyone in a tournament.',
+    'Come to your table when called: if it waits 5 minutes for your first move, that game is lost and you are withdrawn. Once you have moved, 30 seconds without a move on your turn is a strike, and the third loses the game, whether you are at the table or not. No computer plays for anyone in a tournament.',
+  ], 'tournament: a game not played, in words');
   eq([formatWords({ kind: 'cut_throat', rounds: 4, min_seats: 3, max_seats: 4 }), formatWords({ kind: 'daylong', boards: 8, duration_ms: 86400000 }), formatWords({ kind: 'duplicate', boards: 6, scoring: 'difference' }), formatWords({ kind: 'round_robin', double: true })],
     ['Cut-throat tables of 3 to 4, 4 rounds', 'Daylong duplicate, 8 boards, open 24 hours', 'Duplicate, 6 boards, by difference', 'Double round robin'], 'tournament: every format in words');
   // A double-elimination bracket of three: the sides, the bye, the reset left out when void.

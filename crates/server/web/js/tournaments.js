@@ -7,7 +7,7 @@ import { api } from './api.js';
 import { Conn } from './conn.js';
 import { presetWords, levelWords } from './format.js';
 import { go } from './context.js';
-import { formatWords, startWords, rulesWords, settingsLines, matchSides, standingsTable, roundsSection, bracketSection, arenaSection, boardsSection, cutThroatSection, crosstable, allGames, myTable } from './tourview.js';
+import { formatWords, startWords, rulesWords, settingsLines, matchSides, standingsTable, roundsSection, bracketSection, arenaSection, boardsSection, cutThroatSection, crosstable, allGames, myTable, noShowWords } from './tourview.js';
 
 const FORMATS = [
   ['swiss', 'Swiss'], ['knockout', 'Knockout (single elimination)'], ['double', 'Knockout (double elimination)'], ['arena', 'Arena'],
@@ -244,6 +244,8 @@ export async function tournamentPage(main, { params: [id], query, app }) {
       } }, partner ? h('div', { class: 'field' }, h('label', { for: 'partner' }, 'Your computer partner'), partner) : null,
       h('button', { type: 'submit', id: 'join' }, ev.status === 'running' && ev.settings.format.kind !== 'daylong' ? 'Join late' : 'Join')) : null,
       inIt ? h('p', { class: 'ok', id: 'entered', tabindex: -1 }, ev.status === 'finished' ? 'You played in this tournament.' : 'You are in this tournament.') : null,
+      // What happens to a game you do not play: no computer plays for anyone in a tournament.
+      inIt && ev.status !== 'finished' ? h('p', { class: 'muted', id: 'no-show-rule' }, noShowWords(ev.settings)) : null,
       canWithdraw ? h('button', { type: 'button', class: 'secondary', id: 'withdraw', onClick: () => act(() => api.withdrawTournament(id), 'You have withdrawn.') }, 'Withdraw') : null,
       creator && ev.late_entry && cfg ? h('form', { class: 'row', id: 'bots-form', 'aria-label': 'add computer entrants', onSubmit: (e) => {
         e.preventDefault();

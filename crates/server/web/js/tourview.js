@@ -32,6 +32,16 @@ export function minutes(ms) {
   return `${s} second${s === 1 ? '' : 's'}`;
 }
 
+/** What happens to a game an entrant does not play, in words (the server's defaults: a
+ * no-show time of 2 minutes, and a turn clock of the no-show time). */
+export function noShowWords(s) {
+  const noShow = s.no_show_ms || 120000;
+  const turn = s.turn_ms || noShow;
+  return `Come to your table when called: if it waits ${minutes(noShow)} for your first move, that game is lost and you are withdrawn. `
+    + `Once you have moved, ${minutes(turn)} without a move on your turn is a strike, and the third loses the game, whether you are at the table or not. `
+    + 'No computer plays for anyone in a tournament.';
+}
+
 export function when(secs) {
   return new Date(secs * 1000).toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' });
 }
@@ -67,7 +77,7 @@ export function settingsLines(s) {
   if (s.opponents) lines.push(['Opponents', levelWords(s.opponents)]);
   if (s.match_clock_ms) lines.push(['Match clock', `${minutes(s.match_clock_ms)}, then the hand in play decides`]);
   if (s.turn_ms) lines.push(['Turn clock', `${minutes(s.turn_ms)} a move; the third time out loses the game`]);
-  if (s.no_show_ms) lines.push(['No-shows', `lose the game after ${minutes(s.no_show_ms)}`]);
+  if (s.no_show_ms) lines.push(['No-shows', `lose the game after ${minutes(s.no_show_ms)}; no computer plays for anyone`]);
   if (s.max_entrants) lines.push(['Entrants', `at most ${s.max_entrants}`]);
   if (s.min_rating != null || s.max_rating != null) {
     lines.push(['Ratings', s.min_rating != null && s.max_rating != null ? `${s.min_rating} to ${s.max_rating}`
@@ -241,7 +251,7 @@ export function boardsSection(ev, nameOf) {
         (b.results || []).length ? h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': `board ${b.board} results` }, h('table', { class: 'result' },
           h('thead', {}, h('tr', {}, ['Entrant', 'Score', 'Matchpoints', 'Difference', 'Game'].map((x) => h('th', { scope: 'col' }, x)))),
           h('tbody', {}, b.results.map((r) => h('tr', {},
-            h('td', {}, nameOf(r.entrant)), h('td', {}, String(r.score)), h('td', {}, fmtPoints(r.matchpoints)), h('td', {}, Number(r.diff).toFixed(1)),
+            h('td', {}, nameOf(r.entrant)), h('td', {}, r.no_show ? 'no-show' : String(r.score)), h('td', {}, fmtPoints(r.matchpoints)), h('td', {}, Number(r.diff).toFixed(1)),
             h('td', {}, r.table ? h('a', { href: `/game/${r.table}` }, 'replay') : '')))))) : null);
     }));
 }
@@ -310,7 +320,7 @@ export function myTable(ev, mine, sides) {
     for (const t of round) if (t.table && !t.scores && t.entrants.some((e) => mine.has(e))) return t.table;
   }
   for (const b of ev.boards || []) {
-    for (const r of b.results || []) if (r.table && mine.has(r.entrant) && r.score == null) return r.table;
+    for (const r of b.results || []) if (r.table && mine.has(r.entrant) && r.score == null && !r.no_show) return r.table;
   }
   return null;
 }

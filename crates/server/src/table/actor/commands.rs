@@ -3,7 +3,6 @@
 
 use std::time::Instant;
 
-use fiveup_engine::Seat;
 use fiveup_protocol::{ErrorCode, ServerMsg, TableStatus, UserRef, VersionedEvent};
 
 use super::*;
@@ -73,9 +72,14 @@ impl Actor {
                 let r = match self.core.seat_of(user.id) {
                     None => Err(Refusal::new(ErrorCode::NotSeated, "you do not sit here")),
                     // Before the start the seat is freed; during the game, leaving resigns: a
-                    // computer player plays the seat to the end.
+                    // computer player plays the seat to the end. At a tournament table nobody
+                    // plays it: the game is lost at once.
                     Some(seat) if self.core.status == TableStatus::Waiting => {
                         self.commit(vec![Stored::Leave { seat }]).await.map(|_| ())
+                    }
+                    Some(seat) if self.core.cfg.tournament.is_some() => {
+                        let changes = self.dealt_then(vec![Stored::Forfeit { seat }]);
+                        self.commit(changes).await.map(|_| ())
                     }
                     Some(seat) => self.commit(vec![Stored::Resign { seat }]).await.map(|_| ()),
                 };
@@ -129,10 +133,12 @@ impl Actor {
                 if self.takeover_pending == Some(version) {
                     self.takeover_pending = None;
                 }
+                // Never at a tournament table (no timer is set there; this holds if one was).
                 if version == self.core.version
                     && self.core.to_move() == Some(seat)
                     && !self.core.computer_plays(seat)
                     && !self.core.connected[seat as usize]
+                    && self.core.cfg.tournament.is_none()
                 {
                     let _ = self.commit(vec![Stored::Takeover { seat, on: true }]).await;
                 }
@@ -143,18 +149,30 @@ impl Actor {
                     *t = Instant::now();
                 }
             }
-            TableCmd::NoShowCheck => {
-                if let Some(seat) = self.core.no_show_seat() {
-                    // A hand waiting for the absent person's seed is dealt without it first,
-                    // so that the game lost has its record.
-                    let mut changes = Vec::new();
-                    if self.core.state.is_none() {
-                        if let Some(p) = &self.core.pending {
-                            changes.push(Stored::Deal { hand: p.hand });
-                        }
+            TableCmd::NoShowCheck { due } => {
+                if self.no_show_due == Some(due) {
+                    self.no_show_due = None;
+                }
+                let absent = self.no_shows_by(due);
+                if !absent.is_empty() {
+                    // A hand waiting for an absent person's seed is dealt without it first, so
+                    // that the game lost has its record.
+                    let changes = self.dealt_then(
+                        absent
+                            .into_iter()
+                            .map(|seat| Stored::NoShow { seat })
+                            .collect(),
+                    );
+                    if self.commit(changes).await.is_err() && !self.lost {
+                        // Not stored (the database failed): the same check again in a second,
+                        // not at once.
+                        self.no_show_due = Some(due);
+                        let tx = self.tx.clone();
+                        tokio::spawn(async move {
+                            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                            let _ = tx.send(TableCmd::NoShowCheck { due }).await;
+                        });
                     }
-                    changes.push(Stored::NoShow { seat });
-                    let _ = self.commit(changes).await;
                 }
                 self.after_change().await;
             }
@@ -166,23 +184,13 @@ impl Actor {
                     && self.core.to_move() == Some(seat)
                     && !self.core.computer_plays(seat)
                 {
+                    // A strike, and nobody moves for them: their clock starts again. The third
+                    // loses the game (with more than two sides, by a forfeit after it).
                     let mut changes = vec![Stored::Strike { seat }];
-                    // The computer's move for them, unless this strike loses the game.
-                    if self.core.strikes[seat as usize] + 1 < crate::table::STRIKES_FORFEIT {
-                        if let Some(mut bot) = self.take_bot(seat) {
-                            let view = self
-                                .core
-                                .state
-                                .as_ref()
-                                .expect("a hand in play")
-                                .view(Seat(seat));
-                            let action = choose(&mut bot, &view);
-                            changes.push(Stored::Act {
-                                seat,
-                                action,
-                                cmd: None,
-                            });
-                        }
+                    if self.core.strikes[seat as usize] + 1 >= crate::table::STRIKES_FORFEIT
+                        && self.core.cfg.rules.sides() != 2
+                    {
+                        changes.push(Stored::Forfeit { seat });
                     }
                     let _ = self.commit(changes).await;
                 }

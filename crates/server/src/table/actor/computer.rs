@@ -1,6 +1,8 @@
 //! Computer players and the table's automatic steps: the start, commitments and deals, the
 //! computer's moves (on the task for quick levels, on the blocking pool within the pause for
-//! searching ones), and the timers (seed wait, takeovers, tournament clocks).
+//! searching ones), and the timers (seed wait, takeovers, tournament clocks). A tournament
+//! table has no takeover: its clocks (no-shows, the turn clock, the match clock) decide
+//! instead, and no computer plays a person's seat there.
 
 use std::time::{Duration, Instant};
 
@@ -128,20 +130,18 @@ impl Actor {
         }
         self.finalize().await;
         self.app.hooks.changed(&self.app, &self.core).await;
-        // A tournament table's no-show check, at its time from the opening.
-        if let (false, Some(ms), Some(_)) = (
-            self.no_show_timer,
-            self.core.no_show_ms(),
-            self.core.no_show_seat(),
-        ) {
-            self.no_show_timer = true;
-            let due = self.core.cfg.created_at * 1000 + i64::try_from(ms).unwrap_or(i64::MAX);
-            let wait = u64::try_from(due - self.app.cfg.clock.now_ms()).unwrap_or(0);
-            let tx = self.tx.clone();
-            tokio::spawn(async move {
-                tokio::time::sleep(Duration::from_millis(wait)).await;
-                let _ = tx.send(TableCmd::NoShowCheck).await;
-            });
+        // A tournament table's no-show check, at the earliest no-show time to come.
+        self.track_waits();
+        if let Some(due) = self.next_no_show() {
+            if self.no_show_due.is_none_or(|d| d > due) {
+                self.no_show_due = Some(due);
+                let wait = u64::try_from(due - self.app.cfg.clock.now_ms()).unwrap_or(0);
+                let tx = self.tx.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(Duration::from_millis(wait)).await;
+                    let _ = tx.send(TableCmd::NoShowCheck { due }).await;
+                });
+            }
         }
         // The match clock, from the opening.
         if let (false, Some(ms), false) = (
@@ -158,14 +158,19 @@ impl Actor {
                 let _ = tx.send(TableCmd::ClockOut).await;
             });
         }
-        // The turn clock of the person to move.
+        // The turn clock of the person to move, once they have made a move of their own (until
+        // then the no-show rule is theirs).
         if let (Some(ms), Some(seat)) = (self.core.turn_ms(), self.core.to_move()) {
             let version = self.core.version;
             let person = matches!(
                 self.core.seats[seat as usize].occupant,
                 Occupant::Human { .. }
             );
-            if person && !self.core.computer_plays(seat) && self.turn_timer != Some(version) {
+            if person
+                && !self.core.computer_plays(seat)
+                && self.core.acted(seat)
+                && self.turn_timer != Some(version)
+            {
                 self.turn_timer = Some(version);
                 let tx = self.tx.clone();
                 tokio::spawn(async move {
@@ -250,9 +255,12 @@ impl Actor {
                         .await;
                 }
             });
-        } else if !self.core.connected[seat as usize] && self.core.cfg.correspondence.is_none() {
+        } else if !self.core.connected[seat as usize]
+            && self.core.cfg.correspondence.is_none()
+            && self.core.cfg.tournament.is_none()
+        {
             // At correspondence tables the move's clock decides instead (the correspondence
-            // concern).
+            // concern); at tournament tables the no-show time and the turn clock do.
             let Some(after) = self.app.cfg.takeover else {
                 return;
             };
@@ -266,5 +274,84 @@ impl Actor {
                 let _ = tx.send(TableCmd::TakeoverCheck { version, seat }).await;
             });
         }
+    }
+}
+
+impl Actor {
+    /// Keep, for each person who has made no move of their own, since when the game has
+    /// waited for them: their turn, or (at a table that takes seeds) their seed of the hand
+    /// committed. Their seed coming is an answer: the wait starts again at their turn.
+    fn track_waits(&mut self) {
+        if self.core.no_show_ms().is_none() {
+            return;
+        }
+        let now = self.app.cfg.clock.now_ms();
+        let opened = self.core.cfg.created_at * 1000;
+        let seeds = self.core.board_seed().is_none();
+        for seat in 0..self.core.players() {
+            let i = seat as usize;
+            if !matches!(self.core.seats[i].occupant, Occupant::Human { .. })
+                || self.core.acted(seat)
+                || self.core.status == TableStatus::Finished
+            {
+                continue;
+            }
+            let turn = self.core.to_move() == Some(seat);
+            let seed_in = match &self.core.pending {
+                Some(p) if seeds => Some(p.client[i].is_some()),
+                _ => None,
+            };
+            if seed_in == Some(true) && !turn {
+                self.wait_from[i] = None;
+            } else if (turn || seed_in == Some(false)) && self.wait_from[i].is_none() {
+                self.wait_from[i] = Some(if self.restored { opened } else { now });
+            }
+        }
+        self.restored = false;
+    }
+
+    /// When a person's no-show time ends (ms since the epoch): the no-show time after the
+    /// later of the table's opening second and the start of the game's wait for them; none
+    /// while the game is not waiting for them, or once they have made a move of their own.
+    fn no_show_at(&self, seat: u8) -> Option<i64> {
+        let ms = i64::try_from(self.core.no_show_ms()?).unwrap_or(i64::MAX);
+        let i = seat as usize;
+        if self.core.status == TableStatus::Finished
+            || !matches!(self.core.seats[i].occupant, Occupant::Human { .. })
+            || self.core.acted(seat)
+            || self.core.no_shows.contains(&seat)
+        {
+            return None;
+        }
+        let from = self.wait_from[i]?.max(self.core.cfg.created_at * 1000);
+        Some(from.saturating_add(ms))
+    }
+
+    /// The earliest no-show time to come at this table.
+    fn next_no_show(&self) -> Option<i64> {
+        (0..self.core.players())
+            .filter_map(|s| self.no_show_at(s))
+            .min()
+    }
+
+    /// The people whose no-show time has ended by `due`.
+    pub(super) fn no_shows_by(&self, due: i64) -> Vec<u8> {
+        (0..self.core.players())
+            .filter(|&s| self.no_show_at(s).is_some_and(|t| t <= due))
+            .collect()
+    }
+
+    /// At a tournament table, a person who is out of the game (a no-show, a forfeit) loses it
+    /// with a record: a hand still waiting for seeds is dealt first without the missing
+    /// ones. These are the changes to store, `out` last.
+    pub(super) fn dealt_then(&self, out: Vec<Stored>) -> Vec<Stored> {
+        let mut changes = Vec::new();
+        if self.core.state.is_none() {
+            if let Some(p) = &self.core.pending {
+                changes.push(Stored::Deal { hand: p.hand });
+            }
+        }
+        changes.extend(out);
+        changes
     }
 }

@@ -3,9 +3,12 @@
 //! Each table is one tokio task owning its [`TableCore`]; every command reaches it through its
 //! channel, so a table changes one command at a time. A change is applied, written through the
 //! group-commit writer, and only then acknowledged and broadcast (each subscriber gets its own
-//! projection). Computer players, the seed wait and seat takeovers run as timers that send
-//! commands back into the same channel. What happens at a table reaches the concerns built on
-//! the runtime through [`crate::table::hooks`]; the task calls none of them by name.
+//! projection). Computer players, the seed wait, seat takeovers and a tournament table's
+//! clocks run as timers that send commands back into the same channel. At a tournament table
+//! no computer ever plays a person's seat: a person who does not come loses as a no-show, one
+//! who stops moving loses on the turn clock (`docs/tournaments.md`, "No-shows and clocks").
+//! What happens at a table reaches the concerns built on the runtime through
+//! [`crate::table::hooks`]; the task calls none of them by name.
 //!
 //! The task's code is split by what it does:
 //! - this file: the task's state, its messages ([`TableCmd`], [`ClientCommand`]), the
@@ -30,7 +33,6 @@ pub use hub::*;
 
 pub use chat::invisible;
 use chat::{load_chat, Said};
-use computer::choose;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -212,9 +214,14 @@ pub enum TableCmd {
         /// The answer.
         reply: oneshot::Sender<Option<bool>>,
     },
-    /// A tournament table's no-show time is up: a person who has not played yet loses.
-    NoShowCheck,
-    /// A person's turn clock ran out, if the table still stands at `version`.
+    /// A tournament table's no-show time may be up (the timer set for `due`, ms since the
+    /// epoch): every person who has made no move of their own and whose no-show time ends by
+    /// then loses as a no-show.
+    NoShowCheck {
+        /// The time the check was set for.
+        due: i64,
+    },
+    /// A person's turn clock ran out, if the table still stands at `version`: a strike.
     TurnOut {
         /// The version it was set at.
         version: u64,
@@ -288,6 +295,10 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
                 .insert((c.id, r.clone()), Request::Made(core.cfg.id.clone()));
         }
     }
+    let core_players = core.players() as usize;
+    // A table loaded with its game under way (after a restart, or taken from another
+    // instance): when the game began waiting for each person is not stored.
+    let core_restored = core.status != TableStatus::Waiting;
     let actor = Actor {
         app: app.clone(),
         core,
@@ -304,7 +315,9 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
         bot_pending: None,
         takeover_pending: None,
         seed_timer: None,
-        no_show_timer: false,
+        no_show_due: None,
+        wait_from: vec![None; core_players],
+        restored: core_restored,
         turn_timer: None,
         match_timer: false,
         hints: HashMap::new(),
@@ -358,8 +371,15 @@ struct Actor {
     bot_pending: Option<u64>,
     takeover_pending: Option<u64>,
     seed_timer: Option<u16>,
-    /// The no-show check of a tournament table is set.
-    no_show_timer: bool,
+    /// The time the next no-show check of a tournament table is set for.
+    no_show_due: Option<i64>,
+    /// Per seat: since when (ms since the epoch) the game has waited for this person who has
+    /// made no move of their own yet (their turn, or their seed of the hand), for the no-show
+    /// rule; cleared when their seed comes.
+    wait_from: Vec<Option<i64>>,
+    /// The table was loaded with its game under way and the waits are not known yet: they are
+    /// counted from the table's opening.
+    restored: bool,
     /// The version the turn clock is set at.
     turn_timer: Option<u64>,
     /// The match clock is set.
