@@ -2751,3 +2751,93 @@ async fn a_display_name_kept_when_registering_and_changed_on_the_profile() {
     c.close().await.unwrap();
     rig.server.shutdown().await;
 }
+
+// ---------------------------------------------------------------------------------------------
+// What players still found (the polish issue's items)
+// ---------------------------------------------------------------------------------------------
+
+/// What has the focus, in words (for the messages of failed checks).
+const FOCUS_JS: &str =
+    "const a = document.activeElement; return a ? `${a.tagName}#${a.id}.${a.className}` : 'none';";
+
+/// 2: every hand's summary takes the focus on its main button, not only the first hand's: a
+/// keyboard player at a phone or a laptop presses Enter for the next hand, hand after hand.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_hand_summary_takes_the_focus() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(30),
+        Duration::from_secs(30),
+        |_| {},
+    )
+    .await;
+    for (w, hgt) in [(390, 844), (1366, 900)] {
+        let c = rig.driver.session(w, hgt).await.unwrap();
+        guest(&c, &rig.base, "Ann").await;
+        create(&c, 2, 500, "five-up", &["bot:casual"]).await;
+        let mut seen: Vec<String> = Vec::new();
+        let mut hand = 0;
+        while seen.len() < 3 {
+            let s = play_until(
+                &c,
+                &format!("const r = document.querySelector('.table-page'); const s = document.querySelector('#summary'); return s && !s.querySelector('.game-over') && Number(r.dataset.hand) > {hand} && document.querySelector('#next-hand') ? Number(r.dataset.hand) : (s && s.querySelector('.game-over') ? -1 : 0);"),
+                false,
+                Duration::from_secs(120),
+                "the next hand's summary",
+            )
+            .await;
+            let n = s.as_i64().unwrap();
+            if n < 0 {
+                break;
+            }
+            hand = n;
+            // The dialog takes the focus as it opens (a moment for the redraws of the hand's
+            // end).
+            let focus = poll_js(
+                &c,
+                "return document.activeElement && document.activeElement.id === 'next-hand' ? 'next-hand' : '';",
+                Duration::from_secs(2),
+            )
+            .await;
+            let what = if focus == "next-hand" {
+                "next-hand".to_string()
+            } else {
+                c.execute(FOCUS_JS, vec![]).await.unwrap().to_string()
+            };
+            seen.push(format!("hand {n}: {what}"));
+            if seen.len() == 2 {
+                screenshot(&c, &format!("polish-summary-focus-{w}x{hgt}"), (w, hgt)).await;
+                let v = axe_violations(&c, &axe).await;
+                assert!(v.is_empty(), "axe on the summary at {w}: {v:?}");
+            }
+            // Enter on the focused button, as a keyboard player would.
+            let enter = KeyActions::new("enter".into())
+                .then(KeyAction::Down { value: '\u{E007}' })
+                .then(KeyAction::Up { value: '\u{E007}' });
+            c.perform_actions(enter).await.unwrap();
+            // If Enter did nothing (the focus was elsewhere), the button is clicked so that the
+            // game goes on and every hand is checked.
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            if c.execute(
+                "const b = document.querySelector('#next-hand'); return !!b && !b.disabled;",
+                vec![],
+            )
+            .await
+            .unwrap()
+                == true
+            {
+                click(&c, "#next-hand").await;
+            }
+        }
+        assert!(seen.len() >= 3, "{w}: three hands played: {seen:?}");
+        assert!(
+            seen.iter().all(|s| s.ends_with(": next-hand")),
+            "{w}: each summary's Next hand has the focus: {seen:?}"
+        );
+        no_console_errors(&rig.driver, &c, "the summaries").await;
+        c.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}

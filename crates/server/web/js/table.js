@@ -718,7 +718,10 @@ export async function tablePage(main, { params: [id], query, app }) {
     const dialog = showSummary ? `${v.last_hand.hand}:${v.winner != null}` : kept && st.showKept ? `kept:${kept.last_hand.hand}` : null;
     if (dialog && dialog !== st.dialogFocused) {
       const main = overlay.querySelector('#summary .main-action:not([disabled])') || overlay.querySelector('#summary button');
-      if (main) { main.focus({ preventScroll: true }); st.dialogFocused = dialog; }
+      if (main) main.focus({ preventScroll: true });
+      // Only a focus taken counts: a dialog whose button is not ready yet tries again on the
+      // next redraw.
+      if (main && document.activeElement === main) st.dialogFocused = dialog;
     } else if (!dialog) st.dialogFocused = null;
     // One click on Play again: once the server seats us at the new table, go there.
     if (st.rematchJoined && v.rematch && !st.rematchGone) { st.rematchGone = true; go(`/table/${v.rematch}`); }
@@ -796,7 +799,9 @@ export async function tablePage(main, { params: [id], query, app }) {
             st.kept = m.view; st.showKept = false;
             handsSeen.set(e.outcome.hand, { leadKind: m.view.lead_kind, known: { history: m.view.history, remaining: e.outcome.hands, lot: m.view.lot } });
           }
-          if (e.kind === 'dealt') { resetZoom(el.board); st.drawnTile = null; st.note = ''; st.dealAt = null; announce(`Hand ${e.hand} dealt`); }
+          // A new hand's summary starts with Next hand to press again (the view may carry the
+          // summary with the hand's last play, before its hand_over event).
+          if (e.kind === 'dealt') { st.readyNext = false; resetZoom(el.board); st.drawnTile = null; st.note = ''; st.dealAt = null; announce(`Hand ${e.hand} dealt`); }
           // A computer player taking a disconnected person's seat, or handing it back when they
           // return, is said in the chat (as a line from the table) and to screen readers.
           if (e.kind === 'seat' && before && e.seat) {
