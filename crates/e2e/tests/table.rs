@@ -2841,3 +2841,106 @@ async fn every_hand_summary_takes_the_focus() {
     }
     rig.server.shutdown().await;
 }
+
+/// How many requests the page made to `path` (from the browser's resource timing).
+fn requests_to_js(path: &str) -> String {
+    format!("return performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname === {path:?}).length;")
+}
+
+/// 25: "Register" with empty or too short fields is checked in the page: it says what is
+/// missing, marks the fields, sends nothing (no 400 in the console), and registers once the
+/// fields will do; the same for a guest registering from the lobby.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn register_with_missing_fields_sends_nothing() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    for (w, hgt) in [(390, 844), (1366, 900)] {
+        let c = rig.driver.session(w, hgt).await.unwrap();
+        c.goto(&rig.base).await.unwrap();
+        wait_js(
+            &c,
+            "return !!document.querySelector('#login-name');",
+            Duration::from_secs(10),
+            "the lobby",
+        )
+        .await;
+        click(&c, "#acc-h ~ form button[type=button]").await;
+        let said = poll_js(
+            &c,
+            "const e = document.querySelector('.account .error'); return e ? e.textContent : '';",
+            Duration::from_secs(3),
+        )
+        .await;
+        let said = said.as_str().unwrap_or("").to_string();
+        assert!(
+            said.contains("user name") && said.contains("password"),
+            "{w}: an empty registration says both fields are missing: {said:?}"
+        );
+        let marks = c
+            .execute("return [document.querySelector('#login-name').getAttribute('aria-invalid'), document.querySelector('#login-pass').getAttribute('aria-invalid'), document.activeElement.id];", vec![])
+            .await
+            .unwrap();
+        assert_eq!(
+            marks,
+            serde_json::json!(["true", "true", "login-name"]),
+            "{w}: the fields marked, the first focused"
+        );
+        screenshot(&c, &format!("polish-register-empty-{w}x{hgt}"), (w, hgt)).await;
+        let v = axe_violations(&c, &axe).await;
+        assert!(v.is_empty(), "{w}: axe: {v:?}");
+        // A name but a short password: only the password is asked for.
+        fill(&c, "#login-name", &format!("ann{w}")).await;
+        fill(&c, "#login-pass", "short").await;
+        click(&c, "#acc-h ~ form button[type=button]").await;
+        let said = poll_js(&c, "const e = document.querySelector('.account .error'); return e && !e.textContent.includes('user name') ? e.textContent : '';", Duration::from_secs(3)).await;
+        assert!(
+            said.as_str().unwrap_or("").contains("at least 8"),
+            "{w}: a short password is said: {said}"
+        );
+        let sent = c
+            .execute(&requests_to_js("/api/register"), vec![])
+            .await
+            .unwrap();
+        assert_eq!(sent, 0, "{w}: nothing went to the server");
+        no_console_errors(&rig.driver, &c, "the empty registration").await;
+        // Filled in, it registers.
+        fill(&c, "#login-pass", "correct horse battery").await;
+        click(&c, "#acc-h ~ form button[type=button]").await;
+        wait_js(
+            &c,
+            &format!("return document.querySelector('#who').textContent.includes('ann{w}');"),
+            Duration::from_secs(10),
+            "registered",
+        )
+        .await;
+        c.close().await.unwrap();
+        // A guest's registration form checks the same.
+        let c = rig.driver.session(w, hgt).await.unwrap();
+        guest(&c, &rig.base, &format!("Bea{w}")).await;
+        click(
+            &c,
+            "#reg-pass ~ button[type=submit], .account form:has(#reg-pass) button[type=submit]",
+        )
+        .await;
+        let said = poll_js(
+            &c,
+            "const e = document.querySelector('.account .error'); return e ? e.textContent : '';",
+            Duration::from_secs(3),
+        )
+        .await;
+        assert!(
+            said.as_str().unwrap_or("").contains("user name")
+                && said.as_str().unwrap_or("").contains("password"),
+            "{w}: the guest's empty registration says what is missing: {said}"
+        );
+        let sent = c
+            .execute(&requests_to_js("/api/register"), vec![])
+            .await
+            .unwrap();
+        assert_eq!(sent, 0, "{w}: the guest's form sent nothing");
+        no_console_errors(&rig.driver, &c, "the guest's empty registration").await;
+        c.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}

@@ -11,6 +11,25 @@ function errorLine() {
   return h('p', { class: 'error', role: 'alert' });
 }
 
+/**
+ * What is missing from a log-in or registration form, checked in the page so that an empty or
+ * too short field is said at once and nothing is sent: one sentence, or '' when the fields
+ * will do. Each field found wanting is marked invalid and the first takes the focus.
+ */
+export function accountProblems(user, pass) {
+  const name = user.value.trim().length;
+  const problems = [
+    [user, name === 0 ? 'a user name' : name < 3 ? 'a user name of at least 3 characters' : ''],
+    [pass, pass.value.length === 0 ? 'a password' : pass.value.length < 8 ? 'a password of at least 8 characters' : ''],
+  ];
+  for (const [field, p] of problems) field.setAttribute('aria-invalid', p ? 'true' : 'false');
+  const wanting = problems.filter(([, p]) => p);
+  if (!wanting.length) return '';
+  wanting[0][0].focus();
+  const words = wanting.map(([, p]) => p);
+  return `Enter ${words.join(' and ')}.`;
+}
+
 function accountPanel(app, onChange) {
   const err = errorLine();
   const fail = (e) => { err.textContent = e.message; };
@@ -19,6 +38,8 @@ function accountPanel(app, onChange) {
     const user = h('input', { id: 'login-name', name: 'username', maxlength: 24, autocomplete: 'username' });
     const pass = h('input', { id: 'login-pass', name: 'password', type: 'password', autocomplete: 'current-password' });
     const signIn = async (how) => {
+      const missing = how === 'register' ? accountProblems(user, pass) : '';
+      if (missing) { err.textContent = missing; return; }
       try {
         const me = how === 'login' ? await api.login(user.value, pass.value) : await api.register(user.value, pass.value);
         app.setUser(me.user); onChange();
@@ -49,6 +70,8 @@ function accountPanel(app, onChange) {
       ' ', h('a', { href: `/user/${app.user.id}` }, 'Your profile')),
     app.user.registered ? null : h('form', { class: 'row', onSubmit: async (ev) => {
       ev.preventDefault();
+      const missing = accountProblems(user, pass);
+      if (missing) { err.textContent = missing; return; }
       try { const me = await api.register(user.value, pass.value, shown.value.trim()); app.setUser(me.user); onChange(); } catch (e) { fail(e); }
     } },
       // Each label stays with its field when the row wraps (as in the log-in form).
