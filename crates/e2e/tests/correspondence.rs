@@ -794,6 +794,8 @@ async fn muting_from_the_chat_unmuting_from_the_profile_and_the_leaderboard_tabs
     )
     .await;
     click(&ann, ".chat-lines button.mute").await;
+    // Muting asks first.
+    click(&ann, ".chat-lines .mute-yes").await;
     wait_js(
         &ann,
         "return ![...document.querySelectorAll('.chat-lines li')].some((li) => li.textContent.includes('hello from bob'));",

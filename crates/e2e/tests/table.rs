@@ -2944,3 +2944,153 @@ async fn register_with_missing_fields_sends_nothing() {
     }
     rig.server.shutdown().await;
 }
+
+/// The size of the first element `css` shows: `[width, height]` in CSS pixels, or null.
+fn size_js(css: &str) -> String {
+    format!("const e = document.querySelector({css:?}); if (!e) return null; const r = e.getBoundingClientRect(); return [r.width, r.height];")
+}
+
+/// Whether `size` (from [`size_js`]) is at least 24 by 24 CSS pixels (WCAG's target size).
+fn big_enough(size: &Value) -> bool {
+    size.as_array()
+        .is_some_and(|a| a.len() == 2 && a.iter().all(|x| x.as_f64().unwrap_or(0.0) >= 24.0))
+}
+
+/// 22: muting a player from the chat and revoking a bot's token each ask first (one tap does
+/// nothing yet; Cancel keeps things as they were; the confirmation does it), and the chat's
+/// Mute target is at least 24 x 24 CSS pixels, on a phone and a laptop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mute_and_revoke_ask_first_and_mute_is_big_enough() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(20),
+        Duration::from_secs(5),
+        |_| {},
+    )
+    .await;
+    let a = rig.driver.session(390, 844).await.unwrap();
+    register(&a, &rig.base, "Ann").await;
+    let id = create(&a, 2, 500, "five-up", &["open"]).await;
+    let b = rig.driver.session(1366, 900).await.unwrap();
+    register(&b, &rig.base, "Bob").await;
+    b.goto(&format!("{}/table/{id}", rig.base)).await.unwrap();
+    click(&b, "button.sit").await;
+    for c in [&a, &b] {
+        wait_js(c, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' && !!document.querySelector('#chat-input');", Duration::from_secs(30), "the first hand").await;
+    }
+    let mutes = "return fetch('/api/mutes').then((r) => r.json()).then((j) => j.length);";
+    for (me, other, other_name, w, hgt) in [(&a, &b, "Bob", 390, 844), (&b, &a, "Ann", 1366, 900)] {
+        let line = format!("hello from {other_name}");
+        fill(other, "#chat-input", &line).await;
+        other
+            .execute(
+                "document.querySelector('#chat-input').form.requestSubmit();",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let pill = format!(".chat-lines button.mute[aria-label=\"Mute {other_name}\"]");
+        wait_js(
+            me,
+            &format!("return !!document.querySelector({pill:?});"),
+            Duration::from_secs(20),
+            "the line with its Mute action",
+        )
+        .await;
+        me.execute(
+            &format!("document.querySelector({pill:?}).scrollIntoView({{block: 'center'}});"),
+            vec![],
+        )
+        .await
+        .unwrap();
+        let size = me.execute(&size_js(&pill), vec![]).await.unwrap();
+        assert!(big_enough(&size), "{w}: the Mute target is {size} CSS px");
+        // One tap asks; nothing is muted yet.
+        click(me, &pill).await;
+        let asked = poll_js(me, "return !!document.querySelector('.chat-lines .mute-yes') && !!document.querySelector('.chat-lines .mute-no');", Duration::from_secs(3)).await;
+        assert_eq!(asked, true, "{w}: one tap on Mute asks first");
+        let shown = me.execute(&format!("return [...document.querySelectorAll('.chat-lines li')].some((li) => li.textContent.includes({line:?}));"), vec![]).await.unwrap();
+        assert_eq!(shown, true, "{w}: the line still shows while asked");
+        assert_eq!(
+            me.execute(mutes, vec![]).await.unwrap(),
+            0,
+            "{w}: nobody muted by one tap"
+        );
+        for css in [".chat-lines .mute-yes", ".chat-lines .mute-no"] {
+            let size = me.execute(&size_js(css), vec![]).await.unwrap();
+            assert!(big_enough(&size), "{w}: {css} is {size} CSS px");
+        }
+        screenshot(me, &format!("polish-mute-ask-{w}x{hgt}"), (w, hgt)).await;
+        let v = axe_violations(me, &axe).await;
+        assert!(v.is_empty(), "{w}: axe with the question open: {v:?}");
+        // Cancel: the Mute action is back.
+        click(me, ".chat-lines .mute-no").await;
+        wait_js(me, &format!("return !document.querySelector('.chat-lines .mute-yes') && !!document.querySelector({pill:?});"), Duration::from_secs(3), "cancelled").await;
+        assert_eq!(
+            me.execute(mutes, vec![]).await.unwrap(),
+            0,
+            "{w}: Cancel mutes nobody"
+        );
+        // Asked again and confirmed: the line goes.
+        click(me, &pill).await;
+        click(me, ".chat-lines .mute-yes").await;
+        wait_js(me, &format!("return ![...document.querySelectorAll('.chat-lines li')].some((li) => li.textContent.includes({line:?}));"), Duration::from_secs(10), "the muted line hidden").await;
+        assert_eq!(
+            me.execute(mutes, vec![]).await.unwrap(),
+            1,
+            "{w}: muted once confirmed"
+        );
+        no_console_errors(&rig.driver, me, "muting").await;
+    }
+    // Revoking a bot's token asks first too.
+    for (c, w, hgt) in [(&a, 390, 844), (&b, 1366, 900)] {
+        c.goto(&format!("{}/user/me", rig.base)).await.unwrap();
+        wait_js(
+            c,
+            "return !!document.querySelector('#bot-list ul, #bot-list p');",
+            Duration::from_secs(10),
+            "the profile's bots",
+        )
+        .await;
+        fill(c, "#bot-name", &format!("engine{w}\u{E007}")).await;
+        wait_js(
+            c,
+            "return document.querySelectorAll('#bot-list .revoke').length === 1;",
+            Duration::from_secs(10),
+            "the new token",
+        )
+        .await;
+        click(c, "#bot-list .revoke").await;
+        let asked = poll_js(c, "return !!document.querySelector('#bot-list .revoke-yes') && !!document.querySelector('#bot-list .revoke-no');", Duration::from_secs(3)).await;
+        assert_eq!(asked, true, "{w}: one tap on Revoke asks first");
+        let status = c
+            .execute(
+                "return document.querySelector('#bots-status').textContent;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert!(
+            !status.as_str().unwrap_or("").contains("revoked"),
+            "{w}: nothing revoked by one tap: {status}"
+        );
+        for css in ["#bot-list .revoke-yes", "#bot-list .revoke-no"] {
+            let size = c.execute(&size_js(css), vec![]).await.unwrap();
+            assert!(big_enough(&size), "{w}: {css} is {size} CSS px");
+        }
+        screenshot(c, &format!("polish-revoke-ask-{w}x{hgt}"), (w, hgt)).await;
+        let v = axe_violations(c, &axe).await;
+        assert!(v.is_empty(), "{w}: axe with the question open: {v:?}");
+        click(c, "#bot-list .revoke-no").await;
+        wait_js(c, "return !document.querySelector('#bot-list .revoke-yes') && document.querySelectorAll('#bot-list .revoke').length === 1;", Duration::from_secs(3), "kept").await;
+        click(c, "#bot-list .revoke").await;
+        click(c, "#bot-list .revoke-yes").await;
+        wait_js(c, "return document.querySelector('#bots-status').textContent.includes('revoked') && document.querySelectorAll('#bot-list .revoke').length === 0;", Duration::from_secs(10), "the revocation").await;
+        no_console_errors(&rig.driver, c, "revoking").await;
+    }
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+    rig.server.shutdown().await;
+}

@@ -1,6 +1,7 @@
 // The table: the layout, your hand, the count, scores and tallies, the log, chat, hints, the
 // deal proof, the end-of-hand summary and the end of the game.
 import { h, s, mount, announce } from './dom.js';
+import { askFirst } from './dom.js';
 import { api } from './api.js';
 import { Conn, randomSeedHex } from './conn.js';
 import { renderBoard, armName, resetZoom } from './board.js';
@@ -521,6 +522,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     if (text) send({ type: 'chat', text });
     chatInput.value = '';
   } }, chatInput, h('button', { type: 'submit' }, 'Send'));
+  let askMute = null;
   const renderChat = () => {
     // Lines from the table itself (a computer taking a seat over), and from people watching
     // rather than playing (no seat), marked as such.
@@ -530,10 +532,17 @@ export async function tablePage(main, { params: [id], query, app }) {
       ? h('li', { class: 'system' }, h('span', { class: 'tag' }, 'table'), ' ', c.text)
       : h('li', { class: c.seat == null ? 'watcher' : null },
         h('strong', {}, c.from.name), c.seat == null ? h('span', { class: 'tag watcher-tag' }, ' (watching)') : null, ': ', c.text,
-        app.user && c.from.id !== app.user.id ? h('button', { type: 'button', class: 'secondary mute', 'aria-label': `Mute ${c.from.name}`, title: `Mute ${c.from.name}`, onClick: async () => {
-          try { await mutePlayer(c.from.id); announce(`${c.from.name} is muted: unmute from your profile.`); } catch (e) { announce(e.message); }
-          renderChat();
-        } }) : null))));
+        // Muting asks first, in place (one stray tap on a phone must not mute anyone).
+        app.user && c.from.id !== app.user.id && askMute === c ? askFirst({ question: `Mute ${c.from.name}?`, yes: 'Mute', yesClass: 'mute-yes', noClass: 'mute-no',
+          onYes: async () => {
+            askMute = null;
+            try { await mutePlayer(c.from.id); announce(`${c.from.name} is muted: unmute from your profile.`); } catch (e) { announce(e.message); }
+            renderChat();
+          },
+          onNo: () => { askMute = null; renderChat(); el.chatList.querySelector(`button.mute[aria-label="Mute ${CSS.escape(c.from.name)}"]`)?.focus({ preventScroll: true }); } })
+          : app.user && c.from.id !== app.user.id ? h('button', { type: 'button', class: 'secondary mute', 'aria-label': `Mute ${c.from.name}`, title: `Mute ${c.from.name}`, onClick: () => {
+            askMute = c; renderChat(); el.chatList.querySelector('.mute-no')?.focus({ preventScroll: true });
+          } }) : null))));
     el.chatList.scrollTop = el.chatList.scrollHeight;
     renderUnread();
   };
