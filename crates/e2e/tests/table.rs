@@ -3094,3 +3094,50 @@ async fn mute_and_revoke_ask_first_and_mute_is_big_enough() {
     b.close().await.unwrap();
     rig.server.shutdown().await;
 }
+
+/// Each header link that shows: whether it lies wholly inside the header's navigation and the
+/// window (`[text, left, right, navLeft, navRight]` of those that do not).
+const HEADER_CUT_JS: &str = r#"
+const nav = document.querySelector('header nav').getBoundingClientRect();
+const cut = [];
+for (const a of document.querySelectorAll('header.top a')) {
+  const r = a.getBoundingClientRect();
+  if (r.width === 0 || getComputedStyle(a).display === 'none' || getComputedStyle(a).visibility === 'hidden') continue;
+  const inNav = !a.closest('nav') || (r.left >= nav.left - 0.5 && r.right <= nav.right + 0.5);
+  if (!inNav || r.left < -0.5 || r.right > window.innerWidth + 0.5) cut.push([a.textContent.trim(), r.left, r.right, nav.left, nav.right]);
+}
+return cut;"#;
+
+/// 9: with the My games badge showing (three games waiting), every header link is wholly on a
+/// phone's screen (Profile was cut to "Pro"), as at a laptop and a desktop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_header_link_shows_with_the_games_badge() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    for (w, hgt) in SIZES {
+        let c = rig.driver.session(w, hgt).await.unwrap();
+        register(&c, &rig.base, &format!("Ann{w}")).await;
+        for badge in ["", "3", "12"] {
+            // The badge as the page shows it when games wait for your move.
+            c.execute(
+                "const b = document.getElementById('games-badge'); b.textContent = arguments[0]; b.hidden = !arguments[0];",
+                vec![Value::String(badge.to_string())],
+            )
+            .await
+            .unwrap();
+            let cut = c.execute(HEADER_CUT_JS, vec![]).await.unwrap();
+            assert_eq!(
+                cut,
+                Value::Array(vec![]),
+                "{w}x{hgt}, badge {badge:?}: header links cut"
+            );
+        }
+        fits(&c, &format!("the lobby at {w}")).await;
+        screenshot(&c, &format!("polish-header-badge-{w}x{hgt}"), (w, hgt)).await;
+        let v = axe_violations(&c, &axe).await;
+        assert!(v.is_empty(), "{w}: axe: {v:?}");
+        c.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}
