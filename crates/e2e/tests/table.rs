@@ -3141,3 +3141,56 @@ async fn every_header_link_shows_with_the_games_badge() {
     }
     rig.server.shutdown().await;
 }
+
+/// 16: at the game's end the verdict ("You won!", "You lost") and the "Game over" line agree in
+/// colour, and a registered player's game against the computer (not rated) says it was not
+/// rated instead of "Your rating: 1500 → 1500 (+0)".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_over_agrees_and_an_unrated_game_says_so() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(3), |_| {}).await;
+    for (w, hgt) in [(390, 844), (1366, 900)] {
+        let c = rig.driver.session(w, hgt).await.unwrap();
+        register(&c, &rig.base, &format!("Ann{w}")).await;
+        create(&c, 2, 50, "five-up", &["bot:beginner"]).await;
+        play_until(
+            &c,
+            "return !!document.querySelector('#summary .game-over');",
+            true,
+            Duration::from_secs(240),
+            "the game's end",
+        )
+        .await;
+        let colours = c
+            .execute(
+                "const v = document.querySelector('#verdict'); const w = document.querySelector('#summary .game-over .winners');
+                 return [v.textContent, getComputedStyle(v).color, getComputedStyle(w).color];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            colours[1], colours[2],
+            "{w}: the verdict and the game-over line agree: {colours}"
+        );
+        // The page asks the profile whether the rating moved (it polls once a second).
+        let said = poll_js(
+            &c,
+            "const r = document.querySelector('#rating-change'); return r ? r.textContent : '';",
+            Duration::from_secs(15),
+        )
+        .await;
+        let said = said.as_str().unwrap_or("").to_string();
+        assert!(
+            said.contains("not rated") && !said.contains('→'),
+            "{w}: an unrated game says so: {said:?}"
+        );
+        screenshot(&c, &format!("polish-game-over-unrated-{w}x{hgt}"), (w, hgt)).await;
+        let v = axe_violations(&c, &axe).await;
+        assert!(v.is_empty(), "{w}: axe: {v:?}");
+        no_console_errors(&rig.driver, &c, "the game's end").await;
+        c.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}

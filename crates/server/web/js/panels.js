@@ -126,7 +126,8 @@ export function endWords(view, o) {
 }
 
 /** A registered player's rating change over the game just ended. */
-function ratingLine({ before, after }) {
+function ratingLine({ before, after, unrated }) {
+  if (unrated) return h('p', { class: 'rating-change unrated', id: 'rating-change' }, 'This game was not rated: your rating stays as it was.');
   const d = Math.round(after) - Math.round(before);
   return h('p', { class: ['rating-change', d >= 0 ? 'up' : 'down'], id: 'rating-change' },
     `Your rating: ${Math.round(before)} → ${Math.round(after)} (${d >= 0 ? '+' : '−'}${Math.abs(d)})`);

@@ -657,12 +657,17 @@ export async function tablePage(main, { params: [id], query, app }) {
       render();
     }).catch(() => {});
     if (!st.ratingBefore) return;
+    // A game whose result does not count (casual, against the computer) is never rated: said
+    // at once, rather than a change of +0.
+    if (!v.table.counts) { st.ratingChange = { unrated: true }; return; }
     let tries = 0;
     const poll = () => {
       tries += 1;
       api.user(app.user.id).then((p) => {
         if ((p.history || []).some((g) => g.game === id) && p.rating) {
-          st.ratingChange = { before: st.ratingBefore.rating, after: p.rating.rating };
+          // Neither the rating nor its deviation moved: the game was not rated (a tournament's).
+          const same = p.rating.rating === st.ratingBefore.rating && p.rating.deviation === st.ratingBefore.deviation;
+          st.ratingChange = same ? { unrated: true } : { before: st.ratingBefore.rating, after: p.rating.rating };
           render();
         } else if (tries < 10) setTimeout(poll, 1000);
       }).catch(() => {});
