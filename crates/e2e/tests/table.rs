@@ -3194,3 +3194,140 @@ async fn the_game_over_agrees_and_an_unrated_game_says_so() {
     }
     rig.server.shutdown().await;
 }
+
+/// Where a page still says "(computer)": the text of `css` (hidden parts too, such as the
+/// profile history's Players column on a phone), and how many computer icons with their
+/// accessible name it holds.
+fn suffix_js(css: &str) -> String {
+    format!(
+        "const r = document.querySelector({css:?}); if (!r) return null;
+         return {{suffix: r.textContent.includes('(computer)'), icons: [...r.querySelectorAll('svg.bot-icon')].filter((i) => i.getAttribute('aria-label') === 'computer player').length}};"
+    )
+}
+
+/// 15: computer players are named with the computer icon (labelled "computer player"), never
+/// a "(computer)" suffix: in the hand log, the award's steps and the whole game-over dialog,
+/// the replay's heading and steps, the profile's history and the lobby's list of tables.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn computer_players_carry_the_icon_everywhere() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(3), |_| {}).await;
+    let mut problems: Vec<String> = Vec::new();
+    let (w, hgt) = (390, 844);
+    let c = rig.driver.session(w, hgt).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    let id = create(&c, 3, 50, "five-up", &["bot:beginner", "bot:beginner"]).await;
+    // The log, during the game.
+    play_until(
+        &c,
+        "return document.querySelectorAll('.log li').length >= 3;",
+        false,
+        Duration::from_secs(60),
+        "a few lines in the log",
+    )
+    .await;
+    let log = c.execute(&suffix_js(".log"), vec![]).await.unwrap();
+    if log["suffix"] != false || log["icons"].as_u64().unwrap_or(0) == 0 {
+        problems.push(format!("the hand log: {log}"));
+    }
+    play_until(
+        &c,
+        "return !!document.querySelector('#summary .game-over');",
+        true,
+        Duration::from_secs(240),
+        "the game's end",
+    )
+    .await;
+    let over = c.execute(&suffix_js("#summary"), vec![]).await.unwrap();
+    if over["suffix"] != false {
+        problems.push(format!("the game-over dialog (award steps): {over}"));
+    }
+    let steps = c
+        .execute(
+            "return [...document.querySelectorAll('#summary .explanation li')].filter((l) => l.textContent.includes('(computer)')).length;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    if steps != 0 {
+        problems.push(format!("{steps} award steps say (computer)"));
+    }
+    screenshot(&c, &format!("polish-icons-game-over-{w}x{hgt}"), (w, hgt)).await;
+    // The replay.
+    c.goto(&format!("{}/game/{id}", rig.base)).await.unwrap();
+    wait_js(
+        &c,
+        "return !!document.querySelector('#rep-h') && document.querySelector('#rep-h').textContent.startsWith('Replay');",
+        Duration::from_secs(10),
+        "the replay",
+    )
+    .await;
+    let head = c.execute(&suffix_js("#rep-h"), vec![]).await.unwrap();
+    if head["suffix"] != false || head["icons"] != 2 {
+        problems.push(format!("the replay's heading: {head}"));
+    }
+    let page = c.execute(&suffix_js("main"), vec![]).await.unwrap();
+    if page["suffix"] != false {
+        problems.push(format!("the replay page: {page}"));
+    }
+    let v = axe_violations(&c, &axe).await;
+    if !v.is_empty() {
+        problems.push(format!("axe on the replay: {v:?}"));
+    }
+    screenshot(&c, &format!("polish-icons-replay-{w}x{hgt}"), (w, hgt)).await;
+    // The profile's history.
+    c.goto(&format!("{}/user/me", rig.base)).await.unwrap();
+    wait_js(
+        &c,
+        "return document.querySelectorAll('table.history tbody tr').length > 0;",
+        Duration::from_secs(10),
+        "the profile's history",
+    )
+    .await;
+    let hist = c
+        .execute(&suffix_js("table.history"), vec![])
+        .await
+        .unwrap();
+    if hist["suffix"] != false || hist["icons"] != 2 {
+        problems.push(format!("the profile's history: {hist}"));
+    }
+    let v = axe_violations(&c, &axe).await;
+    if !v.is_empty() {
+        problems.push(format!("axe on the profile: {v:?}"));
+    }
+    screenshot(&c, &format!("polish-icons-profile-{w}x{hgt}"), (w, hgt)).await;
+    // The lobby: Bob's table with an open seat and a computer player.
+    let b = rig.driver.session(1366, 900).await.unwrap();
+    guest(&b, &rig.base, "Bob").await;
+    create(&b, 3, 100, "five-up", &["open", "bot:casual"]).await;
+    for (cl, size) in [(&c, (390, 844)), (&b, (1366, 900))] {
+        cl.goto(&rig.base).await.unwrap();
+        wait_js(
+            cl,
+            "return [...document.querySelectorAll('main li, main tr')].some((e) => e.textContent.includes('Bob'));",
+            Duration::from_secs(10),
+            "Bob's table in the lobby",
+        )
+        .await;
+        let lobby = cl.execute(&suffix_js("main"), vec![]).await.unwrap();
+        if lobby["suffix"] != false || lobby["icons"].as_u64().unwrap_or(0) == 0 {
+            problems.push(format!("the lobby at {}: {lobby}", size.0));
+        }
+        let v = axe_violations(cl, &axe).await;
+        if !v.is_empty() {
+            problems.push(format!("axe on the lobby at {}: {v:?}", size.0));
+        }
+        screenshot(
+            cl,
+            &format!("polish-icons-lobby-{}x{}", size.0, size.1),
+            size,
+        )
+        .await;
+        no_console_errors(&rig.driver, cl, "the lobby").await;
+    }
+    assert!(problems.is_empty(), "(computer) suffixes: {problems:#?}");
+    c.close().await.unwrap();
+    b.close().await.unwrap();
+    rig.server.shutdown().await;
+}

@@ -6,6 +6,7 @@ import { seatName, shortRules, gameName, optionsString, valueWords, levelWords, 
 import { go } from './context.js';
 import { ratingOf } from './ratings.js';
 import { clockControls } from './corr.js';
+import { withIcons } from './panels.js';
 
 function errorLine() {
   return h('p', { class: 'error', role: 'alert' });
@@ -114,7 +115,7 @@ function tableItem(t, app, redraw, presets) {
         ? (app.user && t.status === 'waiting' && t.your_seat == null
           ? h('button', { type: 'button', class: 'sit', onClick: () => sit(s.seat) }, 'Sit here')
           : 'free')
-        : [seatName(t.seats, s.seat), s.occupant.kind === 'human' && ratingOf(s.occupant.user, redraw) ? h('span', { class: 'opp-rating' }, ` (${ratingOf(s.occupant.user)})`) : null]))),
+        : [withIcons(seatName(t.seats, s.seat)), s.occupant.kind === 'human' && ratingOf(s.occupant.user, redraw) ? h('span', { class: 'opp-rating' }, ` (${ratingOf(s.occupant.user)})`) : null]))),
     h('p', {}, `${free.length} free seat${free.length === 1 ? '' : 's'} · `, h('a', { href: `/table/${t.id}` }, t.your_seat != null ? 'Go to your table' : 'Watch')),
     err);
 }

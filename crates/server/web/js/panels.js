@@ -73,6 +73,23 @@ export function botIcon() {
     s('path', { d: 'M5.5 14.5h5M8 11.5v3' }));
 }
 
+/**
+ * Text that names players with a "(computer)" suffix (the server's award steps, a log line,
+ * a list of names), to show: each "Name (computer)" becomes the computer icon (labelled for
+ * screen readers) and the name, as the table's seats show them.
+ */
+export function withIcons(text) {
+  const out = [];
+  let at = 0;
+  for (const m of String(text).matchAll(/([^\s,.:;()&]+) \(computer\)/g)) {
+    if (m.index > at) out.push(text.slice(at, m.index));
+    out.push(h('span', { class: 'seat-label bot' }, botIcon(), m[1]));
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
+}
+
 function seatCard(view, i, clock) {
   const me = view.you ?? -1;
   const seat = view.table.seats[i];
@@ -212,7 +229,7 @@ export function summary(view, st, actions, { kept = false } = {}) {
         tiles.length ? tileRow(tiles, `${seatName(seats, i)}'s tiles`) : h('span', {}, 'no tiles'),
         h('span', { class: 'pips' }, `${o.pips[i]} pips`)))),
       h('h3', {}, 'The award, step by step'),
-      h('ol', { class: 'explanation' }, o.explanation.map((line) => h('li', {}, line))),
+      h('ol', { class: 'explanation' }, o.explanation.map((line) => h('li', {}, withIcons(line)))),
       h('table', { class: 'result' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'side'), h('th', { scope: 'col' }, 'during play'), h('th', { scope: 'col' }, 'award'), h('th', { scope: 'col' }, 'this hand'), h('th', { scope: 'col' }, 'score'))),
         h('tbody', {}, o.scores.map((sc, side) => h('tr', {}, h('td', {}, sideLabel(seats, view.sides, side)), h('td', {}, `+${during[side]}`), h('td', {}, `+${o.scored[side]}`), h('td', { class: 'hand-total' }, `+${during[side] + o.scored[side]}`), h('td', { class: 'num' }, String(sc)))))),
       !over && !kept && view.you != null && st.dealAt ? h('p', { class: 'deal-countdown', id: 'deal-countdown', 'data-deadline': st.dealAt, role: 'timer' },

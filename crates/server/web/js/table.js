@@ -2,6 +2,7 @@
 // deal proof, the end-of-hand summary and the end of the game.
 import { h, s, mount, announce } from './dom.js';
 import { askFirst } from './dom.js';
+import { withIcons } from './panels.js';
 import { api } from './api.js';
 import { Conn, randomSeedHex } from './conn.js';
 import { renderBoard, armName, resetZoom } from './board.js';
@@ -326,7 +327,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     const active = document.activeElement;
     const hadFocus = active && (handArea.contains(active) || playArea.contains(active)) ? (active.dataset.tile || active.id || 'any') : null;
     mount(playArea,
-      h('p', { id: 'prompt', class: ['prompt', mustDraw ? 'must-draw' : '', v.to_move === v.you && legal.length ? 'yours' : ''], role: 'status', 'aria-live': 'polite' }, prompt),
+      h('p', { id: 'prompt', class: ['prompt', mustDraw ? 'must-draw' : '', v.to_move === v.you && legal.length ? 'yours' : ''], role: 'status', 'aria-live': 'polite' }, withIcons(prompt)),
       v.you != null && v.to_move === v.you && legal.length ? h('p', { class: 'clock my-clock', id: 'my-clock', 'data-since': clock.since }, 'Your time on this turn: ', h('span', { class: 'clock-t' }, clockText(clock.since, 0))) : null,
       // Before the lead: who leads and why (the lot, or the tile shown for the lead).
       (v.phase === 'play' || v.phase === 'claim') && v.layout && !v.layout.root && v.leader != null
@@ -413,7 +414,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     }
     mount(scoresSlot, scoresPanel(v));
     logHeading.textContent = `Hand ${(v.last_hand && v.phase !== 'play' && v.phase !== 'claim' ? v.last_hand.hand : v.hand_no) || '—'}`;
-    mount(logList, (v.history || []).map((e) => h('li', {}, entryWords(e, v.table.seats))));
+    mount(logList, (v.history || []).map((e) => h('li', {}, withIcons(entryWords(e, v.table.seats)))));
     mount(verifySlot,
       h('section', { class: 'card verify', 'aria-labelledby': 'ver-h' }, h('h2', { id: 'ver-h' }, 'Fair deal'),
         v.proof ? h('div', { class: 'current-proof' },
