@@ -890,3 +890,88 @@ async fn muting_from_the_chat_unmuting_from_the_profile_and_the_leaderboard_tabs
     bob.close().await.unwrap();
     server.shutdown().await;
 }
+
+/// "My games" names each game as people know it: the game (its rules' name), the opponents
+/// and the time per move, not a table's id; on a phone and a laptop, without sideways
+/// scrolling, console errors or serious accessibility violations.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn my_games_names_the_game_the_opponents_and_the_clock() {
+    let browsers = match Browsers::find() {
+        Ok(b) => b,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return;
+        }
+    };
+    let axe = fiveup_e2e::axe_source().unwrap_or_else(|m| panic!("{m}"));
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server_with(
+        dir.path(),
+        Duration::ZERO,
+        Duration::from_millis(30),
+        |_| {},
+    )
+    .await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let ann = driver.session(390, 844).await.unwrap();
+    let bob = driver.session(1366, 900).await.unwrap();
+    guest_in(&ann, &base, "Ann").await;
+    guest_in(&bob, &base, "Bob").await;
+    let made = page_fetch(
+        &ann,
+        "POST",
+        "/api/tables",
+        json!({"rules": "five-up players=2 target=50",
+               "seats": [{"kind": "me"}, {"kind": "open"}],
+               "correspondence": {"per_move_hours": 72}}),
+    )
+    .await;
+    assert_eq!(made["status"], 201, "{made}");
+    let table = serde_json::from_str::<Value>(made["body"].as_str().unwrap()).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let joined = page_fetch(
+        &bob,
+        "POST",
+        &format!("/api/tables/{table}/join"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(joined["status"], 200, "{joined}");
+    for (c, other, (w, h)) in [(&ann, "Bob", (390, 844)), (&bob, "Ann", (1366, 900))] {
+        c.goto(&format!("{base}/games")).await.unwrap();
+        let row = wait_js(
+            c,
+            "const li = document.querySelector('#my-games li'); return li ? li.textContent : '';",
+            Duration::from_secs(20),
+            "the games",
+        )
+        .await;
+        let row = row.as_str().unwrap();
+        assert!(
+            row.contains("Five Up")
+                && row.contains(&format!("with {other}"))
+                && row.contains("3 days a move")
+                && !row.contains(&table),
+            "{w}: the game, the opponent and the clock, not the table's id: {row:?}"
+        );
+        let wide = c
+            .execute(
+                "return document.documentElement.scrollWidth <= window.innerWidth;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(wide, true, "{w}: no sideways scrolling");
+        let v = fiveup_e2e::axe_violations(c, &axe).await;
+        assert!(v.is_empty(), "{w}: axe: {v:?}");
+        let errors = driver.console_errors(c).await;
+        assert!(errors.is_empty(), "{w}: console errors: {errors:?}");
+        shot(c, &format!("polish-my-games-{w}x{h}"), w, h).await;
+    }
+    ann.close().await.unwrap();
+    bob.close().await.unwrap();
+    server.shutdown().await;
+}

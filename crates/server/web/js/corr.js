@@ -2,6 +2,8 @@
 // choices of the create form, and the notification settings of the profile
 // (docs/correspondence.md).
 import { h, mount } from './dom.js';
+import { seatName, gameName } from './format.js';
+import { withIcons } from './panels.js';
 
 async function call(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: {} };
@@ -107,9 +109,23 @@ export async function gamesPage(main, { app }) {
     return null;
   }
   const g = await call('GET', '/api/correspondence/games');
-  const row = (x) => h('li', { class: x.your_turn ? 'your-turn' : '' },
-    h('a', { href: `/table/${x.table}` }, `Table ${x.table}`), ' · ',
-    x.finished ? 'finished' : x.your_turn ? `your move, ${timeLeft(x.seconds_left)} left` : 'waiting for the others');
+  // Each game named as people know it: the game, the opponents, the time per move (the
+  // table's id only where the table cannot be read).
+  const [infos, presets] = await Promise.all([
+    Promise.all(g.games.map((x) => call('GET', `/api/tables/${encodeURIComponent(x.table)}`).catch(() => null))),
+    call('GET', '/api/config').then((c) => c.presets || []).catch(() => []),
+  ]);
+  const opponents = (info) => {
+    const others = info.seats.map((_, i) => i).filter((i) => i !== info.your_seat);
+    return others.flatMap((i, k) => [k ? ', ' : '', withIcons(seatName(info.seats, i))]);
+  };
+  const row = (x, k) => {
+    const info = infos[k];
+    return h('li', { class: x.your_turn ? 'your-turn' : '' },
+      h('a', { href: `/table/${x.table}` }, info ? [gameName(info.rules, presets), ' with ', opponents(info)] : `Table ${x.table}`),
+      x.correspondence ? [' · ', h('span', { class: 'corr-clock' }, clockWords(x.correspondence))] : null, ' · ',
+      x.finished ? 'finished' : x.your_turn ? `your move, ${timeLeft(x.seconds_left)} left` : 'waiting for the others');
+  };
   mount(main, h('section', { class: 'page my-games', 'aria-labelledby': 'mg-h' },
     h('h1', { id: 'mg-h' }, 'My games'),
     g.timeouts ? h('p', {}, `Moves you let time out: ${g.timeouts}.`) : null,
