@@ -133,19 +133,32 @@ export async function gamesPage(main, { app }) {
   return null;
 }
 
-/** Keep the header's badge (the games waiting for your move) up to date. */
-export function startBadge() {
+let badgeTimer = null;
+async function updateBadge() {
   const badge = document.getElementById('games-badge');
   if (!badge) return;
-  const update = async () => {
-    try {
-      const g = await call('GET', '/api/correspondence/games');
-      badge.textContent = g.your_turn ? String(g.your_turn) : '';
-      badge.hidden = !g.your_turn;
-    } catch (_) { badge.hidden = true; }
-  };
-  update();
-  setInterval(update, 60000);
+  try {
+    const g = await call('GET', '/api/correspondence/games');
+    badge.textContent = g.your_turn ? String(g.your_turn) : '';
+    badge.hidden = !g.your_turn;
+  } catch (_) { badge.hidden = true; }
+}
+
+/**
+ * Read the header's badge again soon: the pages call this when the websocket says one of your
+ * tables changed (a move made, a seat taken), so that the badge follows at once rather than
+ * at its next minute. Several calls close together make one request.
+ */
+export function refreshBadge() {
+  if (badgeTimer) return;
+  badgeTimer = setTimeout(() => { badgeTimer = null; updateBadge(); }, 300);
+}
+
+/** Keep the header's badge (the games waiting for your move) up to date. */
+export function startBadge() {
+  if (!document.getElementById('games-badge')) return;
+  updateBadge();
+  setInterval(updateBadge, 60000);
 }
 
 const KINDS = [['turn', 'Your turn'], ['reminder', 'Reminders before a timeout'], ['over', 'Game over']];

@@ -5,7 +5,7 @@ import { Conn } from './conn.js';
 import { seatName, shortRules, gameName, optionsString, valueWords, levelWords, rulesLines, presetWords, setWords, maxPlayers, maxHand, formProblems, plainRulesWords, presetRulesFor, formOptions } from './format.js';
 import { go } from './context.js';
 import { ratingOf } from './ratings.js';
-import { clockControls } from './corr.js';
+import { clockControls, refreshBadge } from './corr.js';
 import { withIcons } from './panels.js';
 
 function errorLine() {
@@ -359,6 +359,9 @@ export async function lobbyPage(main, { app }) {
     onStatus: (ok) => app.setNet(ok),
     onMessage: (m) => {
       if (m.type === 'lobby') { tables.clear(); for (const t of m.tables) tables.set(t.id, t); draw(); }
+      // A table of yours changed (someone sat, a move was made): the My games badge follows.
+      const mine = (t) => t && t.seats.some((x) => x.occupant.kind === 'human' && x.occupant.user.id === app.user.id);
+      if (app.user && ((m.type === 'lobby_table' && mine(m.table)) || (m.type === 'lobby_gone' && mine(tables.get(m.id))))) refreshBadge();
       if (m.type === 'lobby_table') { tables.set(m.table.id, m.table); draw(); }
       if (m.type === 'lobby_gone') { tables.delete(m.id); draw(); }
     },

@@ -13,6 +13,7 @@ import { proofBlock, hex } from './verifyview.js';
 import { scoresPanel, seatsPanel, seatPlaces, summary, clockText, seatLabel } from './panels.js';
 import { go } from './context.js';
 import { muted, mutePlayer, loadMuted } from './corr.js';
+import { refreshBadge } from './corr.js';
 
 /** How long a table with open seats waits for players before the page offers computer players. */
 const WAIT_OFFER_MS = 15000;
@@ -837,6 +838,8 @@ export async function tablePage(main, { params: [id], query, app }) {
           st.hint = null;
           st.error = '';
           if (before && before.to_move !== m.view.to_move) st.hintPending = false;
+          // Whose move it is changed at a table of yours: the My games badge follows.
+          if (before && m.view.you != null && before.to_move !== m.view.to_move && (before.to_move === m.view.you || m.view.to_move === m.view.you)) refreshBadge();
           break;
         }
         case 'ack':
