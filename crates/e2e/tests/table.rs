@@ -3331,3 +3331,90 @@ async fn computer_players_carry_the_icon_everywhere() {
     b.close().await.unwrap();
     rig.server.shutdown().await;
 }
+
+/// 23: a quick match's creator who takes "Play the computer instead" leaves no table behind in
+/// the lobby: another player's lobby (a laptop) drops it within seconds, and the server's
+/// lobby no longer lists it, while a table whose creator still waits stays listed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_drops_a_quick_match_left_for_the_computer() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(200),
+        Duration::from_secs(5),
+        |_| {},
+    )
+    .await;
+    let b = rig.driver.session(1366, 900).await.unwrap();
+    guest(&b, &rig.base, "Bob").await;
+    let c = rig.driver.session(390, 844).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    select(&c, "#qm-players", "3").await;
+    click(&c, "#quick-match").await;
+    let first = wait_js(&c, "const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); return m && document.querySelector('.waiting') ? m[1] : '';", Duration::from_secs(10), "Ann's open table").await;
+    let first = first.as_str().unwrap().to_string();
+    // Bob's lobby lists Ann's open table.
+    let listed = format!("return [...document.querySelectorAll('#tables li')].some((li) => li.querySelector('a[href*=\"{first}\"]') || li.textContent.includes('Ann'));");
+    wait_js(
+        &b,
+        &listed,
+        Duration::from_secs(10),
+        "Ann's table in Bob's lobby",
+    )
+    .await;
+    poll_js(
+        &c,
+        "return !!document.querySelector('#offer-go');",
+        Duration::from_secs(30),
+    )
+    .await;
+    click(&c, "#offer-go").await;
+    wait_js(&c, &format!("const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); return m && m[1] !== {first:?} && !!document.querySelector('.table-page');"), Duration::from_secs(15), "the game with the computer players").await;
+    // Bob's lobby drops it, without a reload.
+    let gone = poll_js(
+        &b,
+        &format!("return ![...document.querySelectorAll('#tables li')].some((li) => li.querySelector('a[href*=\"{first}\"]') || li.textContent.includes('Ann'));"),
+        Duration::from_secs(5),
+    )
+    .await;
+    assert_eq!(gone, true, "the abandoned table left Bob's lobby");
+    let api = b
+        .execute_async(
+            "const done = arguments[0]; fetch('/api/lobby').then((r) => r.json()).then((l) => done(l.tables.map((t) => t.id)));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        !api.as_array().unwrap().iter().any(|t| t == first.as_str()),
+        "the server's lobby no longer lists {first}: {api}"
+    );
+    screenshot(&b, "polish-lobby-after-quick-match-1366x900", (1366, 900)).await;
+    let v = axe_violations(&b, &axe).await;
+    assert!(v.is_empty(), "axe on the lobby: {v:?}");
+    // A table whose creator still waits stays listed.
+    let d = rig.driver.session(390, 844).await.unwrap();
+    guest(&d, &rig.base, "Cat").await;
+    select(&d, "#qm-players", "3").await;
+    click(&d, "#quick-match").await;
+    wait_js(
+        &d,
+        "return !!document.querySelector('.waiting');",
+        Duration::from_secs(10),
+        "Cat's open table",
+    )
+    .await;
+    wait_js(
+        &b,
+        "return [...document.querySelectorAll('#tables li')].some((li) => li.textContent.includes('Cat'));",
+        Duration::from_secs(10),
+        "Cat's waiting table in Bob's lobby",
+    )
+    .await;
+    no_console_errors(&rig.driver, &b, "Bob's lobby").await;
+    for s in [b, c, d] {
+        s.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}

@@ -65,6 +65,7 @@ impl Actor {
             }
             TableCmd::Client { conn, user, msg } => self.client(conn, user, msg).await,
             TableCmd::Join { user, req, reply } => {
+                self.deserted = false;
                 let r = self.join(&user, &req).await;
                 let _ = reply.send(r.map(|()| table_info(&self.core, self.viewer_of(Some(&user)))));
                 self.after_change().await;
@@ -75,7 +76,22 @@ impl Actor {
                     // Before the start the seat is freed; during the game, leaving resigns: a
                     // computer player plays the seat to the end.
                     Some(seat) if self.core.status == TableStatus::Waiting => {
-                        self.commit(vec![Stored::Leave { seat }]).await.map(|_| ())
+                        let nobody = self.core.seats.iter().enumerate().all(|(i, s)| {
+                            i == usize::from(seat)
+                                || !matches!(s.occupant, fiveup_protocol::Occupant::Human { .. })
+                        });
+                        self.deserted = nobody
+                            && self
+                                .core
+                                .cfg
+                                .creator
+                                .as_ref()
+                                .is_some_and(|c| c.id == user.id);
+                        let r = self.commit(vec![Stored::Leave { seat }]).await.map(|_| ());
+                        if r.is_err() {
+                            self.deserted = false;
+                        }
+                        r
                     }
                     Some(seat) => self.commit(vec![Stored::Resign { seat }]).await.map(|_| ()),
                 };
