@@ -395,6 +395,10 @@ pub struct TableInfo {
     /// here, hints and every other evaluation of the position in play are refused.
     #[serde(default)]
     pub counts: bool,
+    /// The tournament this table plays for (its id, as in `/tournaments/{id}`), if any: the
+    /// table page names the event and its round, and links back to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
 }
 
 /// `POST /api/tables/{id}/join`.

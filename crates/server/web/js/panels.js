@@ -207,6 +207,8 @@ export function summary(view, st, actions, { kept = false } = {}) {
         ? h('button', { type: 'button', id: 'next-hand', class: 'main-action', disabled: st.readyNext || view.seed_sent, onClick: actions.next },
           st.readyNext || view.seed_sent ? 'Waiting for the others…' : 'Next hand')
         : null),
+    // A tournament's game leads back to its event.
+    over && st.tour ? h('a', { class: 'button', href: `/tournaments/${st.tour.id}`, id: 'tour-back' }, `Back to ${st.tour.name}`) : null,
     h('button', { type: 'button', class: 'secondary', id: 'look', onClick: actions.hideSummary }, 'Look at the table'));
   // The game's end for a player: won or lost, said first and big; a spectator sees who won.
   const mySide = view.you != null ? view.sides[view.you] : null;

@@ -14,6 +14,7 @@ import { scoresPanel, seatsPanel, seatPlaces, summary, clockText, seatLabel } fr
 import { go } from './context.js';
 import { muted, mutePlayer, loadMuted } from './corr.js';
 import { refreshBadge } from './corr.js';
+import { tablePlace } from './tourview.js';
 
 /** How long a table with open seats waits for players before the page offers computer players. */
 const WAIT_OFFER_MS = 15000;
@@ -686,6 +687,11 @@ export async function tablePage(main, { params: [id], query, app }) {
     const v = st.view;
     if (!v) return;
     gameOverData(v);
+    // A tournament's table names its event and round, and links back to the event.
+    if (v.table.tournament && !st.tourAsked) {
+      st.tourAsked = true;
+      api.tournament(v.table.tournament).then((ev) => { st.tour = { id: v.table.tournament, name: ev.name, place: tablePlace(ev, id) }; render(); }).catch(() => {});
+    }
     turnSignals(v);
     el.root.dataset.version = String(st.version);
     el.root.dataset.status = v.table.status;
@@ -698,6 +704,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     mount(top,
       h('div', { class: 'table-head' },
         h('h1', {}, names.length ? [`${game}: `, names] : game),
+        st.tour ? h('p', { class: 'tour-line', id: 'tour-line' }, h('a', { href: `/tournaments/${st.tour.id}` }, st.tour.name), st.tour.place ? ` · ${st.tour.place}` : '') : null,
         keptDetails('rules', { class: 'rules' }, shortRules(v.table.rules), h('ul', { class: 'rules-lines' }, rulesLines(v.table.rules).map((l) => h('li', {}, l)))),
         v.table.rules.manual_scoring ? h('span', { class: 'badge manual', id: 'manual-badge' }, 'Scored by hand: claim your points') : null,
         v.you == null && !invite && v.table.status !== 'waiting' ? h('span', { class: 'badge' }, 'watching') : null,
