@@ -150,6 +150,8 @@ async fn a_person_creates_and_revokes_a_bot_token_and_finds_the_bot_on_the_engin
             .unwrap();
         assert!(!page.as_str().unwrap().contains(&token[4..]));
         click(&c, "#bot-list .revoke").await;
+        // Revoking asks first.
+        click(&c, "#bot-list .revoke-yes").await;
         wait_js(&c, "return document.querySelector('#bots-status').textContent.includes('revoked') && document.querySelectorAll('#bot-list .revoke').length === 0;", Duration::from_secs(10), "the revocation").await;
         assert_eq!(bot_status(server.local_addr(), &token).await, 401);
         c.goto(&format!("{base}/engines")).await.unwrap();

@@ -2751,3 +2751,670 @@ async fn a_display_name_kept_when_registering_and_changed_on_the_profile() {
     c.close().await.unwrap();
     rig.server.shutdown().await;
 }
+
+// ---------------------------------------------------------------------------------------------
+// What players still found (the polish issue's items)
+// ---------------------------------------------------------------------------------------------
+
+/// What has the focus, in words (for the messages of failed checks).
+const FOCUS_JS: &str =
+    "const a = document.activeElement; return a ? `${a.tagName}#${a.id}.${a.className}` : 'none';";
+
+/// 2: every hand's summary takes the focus on its main button, not only the first hand's: a
+/// keyboard player at a phone or a laptop presses Enter for the next hand, hand after hand.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_hand_summary_takes_the_focus() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(30),
+        Duration::from_secs(30),
+        |_| {},
+    )
+    .await;
+    for (w, hgt) in [(390, 844), (1366, 900)] {
+        let c = rig.driver.session(w, hgt).await.unwrap();
+        guest(&c, &rig.base, "Ann").await;
+        create(&c, 2, 500, "five-up", &["bot:casual"]).await;
+        let mut seen: Vec<String> = Vec::new();
+        let mut hand = 0;
+        while seen.len() < 3 {
+            let s = play_until(
+                &c,
+                &format!("const r = document.querySelector('.table-page'); const s = document.querySelector('#summary'); return s && !s.querySelector('.game-over') && Number(r.dataset.hand) > {hand} && document.querySelector('#next-hand') ? Number(r.dataset.hand) : (s && s.querySelector('.game-over') ? -1 : 0);"),
+                false,
+                Duration::from_secs(120),
+                "the next hand's summary",
+            )
+            .await;
+            let n = s.as_i64().unwrap();
+            if n < 0 {
+                break;
+            }
+            hand = n;
+            // The dialog takes the focus as it opens (a moment for the redraws of the hand's
+            // end).
+            let focus = poll_js(
+                &c,
+                "return document.activeElement && document.activeElement.id === 'next-hand' ? 'next-hand' : '';",
+                Duration::from_secs(2),
+            )
+            .await;
+            let what = if focus == "next-hand" {
+                "next-hand".to_string()
+            } else {
+                c.execute(FOCUS_JS, vec![]).await.unwrap().to_string()
+            };
+            seen.push(format!("hand {n}: {what}"));
+            if seen.len() == 2 {
+                screenshot(&c, &format!("polish-summary-focus-{w}x{hgt}"), (w, hgt)).await;
+                let v = axe_violations(&c, &axe).await;
+                assert!(v.is_empty(), "axe on the summary at {w}: {v:?}");
+            }
+            // Enter on the focused button, as a keyboard player would.
+            let enter = KeyActions::new("enter".into())
+                .then(KeyAction::Down { value: '\u{E007}' })
+                .then(KeyAction::Up { value: '\u{E007}' });
+            c.perform_actions(enter).await.unwrap();
+            // If Enter did nothing (the focus was elsewhere), the button is clicked so that the
+            // game goes on and every hand is checked.
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            if c.execute(
+                "const b = document.querySelector('#next-hand'); return !!b && !b.disabled;",
+                vec![],
+            )
+            .await
+            .unwrap()
+                == true
+            {
+                click(&c, "#next-hand").await;
+            }
+        }
+        assert!(seen.len() >= 3, "{w}: three hands played: {seen:?}");
+        assert!(
+            seen.iter().all(|s| s.ends_with(": next-hand")),
+            "{w}: each summary's Next hand has the focus: {seen:?}"
+        );
+        no_console_errors(&rig.driver, &c, "the summaries").await;
+        c.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}
+
+/// How many requests the page made to `path` (from the browser's resource timing).
+fn requests_to_js(path: &str) -> String {
+    format!("return performance.getEntriesByType('resource').filter((e) => new URL(e.name).pathname === {path:?}).length;")
+}
+
+/// 25: "Register" with empty or too short fields is checked in the page: it says what is
+/// missing, marks the fields, sends nothing (no 400 in the console), and registers once the
+/// fields will do; the same for a guest registering from the lobby.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn register_with_missing_fields_sends_nothing() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    for (w, hgt) in [(390, 844), (1366, 900)] {
+        let c = rig.driver.session(w, hgt).await.unwrap();
+        c.goto(&rig.base).await.unwrap();
+        wait_js(
+            &c,
+            "return !!document.querySelector('#login-name');",
+            Duration::from_secs(10),
+            "the lobby",
+        )
+        .await;
+        click(&c, "#acc-h ~ form button[type=button]").await;
+        let said = poll_js(
+            &c,
+            "const e = document.querySelector('.account .error'); return e ? e.textContent : '';",
+            Duration::from_secs(3),
+        )
+        .await;
+        let said = said.as_str().unwrap_or("").to_string();
+        assert!(
+            said.contains("user name") && said.contains("password"),
+            "{w}: an empty registration says both fields are missing: {said:?}"
+        );
+        let marks = c
+            .execute("return [document.querySelector('#login-name').getAttribute('aria-invalid'), document.querySelector('#login-pass').getAttribute('aria-invalid'), document.activeElement.id];", vec![])
+            .await
+            .unwrap();
+        assert_eq!(
+            marks,
+            serde_json::json!(["true", "true", "login-name"]),
+            "{w}: the fields marked, the first focused"
+        );
+        screenshot(&c, &format!("polish-register-empty-{w}x{hgt}"), (w, hgt)).await;
+        let v = axe_violations(&c, &axe).await;
+        assert!(v.is_empty(), "{w}: axe: {v:?}");
+        // A name but a short password: only the password is asked for.
+        fill(&c, "#login-name", &format!("ann{w}")).await;
+        fill(&c, "#login-pass", "short").await;
+        click(&c, "#acc-h ~ form button[type=button]").await;
+        let said = poll_js(&c, "const e = document.querySelector('.account .error'); return e && !e.textContent.includes('user name') ? e.textContent : '';", Duration::from_secs(3)).await;
+        assert!(
+            said.as_str().unwrap_or("").contains("at least 8"),
+            "{w}: a short password is said: {said}"
+        );
+        let sent = c
+            .execute(&requests_to_js("/api/register"), vec![])
+            .await
+            .unwrap();
+        assert_eq!(sent, 0, "{w}: nothing went to the server");
+        no_console_errors(&rig.driver, &c, "the empty registration").await;
+        // Filled in, it registers.
+        fill(&c, "#login-pass", "correct horse battery").await;
+        click(&c, "#acc-h ~ form button[type=button]").await;
+        wait_js(
+            &c,
+            &format!("return document.querySelector('#who').textContent.includes('ann{w}');"),
+            Duration::from_secs(10),
+            "registered",
+        )
+        .await;
+        c.close().await.unwrap();
+        // A guest's registration form checks the same.
+        let c = rig.driver.session(w, hgt).await.unwrap();
+        guest(&c, &rig.base, &format!("Bea{w}")).await;
+        click(
+            &c,
+            "#reg-pass ~ button[type=submit], .account form:has(#reg-pass) button[type=submit]",
+        )
+        .await;
+        let said = poll_js(
+            &c,
+            "const e = document.querySelector('.account .error'); return e ? e.textContent : '';",
+            Duration::from_secs(3),
+        )
+        .await;
+        assert!(
+            said.as_str().unwrap_or("").contains("user name")
+                && said.as_str().unwrap_or("").contains("password"),
+            "{w}: the guest's empty registration says what is missing: {said}"
+        );
+        let sent = c
+            .execute(&requests_to_js("/api/register"), vec![])
+            .await
+            .unwrap();
+        assert_eq!(sent, 0, "{w}: the guest's form sent nothing");
+        no_console_errors(&rig.driver, &c, "the guest's empty registration").await;
+        c.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}
+
+/// The size of the first element `css` shows: `[width, height]` in CSS pixels, or null.
+fn size_js(css: &str) -> String {
+    format!("const e = document.querySelector({css:?}); if (!e) return null; const r = e.getBoundingClientRect(); return [r.width, r.height];")
+}
+
+/// Whether `size` (from [`size_js`]) is at least 24 by 24 CSS pixels (WCAG's target size).
+fn big_enough(size: &Value) -> bool {
+    size.as_array()
+        .is_some_and(|a| a.len() == 2 && a.iter().all(|x| x.as_f64().unwrap_or(0.0) >= 24.0))
+}
+
+/// 22: muting a player from the chat and revoking a bot's token each ask first (one tap does
+/// nothing yet; Cancel keeps things as they were; the confirmation does it), and the chat's
+/// Mute target is at least 24 x 24 CSS pixels, on a phone and a laptop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mute_and_revoke_ask_first_and_mute_is_big_enough() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(20),
+        Duration::from_secs(5),
+        |_| {},
+    )
+    .await;
+    let a = rig.driver.session(390, 844).await.unwrap();
+    register(&a, &rig.base, "Ann").await;
+    let id = create(&a, 2, 500, "five-up", &["open"]).await;
+    let b = rig.driver.session(1366, 900).await.unwrap();
+    register(&b, &rig.base, "Bob").await;
+    b.goto(&format!("{}/table/{id}", rig.base)).await.unwrap();
+    click(&b, "button.sit").await;
+    for c in [&a, &b] {
+        wait_js(c, "const r = document.querySelector('.table-page'); return r && r.dataset.status === 'playing' && !!document.querySelector('#chat-input');", Duration::from_secs(30), "the first hand").await;
+    }
+    let mutes = "return fetch('/api/mutes').then((r) => r.json()).then((j) => j.length);";
+    for (me, other, other_name, w, hgt) in [(&a, &b, "Bob", 390, 844), (&b, &a, "Ann", 1366, 900)] {
+        let line = format!("hello from {other_name}");
+        fill(other, "#chat-input", &line).await;
+        other
+            .execute(
+                "document.querySelector('#chat-input').form.requestSubmit();",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let pill = format!(".chat-lines button.mute[aria-label=\"Mute {other_name}\"]");
+        wait_js(
+            me,
+            &format!("return !!document.querySelector({pill:?});"),
+            Duration::from_secs(20),
+            "the line with its Mute action",
+        )
+        .await;
+        me.execute(
+            &format!("document.querySelector({pill:?}).scrollIntoView({{block: 'center'}});"),
+            vec![],
+        )
+        .await
+        .unwrap();
+        let size = me.execute(&size_js(&pill), vec![]).await.unwrap();
+        assert!(big_enough(&size), "{w}: the Mute target is {size} CSS px");
+        // One tap asks; nothing is muted yet.
+        click(me, &pill).await;
+        let asked = poll_js(me, "return !!document.querySelector('.chat-lines .mute-yes') && !!document.querySelector('.chat-lines .mute-no');", Duration::from_secs(3)).await;
+        assert_eq!(asked, true, "{w}: one tap on Mute asks first");
+        let shown = me.execute(&format!("return [...document.querySelectorAll('.chat-lines li')].some((li) => li.textContent.includes({line:?}));"), vec![]).await.unwrap();
+        assert_eq!(shown, true, "{w}: the line still shows while asked");
+        assert_eq!(
+            me.execute(mutes, vec![]).await.unwrap(),
+            0,
+            "{w}: nobody muted by one tap"
+        );
+        for css in [".chat-lines .mute-yes", ".chat-lines .mute-no"] {
+            let size = me.execute(&size_js(css), vec![]).await.unwrap();
+            assert!(big_enough(&size), "{w}: {css} is {size} CSS px");
+        }
+        screenshot(me, &format!("polish-mute-ask-{w}x{hgt}"), (w, hgt)).await;
+        let v = axe_violations(me, &axe).await;
+        assert!(v.is_empty(), "{w}: axe with the question open: {v:?}");
+        // Cancel: the Mute action is back.
+        click(me, ".chat-lines .mute-no").await;
+        wait_js(me, &format!("return !document.querySelector('.chat-lines .mute-yes') && !!document.querySelector({pill:?});"), Duration::from_secs(3), "cancelled").await;
+        assert_eq!(
+            me.execute(mutes, vec![]).await.unwrap(),
+            0,
+            "{w}: Cancel mutes nobody"
+        );
+        // Asked again and confirmed: the line goes.
+        click(me, &pill).await;
+        click(me, ".chat-lines .mute-yes").await;
+        wait_js(me, &format!("return ![...document.querySelectorAll('.chat-lines li')].some((li) => li.textContent.includes({line:?}));"), Duration::from_secs(10), "the muted line hidden").await;
+        assert_eq!(
+            me.execute(mutes, vec![]).await.unwrap(),
+            1,
+            "{w}: muted once confirmed"
+        );
+        no_console_errors(&rig.driver, me, "muting").await;
+    }
+    // Revoking a bot's token asks first too.
+    for (c, w, hgt) in [(&a, 390, 844), (&b, 1366, 900)] {
+        c.goto(&format!("{}/user/me", rig.base)).await.unwrap();
+        wait_js(
+            c,
+            "return !!document.querySelector('#bot-list ul, #bot-list p');",
+            Duration::from_secs(10),
+            "the profile's bots",
+        )
+        .await;
+        fill(c, "#bot-name", &format!("engine{w}\u{E007}")).await;
+        wait_js(
+            c,
+            "return document.querySelectorAll('#bot-list .revoke').length === 1;",
+            Duration::from_secs(10),
+            "the new token",
+        )
+        .await;
+        click(c, "#bot-list .revoke").await;
+        let asked = poll_js(c, "return !!document.querySelector('#bot-list .revoke-yes') && !!document.querySelector('#bot-list .revoke-no');", Duration::from_secs(3)).await;
+        assert_eq!(asked, true, "{w}: one tap on Revoke asks first");
+        let status = c
+            .execute(
+                "return document.querySelector('#bots-status').textContent;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert!(
+            !status.as_str().unwrap_or("").contains("revoked"),
+            "{w}: nothing revoked by one tap: {status}"
+        );
+        for css in ["#bot-list .revoke-yes", "#bot-list .revoke-no"] {
+            let size = c.execute(&size_js(css), vec![]).await.unwrap();
+            assert!(big_enough(&size), "{w}: {css} is {size} CSS px");
+        }
+        screenshot(c, &format!("polish-revoke-ask-{w}x{hgt}"), (w, hgt)).await;
+        let v = axe_violations(c, &axe).await;
+        assert!(v.is_empty(), "{w}: axe with the question open: {v:?}");
+        click(c, "#bot-list .revoke-no").await;
+        wait_js(c, "return !document.querySelector('#bot-list .revoke-yes') && document.querySelectorAll('#bot-list .revoke').length === 1;", Duration::from_secs(3), "kept").await;
+        click(c, "#bot-list .revoke").await;
+        click(c, "#bot-list .revoke-yes").await;
+        wait_js(c, "return document.querySelector('#bots-status').textContent.includes('revoked') && document.querySelectorAll('#bot-list .revoke').length === 0;", Duration::from_secs(10), "the revocation").await;
+        no_console_errors(&rig.driver, c, "revoking").await;
+    }
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// Each header link that shows: whether it lies wholly inside the header's navigation and the
+/// window (`[text, left, right, navLeft, navRight]` of those that do not).
+const HEADER_CUT_JS: &str = r#"
+const nav = document.querySelector('header nav').getBoundingClientRect();
+const cut = [];
+for (const a of document.querySelectorAll('header.top a')) {
+  const r = a.getBoundingClientRect();
+  if (r.width === 0 || getComputedStyle(a).display === 'none' || getComputedStyle(a).visibility === 'hidden') continue;
+  const inNav = !a.closest('nav') || (r.left >= nav.left - 0.5 && r.right <= nav.right + 0.5);
+  if (!inNav || r.left < -0.5 || r.right > window.innerWidth + 0.5) cut.push([a.textContent.trim(), r.left, r.right, nav.left, nav.right]);
+}
+return cut;"#;
+
+/// 9: with the My games badge showing (three games waiting), every header link is wholly on a
+/// phone's screen (Profile was cut to "Pro"), as at a laptop and a desktop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_header_link_shows_with_the_games_badge() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    for (w, hgt) in SIZES {
+        let c = rig.driver.session(w, hgt).await.unwrap();
+        register(&c, &rig.base, &format!("Ann{w}")).await;
+        for badge in ["", "3", "12"] {
+            // The badge as the page shows it when games wait for your move.
+            c.execute(
+                "const b = document.getElementById('games-badge'); b.textContent = arguments[0]; b.hidden = !arguments[0];",
+                vec![Value::String(badge.to_string())],
+            )
+            .await
+            .unwrap();
+            let cut = c.execute(HEADER_CUT_JS, vec![]).await.unwrap();
+            assert_eq!(
+                cut,
+                Value::Array(vec![]),
+                "{w}x{hgt}, badge {badge:?}: header links cut"
+            );
+        }
+        fits(&c, &format!("the lobby at {w}")).await;
+        screenshot(&c, &format!("polish-header-badge-{w}x{hgt}"), (w, hgt)).await;
+        let v = axe_violations(&c, &axe).await;
+        assert!(v.is_empty(), "{w}: axe: {v:?}");
+        c.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}
+
+/// 16: at the game's end the verdict ("You won!", "You lost") and the "Game over" line agree in
+/// colour, and a registered player's game against the computer (not rated) says it was not
+/// rated instead of "Your rating: 1500 → 1500 (+0)".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_game_over_agrees_and_an_unrated_game_says_so() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(3), |_| {}).await;
+    for (w, hgt) in [(390, 844), (1366, 900)] {
+        let c = rig.driver.session(w, hgt).await.unwrap();
+        register(&c, &rig.base, &format!("Ann{w}")).await;
+        create(&c, 2, 50, "five-up", &["bot:beginner"]).await;
+        play_until(
+            &c,
+            "return !!document.querySelector('#summary .game-over');",
+            true,
+            Duration::from_secs(240),
+            "the game's end",
+        )
+        .await;
+        let colours = c
+            .execute(
+                "const v = document.querySelector('#verdict'); const w = document.querySelector('#summary .game-over .winners');
+                 return [v.textContent, getComputedStyle(v).color, getComputedStyle(w).color];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            colours[1], colours[2],
+            "{w}: the verdict and the game-over line agree: {colours}"
+        );
+        // The page asks the profile whether the rating moved (it polls once a second).
+        let said = poll_js(
+            &c,
+            "const r = document.querySelector('#rating-change'); return r ? r.textContent : '';",
+            Duration::from_secs(15),
+        )
+        .await;
+        let said = said.as_str().unwrap_or("").to_string();
+        assert!(
+            said.contains("not rated") && !said.contains('→'),
+            "{w}: an unrated game says so: {said:?}"
+        );
+        screenshot(&c, &format!("polish-game-over-unrated-{w}x{hgt}"), (w, hgt)).await;
+        let v = axe_violations(&c, &axe).await;
+        assert!(v.is_empty(), "{w}: axe: {v:?}");
+        no_console_errors(&rig.driver, &c, "the game's end").await;
+        c.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}
+
+/// Where a page still says "(computer)": the text of `css` (hidden parts too, such as the
+/// profile history's Players column on a phone), and how many computer icons with their
+/// accessible name it holds.
+fn suffix_js(css: &str) -> String {
+    format!(
+        "const r = document.querySelector({css:?}); if (!r) return null;
+         return {{suffix: r.textContent.includes('(computer)'), icons: [...r.querySelectorAll('svg.bot-icon')].filter((i) => i.getAttribute('aria-label') === 'computer player').length}};"
+    )
+}
+
+/// 15: computer players are named with the computer icon (labelled "computer player"), never
+/// a "(computer)" suffix: in the hand log, the award's steps and the whole game-over dialog,
+/// the replay's heading and steps, the profile's history and the lobby's list of tables.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn computer_players_carry_the_icon_everywhere() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(&browsers, Duration::ZERO, Duration::from_secs(3), |_| {}).await;
+    let mut problems: Vec<String> = Vec::new();
+    let (w, hgt) = (390, 844);
+    let c = rig.driver.session(w, hgt).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    let id = create(&c, 3, 50, "five-up", &["bot:beginner", "bot:beginner"]).await;
+    // The log, during the game.
+    play_until(
+        &c,
+        "return document.querySelectorAll('.log li').length >= 3;",
+        false,
+        Duration::from_secs(60),
+        "a few lines in the log",
+    )
+    .await;
+    let log = c.execute(&suffix_js(".log"), vec![]).await.unwrap();
+    if log["suffix"] != false || log["icons"].as_u64().unwrap_or(0) == 0 {
+        problems.push(format!("the hand log: {log}"));
+    }
+    play_until(
+        &c,
+        "return !!document.querySelector('#summary .game-over');",
+        true,
+        Duration::from_secs(240),
+        "the game's end",
+    )
+    .await;
+    let over = c.execute(&suffix_js("#summary"), vec![]).await.unwrap();
+    if over["suffix"] != false {
+        problems.push(format!("the game-over dialog (award steps): {over}"));
+    }
+    let steps = c
+        .execute(
+            "return [...document.querySelectorAll('#summary .explanation li')].filter((l) => l.textContent.includes('(computer)')).length;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    if steps != 0 {
+        problems.push(format!("{steps} award steps say (computer)"));
+    }
+    screenshot(&c, &format!("polish-icons-game-over-{w}x{hgt}"), (w, hgt)).await;
+    // The replay.
+    c.goto(&format!("{}/game/{id}", rig.base)).await.unwrap();
+    wait_js(
+        &c,
+        "return !!document.querySelector('#rep-h') && document.querySelector('#rep-h').textContent.startsWith('Replay');",
+        Duration::from_secs(10),
+        "the replay",
+    )
+    .await;
+    let head = c.execute(&suffix_js("#rep-h"), vec![]).await.unwrap();
+    if head["suffix"] != false || head["icons"] != 2 {
+        problems.push(format!("the replay's heading: {head}"));
+    }
+    let page = c.execute(&suffix_js("main"), vec![]).await.unwrap();
+    if page["suffix"] != false {
+        problems.push(format!("the replay page: {page}"));
+    }
+    let v = axe_violations(&c, &axe).await;
+    if !v.is_empty() {
+        problems.push(format!("axe on the replay: {v:?}"));
+    }
+    screenshot(&c, &format!("polish-icons-replay-{w}x{hgt}"), (w, hgt)).await;
+    // The profile's history.
+    c.goto(&format!("{}/user/me", rig.base)).await.unwrap();
+    wait_js(
+        &c,
+        "return document.querySelectorAll('table.history tbody tr').length > 0;",
+        Duration::from_secs(10),
+        "the profile's history",
+    )
+    .await;
+    let hist = c
+        .execute(&suffix_js("table.history"), vec![])
+        .await
+        .unwrap();
+    if hist["suffix"] != false || hist["icons"] != 2 {
+        problems.push(format!("the profile's history: {hist}"));
+    }
+    let v = axe_violations(&c, &axe).await;
+    if !v.is_empty() {
+        problems.push(format!("axe on the profile: {v:?}"));
+    }
+    screenshot(&c, &format!("polish-icons-profile-{w}x{hgt}"), (w, hgt)).await;
+    // The lobby: Bob's table with an open seat and a computer player.
+    let b = rig.driver.session(1366, 900).await.unwrap();
+    guest(&b, &rig.base, "Bob").await;
+    create(&b, 3, 100, "five-up", &["open", "bot:casual"]).await;
+    for (cl, size) in [(&c, (390, 844)), (&b, (1366, 900))] {
+        cl.goto(&rig.base).await.unwrap();
+        wait_js(
+            cl,
+            "return [...document.querySelectorAll('main li, main tr')].some((e) => e.textContent.includes('Bob'));",
+            Duration::from_secs(10),
+            "Bob's table in the lobby",
+        )
+        .await;
+        let lobby = cl.execute(&suffix_js("main"), vec![]).await.unwrap();
+        if lobby["suffix"] != false || lobby["icons"].as_u64().unwrap_or(0) == 0 {
+            problems.push(format!("the lobby at {}: {lobby}", size.0));
+        }
+        let v = axe_violations(cl, &axe).await;
+        if !v.is_empty() {
+            problems.push(format!("axe on the lobby at {}: {v:?}", size.0));
+        }
+        screenshot(
+            cl,
+            &format!("polish-icons-lobby-{}x{}", size.0, size.1),
+            size,
+        )
+        .await;
+        no_console_errors(&rig.driver, cl, "the lobby").await;
+    }
+    assert!(problems.is_empty(), "(computer) suffixes: {problems:#?}");
+    c.close().await.unwrap();
+    b.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// 23: a quick match's creator who takes "Play the computer instead" leaves no table behind in
+/// the lobby: another player's lobby (a laptop) drops it within seconds, and the server's
+/// lobby no longer lists it, while a table whose creator still waits stays listed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_drops_a_quick_match_left_for_the_computer() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|msg| panic!("{msg}"));
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(200),
+        Duration::from_secs(5),
+        |_| {},
+    )
+    .await;
+    let b = rig.driver.session(1366, 900).await.unwrap();
+    guest(&b, &rig.base, "Bob").await;
+    let c = rig.driver.session(390, 844).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    select(&c, "#qm-players", "3").await;
+    click(&c, "#quick-match").await;
+    let first = wait_js(&c, "const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); return m && document.querySelector('.waiting') ? m[1] : '';", Duration::from_secs(10), "Ann's open table").await;
+    let first = first.as_str().unwrap().to_string();
+    // Bob's lobby lists Ann's open table.
+    let listed = format!("return [...document.querySelectorAll('#tables li')].some((li) => li.querySelector('a[href*=\"{first}\"]') || li.textContent.includes('Ann'));");
+    wait_js(
+        &b,
+        &listed,
+        Duration::from_secs(10),
+        "Ann's table in Bob's lobby",
+    )
+    .await;
+    poll_js(
+        &c,
+        "return !!document.querySelector('#offer-go');",
+        Duration::from_secs(30),
+    )
+    .await;
+    click(&c, "#offer-go").await;
+    wait_js(&c, &format!("const m = location.pathname.match(/^\\/table\\/([a-z0-9]+)$/); return m && m[1] !== {first:?} && !!document.querySelector('.table-page');"), Duration::from_secs(15), "the game with the computer players").await;
+    // Bob's lobby drops it, without a reload.
+    let gone = poll_js(
+        &b,
+        &format!("return ![...document.querySelectorAll('#tables li')].some((li) => li.querySelector('a[href*=\"{first}\"]') || li.textContent.includes('Ann'));"),
+        Duration::from_secs(5),
+    )
+    .await;
+    assert_eq!(gone, true, "the abandoned table left Bob's lobby");
+    let api = b
+        .execute_async(
+            "const done = arguments[0]; fetch('/api/lobby').then((r) => r.json()).then((l) => done(l.tables.map((t) => t.id)));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        !api.as_array().unwrap().iter().any(|t| t == first.as_str()),
+        "the server's lobby no longer lists {first}: {api}"
+    );
+    screenshot(&b, "polish-lobby-after-quick-match-1366x900", (1366, 900)).await;
+    let v = axe_violations(&b, &axe).await;
+    assert!(v.is_empty(), "axe on the lobby: {v:?}");
+    // A table whose creator still waits stays listed.
+    let d = rig.driver.session(390, 844).await.unwrap();
+    guest(&d, &rig.base, "Cat").await;
+    select(&d, "#qm-players", "3").await;
+    click(&d, "#quick-match").await;
+    wait_js(
+        &d,
+        "return !!document.querySelector('.waiting');",
+        Duration::from_secs(10),
+        "Cat's open table",
+    )
+    .await;
+    wait_js(
+        &b,
+        "return [...document.querySelectorAll('#tables li')].some((li) => li.textContent.includes('Cat'));",
+        Duration::from_secs(10),
+        "Cat's waiting table in Bob's lobby",
+    )
+    .await;
+    no_console_errors(&rig.driver, &b, "Bob's lobby").await;
+    for s in [b, c, d] {
+        s.close().await.unwrap();
+    }
+    rig.server.shutdown().await;
+}

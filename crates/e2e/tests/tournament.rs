@@ -749,3 +749,127 @@ async fn a_daylong_from_the_form_shows_its_boards_commitments() {
     a.close().await.unwrap();
     server.shutdown().await;
 }
+
+/// A fetch from the page: `[status, body as JSON]`.
+async fn page_json(c: &Client, method: &str, path: &str, body: Value) -> Value {
+    c.execute_async(
+        "const [method, path, body, done] = arguments;
+         const init = {method, headers: {'Content-Type': 'application/json'}};
+         if (body !== null) init.body = JSON.stringify(body);
+         fetch(path, init).then(async (r) => done([r.status, await r.json().catch(() => null)]),
+           (e) => done([0, String(e)]));",
+        vec![
+            Value::String(method.to_string()),
+            Value::String(path.to_string()),
+            body,
+        ],
+    )
+    .await
+    .unwrap()
+}
+
+/// A tournament's table names the event and its round under the table's heading, with a link
+/// to the event, and the game over leads back to the event; on a phone and a laptop, without
+/// sideways scrolling, console errors or serious accessibility violations.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_table_names_its_event_and_round_and_leads_back() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|m| panic!("{m}"));
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        start_server_with(dir.path(), Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let c = driver.session(390, 844).await.unwrap();
+    register(&c, &base, "Annika").await;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let made = page_json(
+        &c,
+        "POST",
+        "/api/tournaments",
+        serde_json::json!({"name": "Spring Cup", "format": {"kind": "swiss", "rounds": 1},
+            "rules": "five-up target=50", "best_of": 1, "start_when": 2, "start_at": now + 3600}),
+    )
+    .await;
+    assert!(made[0].as_u64().unwrap() < 300, "created: {made}");
+    let id = made[1]["id"].as_str().unwrap().to_string();
+    let joined = page_json(
+        &c,
+        "POST",
+        &format!("/api/tournaments/{id}/join"),
+        serde_json::json!({}),
+    )
+    .await;
+    assert_eq!(joined[0], 200, "joined: {joined}");
+    let bots = page_json(
+        &c,
+        "POST",
+        &format!("/api/tournaments/{id}/bots"),
+        serde_json::json!({"level": "random", "count": 1}),
+    )
+    .await;
+    assert_eq!(bots[0], 200, "a computer entrant: {bots}");
+    // The event starts with two entrants: Annika's table.
+    let table = wait_js(
+        &c,
+        &format!("return fetch('/api/tournaments/{id}').then((r) => r.json()).then((ev) => ((ev.games || [])[0]?.games || [])[0]?.table || '');"),
+        Duration::from_secs(20),
+        "Annika's tournament table",
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string();
+    c.goto(&format!("{base}/table/{table}")).await.unwrap();
+    let line = wait_js(
+        &c,
+        "const l = document.querySelector('.table-head #tour-line'); const a = l && l.querySelector('a'); return l ? [l.textContent, a ? a.getAttribute('href') : ''] : null;",
+        Duration::from_secs(15),
+        "the event's line under the table's heading",
+    )
+    .await;
+    assert_eq!(
+        line,
+        serde_json::json!(["Spring Cup · Round 1", format!("/tournaments/{id}")]),
+        "the table names its event and round"
+    );
+    for size in [(390, 844), (1366, 900)] {
+        check_page(&driver, &c, &axe, "polish-tour-table", size).await;
+    }
+    set_viewport(&c, 390, 844).await.unwrap();
+    let end = Instant::now() + Duration::from_secs(240);
+    while c
+        .execute(
+            "return !document.querySelector('#summary .game-over');",
+            vec![],
+        )
+        .await
+        .unwrap()
+        == true
+    {
+        assert!(Instant::now() < end, "the game did not end");
+        if !step(&c).await {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    let back = c
+        .execute(
+            "const a = document.querySelector('#summary #tour-back'); return a ? [a.textContent, a.getAttribute('href')] : null;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        back,
+        serde_json::json!(["Back to Spring Cup", format!("/tournaments/{id}")]),
+        "the game over leads back to the event"
+    );
+    for size in [(390, 844), (1366, 900)] {
+        check_page(&driver, &c, &axe, "polish-tour-game-over", size).await;
+    }
+    c.close().await.unwrap();
+    server.shutdown().await;
+}

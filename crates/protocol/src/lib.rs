@@ -398,11 +398,12 @@ pub struct TableInfo {
     /// here, hints and every other evaluation of the position in play are refused.
     #[serde(default)]
     pub counts: bool,
-    /// A tournament's table: no computer player ever plays a person's seat here (no takeover
-    /// of an away person; leaving during the game loses it); the tournament's no-show time and
-    /// turn clock decide instead.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub tournament: bool,
+    /// A tournament's table: the tournament it plays for (its id, as in `/tournaments/{id}`).
+    /// The table page names the event and its round and links back to it; and no computer
+    /// player ever plays a person's seat here (no takeover of an away person; leaving during
+    /// the game loses it): the tournament's no-show time and turn clock decide instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
 }
 
 /// `POST /api/tables/{id}/join`.

@@ -252,6 +252,9 @@ pub struct MyGame {
     pub seconds_left: Option<i64>,
     /// Whether the game is over.
     pub finished: bool,
+    /// The game's clock (its time per move), for the "My games" page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correspondence: Option<fiveup_protocol::CorrespondenceSpec>,
 }
 
 /// A person's correspondence games, their own moves first (soonest due first).
@@ -271,8 +274,9 @@ async fn games(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Jso
     let internal = |e: sqlx::Error| ApiError::internal(db::db_err(e));
     let rows = sqlx::query(
         "SELECT p.table_id AS table_id, p.finished AS finished, t.user_id AS mover, \
-         t.due_at AS due_at FROM corr_players p LEFT JOIN corr_timers t ON t.table_id = \
-         p.table_id AND t.kind = 'deadline' AND t.fired_at IS NULL WHERE p.user_id = $1",
+         t.due_at AS due_at, g.config AS config FROM corr_players p LEFT JOIN corr_timers t \
+         ON t.table_id = p.table_id AND t.kind = 'deadline' AND t.fired_at IS NULL \
+         LEFT JOIN game_tables g ON g.id = p.table_id WHERE p.user_id = $1",
     )
     .bind(user.id)
     .fetch_all(&app.db.pool)
@@ -288,6 +292,9 @@ async fn games(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Jso
             seconds_left: due_at.map(|d| (d - now).max(0)),
             due_at,
             finished: db::int(r, "finished").map_err(ApiError::internal)? != 0,
+            correspondence: db::text(r, "config")
+                .ok()
+                .and_then(|c| super::spec_from_config(&c)),
             table,
         });
     }

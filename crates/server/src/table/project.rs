@@ -61,7 +61,7 @@ pub fn table_info(core: &TableCore, viewer: Viewer) -> TableInfo {
         your_seat: viewer.user.and_then(|u| core.seat_of(u)),
         hints_allowed: core.cfg.hints,
         counts: core.counts(),
-        tournament: core.cfg.tournament.is_some(),
+        tournament: core.cfg.tournament.as_ref().and_then(|t| t.event.clone()),
     }
 }
 

@@ -2,6 +2,8 @@
 // choices of the create form, and the notification settings of the profile
 // (docs/correspondence.md).
 import { h, mount } from './dom.js';
+import { seatName, gameName } from './format.js';
+import { withIcons } from './panels.js';
 
 async function call(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: {} };
@@ -107,9 +109,23 @@ export async function gamesPage(main, { app }) {
     return null;
   }
   const g = await call('GET', '/api/correspondence/games');
-  const row = (x) => h('li', { class: x.your_turn ? 'your-turn' : '' },
-    h('a', { href: `/table/${x.table}` }, `Table ${x.table}`), ' · ',
-    x.finished ? 'finished' : x.your_turn ? `your move, ${timeLeft(x.seconds_left)} left` : 'waiting for the others');
+  // Each game named as people know it: the game, the opponents, the time per move (the
+  // table's id only where the table cannot be read).
+  const [infos, presets] = await Promise.all([
+    Promise.all(g.games.map((x) => call('GET', `/api/tables/${encodeURIComponent(x.table)}`).catch(() => null))),
+    call('GET', '/api/config').then((c) => c.presets || []).catch(() => []),
+  ]);
+  const opponents = (info) => {
+    const others = info.seats.map((_, i) => i).filter((i) => i !== info.your_seat);
+    return others.flatMap((i, k) => [k ? ', ' : '', withIcons(seatName(info.seats, i))]);
+  };
+  const row = (x, k) => {
+    const info = infos[k];
+    return h('li', { class: x.your_turn ? 'your-turn' : '' },
+      h('a', { href: `/table/${x.table}` }, info ? [gameName(info.rules, presets), ' with ', opponents(info)] : `Table ${x.table}`),
+      x.correspondence ? [' · ', h('span', { class: 'corr-clock' }, clockWords(x.correspondence))] : null, ' · ',
+      x.finished ? 'finished' : x.your_turn ? `your move, ${timeLeft(x.seconds_left)} left` : 'waiting for the others');
+  };
   mount(main, h('section', { class: 'page my-games', 'aria-labelledby': 'mg-h' },
     h('h1', { id: 'mg-h' }, 'My games'),
     g.timeouts ? h('p', {}, `Moves you let time out: ${g.timeouts}.`) : null,
@@ -117,19 +133,32 @@ export async function gamesPage(main, { app }) {
   return null;
 }
 
-/** Keep the header's badge (the games waiting for your move) up to date. */
-export function startBadge() {
+let badgeTimer = null;
+async function updateBadge() {
   const badge = document.getElementById('games-badge');
   if (!badge) return;
-  const update = async () => {
-    try {
-      const g = await call('GET', '/api/correspondence/games');
-      badge.textContent = g.your_turn ? String(g.your_turn) : '';
-      badge.hidden = !g.your_turn;
-    } catch (_) { badge.hidden = true; }
-  };
-  update();
-  setInterval(update, 60000);
+  try {
+    const g = await call('GET', '/api/correspondence/games');
+    badge.textContent = g.your_turn ? String(g.your_turn) : '';
+    badge.hidden = !g.your_turn;
+  } catch (_) { badge.hidden = true; }
+}
+
+/**
+ * Read the header's badge again soon: the pages call this when the websocket says one of your
+ * tables changed (a move made, a seat taken), so that the badge follows at once rather than
+ * at its next minute. Several calls close together make one request.
+ */
+export function refreshBadge() {
+  if (badgeTimer) return;
+  badgeTimer = setTimeout(() => { badgeTimer = null; updateBadge(); }, 300);
+}
+
+/** Keep the header's badge (the games waiting for your move) up to date. */
+export function startBadge() {
+  if (!document.getElementById('games-badge')) return;
+  updateBadge();
+  setInterval(updateBadge, 60000);
 }
 
 const KINDS = [['turn', 'Your turn'], ['reminder', 'Reminders before a timeout'], ['over', 'Game over']];

@@ -48,3 +48,16 @@ export function announce(text) {
     setTimeout(() => { live.textContent = text; }, 20);
   }
 }
+
+/**
+ * A question asked in place before an action that one stray tap must not take (muting a
+ * player, revoking a token): the question, the button that does it (`yes`, with `yesClass`)
+ * and Cancel (with `noClass`). The caller redraws on either answer; Cancel should take the
+ * focus when the question opens, so that Enter pressed twice does nothing.
+ */
+export function askFirst({ question, yes, yesClass, noClass, onYes, onNo }) {
+  return h('span', { class: 'ask', role: 'group', 'aria-label': question },
+    h('span', { class: 'ask-q' }, question), ' ',
+    h('button', { type: 'button', class: ['ask-yes', yesClass], onClick: onYes }, yes), ' ',
+    h('button', { type: 'button', class: ['secondary', 'ask-no', noClass], onClick: onNo }, 'Cancel'));
+}

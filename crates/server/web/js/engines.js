@@ -1,7 +1,7 @@
 // The engines page: the bot accounts (computer programs playing through the bot API), their
 // ratings in the bots' pool and their latest games; and, in a person's own profile, their bots
 // with the tokens to create (shown once, with a copy button) and revoke (docs/bots.md).
-import { h, mount, announce } from './dom.js';
+import { h, mount, announce, askFirst } from './dom.js';
 import { api } from './api.js';
 import { optionsWords } from './format.js';
 
@@ -57,8 +57,16 @@ export function myBotsSection(app) {
       h('ul', { class: 'tokens' }, b.tokens.map((t) => h('li', {},
         `token ${t.id}, made ${new Date(t.created_at * 1000).toLocaleString()}`,
         t.last_used ? `, last used ${new Date(t.last_used * 1000).toLocaleString()}` : ', never used',
-        t.revoked_at ? h('span', { class: 'muted' }, ' (revoked)') : [' ', h('button', { type: 'button', class: 'revoke', 'data-token': String(t.id), 'aria-label': `revoke token ${t.id} of ${b.bot.name}`, onClick: async () => {
-          try { await api.revokeToken(t.id); status.textContent = `Token ${t.id} revoked.`; await refresh(); } catch (e) { status.textContent = e.message; }
+        // Revoking asks first, in place: the bot using the token stops at once.
+        t.revoked_at ? h('span', { class: 'muted' }, ' (revoked)') : [' ', h('button', { type: 'button', class: 'revoke', 'data-token': String(t.id), 'aria-label': `revoke token ${t.id} of ${b.bot.name}`, onClick: (ev) => {
+          const ask = askFirst({ question: `Revoke token ${t.id} of ${b.bot.name}? Programs using it stop.`, yes: 'Revoke', yesClass: 'revoke-yes', noClass: 'revoke-no',
+            onYes: async () => {
+              try { await api.revokeToken(t.id); status.textContent = `Token ${t.id} revoked.`; await refresh(); } catch (e) { status.textContent = e.message; }
+            },
+            onNo: () => { ask.replaceWith(button); button.focus(); } });
+          const button = ev.currentTarget;
+          button.replaceWith(ask);
+          ask.querySelector('.revoke-no').focus();
         } }, 'Revoke')]))),
       h('button', { type: 'button', class: 'new-token', 'aria-label': `new token for ${b.bot.name}`, onClick: async () => {
         try { showToken(await api.newToken(b.bot.id)); await refresh(); } catch (e) { status.textContent = e.message; }

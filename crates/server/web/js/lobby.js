@@ -5,10 +5,30 @@ import { Conn } from './conn.js';
 import { seatName, shortRules, gameName, optionsString, valueWords, levelWords, rulesLines, presetWords, setWords, maxPlayers, maxHand, formProblems, plainRulesWords, presetRulesFor, formOptions } from './format.js';
 import { go } from './context.js';
 import { ratingOf } from './ratings.js';
-import { clockControls } from './corr.js';
+import { clockControls, refreshBadge } from './corr.js';
+import { withIcons } from './panels.js';
 
 function errorLine() {
   return h('p', { class: 'error', role: 'alert' });
+}
+
+/**
+ * What is missing from a log-in or registration form, checked in the page so that an empty or
+ * too short field is said at once and nothing is sent: one sentence, or '' when the fields
+ * will do. Each field found wanting is marked invalid and the first takes the focus.
+ */
+export function accountProblems(user, pass) {
+  const name = user.value.trim().length;
+  const problems = [
+    [user, name === 0 ? 'a user name' : name < 3 ? 'a user name of at least 3 characters' : ''],
+    [pass, pass.value.length === 0 ? 'a password' : pass.value.length < 8 ? 'a password of at least 8 characters' : ''],
+  ];
+  for (const [field, p] of problems) field.setAttribute('aria-invalid', p ? 'true' : 'false');
+  const wanting = problems.filter(([, p]) => p);
+  if (!wanting.length) return '';
+  wanting[0][0].focus();
+  const words = wanting.map(([, p]) => p);
+  return `Enter ${words.join(' and ')}.`;
 }
 
 function accountPanel(app, onChange) {
@@ -19,6 +39,8 @@ function accountPanel(app, onChange) {
     const user = h('input', { id: 'login-name', name: 'username', maxlength: 24, autocomplete: 'username' });
     const pass = h('input', { id: 'login-pass', name: 'password', type: 'password', autocomplete: 'current-password' });
     const signIn = async (how) => {
+      const missing = how === 'register' ? accountProblems(user, pass) : '';
+      if (missing) { err.textContent = missing; return; }
       try {
         const me = how === 'login' ? await api.login(user.value, pass.value) : await api.register(user.value, pass.value);
         app.setUser(me.user); onChange();
@@ -49,6 +71,8 @@ function accountPanel(app, onChange) {
       ' ', h('a', { href: `/user/${app.user.id}` }, 'Your profile')),
     app.user.registered ? null : h('form', { class: 'row', onSubmit: async (ev) => {
       ev.preventDefault();
+      const missing = accountProblems(user, pass);
+      if (missing) { err.textContent = missing; return; }
       try { const me = await api.register(user.value, pass.value, shown.value.trim()); app.setUser(me.user); onChange(); } catch (e) { fail(e); }
     } },
       // Each label stays with its field when the row wraps (as in the log-in form).
@@ -91,7 +115,7 @@ function tableItem(t, app, redraw, presets) {
         ? (app.user && t.status === 'waiting' && t.your_seat == null
           ? h('button', { type: 'button', class: 'sit', onClick: () => sit(s.seat) }, 'Sit here')
           : 'free')
-        : [seatName(t.seats, s.seat), s.occupant.kind === 'human' && ratingOf(s.occupant.user, redraw) ? h('span', { class: 'opp-rating' }, ` (${ratingOf(s.occupant.user)})`) : null]))),
+        : [withIcons(seatName(t.seats, s.seat)), s.occupant.kind === 'human' && ratingOf(s.occupant.user, redraw) ? h('span', { class: 'opp-rating' }, ` (${ratingOf(s.occupant.user)})`) : null]))),
     h('p', {}, `${free.length} free seat${free.length === 1 ? '' : 's'} · `, h('a', { href: `/table/${t.id}` }, t.your_seat != null ? 'Go to your table' : 'Watch')),
     err);
 }
@@ -335,6 +359,9 @@ export async function lobbyPage(main, { app }) {
     onStatus: (ok) => app.setNet(ok),
     onMessage: (m) => {
       if (m.type === 'lobby') { tables.clear(); for (const t of m.tables) tables.set(t.id, t); draw(); }
+      // A table of yours changed (someone sat, a move was made): the My games badge follows.
+      const mine = (t) => t && t.seats.some((x) => x.occupant.kind === 'human' && x.occupant.user.id === app.user.id);
+      if (app.user && ((m.type === 'lobby_table' && mine(m.table)) || (m.type === 'lobby_gone' && mine(tables.get(m.id))))) refreshBadge();
       if (m.type === 'lobby_table') { tables.set(m.table.id, m.table); draw(); }
       if (m.type === 'lobby_gone') { tables.delete(m.id); draw(); }
     },

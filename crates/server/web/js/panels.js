@@ -73,6 +73,23 @@ export function botIcon() {
     s('path', { d: 'M5.5 14.5h5M8 11.5v3' }));
 }
 
+/**
+ * Text that names players with a "(computer)" suffix (the server's award steps, a log line,
+ * a list of names), to show: each "Name (computer)" becomes the computer icon (labelled for
+ * screen readers) and the name, as the table's seats show them.
+ */
+export function withIcons(text) {
+  const out = [];
+  let at = 0;
+  for (const m of String(text).matchAll(/([^\s,.:;()&]+) \(computer\)/g)) {
+    if (m.index > at) out.push(text.slice(at, m.index));
+    out.push(h('span', { class: 'seat-label bot' }, botIcon(), m[1]));
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
+}
+
 function seatCard(view, i, clock) {
   const me = view.you ?? -1;
   const seat = view.table.seats[i];
@@ -128,7 +145,8 @@ export function endWords(view, o) {
 }
 
 /** A registered player's rating change over the game just ended. */
-function ratingLine({ before, after }) {
+function ratingLine({ before, after, unrated }) {
+  if (unrated) return h('p', { class: 'rating-change unrated', id: 'rating-change' }, 'This game was not rated: your rating stays as it was.');
   const d = Math.round(after) - Math.round(before);
   return h('p', { class: ['rating-change', d >= 0 ? 'up' : 'down'], id: 'rating-change' },
     `Your rating: ${Math.round(before)} → ${Math.round(after)} (${d >= 0 ? '+' : '−'}${Math.abs(d)})`);
@@ -191,6 +209,8 @@ export function summary(view, st, actions, { kept = false } = {}) {
         ? h('button', { type: 'button', id: 'next-hand', class: 'main-action', disabled: st.readyNext || view.seed_sent, onClick: actions.next },
           st.readyNext || view.seed_sent ? 'Waiting for the others…' : 'Next hand')
         : null),
+    // A tournament's game leads back to its event.
+    over && st.tour ? h('a', { class: 'button', href: `/tournaments/${st.tour.id}`, id: 'tour-back' }, `Back to ${st.tour.name}`) : null,
     h('button', { type: 'button', class: 'secondary', id: 'look', onClick: actions.hideSummary }, 'Look at the table'));
   // The game's end for a player: won or lost, said first and big; a spectator sees who won.
   const mySide = view.you != null ? view.sides[view.you] : null;
@@ -213,7 +233,7 @@ export function summary(view, st, actions, { kept = false } = {}) {
         tiles.length ? tileRow(tiles, `${seatName(seats, i)}'s tiles`) : h('span', {}, 'no tiles'),
         h('span', { class: 'pips' }, `${o.pips[i]} pips`)))),
       h('h3', {}, 'The award, step by step'),
-      h('ol', { class: 'explanation' }, o.explanation.map((line) => h('li', {}, line))),
+      h('ol', { class: 'explanation' }, o.explanation.map((line) => h('li', {}, withIcons(line)))),
       h('table', { class: 'result' }, h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'side'), h('th', { scope: 'col' }, 'during play'), h('th', { scope: 'col' }, 'award'), h('th', { scope: 'col' }, 'this hand'), h('th', { scope: 'col' }, 'score'))),
         h('tbody', {}, o.scores.map((sc, side) => h('tr', {}, h('td', {}, sideLabel(seats, view.sides, side)), h('td', {}, `+${during[side]}`), h('td', {}, `+${o.scored[side]}`), h('td', { class: 'hand-total' }, `+${during[side] + o.scored[side]}`), h('td', { class: 'num' }, String(sc)))))),
       !over && !kept && view.you != null && st.dealAt ? h('p', { class: 'deal-countdown', id: 'deal-countdown', 'data-deadline': st.dealAt, role: 'timer' },

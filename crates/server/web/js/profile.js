@@ -3,6 +3,7 @@ import { h, mount } from './dom.js';
 import { api } from './api.js';
 import { optionsWords } from './format.js';
 import { myBotsSection } from './engines.js';
+import { withIcons } from './panels.js';
 import { notificationSettings, clockWords, mutedSection } from './corr.js';
 
 export async function profilePage(main, { params: [uid], app }) {
@@ -36,7 +37,7 @@ export async function profilePage(main, { params: [uid], app }) {
     mount(body, shown.map((g) => h('tr', {},
       h('td', {}, new Date(g.finished_at * 1000).toLocaleString()),
       h('td', {}, optionsWords(g.options), g.correspondence ? h('span', { class: 'corr-kind' }, ` · correspondence, ${clockWords(g.correspondence)}`) : null),
-      h('td', {}, g.names.join(', ')),
+      h('td', {}, withIcons(g.names.join(', '))),
       h('td', {}, g.by_computer ? 'finished by the computer (not counted as a win)' : g.won ? 'won' : 'lost'),
       h('td', {}, g.scores.join(' – ')),
       h('td', {}, h('a', { href: `/game/${g.game}` }, 'replay')))));

@@ -7,6 +7,7 @@ import { tileRow } from './tiles.js';
 import { seatName, sideName, actionWords, playingToWin, valueUnit, leadWords } from './format.js';
 import { proofBlock } from './verifyview.js';
 import { tallySvg } from './panels.js';
+import { withIcons } from './panels.js';
 import { clockWords } from './corr.js';
 
 /** Every position of the game in order: the deal of each hand, then each step. */
@@ -78,18 +79,18 @@ export async function replayPage(main, { params: [id] }) {
     mount(info,
       step
         ? h('p', { class: 'what', id: 'replay-action', 'data-index': step.index },
-          h('strong', {}, seatName(seats, step.seat)), ` ${actionWords(step.action)}`, step.drawn ? ` (${step.drawn})` : '',
+          h('strong', {}, withIcons(seatName(seats, step.seat))), ` ${actionWords(step.action)}`, step.drawn ? ` (${step.drawn})` : '',
           ` · count ${step.count}`, step.points ? ` · scores ${step.points}` : ' · no points')
-        : h('p', { class: 'what', id: 'replay-action', 'data-index': 0 }, `Hand ${hand.hand} dealt. ${leadWords(seats, hand.leader, hand.lead_kind, hand.shown_tile, replay.rules)}.`),
+        : h('p', { class: 'what', id: 'replay-action', 'data-index': 0 }, withIcons(`Hand ${hand.hand} dealt. ${leadWords(seats, hand.leader, hand.lead_kind, hand.shown_tile, replay.rules)}.`)),
       step ? h('p', { class: 'verdict-line' }, v
         ? (v.loss < 0.05 ? `Verdict: the best play (${v.options} choices)`
           : `Verdict: ${v.loss.toFixed(1)} ${game ? 'lost' : 'points lost'} against the best, ${actionWords(v.best)} (${v.options} choices)${game ? `, ${valueUnit(replay.rules, before)}` : ''}`)
         : reviewState === 'loading' ? 'Verdict: the expert is reviewing the game…' : reviewState === 'failed' ? 'Verdict: the review is not available' : 'Verdict: forced (one legal action)') : null,
-      h('ul', { class: 'scores-line' }, scores.map((sc, side) => h('li', {}, `${sideName(seats, sides, side)}: `, h('strong', {}, String(sc)), tallySvg(sc, `tally of ${sc}`)))),
+      h('ul', { class: 'scores-line' }, scores.map((sc, side) => h('li', {}, withIcons(`${sideName(seats, sides, side)}: `), h('strong', {}, String(sc)), tallySvg(sc, `tally of ${sc}`)))),
       h('p', {}, `Boneyard: ${step ? step.boneyard : hand.boneyard.length}`),
-      last && hand.outcome ? h('div', { class: 'outcome' }, h('h2', {}, 'The award'), h('ol', {}, hand.outcome.explanation.map((l) => h('li', {}, l)))) : null);
+      last && hand.outcome ? h('div', { class: 'outcome' }, h('h2', {}, 'The award'), h('ol', {}, hand.outcome.explanation.map((l) => h('li', {}, withIcons(l))))) : null);
     mount(hands, h('ul', { class: 'revealed' }, tiles.map((t, i) => h('li', { class: step && step.seat === i ? 'acted' : '' },
-      h('span', { class: 'who' }, seatName(seats, i)), t.length ? tileRow(t, `${seatName(seats, i)}'s tiles`) : h('span', {}, 'no tiles')))));
+      h('span', { class: 'who' }, withIcons(seatName(seats, i))), t.length ? tileRow(t, `${seatName(seats, i)}'s tiles`) : h('span', {}, 'no tiles')))));
     if (pane.dataset.hand !== String(hand.hand)) {
       pane.dataset.hand = String(hand.hand);
       mount(pane, hand.proof ? proofBlock(hand.proof, replay.rules, hand.lead_kind, { dealt: hand.dealt, boneyard: hand.boneyard, lot: hand.lot }, { id: 'verify-replay' }) : h('p', {}, 'This hand has no deal proof.'));
@@ -114,10 +115,10 @@ export async function replayPage(main, { params: [id] }) {
 
   const winner = replay.winner;
   mount(main, h('section', { class: 'page replay', 'aria-labelledby': 'rep-h' },
-    h('h1', { id: 'rep-h' }, `Replay: ${seats.map((_, i) => seatName(seats, i)).join(', ')}`),
+    h('h1', { id: 'rep-h' }, 'Replay: ', withIcons(seats.map((_, i) => seatName(seats, i)).join(', '))),
     h('p', {}, `${replay.hands.length} hand${replay.hands.length === 1 ? '' : 's'} · `,
-      winner != null ? `${sideName(seats, sides, winner)} won · ` : '',
-      replay.scores.map((sc, side) => `${sideName(seats, sides, side)} ${sc}`).join(', '), ' · ',
+      winner != null ? withIcons(`${sideName(seats, sides, winner)} won · `) : '',
+      withIcons(replay.scores.map((sc, side) => `${sideName(seats, sides, side)} ${sc}`).join(', ')), ' · ',
       h('a', { href: `/api/games/${replay.id}/record.txt`, download: `${replay.id}.txt` }, 'the record')),
     replay.correspondence ? h('p', { id: 'replay-corr' }, `A correspondence game: ${clockWords(replay.correspondence)}.`) : null,
     h('div', { class: 'row controls', role: 'toolbar', 'aria-label': 'replay controls' },

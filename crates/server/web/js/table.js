@@ -1,6 +1,8 @@
 // The table: the layout, your hand, the count, scores and tallies, the log, chat, hints, the
 // deal proof, the end-of-hand summary and the end of the game.
 import { h, s, mount, announce } from './dom.js';
+import { askFirst } from './dom.js';
+import { withIcons } from './panels.js';
 import { api } from './api.js';
 import { Conn, randomSeedHex } from './conn.js';
 import { renderBoard, armName, resetZoom } from './board.js';
@@ -11,6 +13,8 @@ import { proofBlock, hex } from './verifyview.js';
 import { scoresPanel, seatsPanel, seatPlaces, summary, clockText, seatLabel } from './panels.js';
 import { go } from './context.js';
 import { muted, mutePlayer, loadMuted } from './corr.js';
+import { refreshBadge } from './corr.js';
+import { tablePlace } from './tourview.js';
 
 /** How long a table with open seats waits for players before the page offers computer players. */
 const WAIT_OFFER_MS = 15000;
@@ -327,7 +331,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     const active = document.activeElement;
     const hadFocus = active && (handArea.contains(active) || playArea.contains(active)) ? (active.dataset.tile || active.id || 'any') : null;
     mount(playArea,
-      h('p', { id: 'prompt', class: ['prompt', mustDraw ? 'must-draw' : '', v.to_move === v.you && legal.length ? 'yours' : ''], role: 'status', 'aria-live': 'polite' }, prompt),
+      h('p', { id: 'prompt', class: ['prompt', mustDraw ? 'must-draw' : '', v.to_move === v.you && legal.length ? 'yours' : ''], role: 'status', 'aria-live': 'polite' }, withIcons(prompt)),
       v.you != null && v.to_move === v.you && legal.length ? h('p', { class: 'clock my-clock', id: 'my-clock', 'data-since': clock.since }, 'Your time on this turn: ', h('span', { class: 'clock-t' }, clockText(clock.since, 0))) : null,
       // Before the lead: who leads and why (the lot, or the tile shown for the lead).
       (v.phase === 'play' || v.phase === 'claim') && v.layout && !v.layout.root && v.leader != null
@@ -414,7 +418,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     }
     mount(scoresSlot, scoresPanel(v));
     logHeading.textContent = `Hand ${(v.last_hand && v.phase !== 'play' && v.phase !== 'claim' ? v.last_hand.hand : v.hand_no) || '—'}`;
-    mount(logList, (v.history || []).map((e) => h('li', {}, entryWords(e, v.table.seats))));
+    mount(logList, (v.history || []).map((e) => h('li', {}, withIcons(entryWords(e, v.table.seats)))));
     mount(verifySlot,
       h('section', { class: 'card verify', 'aria-labelledby': 'ver-h' }, h('h2', { id: 'ver-h' }, 'Fair deal'),
         v.proof ? h('div', { class: 'current-proof' },
@@ -523,6 +527,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     if (text) send({ type: 'chat', text });
     chatInput.value = '';
   } }, chatInput, h('button', { type: 'submit' }, 'Send'));
+  let askMute = null;
   const renderChat = () => {
     // Lines from the table itself (a computer taking a seat over), and from people watching
     // rather than playing (no seat), marked as such.
@@ -532,10 +537,17 @@ export async function tablePage(main, { params: [id], query, app }) {
       ? h('li', { class: 'system' }, h('span', { class: 'tag' }, 'table'), ' ', c.text)
       : h('li', { class: c.seat == null ? 'watcher' : null },
         h('strong', {}, c.from.name), c.seat == null ? h('span', { class: 'tag watcher-tag' }, ' (watching)') : null, ': ', c.text,
-        app.user && c.from.id !== app.user.id ? h('button', { type: 'button', class: 'secondary mute', 'aria-label': `Mute ${c.from.name}`, title: `Mute ${c.from.name}`, onClick: async () => {
-          try { await mutePlayer(c.from.id); announce(`${c.from.name} is muted: unmute from your profile.`); } catch (e) { announce(e.message); }
-          renderChat();
-        } }) : null))));
+        // Muting asks first, in place (one stray tap on a phone must not mute anyone).
+        app.user && c.from.id !== app.user.id && askMute === c ? askFirst({ question: `Mute ${c.from.name}?`, yes: 'Mute', yesClass: 'mute-yes', noClass: 'mute-no',
+          onYes: async () => {
+            askMute = null;
+            try { await mutePlayer(c.from.id); announce(`${c.from.name} is muted: unmute from your profile.`); } catch (e) { announce(e.message); }
+            renderChat();
+          },
+          onNo: () => { askMute = null; renderChat(); el.chatList.querySelector(`button.mute[aria-label="Mute ${CSS.escape(c.from.name)}"]`)?.focus({ preventScroll: true }); } })
+          : app.user && c.from.id !== app.user.id ? h('button', { type: 'button', class: 'secondary mute', 'aria-label': `Mute ${c.from.name}`, title: `Mute ${c.from.name}`, onClick: () => {
+            askMute = c; renderChat(); el.chatList.querySelector('.mute-no')?.focus({ preventScroll: true });
+          } }) : null))));
     el.chatList.scrollTop = el.chatList.scrollHeight;
     renderUnread();
   };
@@ -650,12 +662,17 @@ export async function tablePage(main, { params: [id], query, app }) {
       render();
     }).catch(() => {});
     if (!st.ratingBefore) return;
+    // A game whose result does not count (casual, against the computer) is never rated: said
+    // at once, rather than a change of +0.
+    if (!v.table.counts) { st.ratingChange = { unrated: true }; return; }
     let tries = 0;
     const poll = () => {
       tries += 1;
       api.user(app.user.id).then((p) => {
         if ((p.history || []).some((g) => g.game === id) && p.rating) {
-          st.ratingChange = { before: st.ratingBefore.rating, after: p.rating.rating };
+          // Neither the rating nor its deviation moved: the game was not rated (a tournament's).
+          const same = p.rating.rating === st.ratingBefore.rating && p.rating.deviation === st.ratingBefore.deviation;
+          st.ratingChange = same ? { unrated: true } : { before: st.ratingBefore.rating, after: p.rating.rating };
           render();
         } else if (tries < 10) setTimeout(poll, 1000);
       }).catch(() => {});
@@ -672,6 +689,11 @@ export async function tablePage(main, { params: [id], query, app }) {
     const v = st.view;
     if (!v) return;
     gameOverData(v);
+    // A tournament's table names its event and round, and links back to the event.
+    if (v.table.tournament && !st.tourAsked) {
+      st.tourAsked = true;
+      api.tournament(v.table.tournament).then((ev) => { st.tour = { id: v.table.tournament, name: ev.name, place: tablePlace(ev, id) }; render(); }).catch(() => {});
+    }
     turnSignals(v);
     el.root.dataset.version = String(st.version);
     el.root.dataset.status = v.table.status;
@@ -684,6 +706,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     mount(top,
       h('div', { class: 'table-head' },
         h('h1', {}, names.length ? [`${game}: `, names] : game),
+        st.tour ? h('p', { class: 'tour-line', id: 'tour-line' }, h('a', { href: `/tournaments/${st.tour.id}` }, st.tour.name), st.tour.place ? ` · ${st.tour.place}` : '') : null,
         keptDetails('rules', { class: 'rules' }, shortRules(v.table.rules), h('ul', { class: 'rules-lines' }, rulesLines(v.table.rules).map((l) => h('li', {}, l)))),
         v.table.rules.manual_scoring ? h('span', { class: 'badge manual', id: 'manual-badge' }, 'Scored by hand: claim your points') : null,
         v.you == null && !invite && v.table.status !== 'waiting' ? h('span', { class: 'badge' }, 'watching') : null,
@@ -720,7 +743,10 @@ export async function tablePage(main, { params: [id], query, app }) {
     const dialog = showSummary ? `${v.last_hand.hand}:${v.winner != null}` : kept && st.showKept ? `kept:${kept.last_hand.hand}` : null;
     if (dialog && dialog !== st.dialogFocused) {
       const main = overlay.querySelector('#summary .main-action:not([disabled])') || overlay.querySelector('#summary button');
-      if (main) { main.focus({ preventScroll: true }); st.dialogFocused = dialog; }
+      if (main) main.focus({ preventScroll: true });
+      // Only a focus taken counts: a dialog whose button is not ready yet tries again on the
+      // next redraw.
+      if (main && document.activeElement === main) st.dialogFocused = dialog;
     } else if (!dialog) st.dialogFocused = null;
     // One click on Play again: once the server seats us at the new table, go there.
     if (st.rematchJoined && v.rematch && !st.rematchGone) { st.rematchGone = true; go(`/table/${v.rematch}`); }
@@ -798,7 +824,9 @@ export async function tablePage(main, { params: [id], query, app }) {
             st.kept = m.view; st.showKept = false;
             handsSeen.set(e.outcome.hand, { leadKind: m.view.lead_kind, known: { history: m.view.history, remaining: e.outcome.hands, lot: m.view.lot } });
           }
-          if (e.kind === 'dealt') { resetZoom(el.board); st.drawnTile = null; st.note = ''; st.dealAt = null; announce(`Hand ${e.hand} dealt`); }
+          // A new hand's summary starts with Next hand to press again (the view may carry the
+          // summary with the hand's last play, before its hand_over event).
+          if (e.kind === 'dealt') { st.readyNext = false; resetZoom(el.board); st.drawnTile = null; st.note = ''; st.dealAt = null; announce(`Hand ${e.hand} dealt`); }
           // A computer player taking a disconnected person's seat, or handing it back when they
           // return, is said in the chat (as a line from the table) and to screen readers.
           if (e.kind === 'seat' && before && e.seat) {
@@ -819,6 +847,8 @@ export async function tablePage(main, { params: [id], query, app }) {
           st.hint = null;
           st.error = '';
           if (before && before.to_move !== m.view.to_move) st.hintPending = false;
+          // Whose move it is changed at a table of yours: the My games badge follows.
+          if (before && m.view.you != null && before.to_move !== m.view.to_move && (before.to_move === m.view.you || m.view.to_move === m.view.you)) refreshBadge();
           break;
         }
         case 'ack':

@@ -324,3 +324,22 @@ export function myTable(ev, mine, sides) {
   }
   return null;
 }
+
+/**
+ * Where the table `id` plays in the event `ev`: "Round 2" (a Swiss or round robin's game, a
+ * cut-throat table), "Board 3" (a duplicate board), or '' where the format has no rounds (a
+ * knockout's bracket names its matches, an arena pairs as people come).
+ */
+export function tablePlace(ev, id) {
+  for (const g of ev.games || []) {
+    if ((g.games || []).some((x) => x.table === id)) return ev.rounds ? `Round ${g.round + 1}` : '';
+  }
+  const rounds = Array.isArray(ev.tables) ? ev.tables : [];
+  for (let ri = 0; ri < rounds.length; ri += 1) {
+    if (rounds[ri].some((t) => t.table === id)) return `Round ${ri + 1}`;
+  }
+  for (const b of ev.boards || []) {
+    if ((b.results || []).some((r) => r.table === id)) return `Board ${b.board}`;
+  }
+  return '';
+}

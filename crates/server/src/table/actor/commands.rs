@@ -64,6 +64,7 @@ impl Actor {
             }
             TableCmd::Client { conn, user, msg } => self.client(conn, user, msg).await,
             TableCmd::Join { user, req, reply } => {
+                self.deserted = false;
                 let r = self.join(&user, &req).await;
                 let _ = reply.send(r.map(|()| table_info(&self.core, self.viewer_of(Some(&user)))));
                 self.after_change().await;
@@ -75,7 +76,22 @@ impl Actor {
                     // computer player plays the seat to the end. At a tournament table nobody
                     // plays it: the game is lost at once.
                     Some(seat) if self.core.status == TableStatus::Waiting => {
-                        self.commit(vec![Stored::Leave { seat }]).await.map(|_| ())
+                        let nobody = self.core.seats.iter().enumerate().all(|(i, s)| {
+                            i == usize::from(seat)
+                                || !matches!(s.occupant, fiveup_protocol::Occupant::Human { .. })
+                        });
+                        self.deserted = nobody
+                            && self
+                                .core
+                                .cfg
+                                .creator
+                                .as_ref()
+                                .is_some_and(|c| c.id == user.id);
+                        let r = self.commit(vec![Stored::Leave { seat }]).await.map(|_| ());
+                        if r.is_err() {
+                            self.deserted = false;
+                        }
+                        r
                     }
                     Some(seat) if self.core.cfg.tournament.is_some() => {
                         let changes = self.dealt_then(vec![Stored::Forfeit { seat }]);

@@ -13,7 +13,9 @@ use crate::table::{CoreEvent, Refusal, Stored};
 
 impl Actor {
     pub(super) fn publish_lobby(&self) {
-        let info = table_info(&self.core, Viewer::ANONYMOUS);
+        let mut info = table_info(&self.core, Viewer::ANONYMOUS);
+        // A deserted waiting table is out of the lobby, as an unlisted one is.
+        info.unlisted |= self.deserted && self.core.status == TableStatus::Waiting;
         let changed = self.app.hub.lobby_update(info.clone());
         if let Some(c) = &self.app.cluster {
             // Every change goes out, unlisted tables included (the others count them in their

@@ -324,6 +324,7 @@ pub fn spawn(app: &Arc<App>, core: TableCore) -> TableHandle {
         finalized: false,
         active: Instant::now(),
         lost: false,
+        deserted: false,
     };
     tokio::spawn(actor.run(rx));
     handle
@@ -392,6 +393,9 @@ struct Actor {
     active: Instant,
     /// Another instance holds the table's lease now: the task stops.
     lost: bool,
+    /// The creator left the waiting table and nobody sits there (a quick match's creator who
+    /// took the computer instead): it leaves the lobby, and expires as abandoned.
+    deserted: bool,
 }
 
 impl Actor {
