@@ -4,7 +4,7 @@
 //! analysis more often, and loses fewer points a decision, than honest players of their rating.
 //! This module measures both for one seat of a finished game ([`game_figures`]) and compares an
 //! account's recent games with the honest baseline of its rating band
-//! ([`suspicion_against`]). The method, the bands and the threshold are explained in
+//! ([`suspicion`]). The method, the bands and the threshold are explained in
 //! `docs/fairplay.md`; the measurement that produced the bands and the threshold is the example
 //! `fairplay_measure` (`docs/benchmarks.md`, "Finding computer-assisted play").
 
@@ -38,10 +38,10 @@ pub struct GameFigures {
 
 /// The detector's analysis settings: pimc's search over 30 sampled worlds finished by the club
 /// rollout, on one thread (the server runs it on one worker thread). In a release build on the
-/// two-core development machine it takes about 2 ms of processor time per decision with two
-/// or more legal actions (1.9 ms over the 751 such decisions of a short run of the
-/// measurement), some 25 of them per seat of a two-player game to 150. See `docs/fairplay.md`
-/// for the choice of 30 worlds.
+/// two-core development machine it took 1.93 ms of processor time per decision with two or
+/// more legal actions (1,111 s over the measurement's 576,850 such decisions), and a seat of a
+/// two-player game to 150 has about 25 of them: some 50 ms of processor per person and game.
+/// See `docs/fairplay.md` for the choice of 30 worlds.
 #[must_use]
 pub fn analysis_config() -> ExpertConfig {
     ExpertConfig {
@@ -182,25 +182,88 @@ pub struct Suspicion {
     pub flagged: bool,
 }
 
-/// The games [`suspicion_against`] looks back over: an account's most recent ones. The threshold was
+/// The games [`suspicion`] looks back over: an account's most recent ones. The threshold was
 /// chosen for accounts checked after each of their first this many games.
 pub const WINDOW: usize = 20;
 
-/// The band a rating falls in: the band whose range holds it. The ranges cover every rating,
-/// so a rating above every measured level is judged against the strongest honest baseline and
-/// one below every level against the weakest.
+/// The honest baselines, weakest first, measured by the example `fairplay_measure` (seed 1,
+/// its default accounts; `docs/benchmarks.md`, "Finding computer-assisted play"): the
+/// `casual`, `club` and `strong` levels' simulated honest accounts, 20 games each. The ranges
+/// are contiguous and cover every rating.
+pub const BANDS: &[Band] = &[
+    Band {
+        name: "casual",
+        low: f64::NEG_INFINITY,
+        high: 1256.0,
+        rating: 1198.0,
+        agreement: 0.7764029297020336,
+        agreement_sd: 0.44030375745575795,
+        agreement_spread: 0.007161881675838021,
+        loss: 5.6471125001328835,
+        loss_sd: 14.217562672879685,
+        loss_spread: 0.24263029449623452,
+        correlation: 0.8177079095347958,
+        min_decisions: 23,
+        accounts: 480,
+        games: 9600,
+    },
+    Band {
+        name: "club",
+        low: 1256.0,
+        high: 1358.0,
+        rating: 1314.0,
+        agreement: 0.8460363671073354,
+        agreement_sd: 0.42856257561514444,
+        agreement_spread: 0.010210738316243076,
+        loss: 4.072045816828139,
+        loss_sd: 13.914148400213108,
+        loss_spread: 0.3004573013409067,
+        correlation: 0.8227774783901668,
+        min_decisions: 33,
+        accounts: 480,
+        games: 9600,
+    },
+    Band {
+        name: "strong",
+        low: 1358.0,
+        high: f64::INFINITY,
+        rating: 1402.0,
+        agreement: 0.9534502923976608,
+        agreement_sd: 0.20921212842903075,
+        agreement_spread: 0.0151374985234609,
+        loss: 1.209874074074074,
+        loss_sd: 6.616600879850607,
+        loss_spread: 0.36395186710743627,
+        correlation: 0.9007654946689135,
+        min_decisions: 108,
+        accounts: 40,
+        games: 800,
+    },
+];
+
+/// The z-score from which an account is flagged: the lowest multiple of 0.05 at which fewer than
+/// 0.5% of the measurement's 1,000 simulated honest accounts were ever flagged, checked after
+/// each of their first [`WINDOW`] games (see `docs/fairplay.md`).
+pub const FLAG_Z: f64 = 2.85;
+
+/// The band a rating falls in, on the scale of `docs/strength.md` (random 1000; see
+/// [`crate::measured_rating`]): the band whose range holds it. A rating above every measured
+/// level is judged against the strongest honest baseline and one below every level against the
+/// weakest; one that is not a number against the strongest (the mistake that flags fewer).
 #[must_use]
-pub fn band_for(bands: &'static [Band], rating: f64) -> &'static Band {
-    bands
+pub fn band_for(rating: f64) -> &'static Band {
+    BANDS
         .iter()
         .find(|b| rating >= b.low && rating < b.high)
-        .unwrap_or_else(|| {
-            if rating.is_nan() || rating >= bands[bands.len() - 1].low {
-                &bands[bands.len() - 1]
-            } else {
-                &bands[0]
-            }
-        })
+        .unwrap_or(&BANDS[BANDS.len() - 1])
+}
+
+/// An account's suspicion: its most recent games (at most [`WINDOW`] of `games`, oldest first)
+/// against the honest baseline of the band its `rating` falls in ([`band_for`]), flagged from
+/// [`FLAG_Z`].
+#[must_use]
+pub fn suspicion(games: &[GameFigures], rating: f64) -> Suspicion {
+    suspicion_against(games, band_for(rating), FLAG_Z)
 }
 
 /// An account's suspicion against a given band and threshold (the measurement calls it with
@@ -369,5 +432,90 @@ mod tests {
         };
         let json = serde_json::to_string(&f).unwrap();
         assert_eq!(serde_json::from_str::<GameFigures>(&json).unwrap(), f);
+    }
+
+    /// `games` games of `decisions` decisions each, `agreed` of them agreeing, losing `loss`.
+    fn games(n: usize, decisions: u32, agreed: u32, loss: f64) -> Vec<GameFigures> {
+        vec![
+            GameFigures {
+                decisions,
+                agreed,
+                loss,
+            };
+            n
+        ]
+    }
+
+    #[test]
+    fn the_bands_cover_every_rating_in_order() {
+        assert_eq!(BANDS[0].low, f64::NEG_INFINITY);
+        assert_eq!(BANDS[BANDS.len() - 1].high, f64::INFINITY);
+        for w in BANDS.windows(2) {
+            assert_eq!(w[0].high, w[1].low);
+            assert!(w[0].rating < w[1].rating);
+        }
+        for b in BANDS {
+            assert_eq!(
+                Some(b.rating),
+                crate::measured_rating(b.name).map(f64::from),
+                "{}",
+                b.name
+            );
+            assert!(b.low <= b.rating && b.rating < b.high, "{}", b.name);
+            assert_eq!(band_for(b.rating).name, b.name);
+            assert!(b.agreement > 0.0 && b.agreement < 1.0);
+            assert!(b.min_decisions > 0);
+        }
+        assert_eq!(band_for(-5000.0).name, BANDS[0].name);
+        assert_eq!(band_for(5000.0).name, BANDS[BANDS.len() - 1].name);
+        assert_eq!(band_for(f64::NAN).name, BANDS[BANDS.len() - 1].name);
+        const { assert!(FLAG_Z > 0.0) };
+    }
+
+    #[test]
+    fn an_assisted_population_is_flagged_and_an_honest_one_is_not() {
+        let rating = f64::from(crate::measured_rating("club").unwrap());
+        let band = band_for(rating);
+        assert_eq!(band.name, "club");
+        // Honest: twenty games at the band's own rates.
+        let d = 12;
+        let honest_agreed = (f64::from(d) * band.agreement).round() as u32;
+        let honest = games(WINDOW, d, honest_agreed, f64::from(d) * band.loss);
+        let s = suspicion(&honest, rating);
+        assert!(!s.flagged, "{s:?}");
+        assert!(s.z.abs() < 1.0, "{s:?}");
+        assert_eq!((s.games, s.decisions), (WINDOW, WINDOW as u32 * d));
+        assert_eq!(s.band, "club");
+        // Assisted: every decision the analysis's best, nothing lost.
+        let assisted = games(WINDOW, d, d, 0.0);
+        let s = suspicion(&assisted, rating);
+        assert!(s.flagged, "{s:?}");
+        assert_eq!(s.agreement, 1.0);
+        assert_eq!(s.loss_per_decision, 0.0);
+        assert!(s.z >= FLAG_Z);
+        // The same account judged as a stronger player is less suspicious.
+        let strong = suspicion(&assisted, 5000.0);
+        assert!(strong.z < s.z, "{strong:?}");
+        // Too few decisions: never flagged, whatever the figures.
+        let few = games(1, band.min_decisions - 1, band.min_decisions - 1, 0.0);
+        let s = suspicion(&few, rating);
+        assert!(!s.flagged && s.z > 0.0, "{s:?}");
+        // Nothing to judge.
+        let s = suspicion(&[], rating);
+        assert_eq!((s.decisions, s.z, s.flagged), (0, 0.0, false));
+        // Only the recent window counts: an account that copied long ago and plays honestly
+        // now is not flagged.
+        let mut history = assisted.clone();
+        history.extend(honest.iter().cloned());
+        let s = suspicion(&history, rating);
+        assert!(!s.flagged, "{s:?}");
+        assert_eq!(s.games, WINDOW);
+    }
+
+    #[test]
+    fn a_suspicion_travels_as_json() {
+        let s = suspicion(&games(5, 10, 9, 3.5), 1314.0);
+        let json = serde_json::to_string(&s).unwrap();
+        assert_eq!(serde_json::from_str::<Suspicion>(&json).unwrap(), s);
     }
 }
