@@ -27,6 +27,7 @@ use fiveup_engine::{Action, State, View};
 mod club;
 pub mod duel;
 mod expert;
+pub mod fairplay;
 mod greedy;
 mod infer;
 pub mod learned;
