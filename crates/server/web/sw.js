@@ -19,7 +19,7 @@ const SHELL = [
   '/static/icon.svg', '/static/icon-192.png', '/static/icon-512.png',
   ...['api', 'app', 'board', 'conn', 'context', 'deal', 'dom', 'format', 'geometry', 'howto', 'leaderboard', 'lobby',
     'panels', 'profile', 'engines', 'corr', 'ratings', 'replay', 'table', 'tally', 'tiles', 'verifyview',
-    'call', 'tournaments', 'tourview'].map((m) => `/static/js/${m}.js`),
+    'call', 'tournaments', 'tourview', 'moderation'].map((m) => `/static/js/${m}.js`),
 ];
 // Paths the worker answers: the shell's files. Everything else goes to the network untouched.
 const SHELL_PATHS = new Set(SHELL);

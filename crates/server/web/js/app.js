@@ -23,6 +23,8 @@ const routes = [
   [/^\/games$/, () => import('./corr.js').then((m) => m.gamesPage)],
   [/^\/tournaments$/, () => import('./tournaments.js').then((m) => m.tournamentsPage)],
   [/^\/tournaments\/([a-z0-9]+)$/, () => import('./tournaments.js').then((m) => m.tournamentPage)],
+  [/^\/moderation$/, () => import('./moderation.js').then((m) => m.moderationPage)],
+  [/^\/moderation\/user\/(\d+)$/, () => import('./moderation.js').then((m) => m.moderationPage)],
 ];
 
 // The header's part of the session (context.js): the player's name, the calls from
@@ -33,6 +35,8 @@ provide({
     mount($('#who'), user ? h('span', {}, user.name, user.registered ? '' : ' (guest)') : '');
     // "Your table is ready" calls from tournaments, on every page (call.js).
     import('./call.js').then((m) => m.startCalls(user));
+    // What moderators did to this account, and the Moderation link for moderators.
+    import('./moderation.js').then((m) => m.showNotices(session));
   },
   net(ok) {
     const el = $('#net');
@@ -81,6 +85,20 @@ document.addEventListener('click', (ev) => {
   go(a.getAttribute('href'));
 });
 window.addEventListener('popstate', route);
+
+// The account was closed by a moderator (the server said so on the websocket, and closed it):
+// whatever page was shown stops, and says why.
+window.addEventListener('fiveup:banned', () => {
+  if (cleanup) { cleanup(); cleanup = null; }
+  session.setUser(null);
+  document.title = 'Account closed · fiveup';
+  mount($('#main'), h('section', { class: 'page', id: 'banned', 'aria-labelledby': 'banned-h' },
+    h('h1', { id: 'banned-h' }, 'Your account was closed'),
+    h('p', { role: 'alert' }, 'A moderator closed this account: you can no longer play with it, and every page of yours was signed out.'),
+    h('p', {}, 'If you think this is a mistake, you may appeal once: log in from the lobby with your user name and password, and the form offers the appeal.'),
+    h('p', {}, h('a', { href: '/' }, 'The lobby'))));
+  $('#main').focus();
+});
 
 (async () => {
   try { session.setUser(await currentUser()); } catch (_) { session.setUser(null); }

@@ -53,6 +53,12 @@ export class Conn {
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (_) { return; }
+      // A moderator closed the account: no reconnecting; the app says so on every page.
+      if (msg.type === 'error' && msg.code === 'banned') {
+        this.close();
+        window.dispatchEvent(new CustomEvent('fiveup:banned', { detail: msg.message }));
+        return;
+      }
       this.onMessage(msg, this);
     };
     ws.onclose = () => {

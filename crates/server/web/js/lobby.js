@@ -44,7 +44,11 @@ function accountPanel(app, onChange) {
       try {
         const me = how === 'login' ? await api.login(user.value, pass.value) : await api.register(user.value, pass.value);
         app.setUser(me.user); onChange();
-      } catch (e) { fail(e); }
+      } catch (e) {
+        fail(e);
+        // A closed account cannot log in: its owner may still send the moderators one appeal.
+        if (e.code === 'banned' && !document.getElementById('ban-appeal')) err.after(banAppeal(user.value, pass.value));
+      }
     };
     return h('section', { class: 'card account', 'aria-labelledby': 'acc-h' },
       h('h2', { id: 'acc-h' }, 'Play'),
@@ -379,4 +383,21 @@ export async function lobbyPage(main, { app }) {
   draw();
   conn = follow();
   return () => conn.close();
+}
+
+/** The one appeal of a closed account, sent with its name and password. */
+function banAppeal(username, password) {
+  const text = h('textarea', { id: 'ban-appeal-text', rows: 3, maxlength: 1000, required: true });
+  const msg = h('p', { class: 'note', role: 'status', id: 'ban-appeal-msg' });
+  return h('form', { id: 'ban-appeal', class: 'ban-appeal', onSubmit: async (ev) => {
+    ev.preventDefault();
+    msg.classList.remove('error');
+    try {
+      const r = await fetch('/api/appeals/ban', { method: 'POST', headers: { 'Content-Type': 'application/json' }, credentials: 'same-origin', body: JSON.stringify({ username, password, text: text.value }) });
+      if (!r.ok) throw new Error((await r.json().catch(() => ({}))).message || `${r.status}`);
+      ev.target.replaceWith(h('p', { class: 'note', role: 'status' }, 'Your appeal is with the moderators.'));
+    } catch (e) { msg.classList.add('error'); msg.textContent = e.message; }
+  } },
+  h('label', { for: 'ban-appeal-text' }, 'Appeal to the moderators (once)'), text,
+  h('button', { type: 'submit', id: 'ban-appeal-go' }, 'Send the appeal'), msg);
 }

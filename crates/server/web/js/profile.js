@@ -5,6 +5,7 @@ import { optionsWords } from './format.js';
 import { myBotsSection } from './engines.js';
 import { withIcons } from './panels.js';
 import { notificationSettings, clockWords, mutedSection } from './corr.js';
+import { reportButton } from './moderation.js';
 
 export async function profilePage(main, { params: [uid], app }) {
   const id = uid === 'me' || !uid ? app.user?.id : uid;
@@ -77,7 +78,9 @@ export async function profilePage(main, { params: [uid], app }) {
   };
   mount(main, h('section', { class: 'page profile', 'aria-labelledby': 'prof-h' },
     heading,
+    (p.marks || []).length ? h('p', { class: 'marks', id: 'prof-marks' }, p.marks.map((m) => h('span', { class: 'badge mark' }, `Marked by a moderator: ${m}`))) : null,
     mine ? nameForm() : null,
+    reportButton(app, p.user, { label: 'Report this player' }),
     h('dl', { class: 'stats' },
       h('dt', {}, 'Games'), h('dd', {}, String(st.games)),
       h('dt', {}, 'Wins'), h('dd', {}, `${st.wins}${st.games ? ` (${Math.round((100 * st.wins) / st.games)}%)` : ''}`),

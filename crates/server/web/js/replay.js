@@ -9,6 +9,7 @@ import { proofBlock } from './verifyview.js';
 import { tallySvg } from './panels.js';
 import { withIcons } from './panels.js';
 import { clockWords } from './corr.js';
+import { reportButton } from './moderation.js';
 
 /** Every position of the game in order: the deal of each hand, then each step. */
 export function positions(replay) {
@@ -32,7 +33,7 @@ async function loadGame(id) {
   }
 }
 
-export async function replayPage(main, { params: [id] }) {
+export async function replayPage(main, { params: [id], app }) {
   // A game still in play has no replay yet: the table is asked first (so no request fails), and
   // the page says so and offers to watch it.
   let table = null;
@@ -121,6 +122,7 @@ export async function replayPage(main, { params: [id] }) {
       withIcons(replay.scores.map((sc, side) => `${sideName(seats, sides, side)} ${sc}`).join(', ')), ' · ',
       h('a', { href: `/api/games/${replay.id}/record.txt`, download: `${replay.id}.txt` }, 'the record')),
     replay.correspondence ? h('p', { id: 'replay-corr' }, `A correspondence game: ${clockWords(replay.correspondence)}.`) : null,
+    reportRow(app, seats, replay.id),
     h('div', { class: 'row controls', role: 'toolbar', 'aria-label': 'replay controls' },
       h('button', { type: 'button', id: 'replay-first', onClick: () => goTo(0), 'aria-keyshortcuts': 'Home' }, '« Start'),
       h('button', { type: 'button', id: 'replay-prev-hand', onClick: () => nextHand(-1), 'aria-keyshortcuts': 'PageUp' }, 'Hand −'),
@@ -136,4 +138,12 @@ export async function replayPage(main, { params: [id] }) {
   api.review(id).then((r) => { review = r; reviewState = 'done'; draw(); announce('The review is ready'); })
     .catch(() => { reviewState = 'failed'; draw(); });
   return () => document.removeEventListener('keydown', onKey);
+}
+
+/** A Report button for each other person who played the game (registered viewers only). */
+function reportRow(app, seats, game) {
+  const people = (seats || []).map((st) => st?.occupant?.kind === 'human' ? st.occupant.user : null)
+    .filter((u) => u && !u.bot && app?.user && String(u.id) !== String(app.user.id));
+  const buttons = people.map((u) => reportButton(app, u, { game, label: `Report ${u.name}` })).filter(Boolean);
+  return buttons.length ? h('p', { class: 'row report-row', id: 'replay-report' }, buttons) : null;
 }

@@ -15,6 +15,7 @@ import { go } from './context.js';
 import { muted, mutePlayer, loadMuted } from './corr.js';
 import { refreshBadge } from './corr.js';
 import { tablePlace } from './tourview.js';
+import { openReport } from './moderation.js';
 
 /** How long a table with open seats waits for players before the page offers computer players. */
 const WAIT_OFFER_MS = 15000;
@@ -547,7 +548,10 @@ export async function tablePage(main, { params: [id], query, app }) {
           onNo: () => { askMute = null; renderChat(); el.chatList.querySelector(`button.mute[aria-label="Mute ${CSS.escape(c.from.name)}"]`)?.focus({ preventScroll: true }); } })
           : app.user && c.from.id !== app.user.id ? h('button', { type: 'button', class: 'secondary mute', 'aria-label': `Mute ${c.from.name}`, title: `Mute ${c.from.name}`, onClick: () => {
             askMute = c; renderChat(); el.chatList.querySelector('.mute-no')?.focus({ preventScroll: true });
-          } }) : null))));
+          } }) : null,
+        app.user && app.user.registered && c.from.id !== app.user.id && !c.from.bot ? h('button', { type: 'button', class: 'secondary report-line', 'aria-label': `Report ${c.from.name}'s line`, title: `Report ${c.from.name}'s line`, onClick: () => {
+          openReport(c.from, { chat: { table: id, at: c.at, text: c.text }, reason: 'chat-abuse' });
+        } }) : null))));
     el.chatList.scrollTop = el.chatList.scrollHeight;
     renderUnread();
   };
