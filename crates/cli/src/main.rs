@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod admin;
 mod backup;
 mod bench;
 mod connect;
@@ -52,6 +53,8 @@ enum Command {
     Verify(verify::Args),
     /// Back up the server's SQLite database while it runs (SQLite's online backup).
     Backup(backup::Args),
+    /// The operator's commands on the server's database: grant or revoke the moderator role.
+    Admin(admin::Args),
     /// Many concurrent tables of client players against the game server, timing every move.
     Loadtest(loadtest::Args),
     /// Serve a built-in player as an outside engine: the fiveup-engine/1 protocol on standard
@@ -108,6 +111,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => serve::run(&a),
         Command::Verify(a) => verify::run(&a),
         Command::Backup(a) => backup::run(&a),
+        Command::Admin(a) => admin::run(&a),
         Command::Loadtest(a) => loadtest::run(&a),
         Command::Engine(a) => enginecmd::run(&a),
         Command::Arena(a) => enginecmd::run_arena(&a),

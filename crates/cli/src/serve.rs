@@ -88,6 +88,10 @@ pub struct Args {
     /// turn (default: one per core).
     #[arg(long)]
     pub compute_slots: Option<usize>,
+    /// The share of one core (percent) the fair-play analysis of rated games may use, on one
+    /// thread; 0 turns the analysis off (docs/fairplay.md).
+    #[arg(long, default_value_t = 25)]
+    pub fairplay_share: u32,
     /// Minutes a waiting table nobody changed or followed lasts before it is closed.
     #[arg(long, default_value_t = 60)]
     pub waiting_expiry_mins: u64,
@@ -194,6 +198,10 @@ pub fn run(a: &Args) -> Result<(), String> {
     if let Some(n) = a.compute_slots {
         cfg.compute_slots = n;
     }
+    if a.fairplay_share > 100 {
+        return Err("--fairplay-share is a percentage of one core: 0 to 100".to_string());
+    }
+    cfg.fairplay_share = a.fairplay_share;
     cfg.max_bot_tables_per_addr = a.max_bot_tables_per_addr;
     cfg.guest_rate = (a.guest_rate_per_min / 60.0, 20.0);
     cfg.waiting_expiry = Duration::from_secs(a.waiting_expiry_mins.max(1) * 60);

@@ -345,6 +345,8 @@ pub async fn start_server_with(
     c.expert_spec = "expert:samples=16,threads=1".to_string();
     c.http_rate = (0.0, 0.0);
     c.ws_rate = (200.0, 400.0);
+    // No fair-play analysis of the rated games the tests play (a test may turn it on).
+    c.fairplay_share = 0;
     change(&mut c);
     fiveup_server::start(c).await.expect("the server starts")
 }

@@ -122,6 +122,12 @@ pub enum ErrorCode {
     ShuttingDown,
     /// Something failed on the server (such as the database); nothing changed.
     Internal,
+    /// The request needs a role the person does not have (moderation routes: moderators).
+    Forbidden,
+    /// The account was closed by a moderator: it cannot log in.
+    Banned,
+    /// You have an open report about this person already (or appealed this action already).
+    AlreadyReported,
 }
 
 impl ErrorCode {
@@ -130,7 +136,7 @@ impl ErrorCode {
     pub const fn http_status(self) -> u16 {
         match self {
             ErrorCode::NotLoggedIn | ErrorCode::BadCredentials => 401,
-            ErrorCode::BadOrigin => 403,
+            ErrorCode::BadOrigin | ErrorCode::Forbidden | ErrorCode::Banned => 403,
             ErrorCode::NoSuchTable
             | ErrorCode::NoSuchGame
             | ErrorCode::NoSuchUser
@@ -142,6 +148,7 @@ impl ErrorCode {
             | ErrorCode::DuplicateId
             | ErrorCode::GameOver
             | ErrorCode::AlreadyStarted
+            | ErrorCode::AlreadyReported
             | ErrorCode::NotStarted => 409,
             ErrorCode::FrameTooLarge => 413,
             ErrorCode::BadContentType => 415,
@@ -1184,6 +1191,10 @@ pub struct Profile {
     /// Finished games, newest first (at most 100; `?kind=live` or `?kind=correspondence`
     /// keeps one kind).
     pub history: Vec<HistoryEntry>,
+    /// What moderators marked the account for, in words (computer-assisted play, rating
+    /// manipulation, closed); empty for most.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marks: Vec<String>,
 }
 
 /// `POST /api/verify`: a record in the text notation or JSON.

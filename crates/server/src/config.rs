@@ -136,6 +136,12 @@ pub struct Config {
     /// Searching computer players (club and above) that think at once, owners served in turn
     /// (`table::compute`): by default one per core.
     pub compute_slots: usize,
+    /// The share of one core (percent) the fair-play analysis of rated games may use: it runs
+    /// on one thread and rests in proportion to its work (`moderation::fairplay`); 0 turns it
+    /// off.
+    pub fairplay_share: u32,
+    /// The analysis the fair-play worker runs on each decision.
+    pub fairplay_config: ExpertConfig,
 }
 
 impl Config {
@@ -201,6 +207,8 @@ impl Config {
             tournament_read_rate: (10.0, 100.0),
             events_listed_per_creator: 3,
             compute_slots: std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
+            fairplay_share: 25,
+            fairplay_config: fiveup_bots::fairplay::analysis_config(),
         }
     }
 

@@ -37,6 +37,7 @@ pub mod games;
 pub mod janitor;
 pub mod limiter;
 pub mod metrics;
+pub mod moderation;
 pub mod store;
 pub mod table;
 pub mod tournament;
@@ -102,11 +103,15 @@ pub struct App {
     pub hooks: table::hooks::Hooks,
     /// The computer players' searches, owners served in turn.
     pub compute: Arc<table::compute::FairPool>,
+    /// Wakes the fair-play analysis when a rated game is queued.
+    pub fairplay_wake: tokio::sync::Notify,
 }
 
 /// The concerns built on the table runtime, in the order they hear of each table event: a
 /// finished game is stored (games) before a tournament reads it; correspondence keeps its
-/// clocks; mutes hide chat lines. A new concern is added here.
+/// clocks; mutes hide chat lines; moderation queues rated games for the fair-play analysis
+/// (after games, which wrote their rating changes) and keeps a muted person's chat to
+/// themselves. A new concern is added here.
 #[must_use]
 pub fn table_hooks() -> table::hooks::Hooks {
     table::hooks::Hooks::new(vec![
@@ -114,6 +119,7 @@ pub fn table_hooks() -> table::hooks::Hooks {
         Arc::new(tournament::Results),
         Arc::new(correspondence::Clocks),
         Arc::new(correspondence::mute::Mutes),
+        Arc::new(moderation::Moderation),
     ])
 }
 
@@ -368,6 +374,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
         corr,
         hooks: table_hooks(),
         compute: table::compute::FairPool::new(cfg_compute_slots),
+        fairplay_wake: tokio::sync::Notify::new(),
     });
     if let Some(c) = &app.cluster {
         let advertise = app
@@ -410,6 +417,7 @@ pub async fn start(cfg: Config) -> Result<Server, String> {
     janitor::start(&app);
     tournament::director::start(&app);
     correspondence::start(&app);
+    moderation::fairplay::start(&app);
     let task = tokio::spawn(async move {
         listen::serve(listener, router, conns, trusted, header_timeout, stop_rx).await;
     });

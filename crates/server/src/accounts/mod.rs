@@ -340,8 +340,8 @@ pub async fn set_display_name(db: &Db, user: &UserRef, name: &str) -> Result<Use
     display_free(db, name, Some(user.id)).await?;
     let (a, b) = name_keys(name);
     let row = sqlx::query(
-        "UPDATE users SET name = $1, shown_skel = $2, shown_skel2 = $3 WHERE id = $4 \
-         RETURNING id, name, registered",
+        "UPDATE users SET name = $1, shown_skel = $2, shown_skel2 = $3, must_rename = 0 \
+         WHERE id = $4 RETURNING id, name, registered",
     )
     .bind(name)
     .bind(a)
@@ -495,12 +495,13 @@ pub async fn login(
     username: &str,
     password: &str,
 ) -> Result<UserRef, ApiError> {
-    let row =
-        sqlx::query("SELECT id, name, registered, password_hash FROM users WHERE name_key = $1")
-            .bind(username.to_lowercase())
-            .fetch_optional(&db.pool)
-            .await
-            .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    let row = sqlx::query(
+        "SELECT id, name, registered, password_hash, mod_banned FROM users WHERE name_key = $1",
+    )
+    .bind(username.to_lowercase())
+    .fetch_optional(&db.pool)
+    .await
+    .map_err(|e| ApiError::internal(db::db_err(e)))?;
     let bad = || ApiError::new(ErrorCode::BadCredentials, "wrong user name or password");
     let Some(row) = row else {
         // Spend the same time as a real check, so names cannot be probed by timing.
@@ -515,7 +516,46 @@ pub async fn login(
     if !verify_password(pool, password.to_string(), hash).await? {
         return Err(bad());
     }
+    // Told only to someone who knows the password: a closed account is not revealed to
+    // anyone guessing names.
+    if db::int(&row, "mod_banned").map_err(ApiError::internal)? != 0 {
+        return Err(ApiError::new(
+            ErrorCode::Banned,
+            "this account was closed by a moderator: it cannot log in (the notice it was sent \
+             says why)",
+        ));
+    }
     user_from_row(&row).map_err(ApiError::internal)
+}
+
+/// The id of a banned account, for the one thing its owner may still do (appeal the ban): the
+/// name and password must be right and the account banned; anything else is answered as a
+/// wrong password.
+pub async fn banned_account(
+    db: &Db,
+    pool: &HashPool,
+    username: &str,
+    password: &str,
+) -> Result<i64, ApiError> {
+    let bad = || ApiError::new(ErrorCode::BadCredentials, "wrong user name or password");
+    let row = sqlx::query("SELECT id, password_hash, mod_banned FROM users WHERE name_key = $1")
+        .bind(username.to_lowercase())
+        .fetch_optional(&db.pool)
+        .await
+        .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    let Some(row) = row else {
+        let _ = verify_password(pool, password.to_string(), dummy_hash(pool).await?).await?;
+        return Err(bad());
+    };
+    let Ok(hash) = db::text(&row, "password_hash") else {
+        return Err(bad());
+    };
+    if !verify_password(pool, password.to_string(), hash).await?
+        || db::int(&row, "mod_banned").map_err(ApiError::internal)? == 0
+    {
+        return Err(bad());
+    }
+    db::int(&row, "id").map_err(ApiError::internal)
 }
 
 /// A hash of a random password, checked against when a user name is unknown.
@@ -584,7 +624,7 @@ pub async fn user_of(db: &Db, headers: &HeaderMap) -> Result<Option<UserRef>, Ap
     };
     let row = sqlx::query(
         "SELECT u.id, u.name, u.registered FROM sessions s JOIN users u ON u.id = s.user_id \
-         WHERE s.token_hash = $1 AND s.expires_at > $2",
+         WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.mod_banned = 0",
     )
     .bind(to_hex(&sha256(token.as_bytes())))
     .bind(crate::now())

@@ -103,7 +103,8 @@ pub async fn authenticate(app: &App, headers: &HeaderMap) -> Result<BotAuth, Api
     };
     let hash = accounts::token_hash(&token);
     let row = sqlx::query(
-        "SELECT t.id AS token_id, u.id, u.name FROM bot_tokens t JOIN users u ON u.id = t.bot_id \
+        "SELECT t.id AS token_id, u.id, u.name, o.mod_banned AS banned FROM bot_tokens t \
+         JOIN users u ON u.id = t.bot_id JOIN users o ON o.id = u.bot_owner \
          WHERE t.token_hash = $1 AND t.revoked_at IS NULL",
     )
     .bind(hash.as_str())
@@ -116,6 +117,12 @@ pub async fn authenticate(app: &App, headers: &HeaderMap) -> Result<BotAuth, Api
             "this bot token is unknown or revoked",
         ));
     };
+    if db::int(&row, "banned").map_err(ApiError::internal)? != 0 {
+        return Err(ApiError::new(
+            ErrorCode::Banned,
+            "the owner of this bot was banned by a moderator: its tokens do not work",
+        ));
+    }
     let token_id = db::int(&row, "token_id").map_err(ApiError::internal)?;
     if !app.bots.requests.allow(token_id) {
         return Err(ApiError::new(

@@ -331,6 +331,7 @@ async fn leaderboard(State(app): State<Arc<App>>) -> ApiResult<Json<Vec<CorrRati
     let rows = sqlx::query(
         "SELECT id, name, corr_rating, corr_deviation FROM users \
          WHERE registered = 1 AND bot_owner IS NULL AND corr_deviation < 350 \
+         AND mod_assisted = 0 AND mod_banned = 0 \
          ORDER BY corr_rating DESC, id LIMIT 100",
     )
     .fetch_all(&app.db.pool)

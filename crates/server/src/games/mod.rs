@@ -4,7 +4,7 @@
 pub mod glicko;
 pub mod pool;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use fiveup_engine::notation::Record;
@@ -122,6 +122,13 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
         .iter()
         .filter(|(seat, u)| u.registered && core.acted(*seat) && !core.cfg.hints)
         .collect();
+    // A game with an account a moderator marked for computer-assisted play rates nobody.
+    let ids: Vec<i64> = registered.iter().map(|(_, u)| u.id).collect();
+    let registered = if pool::any_marked(&mut tx, &ids).await? {
+        Vec::new()
+    } else {
+        registered
+    };
     // Correspondence games have a rating of their own (as lichess keeps one per speed).
     let (rating, deviation, volatility) = if core.cfg.correspondence.is_some() {
         ("corr_rating", "corr_deviation", "corr_volatility")
@@ -151,12 +158,33 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
     // people who chose to have games against bots rated (see `pool::rated_pair`).
     let ids: Vec<i64> = registered.iter().map(|(_, u)| u.id).collect();
     let opted = pool::opted_in(&mut tx, &ids).await?;
+    // The rating history's time is the server's clock (which the tests move).
+    let at = app.cfg.clock.now_ms() / 1000;
+    let pool_name = if core.cfg.correspondence.is_some() {
+        "correspondence"
+    } else {
+        "live"
+    };
+    // Rated games between the same two accounts count a few times a day at most (a rating
+    // farm plays many): the pairs over the limit are left out of this game's ratings.
+    let mut over_limit: BTreeSet<(i64, i64)> = BTreeSet::new();
+    for (i, (_, a)) in registered.iter().enumerate() {
+        for (_, b) in &registered[i + 1..] {
+            if pool::rated_today(&mut tx, a.id, b.id, at).await? >= pool::RATED_PER_PAIR_PER_DAY {
+                over_limit.insert((a.id.min(b.id), a.id.max(b.id)));
+            }
+        }
+    }
     for (seat, u) in &registered {
         let my_side = rules.side_of(Seat(*seat));
         let mut results = Vec::new();
+        let mut stored = Vec::new();
         for (oseat, o) in &registered {
             let their_side = rules.side_of(Seat(*oseat));
-            if their_side == my_side || !pool::rated_pair(u, o, &opted) {
+            if their_side == my_side
+                || !pool::rated_pair(u, o, &opted)
+                || over_limit.contains(&(u.id.min(o.id), u.id.max(o.id)))
+            {
                 continue;
             }
             let score = if no_win(*seat) {
@@ -169,11 +197,40 @@ pub async fn finalize(app: &Arc<App>, core: &TableCore) -> Result<(), String> {
                 0.5
             };
             results.push((before[&o.id], score));
+            stored.push(crate::moderation::refund::StoredResult {
+                opponent: o.id,
+                rating: before[&o.id].rating,
+                deviation: before[&o.id].deviation,
+                volatility: before[&o.id].volatility,
+                score,
+            });
         }
         if results.is_empty() {
             continue;
         }
         let r = glicko::update(before[&u.id], &results);
+        // What the game did to the rating and against whom: what a refund replays, what the
+        // pair limit counts and what the fair-play analysis is queued for.
+        let b = before[&u.id];
+        sqlx::query(
+            "INSERT INTO rating_changes (game_id, user_id, pool, at, before_rating, \
+             before_deviation, before_volatility, after_rating, after_deviation, \
+             after_volatility, results) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+        )
+        .bind(core.cfg.id.as_str())
+        .bind(u.id)
+        .bind(pool_name)
+        .bind(at)
+        .bind(b.rating)
+        .bind(b.deviation)
+        .bind(b.volatility)
+        .bind(r.rating)
+        .bind(r.deviation)
+        .bind(r.volatility)
+        .bind(serde_json::to_string(&stored).expect("results serialise"))
+        .execute(&mut *tx)
+        .await
+        .map_err(db::db_err)?;
         sqlx::query(&format!(
             "UPDATE users SET {rating} = $1, {deviation} = $2, {volatility} = $3 WHERE id = $4"
         ))
@@ -673,6 +730,7 @@ pub async fn profile(db: &Db, id: i64, kind: HistoryKind) -> Result<Profile, Api
         rating,
         corr_rating,
         history,
+        marks: Vec::new(),
     })
 }
 
@@ -708,6 +766,7 @@ pub async fn leaderboard(db: &Db) -> Result<Leaderboard, ApiError> {
     let rows = sqlx::query(
         "SELECT id, name, rating, deviation, games, wins FROM users \
          WHERE registered <> 0 AND bot_owner IS NULL AND games > 0 AND deviation < 350 \
+         AND mod_assisted = 0 AND mod_banned = 0 \
          ORDER BY rating DESC, games ASC, id ASC LIMIT $1",
     )
     .bind(LEADERBOARD_SIZE)

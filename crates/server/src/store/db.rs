@@ -65,6 +65,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         include_str!("../../migrations/sqlite/0011_push_delivery.sql"),
         include_str!("../../migrations/postgres/0011_push_delivery.sql"),
     ),
+    (
+        12,
+        include_str!("../../migrations/sqlite/0012_moderation.sql"),
+        include_str!("../../migrations/postgres/0012_moderation.sql"),
+    ),
 ];
 
 /// Which database.

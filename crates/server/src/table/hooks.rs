@@ -54,6 +54,11 @@ pub trait Concern: Send + Sync + Debug {
     fn chat_hidden<'a>(&'a self, _app: &'a App, _user: i64) -> BoxFuture<'a, Vec<i64>> {
         Box::pin(async { Vec::new() })
     }
+
+    /// Whether `user`'s chat lines reach only themselves (a moderator muted them).
+    fn chat_only_to_sender<'a>(&'a self, _app: &'a App, _user: i64) -> BoxFuture<'a, bool> {
+        Box::pin(async { false })
+    }
 }
 
 /// The registered concerns, in the order they hear of each event.
@@ -102,6 +107,16 @@ impl Hooks {
                 .map_err(|e| format!("{}: {e}", c.name()))?;
         }
         Ok(())
+    }
+
+    /// Whether any concern keeps `user`'s chat lines to themselves.
+    pub async fn chat_only_to_sender(&self, app: &App, user: i64) -> bool {
+        for c in &self.concerns {
+            if c.chat_only_to_sender(app, user).await {
+                return true;
+            }
+        }
+        false
     }
 
     /// Everyone whose chat lines `user` is not sent, by any concern.

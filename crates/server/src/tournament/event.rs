@@ -171,6 +171,16 @@ pub enum Op {
         /// When.
         at_ms: i64,
     },
+    /// A moderator marked the account of an entrant for computer-assisted play: the entrant
+    /// leaves the standings and the others move up (a duplicate event's matchpoints are
+    /// computed again without them). Applies even to a finished event; `on: false` (the mark
+    /// undone) puts them back.
+    Disqualify {
+        /// The entrant.
+        entrant: EntrantId,
+        /// Out (true) or back (false).
+        on: bool,
+    },
 }
 
 /// The format's state, once started.
@@ -265,6 +275,8 @@ pub struct Event {
     pub boards: Vec<[u8; 32]>,
     /// The no-shows: (match, game, person, when).
     pub no_shows: Vec<(Key, u32, i64, i64)>,
+    /// Entrants disqualified by a moderator's mark: left out of the standings.
+    pub disqualified: std::collections::BTreeSet<EntrantId>,
 }
 
 impl Event {
@@ -283,11 +295,22 @@ impl Event {
             arena_field: Vec::new(),
             boards: Vec::new(),
             no_shows: Vec::new(),
+            disqualified: std::collections::BTreeSet::new(),
         }
     }
 
     /// Apply one operation; a refused one changes nothing.
     pub fn apply(&mut self, op: Op) -> Result<(), String> {
+        // A disqualification comes from moderation, whenever it finds out: finished or not.
+        if let Op::Disqualify { entrant, on } = &op {
+            if *on {
+                self.disqualified.insert(*entrant);
+            } else {
+                self.disqualified.remove(entrant);
+            }
+            self.ops.push(op);
+            return Ok(());
+        }
         if self.finished {
             return Err("the event is over".into());
         }
@@ -530,6 +553,7 @@ impl Event {
                 started(self)?;
                 self.finished = true;
             }
+            Op::Disqualify { .. } => unreachable!("applied above"),
         }
         self.ops.push(op);
         Ok(())
@@ -805,6 +829,29 @@ impl Event {
     /// The standings (once started).
     #[must_use]
     pub fn standings(&self) -> Vec<StandingRow> {
+        let rows = self.standings_of_all();
+        if self.disqualified.is_empty() {
+            return rows;
+        }
+        // The disqualified leave; everyone below moves up by as many places as there were
+        // disqualified entrants above them (ties stay ties).
+        let out: Vec<u32> = rows
+            .iter()
+            .filter(|r| self.disqualified.contains(&r.entrant))
+            .map(|r| r.rank)
+            .collect();
+        rows.into_iter()
+            .filter(|r| !self.disqualified.contains(&r.entrant))
+            .map(|mut r| {
+                r.rank -= out.iter().filter(|&&o| o < r.rank).count() as u32;
+                r
+            })
+            .collect()
+    }
+
+    /// The standings with every entrant, a duplicate event's computed without the
+    /// disqualified.
+    fn standings_of_all(&self) -> Vec<StandingRow> {
         match &self.fmt {
             None => Vec::new(),
             Some(Fmt::Swiss { swiss }) => swiss.standings(),
@@ -818,8 +865,20 @@ impl Event {
                     .format
                     .duplicate()
                     .map_or(DuplicateScoring::Matchpoints, |(_, s)| s.into());
-                let mut rows =
-                    duplicate::standings(field, &self.board_scores(), scoring).unwrap_or_default();
+                let field: Vec<Entrant> = field
+                    .iter()
+                    .filter(|e| !self.disqualified.contains(&e.id))
+                    .cloned()
+                    .collect();
+                let boards: Vec<Board> = self
+                    .board_scores()
+                    .into_iter()
+                    .map(|mut b| {
+                        b.scores.retain(|(e, _)| !self.disqualified.contains(e));
+                        b
+                    })
+                    .collect();
+                let mut rows = duplicate::standings(&field, &boards, scoring).unwrap_or_default();
                 for r in &mut rows {
                     r.out = out.contains(&r.entrant);
                 }

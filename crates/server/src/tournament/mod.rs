@@ -22,6 +22,67 @@ pub mod director;
 pub mod event;
 pub mod settings;
 
+/// Tries at storing a disqualification when a director stores an operation of the same event
+/// at once.
+const DISQUALIFY_ATTEMPTS: usize = 12;
+
+/// Disqualify (`on`) or reinstate every entry of `user` in the events they entered: the
+/// moderation concern calls it when it marks (or unmarks) an account for computer-assisted
+/// play. Each event stores an [`event::Op::Disqualify`] and tells its followers the new
+/// standings. Returns the events changed.
+pub async fn disqualify(app: &crate::App, user: i64, on: bool) -> Result<Vec<String>, String> {
+    use crate::store::db;
+    let rows = sqlx::query(
+        "SELECT tournament_id, entrant FROM tournament_entrants WHERE user_id = $1 \
+         ORDER BY tournament_id",
+    )
+    .bind(user)
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    let mut changed = Vec::new();
+    for r in &rows {
+        let id = db::text(r, "tournament_id")?;
+        let entrant = fiveup_tournament::EntrantId(db::int(r, "entrant")? as u32);
+        for attempt in 0..=DISQUALIFY_ATTEMPTS {
+            let Some(mut event) = director::load(app, &id).await? else {
+                break;
+            };
+            if event.disqualified.contains(&entrant) == on {
+                break;
+            }
+            let op = event::Op::Disqualify { entrant, on };
+            event.apply(op.clone())?;
+            let stored = sqlx::query(
+                "INSERT INTO tournament_ops (tournament_id, seq, body) VALUES ($1, $2, $3)",
+            )
+            .bind(id.as_str())
+            .bind(event.ops.len() as i64)
+            .bind(serde_json::to_string(&op).expect("operations serialise"))
+            .execute(&app.db.pool)
+            .await;
+            match stored {
+                Ok(_) => {
+                    let n = director::entrants(app, &id)
+                        .await?
+                        .iter()
+                        .filter(|e| !e.withdrawn)
+                        .count();
+                    app.tournaments.announce(&event, n as u32);
+                    app.tournaments.wake.notify_waiters();
+                    changed.push(id.clone());
+                    break;
+                }
+                Err(e) if attempt == DISQUALIFY_ATTEMPTS => {
+                    return Err(format!("event {id}: {}", db::db_err(e)));
+                }
+                Err(_) => {}
+            }
+        }
+    }
+    Ok(changed)
+}
+
 /// A message for websockets.
 #[derive(Clone, Debug)]
 pub enum Note {

@@ -68,6 +68,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
         .merge(crate::bots::api::routes())
+        .merge(crate::moderation::routes())
         .fallback(not_found)
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
@@ -341,6 +342,12 @@ async fn guest(
         ));
     }
     let user = accounts::create_guest(&app.db, &name).await?;
+    crate::moderation::seen_from(
+        &app,
+        user.id,
+        client_ip(peer.ip(), &headers, &app.cfg.trusted_proxies),
+    )
+    .await;
     end_old_session(&app, &headers).await?;
     let token = accounts::new_session(&app.db, &user).await?;
     Ok(with_session(&app, &headers, &token, user))
@@ -362,6 +369,7 @@ async fn end_old_session(app: &App, headers: &HeaderMap) -> ApiResult<()> {
 
 async fn register(
     State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     b: Bytes,
 ) -> ApiResult<Response> {
@@ -376,13 +384,24 @@ async fn register(
     let hash = accounts::hash_password(&app.hashes, req.password).await?;
     let user =
         accounts::register(&app.db, current.as_ref(), &name, &hash, display.as_deref()).await?;
+    crate::moderation::seen_from(
+        &app,
+        user.id,
+        client_ip(peer.ip(), &headers, &app.cfg.trusted_proxies),
+    )
+    .await;
     // The guest's token is not carried over: a new session for the account.
     end_old_session(&app, &headers).await?;
     let token = accounts::new_session(&app.db, &user).await?;
     Ok(with_session(&app, &headers, &token, user))
 }
 
-async fn login(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> ApiResult<Response> {
+async fn login(
+    State(app): State<Arc<App>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    b: Bytes,
+) -> ApiResult<Response> {
     let req: Credentials = body(&b)?;
     // Guesses at one account are limited wherever they come from.
     // (No user name is longer than 24 characters: a longer one is keyed by its start.)
@@ -395,6 +414,12 @@ async fn login(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> Api
         ));
     }
     let user = accounts::login(&app.db, &app.hashes, &req.username, &req.password).await?;
+    crate::moderation::seen_from(
+        &app,
+        user.id,
+        client_ip(peer.ip(), &headers, &app.cfg.trusted_proxies),
+    )
+    .await;
     end_old_session(&app, &headers).await?;
     let token = accounts::new_session(&app.db, &user).await?;
     Ok(with_session(&app, &headers, &token, user))
@@ -790,6 +815,9 @@ async fn profile(
         .await
         .map_err(ApiError::internal)?;
     p.history.retain(|h| !hidden.contains(&h.game));
+    p.marks = crate::moderation::marks_of(&app, id)
+        .await
+        .map_err(ApiError::internal)?;
     Ok(Json(p))
 }
 

@@ -113,6 +113,11 @@ pub const FILES: &[Asset] = &[
         include_bytes!("../../web/js/lobby.js"),
     ),
     (
+        "js/moderation.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../../web/js/moderation.js"),
+    ),
+    (
         "js/offline.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../../web/js/offline.js"),

@@ -541,14 +541,21 @@ async fn connection(
                 None
             }
             r = revoked.recv() => match r {
-                Ok(h) if token.as_deref() == Some(&*h) => {
-                    let e = error(None, ErrorCode::NotLoggedIn, if hand_on.bot.is_some() {
-                        "the bot token was revoked: this connection is closed"
+                Ok(h) if token.as_deref() == Some(h.trim_end_matches(crate::moderation::actions::BANNED)) => {
+                    // A ban ends every session of the person (and their bots' tokens): the
+                    // connection says why before it closes.
+                    let banned = h.ends_with(crate::moderation::actions::BANNED);
+                    let e = if banned {
+                        error(None, ErrorCode::Banned, "your account was closed by a moderator: this connection is closed")
                     } else {
-                        "you logged out: this connection is closed"
-                    });
+                        error(None, ErrorCode::NotLoggedIn, if hand_on.bot.is_some() {
+                            "the bot token was revoked: this connection is closed"
+                        } else {
+                            "you logged out: this connection is closed"
+                        })
+                    };
                     let _ = write(&mut sink, Message::Text(Utf8Bytes::from(&*e)), wt).await;
-                    break End::Close(1008, "logged out");
+                    break End::Close(1008, if banned { "account closed" } else { "logged out" });
                 }
                 Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => None,
                 Err(broadcast::error::RecvError::Closed) => None,

@@ -87,6 +87,9 @@ pub fn config(db: &str) -> fiveup_server::Config {
     // The test clients answer as fast as the server does, well over a person's 20 messages a
     // second (the rate-limit test sets its own limit).
     c.ws_rate = (0.0, 0.0);
+    // The fair-play analysis of rated games runs only where a test asks for it (tests/moderation.rs):
+    // elsewhere it would only add work to a busy machine.
+    c.fairplay_share = 0;
     c
 }
 

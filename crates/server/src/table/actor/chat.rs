@@ -24,12 +24,17 @@ pub(super) struct Said {
     pub(super) line: ChatLine,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     spectators_only: bool,
+    /// Only its writer reads it (a moderator muted them): to everyone else it was never said.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    only_sender: bool,
 }
 
 impl Said {
-    /// Whether a viewer in `seat` (`None`: a spectator) reads it.
-    pub(super) fn for_seat(&self, seat: Option<u8>) -> bool {
-        !self.spectators_only || seat.is_none()
+    /// Whether `viewer` reads it: a spectators-only line is for viewers without a seat, a
+    /// muted person's line for themselves.
+    pub(super) fn for_viewer(&self, viewer: Viewer) -> bool {
+        (!self.spectators_only || viewer.seat.is_none())
+            && (!self.only_sender || viewer.user == Some(self.line.from.id))
     }
 }
 
@@ -118,6 +123,7 @@ impl Actor {
             );
             return false;
         }
+        let only_sender = self.app.hooks.chat_only_to_sender(&self.app, user.id).await;
         let said = Said {
             line: ChatLine {
                 from: user,
@@ -128,6 +134,7 @@ impl Actor {
             // Spectators may not talk to the players of a rated game during a hand
             // (they could tell what they see): they talk among themselves.
             spectators_only: viewer.seat.is_none() && self.rated_hand_in_play(),
+            only_sender,
         };
         // Chat is stored, so that it survives restarts and a change of instance; only
         // the last lines are kept.
@@ -167,14 +174,12 @@ impl Actor {
             self.chat.pop_front();
         }
         let from = said.line.from.id;
-        let line = said.line;
-        let msg = crate::to_json(&ServerMsg::Chat { line });
+        let msg = crate::to_json(&ServerMsg::Chat {
+            line: said.line.clone(),
+        });
         let v = self.core.version;
-        let only = said.spectators_only;
         self.subs.retain(|s| {
-            (only && s.viewer.seat.is_some())
-                || s.muted.contains(&from)
-                || s.tx.push(v, msg.clone())
+            !said.for_viewer(s.viewer) || s.muted.contains(&from) || s.tx.push(v, msg.clone())
         });
         true
     }

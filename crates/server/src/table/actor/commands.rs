@@ -33,7 +33,7 @@ impl Actor {
                     chat: self
                         .chat
                         .iter()
-                        .filter(|c| c.for_seat(viewer.seat) && !muted.contains(&c.line.from.id))
+                        .filter(|c| c.for_viewer(viewer) && !muted.contains(&c.line.from.id))
                         .map(|c| c.line.clone())
                         .collect(),
                 };

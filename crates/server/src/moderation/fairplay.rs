@@ -1,0 +1,259 @@
+//! Computer-assisted play found from the moves, off the hot path.
+//!
+//! Every rated game (live and correspondence) is queued when it ends (`fairplay_queue`). One
+//! worker per instance takes the games one at a time and analyses each rated person's
+//! decisions with the master level's evaluation (`fiveup_bots::fairplay`): of the decisions
+//! with two or more plays of different value, how many chose the best play, and the points
+//! lost against it. The worker runs on one blocking thread and sleeps after each game so that
+//! it uses at most `--fairplay-share` percent of one core (25 by default; 0 turns it off):
+//! tables never wait for it (their computer players use the compute pool, not this thread).
+//!
+//! Per account, the figures of its last [`WINDOW`] analysed rated games are compared with the
+//! honest players of its rating band (`fiveup_bots::fairplay::suspicion`); an account over the
+//! threshold gets an automatic flag in the moderators' queue, with its figures as evidence
+//! (strength: how far over the band it is). docs/fairplay.md says how the bands and the
+//! threshold were measured.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use fiveup_bots::fairplay::{GameFigures, Suspicion};
+use fiveup_engine::Seat;
+
+use crate::store::db;
+use crate::App;
+
+/// The games an account's suspicion figure is taken over (its most recent analysed ones).
+pub const WINDOW: i64 = 20;
+
+/// How long the worker waits for news before it looks at the queue again (games queued by
+/// another instance, or left after a failure).
+const IDLE: Duration = Duration::from_secs(5);
+
+/// Tries at analysing one game before it is dropped from the queue (logged).
+const ATTEMPTS: i64 = 3;
+
+/// Queue a finished rated game for the analysis (idempotent).
+pub async fn enqueue(app: &App, game: &str) -> Result<(), String> {
+    sqlx::query(
+        "INSERT INTO fairplay_queue (game_id, queued_at) VALUES ($1, $2) \
+         ON CONFLICT (game_id) DO NOTHING",
+    )
+    .bind(game)
+    .bind(crate::now())
+    .execute(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    app.fairplay_wake.notify_one();
+    Ok(())
+}
+
+/// Start the worker (unless `--fairplay-share 0`).
+pub fn start(app: &Arc<App>) {
+    if app.cfg.fairplay_share == 0 {
+        return;
+    }
+    let app = app.clone();
+    tokio::spawn(async move {
+        let mut shutdown = app.shutdown.clone();
+        loop {
+            if *shutdown.borrow() {
+                return;
+            }
+            match next(&app).await {
+                Ok(Some(spent)) => {
+                    // Rest in proportion to the work: at most the share of one core.
+                    let share = f64::from(app.cfg.fairplay_share.min(100));
+                    let rest = spent.mul_f64((100.0 - share) / share);
+                    tokio::select! {
+                        () = tokio::time::sleep(rest) => {}
+                        _ = shutdown.changed() => {}
+                    }
+                }
+                Ok(None) => {
+                    tokio::select! {
+                        () = app.fairplay_wake.notified() => {}
+                        () = tokio::time::sleep(IDLE) => {}
+                        _ = shutdown.changed() => {}
+                    }
+                }
+                Err(e) => {
+                    crate::log(&format!("fair-play analysis: {e}"));
+                    tokio::select! {
+                        () = tokio::time::sleep(IDLE) => {}
+                        _ = shutdown.changed() => {}
+                    }
+                }
+            }
+        }
+    });
+}
+
+/// Take the oldest queued game and analyse it. `Ok(None)`: the queue is empty. Returns the
+/// time the analysis took.
+pub async fn next(app: &Arc<App>) -> Result<Option<Duration>, String> {
+    let Some(row) = sqlx::query(
+        "SELECT game_id, attempts FROM fairplay_queue ORDER BY queued_at, game_id LIMIT 1",
+    )
+    .fetch_optional(&app.db.pool)
+    .await
+    .map_err(db::db_err)?
+    else {
+        return Ok(None);
+    };
+    let game = db::text(&row, "game_id")?;
+    let attempts = db::int(&row, "attempts")?;
+    // Taken by deleting it: another instance's worker that read the same row finds it gone.
+    let taken = sqlx::query("DELETE FROM fairplay_queue WHERE game_id = $1")
+        .bind(game.as_str())
+        .execute(&app.db.pool)
+        .await
+        .map_err(db::db_err)?;
+    if taken.rows_affected() == 0 {
+        return Ok(Some(Duration::ZERO));
+    }
+    let t = Instant::now();
+    match analyse(app, &game).await {
+        Ok(()) => Ok(Some(t.elapsed())),
+        Err(e) => {
+            if attempts + 1 < ATTEMPTS {
+                let _ = sqlx::query(
+                    "INSERT INTO fairplay_queue (game_id, queued_at, attempts) VALUES ($1, $2, $3) \
+                     ON CONFLICT (game_id) DO NOTHING",
+                )
+                .bind(game.as_str())
+                .bind(crate::now())
+                .bind(attempts + 1)
+                .execute(&app.db.pool)
+                .await;
+            }
+            Err(format!("game {game}: {e}"))
+        }
+    }
+}
+
+/// Analyse one game: each rated person's figures, then their suspicion.
+async fn analyse(app: &Arc<App>, game: &str) -> Result<(), String> {
+    let people = sqlx::query(
+        "SELECT c.user_id AS user_id, c.before_rating AS rating, c.at AS at, p.seat AS seat \
+         FROM rating_changes c JOIN game_players p ON p.game_id = c.game_id \
+         AND p.user_id = c.user_id WHERE c.game_id = $1",
+    )
+    .bind(game)
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    if people.is_empty() {
+        return Ok(());
+    }
+    let text = crate::games::record_text(&app.db, game)
+        .await
+        .map_err(|e| e.message)?;
+    let mut seats = Vec::new();
+    for p in &people {
+        seats.push((
+            db::int(p, "user_id")?,
+            db::int(p, "seat")? as u8,
+            db::float(p, "rating")?,
+            db::int(p, "at")?,
+        ));
+    }
+    let cfg = app.cfg.fairplay_config;
+    let seed = seed_of(game);
+    let asked: Vec<u8> = seats.iter().map(|s| s.1).collect();
+    let figures = tokio::task::spawn_blocking(move || -> Result<Vec<GameFigures>, String> {
+        let record = crate::games::parse_record(&text)?;
+        asked
+            .iter()
+            .map(|&s| {
+                fiveup_bots::fairplay::game_figures(&record, Seat(s), &cfg, seed).map_err(|e| e.0)
+            })
+            .collect()
+    })
+    .await
+    .map_err(|e| e.to_string())??;
+    for ((user, _, rating, at), f) in seats.iter().zip(figures) {
+        sqlx::query(
+            "INSERT INTO fairplay_games (game_id, user_id, at, rating, decisions, agreed, loss) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (game_id, user_id) DO NOTHING",
+        )
+        .bind(game)
+        .bind(*user)
+        .bind(*at)
+        .bind(*rating)
+        .bind(i64::from(f.decisions))
+        .bind(i64::from(f.agreed))
+        .bind(f.loss)
+        .execute(&app.db.pool)
+        .await
+        .map_err(db::db_err)?;
+        flag_if_suspect(app, *user).await?;
+    }
+    Ok(())
+}
+
+/// A game's analysis seed: the same game is analysed the same way on every instance.
+#[must_use]
+pub fn seed_of(game: &str) -> u64 {
+    let h = crate::table::fairness::sha256(game.as_bytes());
+    u64::from_le_bytes(h[..8].try_into().expect("eight bytes"))
+}
+
+/// The suspicion figure of an account now, over its last [`WINDOW`] analysed games (none if
+/// it has no analysed game).
+pub async fn suspicion_of(app: &App, user: i64) -> Result<Option<Suspicion>, String> {
+    let rows = sqlx::query(
+        "SELECT decisions, agreed, loss, rating FROM fairplay_games WHERE user_id = $1 \
+         ORDER BY at DESC, game_id DESC LIMIT $2",
+    )
+    .bind(user)
+    .bind(WINDOW)
+    .fetch_all(&app.db.pool)
+    .await
+    .map_err(db::db_err)?;
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let mut games = Vec::new();
+    for r in &rows {
+        games.push(GameFigures {
+            decisions: db::int(r, "decisions")? as u32,
+            agreed: db::int(r, "agreed")? as u32,
+            loss: db::float(r, "loss")?,
+        });
+    }
+    // The band is the one of the rating the account had in its latest analysed game.
+    let rating = db::float(&rows[0], "rating")?;
+    Ok(Some(fiveup_bots::fairplay::suspicion(&games, rating)))
+}
+
+/// Put (or refresh) an automatic flag on `user` when their figure is over the threshold.
+async fn flag_if_suspect(app: &App, user: i64) -> Result<(), String> {
+    let Some(s) = suspicion_of(app, user).await? else {
+        return Ok(());
+    };
+    if !s.flagged {
+        return Ok(());
+    }
+    let marked = sqlx::query("SELECT mod_assisted FROM users WHERE id = $1")
+        .bind(user)
+        .fetch_one(&app.db.pool)
+        .await
+        .map_err(db::db_err)?;
+    if db::int(&marked, "mod_assisted")? != 0 {
+        return Ok(());
+    }
+    let body = format!(
+        "agreement with the master's best play {:.1}% over {} decisions in {} games (honest \
+         players of the {} band: {:.1}%); {:.2} points lost a decision; {:.1} standard errors \
+         over the band",
+        s.agreement * 100.0,
+        s.decisions,
+        s.games,
+        s.band,
+        s.band_agreement * 100.0,
+        s.loss_per_decision,
+        s.z
+    );
+    super::farms::flag(app, user, "flag-assist", "computer-help", s.z, &body).await
+}
