@@ -222,9 +222,29 @@ pub async fn suspicion_of(app: &App, user: i64) -> Result<Option<Suspicion>, Str
             loss: db::float(r, "loss")?,
         });
     }
-    // The band is the one of the rating the account had in its latest analysed game.
-    let rating = db::float(&rows[0], "rating")?;
+    // The band is the one of the rating the account had in its latest analysed game, on the
+    // bands' scale.
+    let rating = strength_scale(db::float(&rows[0], "rating")?);
     Ok(Some(fiveup_bots::fairplay::suspicion(&games, rating)))
+}
+
+/// A server rating on the scale of the honest bands. The bands are named by the measured
+/// ratings of the levels that stand for them (docs/strength.md: random 1000, club 1314); the
+/// server's Glicko-2 ratings start every account at 1500 and have no anchor to that scale. Left
+/// as they are, every new account would be judged in the top band, where even copying every
+/// move hardly stands out (docs/benchmarks.md, "Finding computer-assisted play"). So a new
+/// account is judged as the middle band's players (club, where the threshold's false positives
+/// and the copiers' figures were measured), and it moves band as its rating moves: the rating
+/// is shifted by the club band's rating less the server's starting rating. This is a
+/// placement, not a calibration: fitting the bands on the server's own honest games is the
+/// next step (docs/fairplay.md, "Limitations").
+#[must_use]
+pub fn strength_scale(rating: f64) -> f64 {
+    let club = fiveup_bots::fairplay::BANDS
+        .iter()
+        .find(|b| b.name == "club")
+        .map_or(crate::games::glicko::initial().rating, |b| b.rating);
+    rating - crate::games::glicko::initial().rating + club
 }
 
 /// Put (or refresh) an automatic flag on `user` when their figure is over the threshold.
@@ -256,4 +276,17 @@ async fn flag_if_suspect(app: &App, user: i64) -> Result<(), String> {
         s.z
     );
     super::farms::flag(app, user, "flag-assist", "computer-help", s.z, &body).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_account_is_judged_in_the_club_band_and_moves_with_its_rating() {
+        let band = |r: f64| fiveup_bots::fairplay::band_for(strength_scale(r)).name;
+        assert_eq!(band(1500.0), "club");
+        assert_eq!(band(1700.0), "strong");
+        assert_eq!(band(1300.0), "casual");
+    }
 }
