@@ -132,19 +132,13 @@ fn internal(e: impl std::fmt::Display) -> ApiError {
 
 /// A reason: 1 to 500 characters, no control characters.
 pub fn check_reason(s: &str) -> Result<String, ApiError> {
-    let t: String = s
-        .chars()
-        .filter(|c| !crate::table::actor::invisible(*c))
-        .collect::<String>()
-        .trim()
-        .to_string();
-    let n = t.chars().count();
-    if n == 0 || n > MAX_REASON || t.chars().any(|c| c.is_control() && c != '\n') {
-        return Err(bad(format!(
-            "a reason has 1 to {MAX_REASON} characters and no control characters"
-        )));
-    }
-    Ok(t)
+    super::clean_text(s, MAX_REASON)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| {
+            bad(format!(
+                "a reason has 1 to {MAX_REASON} characters and no control characters"
+            ))
+        })
 }
 
 /// Apply `kind` to `target`, by `moderator`, for `reason`, closing `report` if given. Returns
@@ -331,9 +325,12 @@ async fn end_connections(app: &Arc<App>, hashes: &[String]) {
 /// closes it once nobody does): no lobby listing waits on an account that cannot come. Games
 /// under way go on by their own rules (an away player's clock).
 async fn leave_waiting_tables(app: &Arc<App>, target: i64, row: &sqlx::any::AnyRow) {
-    let Ok(rows) = sqlx::query("SELECT id, config FROM game_tables WHERE status = 'waiting'")
-        .fetch_all(&app.db.pool)
-        .await
+    // The creator is in the stored configuration (`"creator":{"id":N,...}`).
+    let Ok(rows) =
+        sqlx::query("SELECT id FROM game_tables WHERE status = 'waiting' AND config LIKE $1")
+            .bind(format!("%\"creator\":{{\"id\":{target},%"))
+            .fetch_all(&app.db.pool)
+            .await
     else {
         return;
     };
@@ -343,14 +340,10 @@ async fn leave_waiting_tables(app: &Arc<App>, target: i64, row: &sqlx::any::AnyR
         registered: db::int(row, "registered").unwrap_or(0) != 0,
         bot: false,
     };
-    let mine = format!("\"id\":{target},");
     for r in &rows {
-        let (Ok(id), Ok(config)) = (db::text(r, "id"), db::text(r, "config")) else {
+        let Ok(id) = db::text(r, "id") else {
             continue;
         };
-        if !config.contains(&mine) {
-            continue;
-        }
         let user = user.clone();
         let left = crate::web::api::ask(app, &id, move |reply| {
             crate::table::actor::TableCmd::Leave {

@@ -44,6 +44,21 @@ pub const REASONS: [(&str, &str); 4] = [
     ("offensive-name", "an offensive name"),
 ];
 
+/// Free text a person or a moderator writes (a report, an appeal, a reason): invisible
+/// characters removed (as from chat lines) and trimmed. `None` when it is longer than `max`
+/// characters or holds a control character other than a line break.
+#[must_use]
+pub fn clean_text(s: &str, max: usize) -> Option<String> {
+    let t = s
+        .chars()
+        .filter(|c| !crate::table::actor::invisible(*c))
+        .collect::<String>()
+        .trim()
+        .to_string();
+    let fits = t.chars().count() <= max && !t.chars().any(|c| c.is_control() && c != '\n');
+    fits.then_some(t)
+}
+
 /// The routes of reports, notices and appeals (every person) and of moderators.
 pub fn routes() -> axum::Router<Arc<App>> {
     reports::routes().merge(api::routes())

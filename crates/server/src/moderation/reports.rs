@@ -168,18 +168,11 @@ async fn need_person(app: &App, headers: &HeaderMap) -> ApiResult<fiveup_protoco
 
 /// Free text: trimmed, invisible characters removed, at most [`MAX_TEXT`] characters.
 fn check_text(s: &str) -> ApiResult<String> {
-    let t: String = s
-        .chars()
-        .filter(|c| !crate::table::actor::invisible(*c))
-        .collect::<String>()
-        .trim()
-        .to_string();
-    if t.chars().count() > MAX_TEXT || t.chars().any(|c| c.is_control() && c != '\n') {
-        return Err(bad(format!(
+    super::clean_text(s, MAX_TEXT).ok_or_else(|| {
+        bad(format!(
             "the text has at most {MAX_TEXT} characters and no control characters"
-        )));
-    }
-    Ok(t)
+        ))
+    })
 }
 
 async fn report(State(app): State<Arc<App>>, headers: HeaderMap, b: Bytes) -> ApiResult<Response> {

@@ -8,7 +8,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+/** One request to the API: JSON in and out; a failure is thrown as an `ApiError`. */
+export async function call(method, path, body) {
   const init = { method, headers: {}, credentials: 'same-origin' };
   // The server takes state-changing requests as JSON only (a defence against cross-site
   // forms), bodiless ones included.

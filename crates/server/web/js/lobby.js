@@ -1,6 +1,6 @@
 // The lobby: who you are (guest, login, register), the open tables live, and a new table.
 import { h, mount, announce } from './dom.js';
-import { api } from './api.js';
+import { api, call } from './api.js';
 import { Conn } from './conn.js';
 import { seatName, shortRules, gameName, optionsString, valueWords, levelWords, rulesLines, presetWords, setWords, maxPlayers, maxHand, formProblems, plainRulesWords, presetRulesFor, formOptions } from './format.js';
 import { go } from './context.js';
@@ -393,8 +393,7 @@ function banAppeal(username, password) {
     ev.preventDefault();
     msg.classList.remove('error');
     try {
-      const r = await fetch('/api/appeals/ban', { method: 'POST', headers: { 'Content-Type': 'application/json' }, credentials: 'same-origin', body: JSON.stringify({ username, password, text: text.value }) });
-      if (!r.ok) throw new Error((await r.json().catch(() => ({}))).message || `${r.status}`);
+      await call('POST', '/api/appeals/ban', { username, password, text: text.value });
       ev.target.replaceWith(h('p', { class: 'note', role: 'status' }, 'Your appeal is with the moderators.'));
     } catch (e) { msg.classList.add('error'); msg.textContent = e.message; }
   } },

@@ -2,20 +2,7 @@
 // a moderated person sees (with their one appeal), and the moderators' page: the queue of
 // reports, flags and appeals, one account's evidence with the actions, and the log.
 import { h, mount, announce } from './dom.js';
-import { ApiError } from './api.js';
-
-async function call(method, path, body) {
-  const init = { method, headers: {}, credentials: 'same-origin' };
-  if (method === 'POST') init.headers['Content-Type'] = 'application/json';
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const res = await fetch(path, init);
-  if (res.status === 204) return null;
-  const text = await res.text();
-  let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch (_) { data = null; }
-  if (!res.ok) throw new ApiError(data?.error || 'http', data?.message || `${res.status} ${res.statusText}`, res.status);
-  return data;
-}
+import { call } from './api.js';
 
 export const modApi = {
   report: (req) => call('POST', '/api/reports', req),
