@@ -478,3 +478,47 @@ pub async fn script_errors(c: &Client) -> Vec<String> {
         .and_then(|v| serde_json::from_value(v).ok())
         .unwrap_or_default()
 }
+
+/// A Chrome DevTools command sent through chromedriver (`goog/cdp/execute`): its method and
+/// parameters, as in `c.issue_cmd(Cdp("Input.dispatchTouchEvent", json!({...})))`.
+#[derive(Debug)]
+pub struct Cdp(pub &'static str, pub Value);
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(json!({"cmd": self.0, "params": self.1}).to_string()),
+        )
+    }
+}
+
+/// A tap with a finger at `(x, y)` (CSS pixels in the window), as a phone's touch screen sends
+/// it: a touch start and end, through the DevTools protocol (trusted events, so the page sees a
+/// real gesture).
+pub async fn tap(c: &Client, x: f64, y: f64) {
+    for kind in ["touchStart", "touchEnd"] {
+        let points = if kind == "touchEnd" {
+            json!([])
+        } else {
+            json!([{ "x": x, "y": y }])
+        };
+        c.issue_cmd(Cdp(
+            "Input.dispatchTouchEvent",
+            json!({ "type": kind, "touchPoints": points }),
+        ))
+        .await
+        .expect("a touch event");
+    }
+}

@@ -3418,3 +3418,383 @@ async fn the_lobby_drops_a_quick_match_left_for_the_computer() {
     }
     rig.server.shutdown().await;
 }
+
+// ---------------------------------------------------------------------------------------------
+// What covers the board, and what it leaves out
+// ---------------------------------------------------------------------------------------------
+
+/// What covers the layout now: for the count box and the zoom bar, how many tiles and open-end
+/// markers inside the board lie under them (a tile still sliding in is left out); how many
+/// markers lie outside the board; the board's view (`unit`, `fitUnit`: pixels a half-tile,
+/// `whole`), and the table's version, so a caller counts each state once.
+const COVER_JS: &str = r#"
+const board = document.querySelector('#board');
+const root = document.querySelector('.table-page');
+if (!board || !root) return null;
+const br = board.getBoundingClientRect();
+const shown = (r) => r.width > 0 && r.right > br.left + 1 && r.left < br.right - 1 && r.bottom > br.top + 1 && r.top < br.bottom - 1;
+const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+// What the board draws of a tile: the part inside the board (the rest is clipped).
+const clip = (r) => ({ left: Math.max(r.left, br.left), right: Math.min(r.right, br.right), top: Math.max(r.top, br.top), bottom: Math.min(r.bottom, br.bottom), width: r.width });
+const tiles = [...board.querySelectorAll('.layout-tiles > g:not(.fly)')].map((g) => g.getBoundingClientRect()).filter(shown).map(clip);
+const ends = [...board.querySelectorAll('g.end')].map((g) => g.getBoundingClientRect());
+const covers = (el) => {
+  if (!el || el.hidden || !el.getClientRects().length) return [0, 0];
+  const r = el.getBoundingClientRect();
+  return [tiles.filter((t) => hit(t, r)).length, ends.filter(shown).map(clip).filter((t) => hit(t, r)).length];
+};
+const inside = (r) => r.left >= br.left - 0.5 && r.right <= br.right + 0.5 && r.top >= br.top - 0.5 && r.bottom <= br.bottom + 0.5;
+return { version: Number(root.dataset.version || 0), hand: Number(root.dataset.hand || 0),
+  count: covers(document.querySelector('#count')), bar: covers(document.querySelector('.zoom-bar')),
+  endsOff: ends.filter((e) => !inside(e)).length, ends: ends.length,
+  unit: Number(board.dataset.unit), fitUnit: Number(board.dataset.fitUnit), whole: board.dataset.whole === 'true',
+  height: br.height };"#;
+
+/// Counts over a game of what covers the board (`COVER_JS`), one per table state seen.
+#[derive(Debug, Default)]
+struct Covering {
+    states: u32,
+    whole: u32,
+    count_over_tiles: u32,
+    count_over_ends: u32,
+    bar_over_tiles: u32,
+    bar_over_ends: u32,
+    ends_off_when_fit_legible: u32,
+    examples: Vec<String>,
+}
+
+impl Covering {
+    /// Look at the board once; a state (table version and board size) already counted is not
+    /// counted again. `legible`: the half-tile size at which the whole layout can be read.
+    fn see(&mut self, v: &Value, seen: &mut std::collections::HashSet<String>, legible: f64) {
+        if v.is_null() {
+            return;
+        }
+        let key = format!("{}:{}", v["version"], v["height"]);
+        if !seen.insert(key) {
+            return;
+        }
+        self.states += 1;
+        let n = |x: &Value| x.as_u64().unwrap_or(0) as u32;
+        let whole = v["whole"] == true;
+        if whole {
+            self.whole += 1;
+        }
+        let before = (
+            self.count_over_tiles,
+            self.count_over_ends,
+            self.bar_over_tiles,
+            self.bar_over_ends,
+            self.ends_off_when_fit_legible,
+        );
+        // A window on a layout too big to show whole has tiles in every corner: there the
+        // count box keeps only the open ends and the newest tile uncovered (and the view pans
+        // out from under it).
+        if n(&v["count"][0]) > 0 && whole {
+            self.count_over_tiles += 1;
+        }
+        if n(&v["count"][1]) > 0 {
+            self.count_over_ends += 1;
+        }
+        if n(&v["bar"][0]) > 0 {
+            self.bar_over_tiles += 1;
+        }
+        if n(&v["bar"][1]) > 0 {
+            self.bar_over_ends += 1;
+        }
+        if n(&v["endsOff"]) > 0 && v["fitUnit"].as_f64().unwrap_or(0.0) >= legible {
+            self.ends_off_when_fit_legible += 1;
+        }
+        let after = (
+            self.count_over_tiles,
+            self.count_over_ends,
+            self.bar_over_tiles,
+            self.bar_over_ends,
+            self.ends_off_when_fit_legible,
+        );
+        if before != after && self.examples.len() < 6 {
+            self.examples.push(v.to_string());
+        }
+    }
+}
+
+/// Play to the end of the game (or `limit`), looking at what covers the board at every state.
+/// A screenshot `shot` is taken in the middle of play (the 15th state seen).
+async fn play_watching_the_board(
+    c: &Client,
+    legible: f64,
+    limit: Duration,
+    what: &str,
+    shot: (&str, (u32, u32)),
+) -> Covering {
+    let mut cov = Covering::default();
+    let mut seen = std::collections::HashSet::new();
+    let end = Instant::now() + limit;
+    loop {
+        let v = c.execute(COVER_JS, vec![]).await.unwrap();
+        let before = cov.states;
+        cov.see(&v, &mut seen, legible);
+        if before < 15 && cov.states == 15 {
+            screenshot(c, shot.0, shot.1).await;
+        }
+        let s = state(c).await;
+        if s["over"] == true || Instant::now() >= end {
+            break;
+        }
+        assert_eq!(s["errors"], Value::Array(vec![]), "{what}: script errors");
+        if s["next"] == true {
+            click(c, "#next-hand").await;
+        }
+        if !play_turn(c, what).await {
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+    eprintln!("{what}: {cov:?}");
+    cov
+}
+
+/// Neither the count box nor the zoom bar covers a tile or an open end (issue items 6 and 7;
+/// in a window on a layout shown in part, the count box covers no open end),
+/// and an open end is never off the board when the whole layout can be shown at a legible size
+/// (item 8: two players on a phone, 14 px a half for double-six tiles): a two-player game on a
+/// phone and a four-player game on a laptop, looked at in every state, and eight seats on a
+/// phone with manual scoring, whose claim leaves the prompt uncovered (item 6).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nothing_covers_the_layout_and_the_open_ends_stay_on_the_board() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(60),
+        Duration::from_secs(10),
+        |_| {},
+    )
+    .await;
+    for (size, players, target) in [((390, 844), 2, 250), ((1366, 900), 4, 200)] {
+        let c = rig.driver.session(size.0, size.1).await.unwrap();
+        guest(&c, &rig.base, "Ann").await;
+        let seats = vec!["bot:casual"; players as usize - 1];
+        create(&c, players, target, "five-up", &seats).await;
+        let what = format!("{players} players at {}x{}", size.0, size.1);
+        let name = format!("board-cover-{players}p-{}x{}", size.0, size.1);
+        let cov = play_watching_the_board(
+            &c,
+            14.0,
+            Duration::from_secs(240),
+            &what,
+            (&name, size),
+        )
+        .await;
+        assert!(cov.states >= 20, "{what}: only {} states seen", cov.states);
+        assert_eq!(
+            (
+                cov.count_over_tiles,
+                cov.count_over_ends,
+                cov.bar_over_tiles,
+                cov.bar_over_ends,
+                cov.ends_off_when_fit_legible
+            ),
+            (0, 0, 0, 0, 0),
+            "{what}: {cov:?}"
+        );
+        c.close().await.unwrap();
+    }
+    // Eight seats on a phone, scored by hand: at each claim the board leaves the prompt and
+    // the claim form uncovered, and the zoom bar covers nothing.
+    let c = rig.driver.session(390, 844).await.unwrap();
+    guest(&c, &rig.base, "Ann").await;
+    select(&c, "#preset", "party-twelve").await;
+    click(&c, "details.more > summary").await;
+    select(&c, "#opt-manual", "true").await;
+    create(&c, 8, 60, "party-twelve", &["bot:casual"; 7]).await;
+    let mut cov = Covering::default();
+    let mut seen = std::collections::HashSet::new();
+    let mut claims = 0;
+    let mut covered = Vec::new();
+    let end = Instant::now() + Duration::from_secs(240);
+    while Instant::now() < end && claims < 4 {
+        let v = c.execute(COVER_JS, vec![]).await.unwrap();
+        cov.see(&v, &mut seen, 18.0);
+        let s = state(&c).await;
+        if s["over"] == true {
+            break;
+        }
+        if s["next"] == true {
+            click(&c, "#next-hand").await;
+        }
+        if s["claim"] == true && s["turn"] == "mine" {
+            claims += 1;
+            let mut o = Vec::new();
+            for other in ["#prompt", "#claim-form"] {
+                o.push(
+                    c.execute(&overlap_js(".board-wrap", other), vec![])
+                        .await
+                        .unwrap(),
+                );
+            }
+            let o = Value::Array(o);
+            if o.to_string().contains("overlap") {
+                covered.push(o.to_string());
+                if covered.len() == 1 {
+                    screenshot(&c, "eight-seats-claim-covered-390x844", (390, 844)).await;
+                }
+            }
+            if claims == 1 {
+                screenshot(&c, "eight-seats-claim-390x844", (390, 844)).await;
+                let cut = c.execute(HEAD_CUT_JS, vec![]).await.unwrap();
+                assert_eq!(cut, serde_json::json!([]), "eight seats: {cut}");
+            }
+        }
+        if !play_turn(&c, "eight seats, scored by hand").await {
+            tokio::time::sleep(Duration::from_millis(40)).await;
+        }
+    }
+    eprintln!("eight seats, scored by hand: {claims} claims, {cov:?}");
+    assert!(claims >= 1, "no claim to make in 240 s");
+    assert!(covered.is_empty(), "the board covers the prompt: {covered:?}");
+    assert_eq!(
+        (
+            cov.count_over_tiles,
+            cov.count_over_ends,
+            cov.bar_over_tiles,
+            cov.bar_over_ends
+        ),
+        (0, 0, 0, 0),
+        "eight seats: {cov:?}"
+    );
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}
+
+/// The parts of the table's heading cut short or running out of the window (with the CSS that
+/// decides it).
+const HEAD_CUT_JS: &str = "return [...document.querySelectorAll('.table-head h1, .table-head details.rules > summary')]
+  .filter((e) => e.scrollWidth > e.clientWidth + 0.5 || e.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .map((e) => { const c = getComputedStyle(e); return `${e.tagName}: ${e.textContent} (${e.scrollWidth} in ${e.clientWidth}; ${c.whiteSpace} ${c.textOverflow} ${c.overflow})`; });";
+
+/// The board's height, in CSS pixels.
+const BOARD_HEIGHT_JS: &str = "return document.querySelector('#board').getBoundingClientRect().height;";
+
+/// A four-seat table on a phone with a long name at it: the heading and the rules' line are
+/// not cut short (issue item 14); opening Hint leaves the board its height (item 24: it went
+/// from 430 to 270 px); and after a reload, the first tap on the page starts the sound without
+/// a warning in the console (item 13: "The AudioContext was not allowed to start", six times).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_table_keeps_its_heading_its_board_and_a_quiet_console() {
+    let Some(browsers) = browsers() else { return };
+    let rig = Rig::new(
+        &browsers,
+        Duration::from_millis(100),
+        Duration::from_secs(10),
+        |_| {},
+    )
+    .await;
+    let c = rig.driver.session(390, 844).await.unwrap();
+    guest(&c, &rig.base, "Grace Hopper").await;
+    let id = create(&c, 4, 100, "five-up", &["bot:casual"; 3]).await;
+    wait_js(
+        &c,
+        "return document.querySelector('.table-page').dataset.status === 'playing' && !!document.querySelector('#hand .hand-tile');",
+        Duration::from_secs(20),
+        "the first hand",
+    )
+    .await;
+    let cut = c.execute(HEAD_CUT_JS, vec![]).await.unwrap();
+    screenshot(&c, "phone-heading-four-seats-390x844", (390, 844)).await;
+    let mut problems = Vec::new();
+    if cut != serde_json::json!([]) {
+        problems.push(format!("14: cut short on a phone: {cut}"));
+    }
+    // Who leads, and why, names a computer player by its icon too.
+    let lead = c
+        .execute(
+            "const n = document.querySelector('#lead-note'); return n ? n.innerText : '';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    if lead.as_str().unwrap_or("").contains("(computer)") {
+        problems.push(format!("15: the lead's note: {lead}"));
+    }
+    hand_in_view(&c, "the heading on two lines").await;
+    // Hint on a phone: the board keeps its height.
+    play_until(&c, "const s = document.querySelector('.table-page'); return s.dataset.turn === 'mine' && document.querySelectorAll('#hand .hand-tile.playable').length >= 2;", true, Duration::from_secs(90), "a turn with a choice").await;
+    let before = c
+        .execute(BOARD_HEIGHT_JS, vec![])
+        .await
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    click(&c, "#hint").await;
+    wait_js(
+        &c,
+        "return document.querySelectorAll('.hint-tag').length >= 2 && !!document.querySelector('.hint-panel');",
+        Duration::from_secs(20),
+        "the hint",
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after = c
+        .execute(BOARD_HEIGHT_JS, vec![])
+        .await
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    screenshot(&c, "phone-hint-390x844", (390, 844)).await;
+    eprintln!("the board on a phone: {before:.0} px high, {after:.0} px with the hint open");
+    if after < before - 40.0 {
+        problems.push(format!(
+            "24: the hint shrank the board from {before:.0} to {after:.0} px"
+        ));
+    }
+    hand_in_view(&c, "with the hint").await;
+    // Its evaluation, in full, one tap away.
+    let full = c
+        .execute(
+            "const d = document.querySelector('.hint-panel'); if (d.tagName === 'DETAILS' && !d.open) d.querySelector('summary').click(); return d.querySelectorAll('ol li').length;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(full.as_u64().unwrap() >= 2, "the hint's list: {full}");
+    // A reload, then the first tap: no warning about the sound.
+    c.goto(&format!("{}/table/{id}", rig.base)).await.unwrap();
+    wait_js(
+        &c,
+        "return !!document.querySelector('#hand .hand-tile');",
+        Duration::from_secs(20),
+        "the table after a reload",
+    )
+    .await;
+    let _ = rig.driver.console_messages(&c).await;
+    let at = c
+        .execute(
+            "const b = document.querySelector('.table-head h1').getBoundingClientRect(); return [b.left + 10, b.top + b.height / 2];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    for _ in 0..3 {
+        fiveup_e2e::tap(&c, at[0].as_f64().unwrap(), at[1].as_f64().unwrap()).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let audio: Vec<String> = rig
+        .driver
+        .console_messages(&c)
+        .await
+        .into_iter()
+        .map(|(_, m)| m)
+        .filter(|m| m.contains("AudioContext"))
+        .collect();
+    if !audio.is_empty() {
+        problems.push(format!("13: the console after a tap: {audio:?}"));
+    }
+    let started = c
+        .execute("return navigator.userActivation.hasBeenActive;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(started, true, "the taps counted as a gesture");
+    assert!(problems.is_empty(), "{problems:#?}");
+    c.close().await.unwrap();
+    rig.server.shutdown().await;
+}

@@ -1,6 +1,6 @@
 // The layout drawn in SVG: tiles where geometry.js puts them, open ends marked, zoomed to fit.
 import { h, s } from './dom.js';
-import { layoutGeometry, boardLimits, boardView } from './geometry.js';
+import { layoutGeometry, boardLimits, boardView, MIN_UNIT, LEGIBLE_SIX } from './geometry.js';
 import { tileGroup, tileWords } from './tiles.js';
 
 export const ARM_NAMES = { W: 'west', E: 'east', N: 'north', S: 'south' };
@@ -32,7 +32,7 @@ export const armName = (a) => ARM_NAMES[a] || sproutNames.get(String(a)) || 'a s
  * `MIN_UNIT`, and the player zooms and pans it (buttons, drag, pinch, keys; `attachZoom`).
  */
 export function renderBoard(svg, tree, opts = {}) {
-  const { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, order, fly, waiting = [], wind = false, set = 6, zoomable = false } = opts;
+  const { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, order, fly, waiting = [], wind = false, set = 6, zoomable = false, avoid = null } = opts;
   learnArms(tree);
   const rect = svg.getBoundingClientRect();
   const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
@@ -41,10 +41,21 @@ export function renderBoard(svg, tree, opts = {}) {
   const minW = aspect >= 1 ? 12 : 8;
   const minH = aspect >= 1 ? 7 : 9;
   const last = geo.tiles.find((t) => t.tile === lastTile);
+  // The box over the board's top-right corner (the count): what is drawn stays out from under
+  // it when the whole layout shows.
+  const box = avoid && !avoid.hidden && avoid.getClientRects().length ? avoid.getBoundingClientRect() : null;
+  const items = [...geo.tiles.map((t) => [t.x, t.y, t.horizontal ? 1 : 0.5, t.horizontal ? 0.5 : 1, t === last]), ...geo.ends.map((e) => [e.x, e.y, 0.5, 0.5, true])];
+  // The ends offered for a play stay in view whatever the size; otherwise every open end,
+  // down to the size at which the set's tiles still read (double-six halves have at most six
+  // spots: 14 px; the bigger sets' up to twelve: MIN_UNIT).
+  const offered = targets.size ? geo.ends.filter((e) => targets.has(e.arm)) : [];
+  const open = offered.length ? offered : geo.ends.filter((e) => !e.waiting);
   const view = boardView(geo.bbox, rect.width, rect.height, {
     minW, minH, focus: last ? [last.x, last.y] : null,
-    zoom: zoomable ? svg.fiveupZoom || null : { fit: true }, slack: zoomable ? 44 : 0,
-    show: targets.size ? geo.ends.filter((e) => targets.has(e.arm)).map((e) => [e.x, e.y]) : null,
+    zoom: zoomable ? svg.fiveupZoom || null : { fit: true },
+    show: open.length ? open.map((e) => [e.x, e.y]) : null, offered: offered.length > 0,
+    floor: set <= 6 ? LEGIBLE_SIX : MIN_UNIT,
+    avoid: box ? { w: rect.right - box.left + 2, h: box.bottom - rect.top + 2 } : null, items,
   });
   const vb = view.vb;
   svg.setAttribute('viewBox', vb.map((v) => v.toFixed(3)).join(' '));
@@ -127,8 +138,7 @@ export function resetZoom(svg) { svg.fiveupZoom = null; }
  * zoom out, fit the whole layout, follow play), dragging with a finger or the mouse, pinching,
  * Ctrl and the wheel (a trackpad's pinch), and the keys on the focused board (arrows pan,
  * + and - zoom, 0 fits). The bar of buttons shows while the layout is shown in part, or once
- * the player has zoomed; the view may then pan past the layout's bottom edge by the bar's
- * height (`boardView`'s `slack`), so nothing stays under it.
+ * the player has zoomed, in a strip of its own under the board (nothing is drawn under it).
  */
 function attachZoom(svg) {
   const view = () => svg.fiveupView;
@@ -222,6 +232,14 @@ function attachZoom(svg) {
   // Only while the layout is shown in part (or the player has zoomed): a bar over a board that
   // shows everything would only hide part of it.
   bar.hidden = !svg.fiveupZoom && v.whole;
+  // The bar has a strip of its own under the board (style.css: .zoom-strip), so it covers no
+  // tile: the board is that much shorter while the bar shows.
+  // The strip changes the board's size, so it changes after this drawing (which may run in the
+  // table's ResizeObserver): the next frame measures the new size and draws again.
+  const wrap = svg.parentElement;
+  if (wrap && wrap.classList.contains('zoom-strip') === bar.hidden) {
+    requestAnimationFrame(() => wrap.classList.toggle('zoom-strip', !bar.hidden));
+  }
   bar.querySelector('#zoom-follow').hidden = !svg.fiveupZoom;
   bar.querySelector('#zoom-fit').disabled = v.whole;
   bar.querySelector('#zoom-out').disabled = v.whole;

@@ -272,6 +272,13 @@ export function turnLimits(aspect, width = 0, height = 0) {
 export const MIN_UNIT = 18;
 
 /**
+ * The smallest half-tile at which a double-six layout is shown whole rather than in part when
+ * that keeps every open end in view: its halves carry at most six spots, which still read at
+ * 14 px, where the bigger sets' up to twelve need `MIN_UNIT`.
+ */
+export const LEGIBLE_SIX = 14;
+
+/**
  * The layout options for a board of `width` x `height` pixels (`turnLimits`). `wind`: the
  * layout never spins (its two arms wind in rows, `layoutGeometry`); `setTiles`: how many tiles
  * the set has. A winding layout's rows are as long as holds the whole set in the board's
@@ -288,42 +295,117 @@ export function boardLimits(width, height, { wind = false, setTiles = 28 } = {})
 }
 
 /**
+ * The whole layout fitted to a board of `width` x `height` pixels, keeping the tiles and end
+ * markers out from under a box in its top-right corner (`avoid`: `{w, h}` in pixels, the count
+ * box) when they would lie under it: the layout is then fitted beside the box or below it,
+ * whichever keeps the tiles larger, as long as half a tile stays at `floor` pixels or more.
+ * `items`: `[x, y, halfWidth, halfHeight, key]` in layout units, each tile and end marker
+ * (`key`: an open end or the newest tile, kept from under the box in a window too).
+ * Returns `{vb, unit}`.
+ */
+export function fitAvoiding(bbox, width, height, { minW = 12, minH = 7, margin = 0.6, avoid = null, items = null, floor = 0 } = {}) {
+  const aspect = width > 0 && height > 0 ? width / height : 1.6;
+  const fit = fitViewBox(bbox, { aspect, minW, minH, margin });
+  const unit = width > 0 ? width / fit[2] : 0;
+  if (!avoid || !items || !items.length || !(width > 0 && height > 0) || !(avoid.w > 0 && avoid.h > 0)) return { vb: fit, unit };
+  if (!underBox(fit, unit, width, avoid, items)) return { vb: fit, unit };
+  // Fitted into the part of the board beside the box (its full height) or below it (its full
+  // width), then widened back to the whole board.
+  const bw = bbox.maxX - bbox.minX + 2 * margin;
+  const bh = bbox.maxY - bbox.minY + 2 * margin;
+  const cx = (bbox.minX + bbox.maxX) / 2;
+  const cy = (bbox.minY + bbox.maxY) / 2;
+  const parts = [
+    { w: width - avoid.w, h: height, dx: 0, dy: 0 },
+    { w: width, h: height - avoid.h, dx: 0, dy: avoid.h },
+  ].filter((p) => p.w > 0 && p.h > 0).map((p) => {
+    // Never larger than the plain fit (a short layout is not blown up).
+    const u = Math.min(p.w / bw, p.h / bh, unit);
+    const px = p.dx + p.w / 2;
+    const py = p.dy + p.h / 2;
+    return { vb: [cx - px / u, cy - py / u, width / u, height / u], unit: u };
+  }).filter((p) => p.unit >= floor && !underBox(p.vb, p.unit, width, avoid, items));
+  if (!parts.length) return { vb: fit, unit };
+  return parts.reduce((a, b) => (b.unit > a.unit ? b : a));
+}
+
+/** Whether any of `items` lies under the top-right box `avoid` in the view `vb` at `unit`. */
+function underBox(vb, unit, width, avoid, items) {
+  const x0 = vb[0] + (width - avoid.w) / unit;
+  const y1 = vb[1] + avoid.h / unit;
+  return items.some(([x, y, hw, hh]) => x + hw > x0 && y - hh < y1);
+}
+
+/**
  * What the board shows, on a board of `width` x `height` pixels: the whole layout zoomed to fit
- * (`fitViewBox`) while that keeps half a tile at `minUnit` pixels or more; otherwise a window at
- * `minUnit` centred on `focus` (the tile just laid), which the player pans and zooms. `zoom`:
- * the player's own view, `{unit, cx, cy}` (pixels per unit and the centre), or `{fit: true}`
- * for the whole layout at any size. A view never strays past the layout's edges, except by
- * `slack` pixels below it (room to pan the last row out from under the zoom buttons).
+ * (`fitAvoiding`: out from under the count box) while that keeps half a tile at `minUnit` pixels
+ * or more; otherwise a window at `minUnit` centred on `focus` (the tile just laid), which the
+ * player pans and zooms. `show`: points to keep in view (the ends offered for a play, or every
+ * open end): the automatic view zooms out as far as they need, to the whole layout at most, and
+ * with `offered` false no further than `floor` pixels a half-tile (the ends of a layout too big
+ * to read whole are then left to panning). `zoom`: the player's own view, `{unit, cx, cy}`
+ * (pixels per unit and the centre), or `{fit: true}` for the whole layout at any size. A view
+ * never strays past the layout's edges, except by `slack` pixels below it.
  * Returns `{vb, unit, fitUnit, whole}` (`whole`: everything is in view).
  */
-export function boardView(bbox, width, height, { minUnit = MIN_UNIT, focus = null, zoom = null, minW = 12, minH = 7, margin = 0.6, slack = 0, show = null } = {}) {
+export function boardView(bbox, width, height, { minUnit = MIN_UNIT, focus = null, zoom = null, minW = 12, minH = 7, margin = 0.6, slack = 0, show = null, offered = true, floor = minUnit, avoid = null, items = null } = {}) {
   const aspect = width > 0 && height > 0 ? width / height : 1.6;
   const fit = fitViewBox(bbox, { aspect, minW, minH, margin });
   const fitUnit = width > 0 ? width / fit[2] : minUnit;
-  if (zoom && zoom.fit) return { vb: fit, unit: fitUnit, fitUnit, whole: true };
+  const whole = () => {
+    const f = fitAvoiding(bbox, width, height, { minW, minH, margin, avoid, items, floor: Math.min(floor, 0.8 * fitUnit) });
+    return { vb: f.vb, unit: f.unit || fitUnit, fitUnit, whole: true };
+  };
+  if (zoom && zoom.fit) return whole();
   let unit = zoom ? zoom.unit : minUnit;
-  if (!zoom && fitUnit >= minUnit) return { vb: fit, unit: fitUnit, fitUnit, whole: true };
-  // The automatic view keeps every point of `show` (the ends offered for a play) in view:
-  // centred on them, and zoomed out as far as it takes (to the whole layout at most).
+  if (!zoom && fitUnit >= minUnit) return whole();
+  // The automatic view keeps every point of `show` in view: centred on them, and zoomed out as
+  // far as it takes (to the whole layout at most; not below `floor` for ends not offered).
   if (!zoom && show && show.length && width > 0 && height > 0) {
     const xs = show.map((p) => p[0]);
     const ys = show.map((p) => p[1]);
     const spanX = Math.max(...xs) - Math.min(...xs) + 2;
     const spanY = Math.max(...ys) - Math.min(...ys) + 2;
-    unit = Math.min(unit, width / spanX, height / spanY);
-    focus = [(Math.max(...xs) + Math.min(...xs)) / 2, (Math.max(...ys) + Math.min(...ys)) / 2];
+    const need = Math.min(width / spanX, height / spanY);
+    if (need < unit && (offered || need >= floor || fitUnit >= floor)) {
+      unit = Math.max(need, offered ? 0 : Math.min(fitUnit, floor));
+      focus = [(Math.max(...xs) + Math.min(...xs)) / 2, (Math.max(...ys) + Math.min(...ys)) / 2];
+    }
   }
-  if (unit <= fitUnit) return { vb: fit, unit: fitUnit, fitUnit, whole: true };
+  if (unit <= fitUnit) return whole();
   unit = Math.min(unit, 4 * Math.max(minUnit, fitUnit));
   const w = width / unit;
   const hgt = height / unit;
   const centre = [(bbox.minX + bbox.maxX) / 2, (bbox.minY + bbox.maxY) / 2];
   let [cx, cy] = zoom ? [zoom.cx, zoom.cy] : focus || centre;
   const keep = (c, lo, hi, span) => (span >= hi - lo ? (lo + hi) / 2 : Math.min(hi - span / 2, Math.max(lo + span / 2, c)));
-  cx = keep(cx, bbox.minX - margin, bbox.maxX + margin, w);
-  cy = keep(cy, bbox.minY - margin, bbox.maxY + margin + slack / unit, hgt);
-  const whole = w >= bbox.maxX - bbox.minX && hgt >= bbox.maxY - bbox.minY;
-  return { vb: [cx - w / 2, cy - hgt / 2, w, hgt], unit, fitUnit, whole };
+  // The view may pan past the layout's right and top edges by the box's size, so what lies
+  // under the box can be brought out from under it.
+  const boxW = avoid ? avoid.w / unit : 0;
+  const boxH = avoid ? avoid.h / unit : 0;
+  cx = keep(cx, bbox.minX - margin, bbox.maxX + margin + boxW, w);
+  cy = keep(cy, bbox.minY - margin - boxH, bbox.maxY + margin + slack / unit, hgt);
+  // The automatic window keeps the open ends and the newest tile (`items` marked as such) out
+  // from under the box: it moves the view the shorter way that keeps them all in view.
+  // First every tile and end (a window that shows nearly everything has room to move), else
+  // the key ones.
+  if (!zoom && avoid && items) {
+    const key = items.filter((it) => it[4]);
+    const inView = (x, y) => key.every(([px, py]) => px >= x - w / 2 && px <= x + w / 2 && py >= y - hgt / 2 && py <= y + hgt / 2);
+    const under = (list, x, y) => list.filter(([px, py, hw, hh]) => px + hw > x - w / 2 && px - hw < x + w / 2 && py + hh > y - hgt / 2 && py - hh < y + hgt / 2
+      && px + hw > x + w / 2 - boxW && py - hh < y - hgt / 2 + boxH);
+    for (const list of [items, key]) {
+      const now = under(list, cx, cy);
+      if (!now.length) break;
+      const sx = Math.max(...now.map(([px, , hw]) => px + hw - (cx + w / 2 - boxW)));
+      const sy = Math.max(...now.map(([, py, , hh]) => cy - hgt / 2 + boxH - (py - hh)));
+      const tries = [[cx + sx, cy], [cx, cy - sy]].sort((a, b) => (Math.abs(a[0] - cx) + Math.abs(a[1] - cy)) - (Math.abs(b[0] - cx) + Math.abs(b[1] - cy)));
+      const ok = tries.find(([x, y]) => !under(list, x, y).length && inView(x, y));
+      if (ok) { [cx, cy] = ok; break; }
+    }
+  }
+  const all = w >= bbox.maxX - bbox.minX && hgt >= bbox.maxY - bbox.minY;
+  return { vb: [cx - w / 2, cy - hgt / 2, w, hgt], unit, fitUnit, whole: all };
 }
 
 /** Whether two placed tiles overlap (for tests). */

@@ -219,6 +219,25 @@ export async function tablePage(main, { params: [id], query, app }) {
   };
   document.addEventListener('keydown', onKey);
 
+  // The hint's evaluation: its best play on one line, the whole list below it. On a phone the
+  // list starts folded (one tap opens it), so the board keeps its height; wider windows show
+  // it open. The choice is kept for the rest of the page's life once the player makes it.
+  const hintPanel = (...body) => {
+    const best = st.hint.evals[0];
+    if (!opened.has('hint-chosen')) {
+      if (window.matchMedia('(max-width: 480px)').matches) opened.delete('hint'); else opened.add('hint');
+    }
+    const d = h('details', { class: 'hint-panel', open: opened.has('hint') },
+      h('summary', {}, h('h2', { id: 'hint-h' }, 'Hint'),
+        best ? h('span', { class: 'hint-best' }, ` · best: ${actionWords(best.action)}, ${best.mean >= 0 ? '+' : ''}${best.mean.toFixed(1)}`) : null),
+      ...body);
+    d.addEventListener('toggle', () => {
+      if (d.open === opened.has('hint')) return;
+      opened.add('hint-chosen');
+      if (d.open) opened.add('hint'); else opened.delete('hint');
+    });
+    return d;
+  };
   const askHint = () => {
     // A forced move has nothing to weigh: no hint for it.
     if (!st.view || (st.view.legal || []).length < 2 || st.hintPending) return;
@@ -319,10 +338,11 @@ export async function tablePage(main, { params: [id], query, app }) {
     const leadTarget = st.selected && legalFor(st.selected).some((l) => l.arm == null);
     const last = [...(v.history || [])].reverse().find((e) => e.kind === 'play');
     const fly = st.fly && st.fly.version === st.version ? st.fly : null;
-    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly, waiting: v.waiting || [], wind: v.table.rules.spinner === 'none', set: v.table.rules.set || 6, zoomable: true });
     el.count.replaceChildren(h('span', { class: 'label' }, 'Count'), h('span', { class: 'value', 'aria-label': `count ${v.count}` }, String(v.count)));
     // Games whose plays score nothing (Cross Dominoes, Draw, Block) have no count to watch.
     el.count.hidden = v.table.rules.play_scoring === 'none';
+    // The count box sits over the board's corner: the layout is drawn out from under it.
+    renderBoard(el.board, v.layout, { openEnds: v.open_ends, targets, onEnd: (arm) => chooseEnd(arm), lastTile: last?.tile, leadTarget, order: playOrder(v.history), fly, waiting: v.waiting || [], wind: v.table.rules.spinner === 'none', set: v.table.rules.set || 6, zoomable: true, avoid: el.count });
     const mustDraw = v.to_move === v.you && legal.length > 0 && legal.every((l) => l.action === 'D');
     const prompt = promptText(v);
     const tiles = v.my_tiles || [];
@@ -336,7 +356,7 @@ export async function tablePage(main, { params: [id], query, app }) {
       v.you != null && v.to_move === v.you && legal.length ? h('p', { class: 'clock my-clock', id: 'my-clock', 'data-since': clock.since }, 'Your time on this turn: ', h('span', { class: 'clock-t' }, clockText(clock.since, 0))) : null,
       // Before the lead: who leads and why (the lot, or the tile shown for the lead).
       (v.phase === 'play' || v.phase === 'claim') && v.layout && !v.layout.root && v.leader != null
-        ? h('p', { class: 'lead-note', id: 'lead-note' }, v.shown_tile ? tileSvg(v.shown_tile) : null, ` ${leadWords(v.table.seats, v.leader, v.lead_kind, v.shown_tile, v.table.rules)}.`) : null,
+        ? h('p', { class: 'lead-note', id: 'lead-note' }, v.shown_tile ? tileSvg(v.shown_tile) : null, ' ', withIcons(`${leadWords(v.table.seats, v.leader, v.lead_kind, v.shown_tile, v.table.rules)}.`)) : null,
       // Cross Dominoes: only the cross's sides are open until it is complete.
       v.cross_pending && v.layout && v.layout.root
         ? h('p', { class: 'note', id: 'cross-note' }, 'Cross first: the sides of the first double are filled before any line grows; the marked ends wait.') : null,
@@ -380,9 +400,8 @@ export async function tablePage(main, { params: [id], query, app }) {
         v.you != null ? h('span', { class: 'my-score', id: 'my-score' }, `${v.table.rules.partnerships ? 'Your side' : 'You'}: ${v.scores[v.sides[v.you]] ?? 0} pts`) : null,
         // The last hand's result, reopened from here: in the row, so it never covers a control.
         resultButton(v)),
-      st.hint ? h('section', { class: 'hint-panel', 'aria-labelledby': 'hint-h' },
-        h('h2', { id: 'hint-h' }, 'The expert\'s evaluation'),
-        h('p', { class: 'unit' }, `What each play is worth to your side over the rest of the hand, ${valueUnit(v.table.rules, v.scores)}, on average over the deals the expert imagined, best first:`),
+      st.hint ? hintPanel(
+        h('p', { class: 'unit' }, `The expert's evaluation: what each play is worth to your side over the rest of the hand, ${valueUnit(v.table.rules, v.scores)}, on average over the deals the expert imagined, best first:`),
         h('ol', {}, st.hint.evals.map((e, i) => h('li', { class: i === 0 ? 'best' : '' },
           h('strong', {}, actionWords(e.action)), `: ${e.mean >= 0 ? '+' : ''}${e.mean.toFixed(1)}`,
           i > 0 ? h('span', { class: 'loss' }, ` (${(st.hint.evals[0].mean - e.mean).toFixed(1)} worse)`) : ' (best)'))),
@@ -618,9 +637,17 @@ export async function tablePage(main, { params: [id], query, app }) {
     if (sound.ctx || typeof AudioContext === 'undefined') return;
     try { sound.ctx = new AudioContext(); } catch (_) { sound.ctx = null; }
   };
-  const gesture = () => { startAudio(); if (sound.ctx?.state === 'suspended') sound.ctx.resume().catch(() => {}); if (sound.ctx) { document.removeEventListener('pointerdown', gesture, true); document.removeEventListener('keydown', gesture, true); } };
-  document.addEventListener('pointerdown', gesture, true);
-  document.addEventListener('keydown', gesture, true);
+  // A touch counts as a gesture only when the finger lifts (a pointerdown from a finger does
+  // not, and an AudioContext made then is refused with a warning): the audio starts on the
+  // events that do count, and only once the page has had one.
+  const GESTURES = ['pointerup', 'click', 'keydown'];
+  const gesture = () => {
+    if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return;
+    startAudio();
+    if (sound.ctx?.state === 'suspended') sound.ctx.resume().catch(() => {});
+    if (sound.ctx) GESTURES.forEach((g) => document.removeEventListener(g, gesture, true));
+  };
+  GESTURES.forEach((g) => document.addEventListener(g, gesture, true));
   const chime = () => {
     if (!sound.on) return;
     // A page reached by a click in the app (the lobby's buttons) has had its gesture already.
@@ -789,7 +816,14 @@ export async function tablePage(main, { params: [id], query, app }) {
     if (st.dealAt) maybeSendSeed();
     if (st.waitSince && !document.getElementById('offer-computers') && Date.now() - st.waitSince >= WAIT_OFFER_MS && st.view?.table.status === 'waiting') render();
   }, 500);
-  const ro = new ResizeObserver(() => { if (st.view) renderPlayArea(); });
+  // Redrawn in the next frame, not inside the observer's callback: a redraw can change the
+  // board's size again (the zoom bar's strip, the prompt's lines), which inside the callback
+  // would be a resize loop.
+  let resizeFrame = 0;
+  const ro = new ResizeObserver(() => {
+    if (resizeFrame) return;
+    resizeFrame = requestAnimationFrame(() => { resizeFrame = 0; if (st.view) renderPlayArea(); });
+  });
   ro.observe(el.board);
 
   try { st.info = await api.table(id); } catch (e) {
@@ -897,9 +931,9 @@ export async function tablePage(main, { params: [id], query, app }) {
     window.removeEventListener('resize', placeTable);
     conn.close();
     ro.disconnect();
+    cancelAnimationFrame(resizeFrame);
     document.removeEventListener('keydown', onKey);
-    document.removeEventListener('pointerdown', gesture, true);
-    document.removeEventListener('keydown', gesture, true);
+    GESTURES.forEach((g) => document.removeEventListener(g, gesture, true));
     sound.ctx?.close().catch(() => {});
     window.removeEventListener('pointermove', onPointerMove);
     window.removeEventListener('pointerup', onPointerUp);
