@@ -1106,3 +1106,366 @@ async fn the_games_badge_follows_the_websocket() {
     bob.close().await.unwrap();
     server.shutdown().await;
 }
+
+/// The contrast ratio (WCAG) of the text of the first element matching `css` against what lies
+/// under it: its colour with the opacity of it and its ancestors, over the first background
+/// below it that is not transparent (the page's when none is). Answers `[ratio, colours]`.
+const CONTRAST_JS: &str = r#"
+const el = document.querySelector(arguments[0]);
+if (!el) return null;
+const rgba = (s) => { const m = s.match(/rgba?\(([^)]+)\)/); const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+let alpha = 1;
+let bg = null;
+for (let e = el; e; e = e.parentElement) {
+  const cs = getComputedStyle(e);
+  alpha *= Number(cs.opacity);
+  if (!bg && e !== el && rgba(cs.backgroundColor)[3] > 0) bg = rgba(cs.backgroundColor);
+}
+if (!bg) bg = rgba(getComputedStyle(document.body).backgroundColor);
+const fg = rgba(getComputedStyle(el).color);
+const a = fg[3] * alpha;
+const mix = [0, 1, 2].map((i) => fg[i] * a + bg[i] * (1 - a));
+const lum = (c) => { const v = c.map((x) => { x /= 255; return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; }); return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };
+const [l1, l2] = [lum(mix), lum(bg)].sort((x, y) => y - x);
+return [(l1 + 0.05) / (l2 + 0.05), `text ${mix.map(Math.round)} on ${bg.slice(0, 3)}`];
+"#;
+
+/// A correspondence table says so wherever a person meets it (the lobby's list, the waiting
+/// panel, the invitation, the table's heading), and in play shows the time left on the move
+/// and its deadline as a date, for the player to move and on the other's card for them; no
+/// "a computer plays for them" countdown there (nothing takes over at a correspondence table),
+/// and an absent player's dimmed name keeps a contrast of 4.5:1 in both themes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_correspondence_table_says_so_and_shows_the_deadline_of_the_move() {
+    let browsers = match Browsers::find() {
+        Ok(b) => b,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return;
+        }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let clock = fiveup_server::correspondence::Clock::manual(MONDAY_9);
+    let c2 = clock.clone();
+    let server = start_server_with(
+        dir.path(),
+        Duration::ZERO,
+        Duration::from_millis(30),
+        move |cfg| {
+            cfg.clock = c2;
+            cfg.correspondence.tick = Duration::from_millis(20);
+            // Live tables hand an away player's seat to a computer after this long; a
+            // correspondence table never does.
+            cfg.takeover = Some(Duration::from_secs(60));
+        },
+    )
+    .await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let ann = driver.session(1366, 900).await.unwrap();
+    let bob = driver.session(1366, 900).await.unwrap();
+    guest_in(&ann, &base, "Ann").await;
+    guest_in(&bob, &base, "Bob").await;
+    // A listed table with an open seat (the lobby and the waiting panel), and an unlisted one
+    // kept for a friend by invitation.
+    let made = page_fetch(
+        &ann,
+        "POST",
+        "/api/tables",
+        json!({"rules": "five-up players=2 target=50",
+               "seats": [{"kind": "me"}, {"kind": "invite"}],
+               "correspondence": {"per_move_hours": 72}}),
+    )
+    .await;
+    assert_eq!(made["status"], 201, "{made}");
+    let info = serde_json::from_str::<Value>(made["body"].as_str().unwrap()).unwrap();
+    let table = info["id"].as_str().unwrap().to_string();
+    assert_eq!(
+        info["correspondence"],
+        json!({"per_move_hours": 72, "no_weekends": false, "vacation": false}),
+        "the table says its clock: {info}"
+    );
+    let invite = info["invites"][0]["path"].as_str().unwrap().to_string();
+    ann.goto(&format!("{base}/table/{table}")).await.unwrap();
+    let waiting = wait_js(
+        &ann,
+        "const n = document.getElementById('corr-note'); const b = document.getElementById('corr-badge');
+         return n && b ? [n.textContent, b.textContent] : null;",
+        Duration::from_secs(20),
+        "the waiting panel",
+    )
+    .await;
+    assert!(
+        waiting[0]
+            .as_str()
+            .unwrap()
+            .starts_with("Correspondence · 3 days a move: each player has 3 days for each move"),
+        "{waiting}"
+    );
+    assert_eq!(waiting[1], "Correspondence · 3 days a move");
+    for (w, h) in [(390, 844), (1366, 900), (1920, 1080)] {
+        shot(&ann, &format!("corr-waiting-{w}x{h}"), w, h).await;
+    }
+    bob.goto(&format!("{base}{invite}")).await.unwrap();
+    let heading = wait_js(
+        &bob,
+        "const h = document.getElementById('wait-h'); return h && document.getElementById('join-invite') ? h.textContent : '';",
+        Duration::from_secs(20),
+        "the invitation",
+    )
+    .await;
+    assert_eq!(
+        heading,
+        "Ann invited you to a game of Five Up by correspondence (3 days a move)"
+    );
+    for (w, h) in [(390, 844), (1366, 900), (1920, 1080)] {
+        shot(&bob, &format!("corr-invitation-{w}x{h}"), w, h).await;
+    }
+    fiveup_e2e::set_viewport(&bob, 1366, 900).await.unwrap();
+    fiveup_e2e::set_viewport(&ann, 1366, 900).await.unwrap();
+    click(&bob, "#join-invite").await;
+    // Play starts: whoever is to move sees the time left and the deadline (Monday 09:00 and
+    // three days: Thursday 09:00 UTC), not a counting-up timer.
+    let state = |c: &fantoccini::Client| {
+        let c = c.clone();
+        async move { c.execute(TABLE_STATE_JS, vec![]).await.unwrap() }
+    };
+    let mut mover = None;
+    for _ in 0..500 {
+        if state(&ann).await["turn"] == "mine" {
+            mover = Some(0);
+        } else if state(&bob).await["turn"] == "mine" {
+            mover = Some(1);
+        }
+        if mover.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    let people = [&ann, &bob];
+    let first = mover.expect("someone to move");
+    let (mover, other) = (people[first], people[1 - first]);
+    let due = "2026-11-26T09:00:00.000Z";
+    let mine = wait_js(
+        mover,
+        "const c = document.getElementById('my-clock'); const t = c && c.querySelector('time');
+         return t ? [c.textContent, t.getAttribute('datetime')] : null;",
+        Duration::from_secs(20),
+        "the mover's clock",
+    )
+    .await;
+    let text = mine[0].as_str().unwrap();
+    assert!(
+        text.starts_with("Your move: 3 days 0 h left · due ")
+            || text.starts_with("Your move: 2 days 23 h left · due "),
+        "{mine}"
+    );
+    assert!(!text.contains("Your time on this turn"), "{mine}");
+    assert_eq!(mine[1], due, "{mine}");
+    // The other sees the mover's card: their move, the time left and the deadline; once the
+    // mover is away, still no computer is said to take over.
+    mover.goto(&format!("{base}/games")).await.unwrap();
+    let card = wait_js(
+        other,
+        "const c = document.querySelector('.opp.away.turn'); const t = c && c.querySelector('.corr-move time');
+         return t ? [c.textContent, t.getAttribute('datetime')] : null;",
+        Duration::from_secs(20),
+        "the absent mover's card",
+    )
+    .await;
+    let text = card[0].as_str().unwrap();
+    assert!(
+        text.contains("their move: 3 days 0 h left · due ")
+            || text.contains("their move: 2 days 23 h left · due "),
+        "{card}"
+    );
+    assert!(!text.contains("computer"), "{card}");
+    assert_eq!(card[1], due, "{card}");
+    // Three hours later (the server's clock) the page, opened again, says 2 days 21 h.
+    clock.advance(3 * HOUR);
+    other.refresh().await.unwrap();
+    let later = wait_js(
+        other,
+        "const c = document.querySelector('.opp.away.turn .corr-move'); return c && c.querySelector('time') ? c.textContent : '';",
+        Duration::from_secs(20),
+        "the card after three hours",
+    )
+    .await;
+    assert!(
+        later.as_str().unwrap().starts_with("their move: 2 days 2"),
+        "{later}"
+    );
+    // The absent player's dimmed name: 4.5:1 or more in the light and the dark theme.
+    for (scheme, name) in [("light", "light"), ("dark", "dark")] {
+        other
+            .issue_cmd(Cdp(
+                "Emulation.setEmulatedMedia",
+                json!({"features": [{"name": "prefers-color-scheme", "value": scheme}]}),
+            ))
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let ratio = other
+            .execute(CONTRAST_JS, vec![json!(".opp.away .name")])
+            .await
+            .unwrap();
+        eprintln!("contrast of the absent player's name, {name} theme: {ratio}");
+        assert!(
+            ratio[0].as_f64().unwrap() >= 4.5,
+            "the absent name's contrast in the {name} theme: {ratio}"
+        );
+        for (w, h) in [(390, 844), (1366, 900), (1920, 1080)] {
+            shot(other, &format!("corr-table-away-{name}-{w}x{h}"), w, h).await;
+        }
+        fiveup_e2e::set_viewport(other, 1366, 900).await.unwrap();
+    }
+    other
+        .issue_cmd(Cdp(
+            "Emulation.setEmulatedMedia",
+            json!({"features": [{"name": "prefers-color-scheme", "value": "light"}]}),
+        ))
+        .await
+        .unwrap();
+    // The mover comes back and moves: the other's own clock now shows their deadline, three
+    // days from the move (Monday 12:00 and three days).
+    mover.goto(&format!("{base}/table/{table}")).await.unwrap();
+    wait_js(
+        mover,
+        "return !!document.querySelector('#my-clock time');",
+        Duration::from_secs(20),
+        "the mover back at the table",
+    )
+    .await;
+    for (w, h) in [(390, 844), (1366, 900), (1920, 1080)] {
+        shot(mover, &format!("corr-table-mine-{w}x{h}"), w, h).await;
+    }
+    fiveup_e2e::set_viewport(mover, 1366, 900).await.unwrap();
+    assert!(move_once(mover).await, "the mover moved");
+    let theirs = wait_js(
+        other,
+        "const c = document.getElementById('my-clock'); const t = c && c.querySelector('time');
+         return t ? [c.textContent, t.getAttribute('datetime')] : null;",
+        Duration::from_secs(20),
+        "the other's clock after the move",
+    )
+    .await;
+    assert_eq!(theirs[1], "2026-11-26T12:00:00.000Z", "{theirs}");
+    let errors = other.execute(TABLE_STATE_JS, vec![]).await.unwrap();
+    assert_eq!(errors["errors"], json!([]));
+    ann.close().await.unwrap();
+    bob.close().await.unwrap();
+    server.shutdown().await;
+}
+
+/// The profile's notification settings say "blocked" only when the browser's permission is
+/// "denied"; while it is "default" they offer to turn notifications on (the browser asks);
+/// pressing the button shows a pending state (the button disabled, "Turning on…") and then the
+/// outcome in words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_notification_settings_follow_the_permission_and_show_turning_on() {
+    let browsers = match Browsers::find() {
+        Ok(b) => b,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return;
+        }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server_with(
+        dir.path(),
+        Duration::ZERO,
+        Duration::from_millis(30),
+        |_| {},
+    )
+    .await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let c = driver.session(1366, 900).await.unwrap();
+    guest_in(&c, &base, "Ann").await;
+    let settings = |setting: &'static str| {
+        let c = c.clone();
+        let base = base.clone();
+        async move {
+            c.issue_cmd(Cdp(
+                "Browser.setPermission",
+                json!({"permission": {"name": "notifications"}, "setting": setting, "origin": base}),
+            ))
+            .await
+            .unwrap();
+            c.goto(&format!("{base}/user/me")).await.unwrap();
+            wait_js(
+                &c,
+                "const s = document.getElementById('push-status'); return s && s.textContent ? [Notification.permission, s.textContent, document.getElementById('push-enable').textContent] : null;",
+                Duration::from_secs(20),
+                "the notification settings",
+            )
+            .await
+        }
+    };
+    let asked = settings("prompt").await;
+    assert_eq!(asked[0], "default", "{asked}");
+    assert!(!asked[1].as_str().unwrap().contains("blocked"), "{asked}");
+    assert!(
+        asked[1]
+            .as_str()
+            .unwrap()
+            .contains("asks your browser for permission"),
+        "{asked}"
+    );
+    assert_eq!(asked[2], "Turn notifications on");
+    for (w, h) in [(390, 844), (1366, 900), (1920, 1080)] {
+        shot(&c, &format!("push-default-{w}x{h}"), w, h).await;
+    }
+    let denied = settings("denied").await;
+    assert_eq!(denied[0], "denied", "{denied}");
+    assert!(denied[1].as_str().unwrap().contains("blocked"), "{denied}");
+    for (w, h) in [(390, 844), (1366, 900), (1920, 1080)] {
+        shot(&c, &format!("push-denied-{w}x{h}"), w, h).await;
+    }
+    let granted = settings("granted").await;
+    assert_eq!(granted[0], "granted", "{granted}");
+    assert!(
+        !granted[1].as_str().unwrap().contains("blocked"),
+        "{granted}"
+    );
+    // Every state of the button and the status line, as they change.
+    c.execute(
+        "const b = document.getElementById('push-enable'); const s = document.getElementById('push-status');
+         window.__states = [];
+         const note = () => window.__states.push([b.textContent, b.disabled, s.textContent]);
+         new MutationObserver(note).observe(b, {attributes: true, childList: true, characterData: true, subtree: true});
+         new MutationObserver(note).observe(s, {childList: true, characterData: true, subtree: true});",
+        vec![],
+    )
+    .await
+    .unwrap();
+    click(&c, "#push-enable").await;
+    let pending = wait_js(
+        &c,
+        "const b = document.getElementById('push-enable'); return b.disabled ? [b.textContent, document.getElementById('push-status').textContent] : (window.__states.find((x) => x[1]) || null);",
+        Duration::from_secs(5),
+        "the pending state",
+    )
+    .await;
+    assert_eq!(pending[0], "Turning on…", "{pending}");
+    shot(&c, "push-pending-390x844", 390, 844).await;
+    // Headless Chromium has no push service to reach: the page gives up after its wait and
+    // says so; the button is offered again.
+    let outcome = wait_js(
+        &c,
+        "const b = document.getElementById('push-enable'); const s = document.getElementById('push-status').textContent;
+         return !b.disabled && !s.startsWith('Turning') ? [b.textContent, s] : null;",
+        Duration::from_secs(40),
+        "the outcome",
+    )
+    .await;
+    eprintln!("subscribing in headless Chromium: {outcome}");
+    assert_eq!(outcome[0], "Turn notifications on", "{outcome}");
+    assert!(
+        outcome[1].as_str().unwrap().starts_with("Notifications ")
+            && !outcome[1].as_str().unwrap().contains("blocked"),
+        "{outcome}"
+    );
+    c.close().await.unwrap();
+    server.shutdown().await;
+}

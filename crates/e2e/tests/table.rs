@@ -3797,4 +3797,122 @@ async fn a_phone_table_keeps_its_heading_its_board_and_a_quiet_console() {
     assert!(problems.is_empty(), "{problems:#?}");
     c.close().await.unwrap();
     rig.server.shutdown().await;
+
+/// The server away and back (a restart), with no `online` event (the browser's network never
+/// went): the worker's offline page and the app's own (a page of the app whose requests cannot
+/// reach the server: never the browser's "Failed to fetch") try again by themselves, 2, 4, 8,
+/// 16 and then every 30 s, and each goes back to the page wanted once the server answers,
+/// without a click.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_offline_page_comes_back_by_itself_after_a_restart() {
+    let Some(browsers) = browsers() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(dir.path(), Duration::ZERO, Duration::from_secs(5)).await;
+    let addr = server.local_addr();
+    let base = format!("http://{addr}");
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let worker = driver.session(1366, 900).await.unwrap();
+    let app = driver.session(1366, 900).await.unwrap();
+    guest(&worker, &base, "Ann").await;
+    guest(&app, &base, "Bob").await;
+    for c in [&worker, &app] {
+        c.goto(&base).await.unwrap();
+        wait_js(
+            c,
+            "return navigator.serviceWorker.controller !== null && !!document.querySelector('#create-go');",
+            Duration::from_secs(15),
+            "the worker controls the page",
+        )
+        .await;
+    }
+    server.shutdown().await;
+    let down = Instant::now();
+    // A page asked for: the worker answers the offline page.
+    worker.goto(&format!("{base}/how-to-play")).await.unwrap();
+    wait_js(
+        &worker,
+        "return !!document.querySelector('h1#offline');",
+        Duration::from_secs(10),
+        "the worker's offline page",
+    )
+    .await;
+    // A page of the app (the header's link, no navigation): its request fails.
+    click(&app, "#nav-games").await;
+    let shown = wait_js(
+        &app,
+        "const h = document.querySelector('h1#offline'); return h ? document.getElementById('main').textContent : '';",
+        Duration::from_secs(10),
+        "the app's offline page",
+    )
+    .await;
+    assert!(
+        !shown.as_str().unwrap().contains("Failed to fetch"),
+        "{shown}"
+    );
+    for (w, h) in SIZES {
+        c_shot(&worker, &format!("offline-retry-worker-{w}x{h}"), (w, h)).await;
+        c_shot(&app, &format!("offline-retry-app-{w}x{h}"), (w, h)).await;
+    }
+    // Seven seconds away: tries at about 2 and 6 s, the next at 14 s.
+    tokio::time::sleep(Duration::from_secs(7).saturating_sub(down.elapsed())).await;
+    let tries = worker
+        .execute("return window.fiveupRetries;", vec![])
+        .await
+        .unwrap();
+    eprintln!("tries while away (ms after the offline page opened): {tries}");
+    let tries: Vec<u64> = tries
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_u64().unwrap())
+        .collect();
+    assert!(tries.len() >= 2, "{tries:?}");
+    assert!(
+        (1800..3000).contains(&tries[0]),
+        "the first try at 2 s: {tries:?}"
+    );
+    assert!(
+        (5500..7000).contains(&tries[1]),
+        "the second 4 s later: {tries:?}"
+    );
+    let again = start_server_with(dir.path(), Duration::ZERO, Duration::from_secs(5), |cfg| {
+        cfg.bind = addr;
+    })
+    .await;
+    let up = Instant::now();
+    wait_js(
+        &worker,
+        "const h = document.getElementById('howto-h'); return !!h && !document.querySelector('#offline');",
+        Duration::from_secs(40),
+        "How to play, back by itself",
+    )
+    .await;
+    eprintln!(
+        "the worker's offline page back {:.1} s after the restart",
+        up.elapsed().as_secs_f64()
+    );
+    wait_js(
+        &app,
+        "return !!document.getElementById('mg-h') && !document.querySelector('#offline') && location.pathname === '/games';",
+        Duration::from_secs(40),
+        "My games, back by itself",
+    )
+    .await;
+    eprintln!(
+        "the app's offline page back {:.1} s after the restart",
+        up.elapsed().as_secs_f64()
+    );
+    assert!(
+        up.elapsed() < Duration::from_secs(32),
+        "back within one wait of 30 s at most"
+    );
+    worker.close().await.unwrap();
+    app.close().await.unwrap();
+    again.shutdown().await;
+}
+
+/// A screenshot at a window size (the session's viewport set to it first).
+async fn c_shot(c: &Client, name: &str, size: (u32, u32)) {
+    fiveup_e2e::set_viewport(c, size.0, size.1).await.unwrap();
+    screenshot(c, name, size).await;
 }

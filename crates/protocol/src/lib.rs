@@ -411,6 +411,10 @@ pub struct TableInfo {
     /// the game loses it): the tournament's no-show time and turn clock decide instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<String>,
+    /// A correspondence table's clock (its time per move); absent at a live table. The
+    /// deadline of the move being waited for is `GET /api/correspondence/tables/{id}/clock`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correspondence: Option<CorrespondenceSpec>,
 }
 
 /// `POST /api/tables/{id}/join`.

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -26,6 +26,7 @@ pub fn routes() -> Router<Arc<App>> {
             post(subscribe).delete(unsubscribe),
         )
         .route("/api/correspondence/games", get(games))
+        .route("/api/correspondence/tables/{id}/clock", get(table_clock))
         .route("/games", get(crate::web::assets::index))
         .route("/api/correspondence/leaderboard", get(leaderboard))
         .merge(super::mute::routes())
@@ -309,6 +310,52 @@ async fn games(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Jso
         your_turn: games.iter().filter(|g| g.your_turn).count(),
         timeouts: db::int(&timeouts, "n").map_err(ApiError::internal)?,
         games,
+    }))
+}
+
+/// The clock of the move a correspondence table waits for (the table page shows the time left
+/// and the deadline). Every field is `null` when no move waits: a live table, a table not
+/// started or finished, or a move whose deadline is not written yet (a moment after the change
+/// that began it: `version` older than the table's says the same).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct TableClock {
+    /// The table's version that began the move.
+    pub version: Option<i64>,
+    /// The seat to move.
+    pub seat: Option<i64>,
+    /// When the move is due (seconds since the epoch; a vacation day taken moves it).
+    pub due_at: Option<i64>,
+    /// Seconds left on the move's clock, by the server's clock.
+    pub seconds_left: Option<i64>,
+}
+
+async fn table_clock(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<TableClock>> {
+    let now = app.cfg.clock.now();
+    let r = sqlx::query(
+        "SELECT version, seat, due_at FROM corr_timers WHERE table_id = $1 \
+         AND kind = 'deadline' AND fired_at IS NULL ORDER BY version DESC LIMIT 1",
+    )
+    .bind(id.as_str())
+    .fetch_optional(&app.db.pool)
+    .await
+    .map_err(|e| ApiError::internal(db::db_err(e)))?;
+    let Some(r) = r else {
+        return Ok(Json(TableClock {
+            version: None,
+            seat: None,
+            due_at: None,
+            seconds_left: None,
+        }));
+    };
+    let due = db::int(&r, "due_at").map_err(ApiError::internal)?;
+    Ok(Json(TableClock {
+        version: Some(db::int(&r, "version").map_err(ApiError::internal)?),
+        seat: Some(db::int(&r, "seat").map_err(ApiError::internal)?),
+        due_at: Some(due),
+        seconds_left: Some((due - now).max(0)),
     }))
 }
 

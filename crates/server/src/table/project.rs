@@ -62,6 +62,7 @@ pub fn table_info(core: &TableCore, viewer: Viewer) -> TableInfo {
         hints_allowed: core.cfg.hints,
         counts: core.counts(),
         tournament: core.cfg.tournament.as_ref().and_then(|t| t.event.clone()),
+        correspondence: core.cfg.correspondence.map(|c| c.spec()),
     }
 }
 

@@ -8,6 +8,21 @@ export class ApiError extends Error {
   }
 }
 
+/** What a request that could not reach the server says (never the browser's "Failed to fetch"). */
+export const OFFLINE_WORDS = 'The server cannot be reached: check your connection, then try again.';
+
+/**
+ * `fetch`, with a request that never reached the server (no network, the server away) thrown
+ * as an `ApiError` with the code `offline` and a plain sentence.
+ */
+export async function reach(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch (_) {
+    throw new ApiError('offline', OFFLINE_WORDS, 0);
+  }
+}
+
 /** One request to the API: JSON in and out; a failure is thrown as an `ApiError`. */
 export async function call(method, path, body) {
   const init = { method, headers: {}, credentials: 'same-origin' };
@@ -15,7 +30,7 @@ export async function call(method, path, body) {
   // forms), bodiless ones included.
   if (method === 'POST') init.headers['Content-Type'] = 'application/json';
   if (body !== undefined) init.body = JSON.stringify(body);
-  const res = await fetch(path, init);
+  const res = await reach(path, init);
   if (res.status === 204) return null;
   const text = await res.text();
   let data = null;

@@ -6,6 +6,7 @@
 import { $, mount, h } from './dom.js';
 import { currentUser } from './api.js';
 import { go, provide, session } from './context.js';
+import { offlinePage } from './offline.js';
 
 // Script errors are kept for the browser tests (and shown in the console as usual).
 window.fiveupErrors = [];
@@ -62,6 +63,12 @@ async function route() {
         const page = await load();
         cleanup = (await page(main, { params: m.slice(1), query: new URLSearchParams(location.search), app: session })) || null;
       } catch (e) {
+        // The server out of reach (or a page's script with it): the offline page, which tries
+        // again by itself, rather than the browser's "Failed to fetch".
+        if (e.code === 'offline' || (e instanceof TypeError && /fetch|import/i.test(String(e.message)))) {
+          cleanup = offlinePage(main, h);
+          return;
+        }
         const missing = { no_such_game: 'No such game', no_such_user: 'No such player', no_such_table: 'No such table' }[e.code];
         if (missing) notFound(main, missing, `There is no ${missing.slice(8)} at this address: it may have been mistyped, or the game was never finished.`);
         else mount(main, h('section', { class: 'page' }, h('h1', {}, 'The page could not be shown'), h('p', { role: 'alert' }, String(e.message || e)), h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))));

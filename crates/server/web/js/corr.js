@@ -2,8 +2,9 @@
 // choices of the create form, and the notification settings of the profile
 // (docs/correspondence.md).
 import { h, mount } from './dom.js';
-import { seatName, gameName } from './format.js';
+import { seatName, gameName, timeLeft } from './format.js';
 import { withIcons } from './panels.js';
+import { reach } from './api.js';
 
 async function call(method, path, body) {
   const init = { method, credentials: 'same-origin', headers: {} };
@@ -11,7 +12,7 @@ async function call(method, path, body) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
-  const res = await fetch(path, init);
+  const res = await reach(path, init);
   if (res.status === 204) return null;
   const data = await res.json().catch(() => null);
   if (!res.ok) throw new Error(data?.message || `${res.status} ${res.statusText}`);
@@ -74,15 +75,57 @@ export function clockWords(spec) {
   return `${per} a move${spec.no_weekends ? ', no weekends' : ''}`;
 }
 
-/** Time left in words: "2 days 3 h", "5 h 10 min", "12 min". */
-export function timeLeft(secs) {
-  if (secs == null) return '';
-  const d = Math.floor(secs / 86400);
-  const hrs = Math.floor((secs % 86400) / 3600);
-  const min = Math.floor((secs % 3600) / 60);
-  if (d) return `${d} day${d === 1 ? '' : 's'} ${hrs} h`;
-  if (hrs) return `${hrs} h ${min} min`;
-  return `${min} min`;
+export { timeLeft };
+
+/** A correspondence table named as such, for headings and lists: "Correspondence · 3 days a move". */
+export function corrTitle(spec) {
+  return `Correspondence · ${clockWords(spec)}`;
+}
+
+/** What a correspondence clock means, for those about to sit down. */
+export function corrNote(spec) {
+  const per = PER_MOVE.find(([v]) => v === spec.per_move_hours)?.[1] || `${spec.per_move_hours} hours`;
+  return `${corrTitle(spec)}: each player has ${per} for each move${spec.no_weekends ? ' (the clock stands still at weekends)' : ''}, and nobody needs to stay online. A move not made in time loses the game.`;
+}
+
+/**
+ * The deadline of the move a correspondence table waits for, asked of the server
+ * (`GET /api/correspondence/tables/{id}/clock`) whenever the table's version changes. The time
+ * left runs from the server's figure (its clock decides), the deadline is a date. `onChange`
+ * redraws the page when an answer comes.
+ */
+export function moveDeadline(table, onChange) {
+  const st = { version: -1, answer: null, at: 0, tries: 0, timer: null };
+  const ask = (version) => {
+    call('GET', `/api/correspondence/tables/${encodeURIComponent(table)}/clock`).then((a) => {
+      if (st.version !== version) return;
+      st.answer = a;
+      st.at = Date.now();
+      // The deadline is written a moment after the change that began the move: ask again.
+      if ((a.version == null || a.version < version) && st.tries < 6) {
+        st.tries += 1;
+        st.timer = setTimeout(() => ask(version), 400 * st.tries);
+      }
+      onChange();
+    }).catch(() => {});
+  };
+  return {
+    sync(view, version) {
+      if (!view.table.correspondence || view.table.status !== 'playing') { st.answer = null; return; }
+      if (version === st.version) return;
+      st.version = version;
+      st.tries = 0;
+      clearTimeout(st.timer);
+      ask(version);
+    },
+    /** Seat `seat`'s move: `{ due, end }` (`end`: this page's time in ms when it runs out), or null. */
+    of(seat) {
+      const a = st.answer;
+      if (!a || a.due_at == null || a.seat !== seat) return null;
+      return { due: a.due_at, end: st.at + a.seconds_left * 1000 };
+    },
+    stop() { clearTimeout(st.timer); },
+  };
 }
 
 /** The controls of the create form: live, or a time per move with its options. */
@@ -174,16 +217,24 @@ async function registration() {
   return (await navigator.serviceWorker.getRegistration('/')) || navigator.serviceWorker.register('/sw.js', { scope: '/' });
 }
 
+const BLOCKED = 'notifications are blocked for this site in the browser\'s settings: allow them there first';
+
+/** How long subscribing may wait on the browser's push service. */
+const PUSH_WAIT_MS = 20000;
+
 /** Subscribe this browser for the kinds chosen (asking for permission first). */
 export async function enablePush(kinds) {
   if (!('serviceWorker' in navigator) || !('PushManager' in window)) throw new Error('this browser has no Web Push');
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') throw new Error('notifications are blocked for this site');
+  if (permission === 'denied') throw new Error(BLOCKED);
+  if (permission !== 'granted') throw new Error('the browser\'s question was closed without an answer: press the button again to be asked');
   const reg = await registration();
   await navigator.serviceWorker.ready;
   const { public_key: key } = await call('GET', '/api/push/key');
+  // The browser's push service may never answer (no network to it): give up after a while.
+  const slow = new Promise((_, no) => { setTimeout(() => no(new Error('the browser\'s push service did not answer; try again later')), PUSH_WAIT_MS); });
   const sub = (await reg.pushManager.getSubscription())
-    || await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64url(key) });
+    || await Promise.race([reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64url(key) }), slow]);
   await call('POST', '/api/push/subscriptions', { subscription: sub.toJSON(), kinds });
   localStorage.setItem('fiveup-push-kinds', JSON.stringify(kinds));
   return sub;
@@ -207,12 +258,30 @@ export function notificationSettings() {
   const status = h('p', { id: 'push-status', role: 'status' });
   const ios = /iPad|iPhone|iPod/.test(navigator.userAgent) && !navigator.standalone;
   const go = h('button', { type: 'button', id: 'push-enable' }, 'Turn notifications on');
+  // Where the browser stands: "blocked" only once permission was refused ("denied"); while it
+  // has not been asked ("default") the button asks.
+  const permission = () => (typeof Notification === 'undefined' ? 'unsupported' : Notification.permission);
+  const stand = () => {
+    const p = permission();
+    if (p === 'unsupported') { go.disabled = true; status.textContent = 'This browser has no notifications.'; } else if (p === 'denied') status.textContent = 'Notifications are blocked for this site in your browser\'s settings: allow them there, then press the button.';
+    else if (p === 'default') status.textContent = 'Notifications are off. Turning them on asks your browser for permission.';
+    else status.textContent = localStorage.getItem('fiveup-push-kinds') ? 'Notifications are allowed for this site: press the button to update what is sent.' : 'Notifications are allowed for this site but not turned on yet.';
+  };
+  stand();
   go.addEventListener('click', async () => {
     const kinds = boxes.map((b) => b.querySelector('input')).filter((i) => i.checked).map((i) => i.dataset.kind);
+    // While the browser asks and subscribes: the button waits, and says so.
+    go.disabled = true;
+    go.setAttribute('aria-busy', 'true');
+    go.textContent = 'Turning on…';
+    status.textContent = 'Turning notifications on…';
     try {
       await enablePush(kinds);
       status.textContent = kinds.length ? 'Notifications are on.' : 'No kind chosen: nothing will be sent.';
     } catch (e) { status.textContent = `Notifications could not be turned on: ${e.message}.`; }
+    go.disabled = false;
+    go.removeAttribute('aria-busy');
+    go.textContent = 'Turn notifications on';
   });
   return h('section', { class: 'notifications', 'aria-labelledby': 'push-h' },
     h('h2', { id: 'push-h' }, 'Notifications for correspondence games'),

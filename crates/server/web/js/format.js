@@ -308,3 +308,19 @@ export function helpWords(t) {
   if (t.counts) return 'Computer help is off: this game counts.';
   return 'Hints are given while the game is not rated; with registered players on two sides it is rated and computer help is off.';
 }
+
+/** Time left in words: "2 days 3 h", "5 h 10 min", "12 min". */
+export function timeLeft(secs) {
+  if (secs == null) return '';
+  const d = Math.floor(secs / 86400);
+  const hrs = Math.floor((secs % 86400) / 3600);
+  const min = Math.floor((secs % 3600) / 60);
+  if (d) return `${d} day${d === 1 ? '' : 's'} ${hrs} h`;
+  if (hrs) return `${hrs} h ${min} min`;
+  return `${min} min`;
+}
+
+/** A deadline (seconds since the epoch) as a date and time of the reader's time zone: "Thu 26 Nov, 09:00". */
+export function dueWords(at) {
+  return new Date(at * 1000).toLocaleString('en-GB', { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+}

@@ -5,7 +5,7 @@ import { Conn } from './conn.js';
 import { seatName, shortRules, gameName, optionsString, valueWords, levelWords, rulesLines, presetWords, setWords, maxPlayers, maxHand, formProblems, plainRulesWords, presetRulesFor, formOptions } from './format.js';
 import { go } from './context.js';
 import { ratingOf } from './ratings.js';
-import { clockControls, refreshBadge } from './corr.js';
+import { clockControls, refreshBadge, corrTitle } from './corr.js';
 import { withIcons } from './panels.js';
 
 function errorLine() {
@@ -112,7 +112,7 @@ function tableItem(t, app, redraw, presets) {
     try { await api.join(t.id, { seat }); go(`/table/${t.id}`); } catch (e) { err.textContent = e.message; }
   };
   return h('li', { class: 'table-item', 'data-table': t.id },
-    h('div', { class: 'rules' }, h('strong', { class: 'game' }, gameName(t.rules, presets)), ` · ${shortRules(t.rules)}`, ` · ${t.status}`, t.hand_no ? ` · hand ${t.hand_no}` : '', t.hints_allowed ? h('span', { class: 'badge hints-badge' }, 'hints allowed · unrated') : null),
+    h('div', { class: 'rules' }, h('strong', { class: 'game' }, gameName(t.rules, presets)), ` · ${shortRules(t.rules)}`, ` · ${t.status}`, t.hand_no ? ` · hand ${t.hand_no}` : '', t.correspondence ? h('span', { class: 'badge corr-badge' }, corrTitle(t.correspondence)) : null, t.hints_allowed ? h('span', { class: 'badge hints-badge' }, 'hints allowed · unrated') : null),
     h('details', {}, h('summary', {}, 'All the rules'), h('ul', { class: 'rules-lines' }, rulesLines(t.rules).map((l) => h('li', {}, l)))),
     h('ul', { class: 'seats', 'aria-label': 'seats' }, t.seats.map((s) => h('li', {},
       `${s.seat + 1}: `, s.occupant.kind === 'open'

@@ -3,7 +3,7 @@
 import { h, s } from './dom.js';
 import { backSvg, tileRow } from './tiles.js';
 import { tallySegments } from './tally.js';
-import { seatName, sideName, BOT_NAMES } from './format.js';
+import { seatName, sideName, BOT_NAMES, timeLeft, dueWords } from './format.js';
 import { proofBlock } from './verifyview.js';
 import { ratingOf } from './ratings.js';
 
@@ -65,6 +65,22 @@ export function clockText(since, limit, now = Date.now()) {
   return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
 }
 
+/**
+ * A correspondence move's clock (`d`: `moveDeadline(...).of(seat)`): the time left, which
+ * counts down by itself, and the deadline as a date: "2 days 3 h left · due Thu 26 Nov, 09:00".
+ */
+export function corrClock(d) {
+  if (!corrTicker) {
+    corrTicker = setInterval(() => {
+      for (const e of document.querySelectorAll('.corr-left[data-end]')) e.textContent = leftWords(Number(e.dataset.end));
+    }, 5000);
+  }
+  return [h('span', { class: 'corr-left', 'data-end': d.end }, leftWords(d.end)), ' · due ',
+    h('time', { class: 'corr-due', datetime: new Date(d.due * 1000).toISOString() }, dueWords(d.due))];
+}
+let corrTicker = null;
+const leftWords = (end) => `${timeLeft(Math.max(0, Math.floor((end - Date.now()) / 1000)))} left`;
+
 /** The computer player's icon: a small screen, read as "computer player". */
 export function botIcon() {
   return s('svg', { class: 'bot-icon', viewBox: '0 0 16 16', role: 'img', 'aria-label': 'computer player' },
@@ -97,9 +113,12 @@ function seatCard(view, i, clock) {
   const turn = view.to_move === i && (view.phase === 'play' || view.phase === 'claim') && view.winner == null;
   const person = seat.occupant.kind === 'human';
   const away = person && !seat.connected;
-  // No computer takes a seat over at a tournament table: its clocks decide instead.
+  // No computer takes a seat over at a tournament table nor at a correspondence table: their
+  // clocks decide instead.
   const tour = !!view.table.tournament;
-  const limit = away && !tour && !seat.taken_over && clock && clock.takeover ? clock.takeover : 0;
+  const corr = !!view.table.correspondence;
+  const limit = away && !tour && !corr && !seat.taken_over && clock && clock.takeover ? clock.takeover : 0;
+  const due = corr && turn && clock && clock.deadline ? clock.deadline.of(i) : null;
   const partner = me >= 0 && i !== me && view.sides[i] === view.sides[me];
   // A computer player is marked by an icon (labelled for screen readers), not by a suffix that
   // a narrow card would cut off.
@@ -113,7 +132,8 @@ function seatCard(view, i, clock) {
       person && ratingOf(seat.occupant.user, clock && clock.redraw) ? h('span', { class: 'opp-rating' }, `rated ${ratingOf(seat.occupant.user)}`) : null),
     h('div', { class: 'backs', role: 'img', 'aria-label': `${count} tile${count === 1 ? '' : 's'} in hand` },
       Array.from({ length: Math.min(count, 9) }, () => backSvg()), h('span', { class: 'n' }, String(count))),
-    turn && clock ? h('div', { class: ['clock', limit ? 'countdown' : ''], 'data-since': clock.since, 'data-limit': limit || null, 'aria-label': limit ? 'a computer plays for them in' : 'time on this turn' },
+    turn && clock && corr ? h('div', { class: 'clock corr-move', 'data-seat': i }, 'their move', due ? [': ', corrClock(due)] : null) : null,
+    turn && clock && !corr ? h('div', { class: ['clock', limit ? 'countdown' : ''], 'data-since': clock.since, 'data-limit': limit || null, 'aria-label': limit ? 'a computer plays for them in' : 'time on this turn' },
       limit ? 'away: a computer plays for them in ' : 'to play · ', h('span', { class: 'clock-t' }, clockText(clock.since, limit))) : null);
 }
 

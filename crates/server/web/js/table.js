@@ -10,9 +10,9 @@ import { playOrder } from './geometry.js';
 import { tileSvg, tileWords } from './tiles.js';
 import { seatName, sideName, actionWords, entryWords, shortRules, valueUnit, rulesLines, leadWords, gameName, levelWords, helpWords } from './format.js';
 import { proofBlock, hex } from './verifyview.js';
-import { scoresPanel, seatsPanel, seatPlaces, summary, clockText, seatLabel } from './panels.js';
+import { scoresPanel, seatsPanel, seatPlaces, summary, clockText, seatLabel, corrClock } from './panels.js';
 import { go } from './context.js';
-import { muted, mutePlayer, loadMuted } from './corr.js';
+import { muted, mutePlayer, loadMuted, moveDeadline, corrTitle, corrNote, clockWords } from './corr.js';
 import { refreshBadge } from './corr.js';
 import { tablePlace } from './tourview.js';
 import { openReport } from './moderation.js';
@@ -32,6 +32,8 @@ export async function tablePage(main, { params: [id], query, app }) {
   // The turn clock: when the seat to move began its turn (this page's clock), and how long a
   // disconnected player's turn waits before a computer plays for them.
   const clock = { since: Date.now(), takeover: 0, key: '', redraw: () => { if (st.view) render(); } };
+  // A correspondence table's clock: the deadline of the move waited for (corr.js).
+  clock.deadline = moveDeadline(id, clock.redraw);
   let seedWaitSecs = 30;
   // The server's presets, to name the game the table plays ("Cross Dominoes").
   let presets = null;
@@ -353,7 +355,9 @@ export async function tablePage(main, { params: [id], query, app }) {
     const hadFocus = active && (handArea.contains(active) || playArea.contains(active)) ? (active.dataset.tile || active.id || 'any') : null;
     mount(playArea,
       h('p', { id: 'prompt', class: ['prompt', mustDraw ? 'must-draw' : '', v.to_move === v.you && legal.length ? 'yours' : ''], role: 'status', 'aria-live': 'polite' }, withIcons(prompt)),
-      v.you != null && v.to_move === v.you && legal.length ? h('p', { class: 'clock my-clock', id: 'my-clock', 'data-since': clock.since }, 'Your time on this turn: ', h('span', { class: 'clock-t' }, clockText(clock.since, 0))) : null,
+      v.you != null && v.to_move === v.you && legal.length && v.table.correspondence
+        ? h('p', { class: 'clock my-clock corr-move', id: 'my-clock' }, 'Your move: ', clock.deadline.of(v.you) ? corrClock(clock.deadline.of(v.you)) : clockWords(v.table.correspondence)) : null,
+      v.you != null && v.to_move === v.you && legal.length && !v.table.correspondence ? h('p', { class: 'clock my-clock', id: 'my-clock', 'data-since': clock.since }, 'Your time on this turn: ', h('span', { class: 'clock-t' }, clockText(clock.since, 0))) : null,
       // Before the lead: who leads and why (the lot, or the tile shown for the lead).
       (v.phase === 'play' || v.phase === 'claim') && v.layout && !v.layout.root && v.leader != null
         ? h('p', { class: 'lead-note', id: 'lead-note' }, v.shown_tile ? tileSvg(v.shown_tile) : null, ' ', withIcons(`${leadWords(v.table.seats, v.leader, v.lead_kind, v.shown_tile, v.table.rules)}.`)) : null,
@@ -464,8 +468,10 @@ export async function tablePage(main, { params: [id], query, app }) {
     const invites = info?.invites || [];
     const host = info?.creator?.name;
     const invited = invite && v.you == null;
+    const corr = v.table.correspondence;
     return h('section', { class: 'card waiting', 'aria-labelledby': 'wait-h' },
-      h('h2', { id: 'wait-h' }, invited ? `${host || 'A friend'} invited you to a game of ${gameName(v.table.rules, presets)}` : 'Waiting for players'),
+      h('h2', { id: 'wait-h' }, invited ? `${host || 'A friend'} invited you to a game of ${gameName(v.table.rules, presets)}${corr ? ` by correspondence (${clockWords(corr)})` : ''}` : 'Waiting for players'),
+      corr ? h('p', { class: 'corr-note', id: 'corr-note' }, corrNote(corr)) : null,
       invited ? h('p', { class: 'invited' }, app.user ? `Take your seat as ${app.user.name}, or ` : 'Choose a nickname to play as a guest, or log in if you have an account. ', h('a', { href: '/how-to-play' }, 'learn how to play'), '.') : null,
       h('ul', { class: 'rules-lines', 'aria-label': 'the rules' }, rulesLines(v.table.rules).map((l) => h('li', {}, l))),
       h('p', { class: 'help-rule', id: 'help-rule' }, helpWords(v.table)),
@@ -740,6 +746,7 @@ export async function tablePage(main, { params: [id], query, app }) {
         st.tour ? h('p', { class: 'tour-line', id: 'tour-line' }, h('a', { href: `/tournaments/${st.tour.id}` }, st.tour.name), st.tour.place ? ` · ${st.tour.place}` : '') : null,
         keptDetails('rules', { class: 'rules' }, shortRules(v.table.rules), h('ul', { class: 'rules-lines' }, rulesLines(v.table.rules).map((l) => h('li', {}, l)))),
         v.table.rules.manual_scoring ? h('span', { class: 'badge manual', id: 'manual-badge' }, 'Scored by hand: claim your points') : null,
+        v.table.correspondence ? h('span', { class: 'badge corr-badge', id: 'corr-badge' }, corrTitle(v.table.correspondence)) : null,
         v.you == null && !invite && v.table.status !== 'waiting' ? h('span', { class: 'badge' }, 'watching') : null,
         h('a', { href: '/how-to-play', class: 'help-link' }, 'How to play'),
         chatToggle,
@@ -747,6 +754,7 @@ export async function tablePage(main, { params: [id], query, app }) {
     );
     const key = `${v.hand_no}:${v.to_move}:${v.phase}`;
     if (key !== clock.key) { clock.key = key; clock.since = Date.now(); }
+    clock.deadline.sync(v, st.version);
     const ring = seatsPanel(v, clock);
     ringLeft.replaceWith(ring.left); ringLeft = ring.left;
     ringTop.replaceWith(ring.top); ringTop = ring.top;
@@ -827,6 +835,7 @@ export async function tablePage(main, { params: [id], query, app }) {
   ro.observe(el.board);
 
   try { st.info = await api.table(id); } catch (e) {
+    if (e.code === 'offline') throw e;
     mount(el.root, h('section', { class: 'page' }, h('h1', {}, 'No such table'), h('p', {}, e.message), h('a', { href: '/' }, 'Lobby')));
     return () => {};
   }
@@ -925,6 +934,7 @@ export async function tablePage(main, { params: [id], query, app }) {
   return () => {
     document.title = 'fiveup';
     clearInterval(ticker);
+    clock.deadline.stop();
     clearTimeout(draws.timer);
     chatSeen.disconnect();
     document.removeEventListener('visibilitychange', onVisible);
