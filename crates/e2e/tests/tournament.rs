@@ -873,3 +873,142 @@ async fn a_tournament_table_names_its_event_and_round_and_leads_back() {
     c.close().await.unwrap();
     server.shutdown().await;
 }
+
+/// Create an event through the API from the page of `c` (logged in); its id.
+async fn create_event(c: &Client, settings: Value) -> String {
+    let made = page_json(c, "POST", "/api/tournaments", settings).await;
+    assert!(made[0].as_u64().unwrap() < 300, "created: {made}");
+    made[1]["id"].as_str().unwrap().to_string()
+}
+
+/// The open table of the signed-in person's board in the duplicate event `id`, once dealt.
+async fn my_board_table(c: &Client, id: &str) -> String {
+    wait_js(
+        c,
+        &format!("return fetch('/api/tournaments/{id}').then((r) => r.json()).then((ev) => {{ const g = (ev.games || []).find((g) => g.games.some((x) => !x.result)); return g ? g.games.find((x) => !x.result).table : ''; }});"),
+        Duration::from_secs(20),
+        "a board dealt to the entrant",
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
+/// A duplicate event and a daylong, each with a board of Annika's open: after a reload their
+/// pages have "Go to your table" at the top, "Every game" speaks of boards (never "match 2 ·
+/// game 1"), and the board's table names the event and the board and is headed as one hand
+/// (not "to 250"); at the three sizes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duplicate_and_daylong_pages_lead_back_to_an_open_board() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|m| panic!("{m}"));
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        start_server_with(dir.path(), Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let c = driver.session(1366, 900).await.unwrap();
+    register(&c, &base, "Annika").await;
+    let daylong = create_event(
+        &c,
+        serde_json::json!({"name": "Board night", "format": {"kind": "daylong", "boards": 2, "scoring": "matchpoints", "duration_ms": 7_200_000},
+            "rules": "five-up", "best_of": 1, "opponents": "beginner"}),
+    )
+    .await;
+    let duplicate = create_event(
+        &c,
+        serde_json::json!({"name": "Same deals", "format": {"kind": "duplicate", "boards": 2, "scoring": "matchpoints"},
+            "rules": "five-up", "best_of": 1, "opponents": "beginner", "start_when": 2}),
+    )
+    .await;
+    for (id, name, shot) in [
+        (&daylong, "Board night", "tournament-daylong-board"),
+        (&duplicate, "Same deals", "tournament-duplicate-board"),
+    ] {
+        let joined = page_json(
+            &c,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            serde_json::json!({}),
+        )
+        .await;
+        assert_eq!(joined[0], 200, "joined: {joined}");
+        if id == &duplicate {
+            let bots = page_json(
+                &c,
+                "POST",
+                &format!("/api/tournaments/{id}/bots"),
+                serde_json::json!({"level": "random", "count": 1}),
+            )
+            .await;
+            assert_eq!(bots[0], 200, "a computer entrant: {bots}");
+        }
+        let table = my_board_table(&c, id).await;
+        // A reload: the page is all there is to lead back to the board.
+        c.goto(&format!("{base}/tournaments/{id}")).await.unwrap();
+        let page = wait_js(
+            &c,
+            "const a = document.querySelector('#your-table'); const g = document.querySelector('.all-games');
+             return a && g ? {href: a.getAttribute('href'), text: a.textContent, games: [...g.querySelectorAll('li')].map((li) => li.textContent)} : null;",
+            Duration::from_secs(10),
+            &format!("{name}'s page with Go to your table"),
+        )
+        .await;
+        assert_eq!(page["href"], format!("/table/{table}"), "{name}: {page}");
+        assert_eq!(page["text"], "Go to your table", "{name}: {page}");
+        assert_eq!(
+            page["games"],
+            serde_json::json!(["Board 1 · Annika · board 1: play"]),
+            "{name}: every game, by board"
+        );
+        for size in SIZES {
+            check_page(&driver, &c, &axe, shot, size).await;
+        }
+        // The board's table: the event and the board under its heading, one hand.
+        set_viewport(&c, 1366, 900).await.unwrap();
+        click(&c, "#your-table").await;
+        let head = wait_js(
+            &c,
+            "const l = document.querySelector('.table-head #tour-line'); const r = document.querySelector('.table-head details.rules summary');
+             return l && r ? [l.textContent, r.textContent, document.querySelector('.table-head h1').textContent, document.querySelector('#scores-h').textContent] : null;",
+            Duration::from_secs(15),
+            "the board's table",
+        )
+        .await;
+        assert_eq!(
+            head[0],
+            format!("{name} · Board 1"),
+            "{name}: the table names its board"
+        );
+        let rules = head[1].as_str().unwrap();
+        assert!(
+            rules.contains("one hand") && !rules.contains("to 250"),
+            "{name}: a board's table is headed as one hand: {rules}"
+        );
+        assert!(
+            head[2].as_str().unwrap().starts_with("Five Up: Annika"),
+            "{name}: a one-hand board is still Five Up: {head}"
+        );
+        assert_eq!(head[3], "Scores · one hand", "{name}: {head}");
+        if id == &duplicate {
+            check_page(&driver, &c, &axe, "tournament-board-table", (1366, 900)).await;
+            // A phone, from the start.
+            set_viewport(&c, 390, 844).await.unwrap();
+            c.refresh().await.unwrap();
+            wait_js(
+                &c,
+                "return !!document.querySelector('.table-head #tour-line') && !!document.querySelector('#hand');",
+                Duration::from_secs(15),
+                "the board's table on a phone",
+            )
+            .await;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            check_page(&driver, &c, &axe, "tournament-board-table", (390, 844)).await;
+            set_viewport(&c, 1920, 1080).await.unwrap();
+            check_page(&driver, &c, &axe, "tournament-board-table", (1920, 1080)).await;
+        }
+    }
+    c.close().await.unwrap();
+    server.shutdown().await;
+}

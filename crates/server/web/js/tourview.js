@@ -112,6 +112,13 @@ export function gameLinks(games, label = 'game') {
     : h('a', { href: `/table/${g.table}`, class: 'table-link' }, `${label} ${i + 1}: watch`)]);
 }
 
+/** A duplicate board's table: its replay once played, the table while it is (only its player sees a board in play). */
+export function boardLinks(games, board) {
+  return (games || []).map((g) => [' ', g.result
+    ? h('a', { href: `/game/${g.table}`, class: 'replay-link' }, `board ${board} replay`)
+    : h('a', { href: `/table/${g.table}`, class: 'table-link' }, `board ${board}: play`)]);
+}
+
 export function resultWords(result) {
   if (!result) return '';
   const [a, b] = result.games;
@@ -303,9 +310,14 @@ export function allGames(ev, nameOf, sides) {
     const who = pair && pair[0] != null && pair[1] != null ? `${nameOf(pair[0])} v ${nameOf(pair[1])}` : `match ${g.match + 1}`;
     return ev.rounds ? `Round ${g.round + 1}: ${who}` : who;
   };
+  // A duplicate event's games are keyed by board and entrant: each is one board, played at
+  // one table (a tie plays the board's next hand there).
+  const item = (g) => (ev.boards
+    ? h('li', {}, `Board ${g.round + 1} · ${nameOf(g.match)} ·`, boardLinks(g.games, g.round + 1))
+    : h('li', {}, label(g), ' ·', gameLinks(g.games)));
   return h('section', { class: 'card', 'aria-labelledby': 'games-h' },
     h('h2', { id: 'games-h' }, 'Every game'),
-    h('ul', { class: 'all-games' }, list.map((g) => h('li', {}, label(g), ' ·', gameLinks(g.games)))));
+    h('ul', { class: 'all-games' }, list.map(item)));
 }
 
 /** The table of yours being played now, if any: its id. */
@@ -313,7 +325,8 @@ export function myTable(ev, mine, sides) {
   for (const g of ev.games || []) {
     const last = g.games[g.games.length - 1];
     if (!last || last.result) continue;
-    const pair = sides.get(`${g.round}:${g.match}`) || [];
+    // A duplicate event's games are keyed by board and entrant.
+    const pair = ev.boards ? [g.match] : sides.get(`${g.round}:${g.match}`) || [];
     if (pair.some((e) => mine.has(e))) return last.table;
   }
   for (const round of Array.isArray(ev.tables) ? ev.tables : []) {
@@ -332,7 +345,9 @@ export function myTable(ev, mine, sides) {
  */
 export function tablePlace(ev, id) {
   for (const g of ev.games || []) {
-    if ((g.games || []).some((x) => x.table === id)) return ev.rounds ? `Round ${g.round + 1}` : '';
+    if (!(g.games || []).some((x) => x.table === id)) continue;
+    if (ev.boards) return `Board ${g.round + 1}`;
+    return ev.rounds ? `Round ${g.round + 1}` : '';
   }
   const rounds = Array.isArray(ev.tables) ? ev.tables : [];
   for (let ri = 0; ri < rounds.length; ri += 1) {
