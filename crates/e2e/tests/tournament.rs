@@ -874,6 +874,23 @@ async fn a_tournament_table_names_its_event_and_round_and_leads_back() {
     server.shutdown().await;
 }
 
+/// The page's moderate accessibility violations (those `check_page` lets through).
+async fn axe_moderate(c: &Client, axe: &str) -> Vec<String> {
+    c.execute(axe, vec![]).await.expect("axe-core loads");
+    let r = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'] })
+               .then((r) => done(r.violations.filter((v) => v.impact === 'moderate')
+                 .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')})`)),
+                     (e) => done([`axe failed: ${e}`]));",
+            vec![],
+        )
+        .await
+        .expect("axe-core runs");
+    serde_json::from_value(r).unwrap_or_default()
+}
+
 /// Create an event through the API from the page of `c` (logged in); its id.
 async fn create_event(c: &Client, settings: Value) -> String {
     let made = page_json(c, "POST", "/api/tournaments", settings).await;
@@ -1008,6 +1025,113 @@ async fn duplicate_and_daylong_pages_lead_back_to_an_open_board() {
             set_viewport(&c, 1920, 1080).await.unwrap();
             check_page(&driver, &c, &axe, "tournament-board-table", (1920, 1080)).await;
         }
+    }
+    c.close().await.unwrap();
+    server.shutdown().await;
+}
+
+/// A finished Swiss of eight computer entrants: at 1366x900 its standings fit their box (no
+/// sideways scrolling, every tie-break heading whole, the short ones said in full in a key and
+/// to a screen reader), and the page with its crosstable has no moderate accessibility
+/// violation either (each landmark named uniquely); at the three sizes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn swiss_standings_fit_a_laptop_and_the_crosstable_is_axe_clean() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|m| panic!("{m}"));
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        start_server_with(dir.path(), Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let c = driver.session(1366, 900).await.unwrap();
+    register(&c, &base, "Annika").await;
+    let id = create_event(
+        &c,
+        serde_json::json!({"name": "Swiss evening", "format": {"kind": "swiss", "rounds": 3},
+            "rules": "five-up target=50", "best_of": 1, "start_when": 8}),
+    )
+    .await;
+    let bots = page_json(
+        &c,
+        "POST",
+        &format!("/api/tournaments/{id}/bots"),
+        serde_json::json!({"level": "beginner", "count": 8}),
+    )
+    .await;
+    assert_eq!(bots[0], 200, "computer entrants: {bots}");
+    go(&c, &format!("/tournaments/{id}")).await;
+    wait_js(
+        &c,
+        "return document.querySelector('#tour-status').textContent.startsWith('Finished') && !!document.querySelector('#crosstable');",
+        Duration::from_secs(180),
+        "the Swiss played out",
+    )
+    .await;
+    // The page read again after the last push (whose standings have no tie-breaks).
+    go(&c, &format!("/tournaments/{id}")).await;
+    wait_js(
+        &c,
+        "return !!document.querySelector('#crosstable') && document.querySelectorAll('#standings-table thead th').length > 4;",
+        Duration::from_secs(10),
+        "the finished Swiss with its tie-breaks",
+    )
+    .await;
+    // Measured at every size first, then checked.
+    let mut measured = Vec::new();
+    for size in SIZES {
+        set_viewport(&c, size.0, size.1).await.unwrap();
+        let fit = c
+            .execute(
+                "const box = document.querySelector('#standings-table').parentElement;
+                 return {box: box.clientWidth, table: box.scrollWidth, width: Math.round(document.querySelector('#standings-table').getBoundingClientRect().width),
+                   cut: [...document.querySelectorAll('#standings-table th')].filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.textContent),
+                   heads: [...document.querySelectorAll('#standings-table th')].map((th) => th.textContent),
+                   key: (document.querySelector('#tie-key') || {}).textContent || ''};",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let moderate = axe_moderate(&c, &axe).await;
+        eprintln!("standings at {size:?}: {fit}; moderate violations: {moderate:?}");
+        measured.push((size, fit, moderate));
+    }
+    for (size, fit, moderate) in measured {
+        set_viewport(&c, size.0, size.1).await.unwrap();
+        if size.0 >= 1366 {
+            assert!(
+                fit["table"].as_u64() <= fit["box"].as_u64(),
+                "the standings scroll sideways at {size:?}: {fit}"
+            );
+        }
+        assert_eq!(
+            fit["cut"],
+            Value::Array(vec![]),
+            "headings cut at {size:?}: {fit}"
+        );
+        // Each short heading is said in full: to a screen reader, and in the key.
+        assert_eq!(
+            fit["heads"],
+            serde_json::json!([
+                "Rank",
+                "Entrant",
+                "Points",
+                "W-D-L",
+                "BchBuchholz",
+                "SBSonneborn-Berger",
+                "±point difference"
+            ]),
+            "{fit}"
+        );
+        assert_eq!(
+            fit["key"], "Tie-breaks: Bch = Buchholz, SB = Sonneborn-Berger, ± = point difference.",
+            "{fit}"
+        );
+        check_page(&driver, &c, &axe, "tournament-swiss", size).await;
+        assert!(
+            moderate.is_empty(),
+            "moderate violations at {size:?}:\n{}",
+            moderate.join("\n")
+        );
     }
     c.close().await.unwrap();
     server.shutdown().await;

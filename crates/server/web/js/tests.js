@@ -8,7 +8,7 @@ import { learnArms } from './board.js';
 import { pipSpots, tileWords, tileSvg, PIP_COLOURS } from './tiles.js';
 import { seatPlaces, endWords, playPoints, clockText } from './panels.js';
 import { positions } from './replay.js';
-import { formatWords, rulesWords, settingsLines, fmtPoints, matchSides, bracketSection, roundsSection, crosstable, boardsSection, cutThroatSection, arenaSection, myTable, noShowWords, allGames, tablePlace } from './tourview.js';
+import { formatWords, rulesWords, settingsLines, fmtPoints, matchSides, bracketSection, roundsSection, crosstable, boardsSection, cutThroatSection, arenaSection, myTable, noShowWords, allGames, tablePlace, standingsTable, tieHeading } from './tourview.js';
 
 function placedLine(tiles, startPip) {
   // Tiles laid outward from a starting pip: each tile's inner half matches the previous end.
@@ -523,6 +523,10 @@ export async function runTests(vectorsText, more = {}) {
   eq([...allGames(dupRun, nameOf, matchSides(dupRun)).querySelectorAll('li')].map((li) => li.textContent), ['Board 1 · Ann · board 1 replay', 'Board 2 · Ann · board 2: play'], 'duplicate: every game by board');
   eq([tablePlace(dupRun, 'b2'), tablePlace(ar, 'a2')], ['Board 2', ''], 'duplicate: a table\'s place is its board');
   eq([shortRules({ players: 2, target: 250, hand_limit: 1 }), shortRules({ players: 2, target: 250, hand_limit: 0 })], ['2 players · one hand', '2 players · to 250'], 'rules: a one-hand board in a few words');
+  // Tie-breaks headed short, each said in full.
+  eq([tieHeading('Sonneborn-Berger'), tieHeading('points +/-'), tieHeading('some new rule')], [['SB', 'Sonneborn-Berger'], ['±', 'point difference'], ['Some new rule', null]], 'standings: tie-break headings');
+  const st = standingsTable([{ rank: 1, entrant: 1, points: 1, record: { won: 1, drawn: 0, lost: 0 }, tiebreaks: [{ name: 'Buchholz', value: 0 }, { name: 'on streak', value: 1 }] }], nameOf, new Set());
+  eq([[...st.querySelectorAll('th')].map((x) => x.textContent), st.querySelector('#tie-key').textContent], [['Rank', 'Entrant', 'Points', 'W-D-L', 'BchBuchholz', 'Streakon streak'], 'Tie-breaks: Bch = Buchholz, Streak = on streak.'], 'standings: short headings and their key');
   }
 
   return { passed, failed, lines };

@@ -266,7 +266,10 @@ export async function tournamentPage(main, { params: [id], query, app }) {
     // Set only when it changes: the status line is announced.
     if (status.textContent !== statusWords()) status.textContent = statusWords();
     drawActions(mine);
-    const rows = live && live.length ? live : ev.standings || [];
+    // A push's standings have no tie-breaks: each row keeps those of the last full answer
+    // (read again at once) rather than the columns going and coming back.
+    const tieOf = new Map((ev.standings || []).map((r) => [r.entrant, r.tiebreaks]));
+    const rows = live && live.length ? live.map((r) => (r.tiebreaks ? r : { ...r, tiebreaks: tieOf.get(r.entrant) || [] })) : ev.standings || [];
     const yours = myTable(ev, mine, sides);
     mount(standingsBox, h('h2', { id: 'standings-h' }, 'Standings'),
       yours ? h('p', { class: 'your-table' }, h('a', { class: 'button', id: 'your-table', href: `/table/${yours}` }, 'Go to your table')) : null,

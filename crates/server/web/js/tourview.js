@@ -126,12 +126,26 @@ export function resultWords(result) {
   return `${a}–${b}${result.drawn ? `, ${result.drawn} drawn` : ''}${pts}`;
 }
 
+// The tie-breaks the formats name, as their columns are headed (in full in a key under the
+// table, in the header's tooltip and for a screen reader); any other is headed in full.
+const TIE_SHORT = { buchholz: 'Bch', 'sonneborn-berger': 'SB', 'points +/-': '±', 'points +/- avg': '± avg', matchpoints: 'MP', percent: '%', 'on streak': 'Streak', points: 'Pts' };
+const TIE_FULL = { 'points +/-': 'point difference', 'points +/- avg': 'point difference from the average' };
+
+/** A tie-break's column heading: `[short, full]`, or `[name, null]` where it has no short form. */
+export function tieHeading(name) {
+  const key = String(name).toLowerCase();
+  return TIE_SHORT[key] ? [TIE_SHORT[key], TIE_FULL[key] || String(name)] : [String(name).replace(/^./, (c) => c.toUpperCase()), null];
+}
+
 export function standingsTable(rows, nameOf, mine) {
   const withTies = rows.some((r) => (r.tiebreaks || []).length);
-  const tieNames = withTies ? rows.find((r) => (r.tiebreaks || []).length).tiebreaks.map((t) => t.name.replace(/^./, (c) => c.toUpperCase())) : [];
-  return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'standings table' },
+  const ties = withTies ? rows.find((r) => (r.tiebreaks || []).length).tiebreaks.map((t) => tieHeading(t.name)) : [];
+  const short = ties.filter(([, full]) => full);
+  const tieTh = ([a, full]) => h('th', { scope: 'col', class: 'tiebreak' }, full
+    ? [h('abbr', { title: full, 'aria-hidden': 'true' }, a), h('span', { class: 'visually-hidden' }, full)] : a);
+  return h('div', { class: 'standings-box' }, h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'standings table' },
     h('table', { class: 'result standings', id: 'standings-table' },
-      h('thead', {}, h('tr', {}, ['Rank', 'Entrant', 'Points', 'W-D-L', ...tieNames].map((x) => h('th', { scope: 'col' }, x)))),
+      h('thead', {}, h('tr', {}, ['Rank', 'Entrant', 'Points', 'W-D-L'].map((x) => h('th', { scope: 'col' }, x)), ties.map(tieTh))),
       h('tbody', {}, rows.map((r) => {
         const rec = r.record || r;
         return h('tr', { class: [r.out ? 'out' : '', mine.has(r.entrant) ? 'mine' : ''], 'data-entrant': r.entrant },
@@ -140,7 +154,8 @@ export function standingsTable(rows, nameOf, mine) {
           h('td', {}, fmtPoints(r.points)),
           h('td', {}, `${rec.won}-${rec.drawn}-${rec.lost}`),
           (r.tiebreaks || []).map((t) => h('td', {}, fmtPoints(t.value))));
-      }))));
+      })))),
+    short.length ? h('p', { class: 'tie-key muted', id: 'tie-key' }, `Tie-breaks: ${short.map(([a, full]) => `${a} = ${full}`).join(', ')}.`) : null);
 }
 
 /** Points as people write them: halves as ½ (2½, -½), other fractions to two places. */
@@ -291,7 +306,7 @@ export function crosstable(ev, nameOf) {
   }));
   return h('section', { class: 'card', 'aria-labelledby': 'cross-h' },
     h('h2', { id: 'cross-h' }, 'Crosstable'),
-    h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'crosstable' },
+    h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'crosstable table' },
       h('table', { class: 'result crosstable', id: 'crosstable' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'Entrant'), order.map((_, i) => h('th', { scope: 'col' }, String(i + 1))), h('th', { scope: 'col' }, 'Byes'), h('th', { scope: 'col' }, 'Points'))),
         h('tbody', {}, order.map((e, i) => h('tr', {},
