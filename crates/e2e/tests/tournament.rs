@@ -1136,3 +1136,108 @@ async fn swiss_standings_fit_a_laptop_and_the_crosstable_is_axe_clean() {
     c.close().await.unwrap();
     server.shutdown().await;
 }
+
+/// A knockout of eight on a phone: the bracket's box is narrower than its rounds, and says so
+/// (a caption naming the final, a faded right edge that goes once scrolled to the end); the
+/// box is reached by the keyboard and named; the headings go in order (no moderate
+/// violation); on a laptop nothing needs scrolling and no cue shows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_knockout_bracket_says_it_scrolls() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|m| panic!("{m}"));
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        start_server_with(dir.path(), Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let c = driver.session(390, 844).await.unwrap();
+    register(&c, &base, "Annika").await;
+    let id = create_event(
+        &c,
+        serde_json::json!({"name": "Phone cup", "format": {"kind": "knockout", "double": false},
+            "rules": "five-up target=50", "best_of": 1, "start_when": 8}),
+    )
+    .await;
+    let bots = page_json(
+        &c,
+        "POST",
+        &format!("/api/tournaments/{id}/bots"),
+        serde_json::json!({"level": "beginner", "count": 8}),
+    )
+    .await;
+    assert_eq!(bots[0], 200, "computer entrants: {bots}");
+    go(&c, &format!("/tournaments/{id}")).await;
+    wait_js(
+        &c,
+        "return document.querySelector('#tour-status').textContent.startsWith('Finished') && !!document.querySelector('#champion');",
+        Duration::from_secs(180),
+        "the knockout played out",
+    )
+    .await;
+    const CUE_JS: &str = "const b = document.querySelector('.bside .bracket-scroll'); const cue = document.querySelector('.bside .scroll-cue');
+        const fade = b.parentElement.classList.contains('more-right') && getComputedStyle(b.parentElement, '::after').opacity === '1';
+        return {over: b.scrollWidth > b.clientWidth, box: b.clientWidth, wide: b.scrollWidth, tabindex: b.getAttribute('tabindex'), label: b.getAttribute('aria-label'),
+          cue: cue && cue.getClientRects().length ? cue.textContent : null, fade};";
+    for size in SIZES {
+        set_viewport(&c, size.0, size.1).await.unwrap();
+        go(&c, &format!("/tournaments/{id}")).await;
+        wait_js(
+            &c,
+            "return !!document.querySelector('#champion');",
+            Duration::from_secs(10),
+            "the bracket",
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let cue = c.execute(CUE_JS, vec![]).await.unwrap();
+        let moderate = axe_moderate(&c, &axe).await;
+        eprintln!("bracket at {size:?}: {cue}; moderate violations: {moderate:?}");
+        assert_eq!(cue["tabindex"], "0", "{cue}");
+        assert_eq!(cue["label"], "Bracket, scrolls sideways", "{cue}");
+        if size.0 == 390 {
+            assert_eq!(
+                cue["over"], true,
+                "the bracket is wider than a phone: {cue}"
+            );
+            assert_eq!(
+                cue["cue"], "Scroll sideways for the final →",
+                "a phone's bracket says it scrolls: {cue}"
+            );
+            assert_eq!(cue["fade"], true, "a faded right edge: {cue}");
+        } else {
+            assert_eq!(cue["over"], false, "{cue}");
+            assert_eq!(
+                cue["cue"],
+                Value::Null,
+                "no cue where nothing scrolls: {cue}"
+            );
+            assert_eq!(cue["fade"], false, "{cue}");
+        }
+        check_page(&driver, &c, &axe, "tournament-knockout", size).await;
+        assert!(
+            moderate.is_empty(),
+            "moderate violations at {size:?}:\n{}",
+            moderate.join("\n")
+        );
+        if size.0 == 390 {
+            // Scrolled to the end (the final in view), the right edge no longer fades.
+            c.execute(
+                "const b = document.querySelector('.bside .bracket-scroll'); b.scrollLeft = b.scrollWidth;",
+                vec![],
+            )
+            .await
+            .unwrap();
+            wait_js(
+                &c,
+                "return !document.querySelector('.bside .bracket-wrap').classList.contains('more-right');",
+                Duration::from_secs(5),
+                "no fade on the right once scrolled to the end",
+            )
+            .await;
+            let end = c.execute(CUE_JS, vec![]).await.unwrap();
+            assert_eq!(end["fade"], false, "at the end, no fade: {end}");
+        }
+    }
+    c.close().await.unwrap();
+    server.shutdown().await;
+}

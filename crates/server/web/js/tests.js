@@ -527,6 +527,12 @@ export async function runTests(vectorsText, more = {}) {
   eq([tieHeading('Sonneborn-Berger'), tieHeading('points +/-'), tieHeading('some new rule')], [['SB', 'Sonneborn-Berger'], ['±', 'point difference'], ['Some new rule', null]], 'standings: tie-break headings');
   const st = standingsTable([{ rank: 1, entrant: 1, points: 1, record: { won: 1, drawn: 0, lost: 0 }, tiebreaks: [{ name: 'Buchholz', value: 0 }, { name: 'on streak', value: 1 }] }], nameOf, new Set());
   eq([[...st.querySelectorAll('th')].map((x) => x.textContent), st.querySelector('#tie-key').textContent], [['Rank', 'Entrant', 'Points', 'W-D-L', 'BchBuchholz', 'Streakon streak'], 'Tie-breaks: Bch = Buchholz, Streak = on streak.'], 'standings: short headings and their key');
+  // A single knockout: its rounds' headings in order, its box named, its caption.
+  const single = { status: 'running', standings: [], bracket: [m(0, 'Winners', 1, 0, [E(1), E(2)], 'Played', { games: [1, 0], drawn: 0, points: [50, 20] }, E(1)), m(1, 'Winners', 1, 1, [E(3), E(4)], 'Ready', null), m(2, 'Winners', 2, 0, [E(1), 'Waiting'], 'Pending', null)] };
+  const sb = bracketSection(single, nameOf, noGames, new Set());
+  eq([[...sb.querySelectorAll('h2, h3, h4')].map((x) => `${x.tagName} ${x.textContent}`), sb.querySelector('.bracket-scroll').getAttribute('aria-label'), sb.querySelector('.scroll-cue').textContent],
+    [['H2 Bracket', 'H3 Semi-finals', 'H3 Final'], 'Bracket, scrolls sideways', 'Scroll sideways for the final →'], 'bracket: one side\'s rounds as h3, its box named, its cue');
+  eq([...kb.querySelectorAll('h2, h3, h4')].map((x) => x.tagName).join(' '), 'H2 H3 H4 H4 H3 H4 H4 H3', 'bracket: sides h3, their rounds h4');
   }
 
   return { passed, failed, lines };

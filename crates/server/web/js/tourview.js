@@ -220,14 +220,40 @@ export function bracketSection(ev, nameOf, gamesOf, mine) {
     sides.map(([side, ms]) => {
       if (side === 'Reset' && ms.every((m) => m.status === 'Void')) return null;
       const rounds = [...new Set(ms.map((m) => m.round))].sort((a, b) => a - b);
+      // The headings in order: the sides (h3) where there are several, then the rounds.
+      const roundH = sides.length > 1 ? 'h4' : 'h3';
+      const name = sides.length > 1 ? SIDE_WORDS[side] : 'Bracket';
+      // Where the box is narrower than its rounds (a phone), a caption and a faded edge say
+      // that it scrolls (scrollCues shows them).
+      const last = roundName(side, rounds[rounds.length - 1]);
       return h('div', { class: 'bside', 'data-side': side },
         sides.length > 1 ? h('h3', {}, SIDE_WORDS[side]) : null,
-        h('div', { class: 'bracket-scroll', tabindex: 0, role: 'region', 'aria-label': `${SIDE_WORDS[side]}, scrolls sideways` },
-          h('ol', { class: 'bcols' }, rounds.map((r) => h('li', { class: 'bcol' },
-            roundName(side, r) ? h('h4', {}, roundName(side, r)) : null,
-            h('ol', { class: 'bmatches' }, ms.filter((m) => m.round === r).sort((a, b) => a.index - b.index).map(matchBox)))))));
+        h('p', { class: 'scroll-cue muted', hidden: true, 'aria-hidden': 'true' }, `Scroll sideways for ${last === 'Final' ? 'the final' : 'later rounds'} →`),
+        h('div', { class: 'bracket-wrap' },
+          h('div', { class: 'bracket-scroll', tabindex: 0, role: 'region', 'aria-label': `${name}, scrolls sideways`, onScroll: (e) => scrollCue(e.currentTarget) },
+            h('ol', { class: 'bcols' }, rounds.map((r) => h('li', { class: 'bcol' },
+              roundName(side, r) ? h(roundH, {}, roundName(side, r)) : null,
+              h('ol', { class: 'bmatches' }, ms.filter((m) => m.round === r).sort((a, b) => a.index - b.index).map(matchBox))))))));
     }),
     ev.status === 'finished' && !ev.cancelled ? championLine(ev, nameOf) : null);
+}
+
+/**
+ * A bracket box's cues that it scrolls: its caption shown while its rounds are wider than
+ * the box, and a faded edge on each side that has more to see.
+ */
+export function scrollCue(box) {
+  const wrap = box.parentElement;
+  const over = box.scrollWidth > box.clientWidth + 1;
+  wrap.classList.toggle('more-right', over && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+  wrap.classList.toggle('more-left', over && box.scrollLeft > 1);
+  const cue = wrap.parentElement.querySelector('.scroll-cue');
+  if (cue) cue.hidden = !over;
+}
+
+/** Every bracket box's cues in `root` (after a redraw, or when the window changes size). */
+export function scrollCues(root) {
+  for (const box of root.querySelectorAll('.bracket-scroll')) scrollCue(box);
 }
 
 export function championLine(ev, nameOf) {
