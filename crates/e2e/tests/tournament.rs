@@ -873,3 +873,371 @@ async fn a_tournament_table_names_its_event_and_round_and_leads_back() {
     c.close().await.unwrap();
     server.shutdown().await;
 }
+
+/// The page's moderate accessibility violations (those `check_page` lets through).
+async fn axe_moderate(c: &Client, axe: &str) -> Vec<String> {
+    c.execute(axe, vec![]).await.expect("axe-core loads");
+    let r = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'] })
+               .then((r) => done(r.violations.filter((v) => v.impact === 'moderate')
+                 .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('; ')})`)),
+                     (e) => done([`axe failed: ${e}`]));",
+            vec![],
+        )
+        .await
+        .expect("axe-core runs");
+    serde_json::from_value(r).unwrap_or_default()
+}
+
+/// Create an event through the API from the page of `c` (logged in); its id.
+async fn create_event(c: &Client, settings: Value) -> String {
+    let made = page_json(c, "POST", "/api/tournaments", settings).await;
+    assert!(made[0].as_u64().unwrap() < 300, "created: {made}");
+    made[1]["id"].as_str().unwrap().to_string()
+}
+
+/// The open table of the signed-in person's board in the duplicate event `id`, once dealt.
+async fn my_board_table(c: &Client, id: &str) -> String {
+    wait_js(
+        c,
+        &format!("return fetch('/api/tournaments/{id}').then((r) => r.json()).then((ev) => {{ const g = (ev.games || []).find((g) => g.games.some((x) => !x.result)); return g ? g.games.find((x) => !x.result).table : ''; }});"),
+        Duration::from_secs(20),
+        "a board dealt to the entrant",
+    )
+    .await
+    .as_str()
+    .unwrap()
+    .to_string()
+}
+
+/// A duplicate event and a daylong, each with a board of Annika's open: after a reload their
+/// pages have "Go to your table" at the top, "Every game" speaks of boards (never "match 2 ·
+/// game 1"), and the board's table names the event and the board and is headed as one hand
+/// (not "to 250"); at the three sizes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duplicate_and_daylong_pages_lead_back_to_an_open_board() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|m| panic!("{m}"));
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        start_server_with(dir.path(), Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let c = driver.session(1366, 900).await.unwrap();
+    register(&c, &base, "Annika").await;
+    let daylong = create_event(
+        &c,
+        serde_json::json!({"name": "Board night", "format": {"kind": "daylong", "boards": 2, "scoring": "matchpoints", "duration_ms": 7_200_000},
+            "rules": "five-up", "best_of": 1, "opponents": "beginner"}),
+    )
+    .await;
+    let duplicate = create_event(
+        &c,
+        serde_json::json!({"name": "Same deals", "format": {"kind": "duplicate", "boards": 2, "scoring": "matchpoints"},
+            "rules": "five-up", "best_of": 1, "opponents": "beginner", "start_when": 2}),
+    )
+    .await;
+    for (id, name, shot) in [
+        (&daylong, "Board night", "tournament-daylong-board"),
+        (&duplicate, "Same deals", "tournament-duplicate-board"),
+    ] {
+        let joined = page_json(
+            &c,
+            "POST",
+            &format!("/api/tournaments/{id}/join"),
+            serde_json::json!({}),
+        )
+        .await;
+        assert_eq!(joined[0], 200, "joined: {joined}");
+        if id == &duplicate {
+            let bots = page_json(
+                &c,
+                "POST",
+                &format!("/api/tournaments/{id}/bots"),
+                serde_json::json!({"level": "random", "count": 1}),
+            )
+            .await;
+            assert_eq!(bots[0], 200, "a computer entrant: {bots}");
+        }
+        let table = my_board_table(&c, id).await;
+        // A reload: the page is all there is to lead back to the board.
+        c.goto(&format!("{base}/tournaments/{id}")).await.unwrap();
+        let page = wait_js(
+            &c,
+            "const a = document.querySelector('#your-table'); const g = document.querySelector('.all-games');
+             return a && g ? {href: a.getAttribute('href'), text: a.textContent, games: [...g.querySelectorAll('li')].map((li) => li.textContent)} : null;",
+            Duration::from_secs(10),
+            &format!("{name}'s page with Go to your table"),
+        )
+        .await;
+        assert_eq!(page["href"], format!("/table/{table}"), "{name}: {page}");
+        assert_eq!(page["text"], "Go to your table", "{name}: {page}");
+        assert_eq!(
+            page["games"],
+            serde_json::json!(["Board 1 · Annika · board 1: play"]),
+            "{name}: every game, by board"
+        );
+        for size in SIZES {
+            check_page(&driver, &c, &axe, shot, size).await;
+        }
+        // The board's table: the event and the board under its heading, one hand.
+        set_viewport(&c, 1366, 900).await.unwrap();
+        click(&c, "#your-table").await;
+        let head = wait_js(
+            &c,
+            "const l = document.querySelector('.table-head #tour-line'); const r = document.querySelector('.table-head details.rules summary');
+             return l && r ? [l.textContent, r.textContent, document.querySelector('.table-head h1').textContent, document.querySelector('#scores-h').textContent] : null;",
+            Duration::from_secs(15),
+            "the board's table",
+        )
+        .await;
+        assert_eq!(
+            head[0],
+            format!("{name} · Board 1"),
+            "{name}: the table names its board"
+        );
+        let rules = head[1].as_str().unwrap();
+        assert!(
+            rules.contains("one hand") && !rules.contains("to 250"),
+            "{name}: a board's table is headed as one hand: {rules}"
+        );
+        assert!(
+            head[2].as_str().unwrap().starts_with("Five Up: Annika"),
+            "{name}: a one-hand board is still Five Up: {head}"
+        );
+        assert_eq!(head[3], "Scores · one hand", "{name}: {head}");
+        if id == &duplicate {
+            check_page(&driver, &c, &axe, "tournament-board-table", (1366, 900)).await;
+            // A phone, from the start.
+            set_viewport(&c, 390, 844).await.unwrap();
+            c.refresh().await.unwrap();
+            wait_js(
+                &c,
+                "return !!document.querySelector('.table-head #tour-line') && !!document.querySelector('#hand');",
+                Duration::from_secs(15),
+                "the board's table on a phone",
+            )
+            .await;
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            check_page(&driver, &c, &axe, "tournament-board-table", (390, 844)).await;
+            set_viewport(&c, 1920, 1080).await.unwrap();
+            check_page(&driver, &c, &axe, "tournament-board-table", (1920, 1080)).await;
+        }
+    }
+    c.close().await.unwrap();
+    server.shutdown().await;
+}
+
+/// A finished Swiss of eight computer entrants: at 1366x900 its standings fit their box (no
+/// sideways scrolling, every tie-break heading whole, the short ones said in full in a key and
+/// to a screen reader), and the page with its crosstable has no moderate accessibility
+/// violation either (each landmark named uniquely); at the three sizes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn swiss_standings_fit_a_laptop_and_the_crosstable_is_axe_clean() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|m| panic!("{m}"));
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        start_server_with(dir.path(), Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let c = driver.session(1366, 900).await.unwrap();
+    register(&c, &base, "Annika").await;
+    let id = create_event(
+        &c,
+        serde_json::json!({"name": "Swiss evening", "format": {"kind": "swiss", "rounds": 3},
+            "rules": "five-up target=50", "best_of": 1, "start_when": 8}),
+    )
+    .await;
+    let bots = page_json(
+        &c,
+        "POST",
+        &format!("/api/tournaments/{id}/bots"),
+        serde_json::json!({"level": "beginner", "count": 8}),
+    )
+    .await;
+    assert_eq!(bots[0], 200, "computer entrants: {bots}");
+    go(&c, &format!("/tournaments/{id}")).await;
+    wait_js(
+        &c,
+        "return document.querySelector('#tour-status').textContent.startsWith('Finished') && !!document.querySelector('#crosstable');",
+        Duration::from_secs(180),
+        "the Swiss played out",
+    )
+    .await;
+    // The page read again after the last push (whose standings have no tie-breaks).
+    go(&c, &format!("/tournaments/{id}")).await;
+    wait_js(
+        &c,
+        "return !!document.querySelector('#crosstable') && document.querySelectorAll('#standings-table thead th').length > 4;",
+        Duration::from_secs(10),
+        "the finished Swiss with its tie-breaks",
+    )
+    .await;
+    // Measured at every size first, then checked.
+    let mut measured = Vec::new();
+    for size in SIZES {
+        set_viewport(&c, size.0, size.1).await.unwrap();
+        let fit = c
+            .execute(
+                "const box = document.querySelector('#standings-table').parentElement;
+                 return {box: box.clientWidth, table: box.scrollWidth, width: Math.round(document.querySelector('#standings-table').getBoundingClientRect().width),
+                   cut: [...document.querySelectorAll('#standings-table th')].filter((th) => th.scrollWidth > th.clientWidth + 1).map((th) => th.textContent),
+                   heads: [...document.querySelectorAll('#standings-table th')].map((th) => th.textContent),
+                   key: (document.querySelector('#tie-key') || {}).textContent || ''};",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let moderate = axe_moderate(&c, &axe).await;
+        eprintln!("standings at {size:?}: {fit}; moderate violations: {moderate:?}");
+        measured.push((size, fit, moderate));
+    }
+    for (size, fit, moderate) in measured {
+        set_viewport(&c, size.0, size.1).await.unwrap();
+        if size.0 >= 1366 {
+            assert!(
+                fit["table"].as_u64() <= fit["box"].as_u64(),
+                "the standings scroll sideways at {size:?}: {fit}"
+            );
+        }
+        assert_eq!(
+            fit["cut"],
+            Value::Array(vec![]),
+            "headings cut at {size:?}: {fit}"
+        );
+        // Each short heading is said in full: to a screen reader, and in the key.
+        assert_eq!(
+            fit["heads"],
+            serde_json::json!([
+                "Rank",
+                "Entrant",
+                "Points",
+                "W-D-L",
+                "BchBuchholz",
+                "SBSonneborn-Berger",
+                "±point difference"
+            ]),
+            "{fit}"
+        );
+        assert_eq!(
+            fit["key"], "Tie-breaks: Bch = Buchholz, SB = Sonneborn-Berger, ± = point difference.",
+            "{fit}"
+        );
+        check_page(&driver, &c, &axe, "tournament-swiss", size).await;
+        assert!(
+            moderate.is_empty(),
+            "moderate violations at {size:?}:\n{}",
+            moderate.join("\n")
+        );
+    }
+    c.close().await.unwrap();
+    server.shutdown().await;
+}
+
+/// A knockout of eight on a phone: the bracket's box is narrower than its rounds, and says so
+/// (a caption naming the final, a faded right edge that goes once scrolled to the end); the
+/// box is reached by the keyboard and named; the headings go in order (no moderate
+/// violation); on a laptop nothing needs scrolling and no cue shows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_knockout_bracket_says_it_scrolls() {
+    let Some(browsers) = browsers() else { return };
+    let axe = axe_source().unwrap_or_else(|m| panic!("{m}"));
+    let dir = tempfile::tempdir().unwrap();
+    let server =
+        start_server_with(dir.path(), Duration::ZERO, Duration::from_secs(5), |_| {}).await;
+    let base = format!("http://{}", server.local_addr());
+    let driver = ChromeDriver::start(&browsers).unwrap();
+    let c = driver.session(390, 844).await.unwrap();
+    register(&c, &base, "Annika").await;
+    let id = create_event(
+        &c,
+        serde_json::json!({"name": "Phone cup", "format": {"kind": "knockout", "double": false},
+            "rules": "five-up target=50", "best_of": 1, "start_when": 8}),
+    )
+    .await;
+    let bots = page_json(
+        &c,
+        "POST",
+        &format!("/api/tournaments/{id}/bots"),
+        serde_json::json!({"level": "beginner", "count": 8}),
+    )
+    .await;
+    assert_eq!(bots[0], 200, "computer entrants: {bots}");
+    go(&c, &format!("/tournaments/{id}")).await;
+    wait_js(
+        &c,
+        "return document.querySelector('#tour-status').textContent.startsWith('Finished') && !!document.querySelector('#champion');",
+        Duration::from_secs(180),
+        "the knockout played out",
+    )
+    .await;
+    const CUE_JS: &str = "const b = document.querySelector('.bside .bracket-scroll'); const cue = document.querySelector('.bside .scroll-cue');
+        const fade = b.parentElement.classList.contains('more-right') && getComputedStyle(b.parentElement, '::after').opacity === '1';
+        return {over: b.scrollWidth > b.clientWidth, box: b.clientWidth, wide: b.scrollWidth, tabindex: b.getAttribute('tabindex'), label: b.getAttribute('aria-label'),
+          cue: cue && cue.getClientRects().length ? cue.textContent : null, fade};";
+    for size in SIZES {
+        set_viewport(&c, size.0, size.1).await.unwrap();
+        go(&c, &format!("/tournaments/{id}")).await;
+        wait_js(
+            &c,
+            "return !!document.querySelector('#champion');",
+            Duration::from_secs(10),
+            "the bracket",
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let cue = c.execute(CUE_JS, vec![]).await.unwrap();
+        let moderate = axe_moderate(&c, &axe).await;
+        eprintln!("bracket at {size:?}: {cue}; moderate violations: {moderate:?}");
+        assert_eq!(cue["tabindex"], "0", "{cue}");
+        assert_eq!(cue["label"], "Bracket, scrolls sideways", "{cue}");
+        if size.0 == 390 {
+            assert_eq!(
+                cue["over"], true,
+                "the bracket is wider than a phone: {cue}"
+            );
+            assert_eq!(
+                cue["cue"], "Scroll sideways for the final →",
+                "a phone's bracket says it scrolls: {cue}"
+            );
+            assert_eq!(cue["fade"], true, "a faded right edge: {cue}");
+        } else {
+            assert_eq!(cue["over"], false, "{cue}");
+            assert_eq!(
+                cue["cue"],
+                Value::Null,
+                "no cue where nothing scrolls: {cue}"
+            );
+            assert_eq!(cue["fade"], false, "{cue}");
+        }
+        check_page(&driver, &c, &axe, "tournament-knockout", size).await;
+        assert!(
+            moderate.is_empty(),
+            "moderate violations at {size:?}:\n{}",
+            moderate.join("\n")
+        );
+        if size.0 == 390 {
+            // Scrolled to the end (the final in view), the right edge no longer fades.
+            c.execute(
+                "const b = document.querySelector('.bside .bracket-scroll'); b.scrollLeft = b.scrollWidth;",
+                vec![],
+            )
+            .await
+            .unwrap();
+            wait_js(
+                &c,
+                "return !document.querySelector('.bside .bracket-wrap').classList.contains('more-right');",
+                Duration::from_secs(5),
+                "no fade on the right once scrolled to the end",
+            )
+            .await;
+            let end = c.execute(CUE_JS, vec![]).await.unwrap();
+            assert_eq!(end["fade"], false, "at the end, no fade: {end}");
+        }
+    }
+    c.close().await.unwrap();
+    server.shutdown().await;
+}

@@ -195,7 +195,8 @@ export function rulesLines(r) {
   return [
     `${r.players} players${r.partnerships ? `, in two teams of ${r.players / 2}, partners alternating around the table` : ', each for themselves'}`,
     `Dominoes: ${setWords(r.set ?? 6)}`,
-    `First to ${r.target} points wins${r.game_end === 'finish-hand' ? ' (the hand is finished first)' : ''}${r.exact_target ? ', exactly' : ''}`,
+    r.hand_limit === 1 ? 'One hand: the higher score wins; a tie plays another hand'
+      : `First to ${r.target} points wins${r.game_end === 'finish-hand' ? ' (the hand is finished first)' : ''}${r.exact_target ? ', exactly' : ''}`,
     `${r.hand_size} tiles each`,
     `Spinner: ${valueWords('spinner', r.spinner)}${r.spinner !== 'none' ? `; its sprouts open ${valueWords('sprouts', r.sprouts)}` : ''}`,
     `Points during play: ${valueWords('play-scoring', r.play_scoring)}`,
@@ -207,7 +208,7 @@ export function rulesLines(r) {
     r.cribbage_scale ? 'Scores on the cribbage scale (in fives)' : null,
     `Scoring by hand (Muggins): ${yes(r.manual_scoring)}${r.manual_scoring ? `: claim your points; a missed or wrong claim can be called by ${valueWords('muggins-call', r.muggins_call || 'next')}` : ''}`,
     r.blocked_tie === 'nobody' ? 'A tie for lowest in a blocked hand scores nothing' : null,
-    r.hand_limit ? `The game ends after ${r.hand_limit} hands at the latest: the highest score wins` : null,
+    r.hand_limit > 1 ? `The game ends after ${r.hand_limit} hands at the latest: the highest score wins` : null,
   ].filter(Boolean);
 }
 
@@ -224,9 +225,9 @@ export function optionsWords(options) {
   return r.players ? shortRules(r) : String(options || '');
 }
 
-/** The rules in a few words: players, partnerships, target. */
+/** The rules in a few words: players, partnerships, target (or one hand: a duplicate board). */
 export function shortRules(r) {
-  return `${r.players} players${r.partnerships ? ' in partnerships' : ''}${r.set && r.set !== 6 ? ` · ${setWords(r.set).replace(/ \(.*/, '')}` : ''} · to ${r.target}${r.spinner === 'none' ? ' · no spinner' : r.spinner === 'all' ? ' · every double spins' : ''}${r.play_scoring === 'none' ? ' · no play scoring' : r.play_scoring === 'fives-and-threes' ? ' · fives and threes' : ''}${r.manual_scoring ? ' · scored by hand (Muggins)' : ''}`;
+  return `${r.players} players${r.partnerships ? ' in partnerships' : ''}${r.set && r.set !== 6 ? ` · ${setWords(r.set).replace(/ \(.*/, '')}` : ''} · ${r.hand_limit === 1 ? 'one hand' : `to ${r.target}`}${r.spinner === 'none' ? ' · no spinner' : r.spinner === 'all' ? ' · every double spins' : ''}${r.play_scoring === 'none' ? ' · no play scoring' : r.play_scoring === 'fives-and-threes' ? ' · fives and threes' : ''}${r.manual_scoring ? ' · scored by hand (Muggins)' : ''}`;
 }
 
 /**
@@ -284,14 +285,15 @@ export function formOptions(p, players, set, options, chosen) {
 /**
  * The game a table plays, by its preset's name ("Cross Dominoes"): the preset whose rules for
  * that many players on that set are the table's; a table with other options is "... with its
- * own rules" after the closest preset (the target is not counted). `presets`: the server's config (null while it loads).
+ * own rules" after the closest preset (the target and the hand limit are not counted). `presets`: the server's config (null while it loads).
  */
 export function gameName(rules, presets) {
   if (!presets || !presets.length || !rules) return 'Dominoes';
   const differences = (p) => {
     const want = presetRulesFor(p, rules.players, rules.set ?? 6);
-    // The target is everyone's own choice: a game to 50 is still Five Up.
-    return Object.keys(want).filter((k) => k !== 'target' && JSON.stringify(want[k]) !== JSON.stringify(rules[k])).length;
+    // The target and a limit of hands are the game's length: a game to 50, or a duplicate
+    // board's one hand, is still Five Up.
+    return Object.keys(want).filter((k) => k !== 'target' && k !== 'hand_limit' && JSON.stringify(want[k]) !== JSON.stringify(rules[k])).length;
   };
   let best = null; let bestN = Infinity;
   for (const p of presets) {

@@ -35,7 +35,8 @@ export function scoresPanel(view) {
   const seats = view.table.seats;
   const nSides = view.scores.length;
   return h('section', { class: 'card scores', 'aria-labelledby': 'scores-h' },
-    h('h2', { id: 'scores-h' }, `Scores · to ${view.table.rules.target}`),
+    // A duplicate board is one hand (hands=1), whatever the preset's target.
+    h('h2', { id: 'scores-h' }, `Scores · ${view.table.rules.hand_limit === 1 ? 'one hand' : `to ${view.table.rules.target}`}`),
     h('ul', {}, Array.from({ length: nSides }, (_, side) => h('li', { class: ['score', view.you != null && view.sides[view.you] === side ? 'mine' : ''], 'data-side': side },
       h('span', { class: 'who' }, sideLabel(seats, view.sides, side)),
       h('span', { class: 'num', 'aria-label': `${view.scores[side]} points` }, String(view.scores[side])),

@@ -3,12 +3,12 @@
 import * as deal from './deal.js';
 import { layoutGeometry, overlaps, fitViewBox, turnLimits, boardLimits, boardView, MIN_UNIT } from './geometry.js';
 import { tallyParts, tallySegments } from './tally.js';
-import { actionWords, entryWords, optionsString, seatName, playingToWin, rulesLines, optionsWords, valueWords, formProblems, leadWords, plainRulesWords, presetRulesFor, formOptions, maxPlayers, maxHand, gameName } from './format.js';
+import { actionWords, entryWords, optionsString, seatName, playingToWin, rulesLines, optionsWords, valueWords, formProblems, leadWords, plainRulesWords, presetRulesFor, formOptions, maxPlayers, maxHand, gameName, shortRules } from './format.js';
 import { learnArms } from './board.js';
 import { pipSpots, tileWords, tileSvg, PIP_COLOURS } from './tiles.js';
 import { seatPlaces, endWords, playPoints, clockText } from './panels.js';
 import { positions } from './replay.js';
-import { formatWords, rulesWords, settingsLines, fmtPoints, matchSides, bracketSection, roundsSection, crosstable, boardsSection, cutThroatSection, arenaSection, myTable, noShowWords } from './tourview.js';
+import { formatWords, rulesWords, settingsLines, fmtPoints, matchSides, bracketSection, roundsSection, crosstable, boardsSection, cutThroatSection, arenaSection, myTable, noShowWords, allGames, tablePlace, standingsTable, tieHeading } from './tourview.js';
 
 function placedLine(tiles, startPip) {
   // Tiles laid outward from a starting pip: each tile's inner half matches the previous end.
@@ -388,6 +388,8 @@ export async function runTests(vectorsText, more = {}) {
   eq(gameName({ players: 3, set: 6, target: 50, spinner: 'first', play_scoring: 'fives' }, presetsFor), 'Five Up', 'game name: another target is the same game');
   eq(gameName({ players: 2, set: 6, target: 100, spinner: 'all', play_scoring: 'fives' }, presetsFor), 'Five Up, with its own rules', 'game name: other options');
   eq(gameName({ players: 2 }, null), 'Dominoes', 'game name: before the config');
+  const limited = [{ name: 'five-up', set: 6, rules: [2, 3, 4].map((n) => ({ players: n, set: 6, target: 100, spinner: 'first', play_scoring: 'fives', hand_limit: 0 })) }];
+  eq(gameName({ players: 2, set: 6, target: 250, spinner: 'first', play_scoring: 'fives', hand_limit: 1 }, limited), 'Five Up', 'game name: a one-hand board is the same game');
 
   // The new-table form: impossible choices in words, the preset on another set, the options
   // string sent.
@@ -513,6 +515,24 @@ export async function runTests(vectorsText, more = {}) {
   eq([...arenaSection(ar, nameOf, (r, k) => ar.games.find((g) => g.match === k)?.games || []).querySelectorAll('li')].map((li) => li.textContent),
     ['Cy v Di playing game 1: watch', 'Ann v Bob 1–0 (50–5)'], 'arena: the newest match first');
   eq([myTable(ar, new Set([4]), matchSides(ar)), myTable(ar, new Set([1]), matchSides(ar))], ['a2', null], 'arena: your table while your match is played');
+  // A duplicate event's games are keyed (board, entrant): the open board is yours to go back
+  // to, the list speaks of boards, and the table's place is its board.
+  const dupRun = { boards: [{ board: 1, results: [], hidden: false }, { board: 2, results: [], hidden: true }],
+    games: [{ round: 0, match: 1, games: [{ table: 'b1', result: [true, [30, 5]] }] }, { round: 1, match: 1, games: [{ table: 'b2', result: null }] }] };
+  eq([myTable(dupRun, new Set([1]), matchSides(dupRun)), myTable(dupRun, new Set([2]), matchSides(dupRun))], ['b2', null], 'duplicate: your open board');
+  eq([...allGames(dupRun, nameOf, matchSides(dupRun)).querySelectorAll('li')].map((li) => li.textContent), ['Board 1 · Ann · board 1 replay', 'Board 2 · Ann · board 2: play'], 'duplicate: every game by board');
+  eq([tablePlace(dupRun, 'b2'), tablePlace(ar, 'a2')], ['Board 2', ''], 'duplicate: a table\'s place is its board');
+  eq([shortRules({ players: 2, target: 250, hand_limit: 1 }), shortRules({ players: 2, target: 250, hand_limit: 0 })], ['2 players · one hand', '2 players · to 250'], 'rules: a one-hand board in a few words');
+  // Tie-breaks headed short, each said in full.
+  eq([tieHeading('Sonneborn-Berger'), tieHeading('points +/-'), tieHeading('some new rule')], [['SB', 'Sonneborn-Berger'], ['±', 'point difference'], ['Some new rule', null]], 'standings: tie-break headings');
+  const st = standingsTable([{ rank: 1, entrant: 1, points: 1, record: { won: 1, drawn: 0, lost: 0 }, tiebreaks: [{ name: 'Buchholz', value: 0 }, { name: 'on streak', value: 1 }] }], nameOf, new Set());
+  eq([[...st.querySelectorAll('th')].map((x) => x.textContent), st.querySelector('#tie-key').textContent], [['Rank', 'Entrant', 'Points', 'W-D-L', 'BchBuchholz', 'Streakon streak'], 'Tie-breaks: Bch = Buchholz, Streak = on streak.'], 'standings: short headings and their key');
+  // A single knockout: its rounds' headings in order, its box named, its caption.
+  const single = { status: 'running', standings: [], bracket: [m(0, 'Winners', 1, 0, [E(1), E(2)], 'Played', { games: [1, 0], drawn: 0, points: [50, 20] }, E(1)), m(1, 'Winners', 1, 1, [E(3), E(4)], 'Ready', null), m(2, 'Winners', 2, 0, [E(1), 'Waiting'], 'Pending', null)] };
+  const sb = bracketSection(single, nameOf, noGames, new Set());
+  eq([[...sb.querySelectorAll('h2, h3, h4')].map((x) => `${x.tagName} ${x.textContent}`), sb.querySelector('.bracket-scroll').getAttribute('aria-label'), sb.querySelector('.scroll-cue').textContent],
+    [['H2 Bracket', 'H3 Semi-finals', 'H3 Final'], 'Bracket, scrolls sideways', 'Scroll sideways for the final →'], 'bracket: one side\'s rounds as h3, its box named, its cue');
+  eq([...kb.querySelectorAll('h2, h3, h4')].map((x) => x.tagName).join(' '), 'H2 H3 H4 H4 H3 H4 H4 H3', 'bracket: sides h3, their rounds h4');
   }
 
   return { passed, failed, lines };

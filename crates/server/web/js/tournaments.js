@@ -7,7 +7,7 @@ import { api } from './api.js';
 import { Conn } from './conn.js';
 import { presetWords, levelWords } from './format.js';
 import { go } from './context.js';
-import { formatWords, startWords, rulesWords, settingsLines, matchSides, standingsTable, roundsSection, bracketSection, arenaSection, boardsSection, cutThroatSection, crosstable, allGames, myTable, noShowWords } from './tourview.js';
+import { formatWords, startWords, rulesWords, settingsLines, matchSides, standingsTable, roundsSection, bracketSection, arenaSection, boardsSection, cutThroatSection, crosstable, allGames, myTable, noShowWords, scrollCues } from './tourview.js';
 
 const FORMATS = [
   ['swiss', 'Swiss'], ['knockout', 'Knockout (single elimination)'], ['double', 'Knockout (double elimination)'], ['arena', 'Arena'],
@@ -266,7 +266,10 @@ export async function tournamentPage(main, { params: [id], query, app }) {
     // Set only when it changes: the status line is announced.
     if (status.textContent !== statusWords()) status.textContent = statusWords();
     drawActions(mine);
-    const rows = live && live.length ? live : ev.standings || [];
+    // A push's standings have no tie-breaks: each row keeps those of the last full answer
+    // (read again at once) rather than the columns going and coming back.
+    const tieOf = new Map((ev.standings || []).map((r) => [r.entrant, r.tiebreaks]));
+    const rows = live && live.length ? live.map((r) => (r.tiebreaks ? r : { ...r, tiebreaks: tieOf.get(r.entrant) || [] })) : ev.standings || [];
     const yours = myTable(ev, mine, sides);
     mount(standingsBox, h('h2', { id: 'standings-h' }, 'Standings'),
       yours ? h('p', { class: 'your-table' }, h('a', { class: 'button', id: 'your-table', href: `/table/${yours}` }, 'Go to your table')) : null,
@@ -293,6 +296,7 @@ export async function tournamentPage(main, { params: [id], query, app }) {
           r.withdrawn ? h('span', { class: 'muted' }, ' · withdrawn') : null))) : h('p', { class: 'muted' }, 'Nobody has joined yet.')),
       allGames(ev, nameOf, sides));
     [...sections.querySelectorAll('.bracket-scroll, .table-scroll')].forEach((b, i) => { if (scrolls[i]) b.scrollLeft = scrolls[i]; });
+    scrollCues(sections);
     if (focusKey) {
       const again = [...sections.querySelectorAll('a, button, [tabindex]')].find((el) => (el.id || el.getAttribute('href') || el.getAttribute('aria-label')) === focusKey);
       again?.focus();
@@ -324,6 +328,8 @@ export async function tournamentPage(main, { params: [id], query, app }) {
     sections));
   status.setAttribute('tabindex', '-1');
   draw();
+  const resized = () => scrollCues(sections);
+  window.addEventListener('resize', resized);
   api.config().then((c) => { cfg = c; actionsKey = ''; if (!closed) drawActions(mineSet()); }, () => {});
 
   // Follow the event: the server pushes its standings on every change; the rest (pairings,
@@ -344,6 +350,7 @@ export async function tournamentPage(main, { params: [id], query, app }) {
   });
   return () => {
     closed = true;
+    window.removeEventListener('resize', resized);
     clearTimeout(refreshTimer);
     conn.send({ type: 'tournament', tournament: '' });
     conn.close();

@@ -112,6 +112,13 @@ export function gameLinks(games, label = 'game') {
     : h('a', { href: `/table/${g.table}`, class: 'table-link' }, `${label} ${i + 1}: watch`)]);
 }
 
+/** A duplicate board's table: its replay once played, the table while it is (only its player sees a board in play). */
+export function boardLinks(games, board) {
+  return (games || []).map((g) => [' ', g.result
+    ? h('a', { href: `/game/${g.table}`, class: 'replay-link' }, `board ${board} replay`)
+    : h('a', { href: `/table/${g.table}`, class: 'table-link' }, `board ${board}: play`)]);
+}
+
 export function resultWords(result) {
   if (!result) return '';
   const [a, b] = result.games;
@@ -119,12 +126,26 @@ export function resultWords(result) {
   return `${a}–${b}${result.drawn ? `, ${result.drawn} drawn` : ''}${pts}`;
 }
 
+// The tie-breaks the formats name, as their columns are headed (in full in a key under the
+// table, in the header's tooltip and for a screen reader); any other is headed in full.
+const TIE_SHORT = { buchholz: 'Bch', 'sonneborn-berger': 'SB', 'points +/-': '±', 'points +/- avg': '± avg', matchpoints: 'MP', percent: '%', 'on streak': 'Streak', points: 'Pts' };
+const TIE_FULL = { 'points +/-': 'point difference', 'points +/- avg': 'point difference from the average' };
+
+/** A tie-break's column heading: `[short, full]`, or `[name, null]` where it has no short form. */
+export function tieHeading(name) {
+  const key = String(name).toLowerCase();
+  return TIE_SHORT[key] ? [TIE_SHORT[key], TIE_FULL[key] || String(name)] : [String(name).replace(/^./, (c) => c.toUpperCase()), null];
+}
+
 export function standingsTable(rows, nameOf, mine) {
   const withTies = rows.some((r) => (r.tiebreaks || []).length);
-  const tieNames = withTies ? rows.find((r) => (r.tiebreaks || []).length).tiebreaks.map((t) => t.name.replace(/^./, (c) => c.toUpperCase())) : [];
-  return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'standings table' },
+  const ties = withTies ? rows.find((r) => (r.tiebreaks || []).length).tiebreaks.map((t) => tieHeading(t.name)) : [];
+  const short = ties.filter(([, full]) => full);
+  const tieTh = ([a, full]) => h('th', { scope: 'col', class: 'tiebreak' }, full
+    ? [h('abbr', { title: full, 'aria-hidden': 'true' }, a), h('span', { class: 'visually-hidden' }, full)] : a);
+  return h('div', { class: 'standings-box' }, h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'standings table' },
     h('table', { class: 'result standings', id: 'standings-table' },
-      h('thead', {}, h('tr', {}, ['Rank', 'Entrant', 'Points', 'W-D-L', ...tieNames].map((x) => h('th', { scope: 'col' }, x)))),
+      h('thead', {}, h('tr', {}, ['Rank', 'Entrant', 'Points', 'W-D-L'].map((x) => h('th', { scope: 'col' }, x)), ties.map(tieTh))),
       h('tbody', {}, rows.map((r) => {
         const rec = r.record || r;
         return h('tr', { class: [r.out ? 'out' : '', mine.has(r.entrant) ? 'mine' : ''], 'data-entrant': r.entrant },
@@ -133,7 +154,8 @@ export function standingsTable(rows, nameOf, mine) {
           h('td', {}, fmtPoints(r.points)),
           h('td', {}, `${rec.won}-${rec.drawn}-${rec.lost}`),
           (r.tiebreaks || []).map((t) => h('td', {}, fmtPoints(t.value))));
-      }))));
+      })))),
+    short.length ? h('p', { class: 'tie-key muted', id: 'tie-key' }, `Tie-breaks: ${short.map(([a, full]) => `${a} = ${full}`).join(', ')}.`) : null);
 }
 
 /** Points as people write them: halves as ½ (2½, -½), other fractions to two places. */
@@ -198,14 +220,40 @@ export function bracketSection(ev, nameOf, gamesOf, mine) {
     sides.map(([side, ms]) => {
       if (side === 'Reset' && ms.every((m) => m.status === 'Void')) return null;
       const rounds = [...new Set(ms.map((m) => m.round))].sort((a, b) => a - b);
+      // The headings in order: the sides (h3) where there are several, then the rounds.
+      const roundH = sides.length > 1 ? 'h4' : 'h3';
+      const name = sides.length > 1 ? SIDE_WORDS[side] : 'Bracket';
+      // Where the box is narrower than its rounds (a phone), a caption and a faded edge say
+      // that it scrolls (scrollCues shows them).
+      const last = roundName(side, rounds[rounds.length - 1]);
       return h('div', { class: 'bside', 'data-side': side },
         sides.length > 1 ? h('h3', {}, SIDE_WORDS[side]) : null,
-        h('div', { class: 'bracket-scroll', tabindex: 0, role: 'region', 'aria-label': `${SIDE_WORDS[side]}, scrolls sideways` },
-          h('ol', { class: 'bcols' }, rounds.map((r) => h('li', { class: 'bcol' },
-            roundName(side, r) ? h('h4', {}, roundName(side, r)) : null,
-            h('ol', { class: 'bmatches' }, ms.filter((m) => m.round === r).sort((a, b) => a.index - b.index).map(matchBox)))))));
+        h('p', { class: 'scroll-cue muted', hidden: true, 'aria-hidden': 'true' }, `Scroll sideways for ${last === 'Final' ? 'the final' : 'later rounds'} →`),
+        h('div', { class: 'bracket-wrap' },
+          h('div', { class: 'bracket-scroll', tabindex: 0, role: 'region', 'aria-label': `${name}, scrolls sideways`, onScroll: (e) => scrollCue(e.currentTarget) },
+            h('ol', { class: 'bcols' }, rounds.map((r) => h('li', { class: 'bcol' },
+              roundName(side, r) ? h(roundH, {}, roundName(side, r)) : null,
+              h('ol', { class: 'bmatches' }, ms.filter((m) => m.round === r).sort((a, b) => a.index - b.index).map(matchBox))))))));
     }),
     ev.status === 'finished' && !ev.cancelled ? championLine(ev, nameOf) : null);
+}
+
+/**
+ * A bracket box's cues that it scrolls: its caption shown while its rounds are wider than
+ * the box, and a faded edge on each side that has more to see.
+ */
+export function scrollCue(box) {
+  const wrap = box.parentElement;
+  const over = box.scrollWidth > box.clientWidth + 1;
+  wrap.classList.toggle('more-right', over && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+  wrap.classList.toggle('more-left', over && box.scrollLeft > 1);
+  const cue = wrap.parentElement.querySelector('.scroll-cue');
+  if (cue) cue.hidden = !over;
+}
+
+/** Every bracket box's cues in `root` (after a redraw, or when the window changes size). */
+export function scrollCues(root) {
+  for (const box of root.querySelectorAll('.bracket-scroll')) scrollCue(box);
 }
 
 export function championLine(ev, nameOf) {
@@ -284,7 +332,7 @@ export function crosstable(ev, nameOf) {
   }));
   return h('section', { class: 'card', 'aria-labelledby': 'cross-h' },
     h('h2', { id: 'cross-h' }, 'Crosstable'),
-    h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'crosstable' },
+    h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'crosstable table' },
       h('table', { class: 'result crosstable', id: 'crosstable' },
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'Entrant'), order.map((_, i) => h('th', { scope: 'col' }, String(i + 1))), h('th', { scope: 'col' }, 'Byes'), h('th', { scope: 'col' }, 'Points'))),
         h('tbody', {}, order.map((e, i) => h('tr', {},
@@ -303,9 +351,14 @@ export function allGames(ev, nameOf, sides) {
     const who = pair && pair[0] != null && pair[1] != null ? `${nameOf(pair[0])} v ${nameOf(pair[1])}` : `match ${g.match + 1}`;
     return ev.rounds ? `Round ${g.round + 1}: ${who}` : who;
   };
+  // A duplicate event's games are keyed by board and entrant: each is one board, played at
+  // one table (a tie plays the board's next hand there).
+  const item = (g) => (ev.boards
+    ? h('li', {}, `Board ${g.round + 1} · ${nameOf(g.match)} ·`, boardLinks(g.games, g.round + 1))
+    : h('li', {}, label(g), ' ·', gameLinks(g.games)));
   return h('section', { class: 'card', 'aria-labelledby': 'games-h' },
     h('h2', { id: 'games-h' }, 'Every game'),
-    h('ul', { class: 'all-games' }, list.map((g) => h('li', {}, label(g), ' ·', gameLinks(g.games)))));
+    h('ul', { class: 'all-games' }, list.map(item)));
 }
 
 /** The table of yours being played now, if any: its id. */
@@ -313,7 +366,8 @@ export function myTable(ev, mine, sides) {
   for (const g of ev.games || []) {
     const last = g.games[g.games.length - 1];
     if (!last || last.result) continue;
-    const pair = sides.get(`${g.round}:${g.match}`) || [];
+    // A duplicate event's games are keyed by board and entrant.
+    const pair = ev.boards ? [g.match] : sides.get(`${g.round}:${g.match}`) || [];
     if (pair.some((e) => mine.has(e))) return last.table;
   }
   for (const round of Array.isArray(ev.tables) ? ev.tables : []) {
@@ -332,7 +386,9 @@ export function myTable(ev, mine, sides) {
  */
 export function tablePlace(ev, id) {
   for (const g of ev.games || []) {
-    if ((g.games || []).some((x) => x.table === id)) return ev.rounds ? `Round ${g.round + 1}` : '';
+    if (!(g.games || []).some((x) => x.table === id)) continue;
+    if (ev.boards) return `Board ${g.round + 1}`;
+    return ev.rounds ? `Round ${g.round + 1}` : '';
   }
   const rounds = Array.isArray(ev.tables) ? ev.tables : [];
   for (let ri = 0; ri < rounds.length; ri += 1) {
