@@ -9,32 +9,8 @@
 
 use std::time::Duration;
 
-use fiveup_e2e::{click, start_server_with, wait_js, Browsers, ChromeDriver};
+use fiveup_e2e::{click, start_server_with, wait_js, Browsers, Cdp, ChromeDriver};
 use serde_json::{json, Value};
-
-/// A DevTools command sent through chromedriver (`goog/cdp/execute`).
-#[derive(Debug)]
-struct Cdp(&'static str, Value);
-
-impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/goog/cdp/execute",
-            session_id.unwrap_or_default()
-        ))
-    }
-
-    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
-        (
-            http::Method::POST,
-            Some(json!({"cmd": self.0, "params": self.1}).to_string()),
-        )
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_push_shows_a_notification_that_names_the_table() {
