@@ -3797,6 +3797,7 @@ async fn a_phone_table_keeps_its_heading_its_board_and_a_quiet_console() {
     assert!(problems.is_empty(), "{problems:#?}");
     c.close().await.unwrap();
     rig.server.shutdown().await;
+}
 
 /// The server away and back (a restart), with no `online` event (the browser's network never
 /// went): the worker's offline page and the app's own (a page of the app whose requests cannot

@@ -1,14 +1,21 @@
 //! What an operator watches, in Prometheus's text format (`GET /metrics`): tables owned,
 //! websocket connections, moves stored (a counter: its rate is moves per second), the
-//! group-commit latency, and table leases taken over from another instance.
+//! group-commit latency, table leases taken over from another instance, and the computer
+//! players' thinking time per decision, by level.
 //!
 //! Each server has a registry of its own (not the process-wide default), so that several
 //! servers in one process (the tests) count separately.
 
 use prometheus::{
-    Encoder, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
-    TextEncoder,
+    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts,
+    Registry, TextEncoder,
 };
+
+/// The levels the computer-decision histogram names; any other player a seat names is counted
+/// as `other` (so a seat's spec cannot add label values).
+pub const TIMED_LEVELS: [&str; 10] = [
+    "beginner", "casual", "club", "strong", "master", "random", "greedy", "pimc", "expert", "neural",
+];
 
 /// The server's metrics.
 #[derive(Debug)]
@@ -29,6 +36,9 @@ pub struct Metrics {
     pub leases: IntCounterVec,
     /// Tables given up because their lease was lost.
     pub leases_lost: IntCounter,
+    /// Seconds a computer player thought per decision (on its thread, forced moves included),
+    /// by level (`TIMED_LEVELS`, else `other`).
+    pub computer_decision_seconds: HistogramVec,
 }
 
 impl Metrics {
@@ -74,8 +84,20 @@ impl Metrics {
             "Tables given up here because another instance holds their lease",
         )
         .unwrap();
+        let computer_decision_seconds = HistogramVec::new(
+            HistogramOpts::new(
+                "computer_decision_seconds",
+                "Seconds a computer player thought per decision, by level",
+            )
+            .buckets(vec![
+                0.000_01, 0.000_1, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0,
+            ]),
+            &["level"],
+        )
+        .unwrap();
         for c in [
             Box::new(tables_owned.clone()) as Box<dyn prometheus::core::Collector>,
+            Box::new(computer_decision_seconds.clone()),
             Box::new(connections.clone()),
             Box::new(relayed.clone()),
             Box::new(moves.clone()),
@@ -97,7 +119,20 @@ impl Metrics {
             commit_seconds,
             leases,
             leases_lost,
+            computer_decision_seconds,
         }
+    }
+
+    /// Count a computer player's decision of `seconds` under its level.
+    pub fn computer_decision(&self, level: &str, seconds: f64) {
+        let label = if TIMED_LEVELS.contains(&level) {
+            level
+        } else {
+            "other"
+        };
+        self.computer_decision_seconds
+            .with_label_values(&[label])
+            .observe(seconds);
     }
 
     /// Everything, in Prometheus's text format.

@@ -263,6 +263,55 @@ async fn the_lobby_and_chat_are_shared_and_a_game_is_played_through_another_inst
     c.shutdown().await;
 }
 
+/// The count of `fiveup_computer_decision_seconds` for `level` in a `/metrics` answer.
+fn decisions_of(metrics: &str, level: &str) -> u64 {
+    metrics
+        .lines()
+        .find(|l| {
+            l.starts_with("fiveup_computer_decision_seconds_count")
+                && l.contains(&format!("level=\"{level}\""))
+        })
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A table of four computer players (two `master`, two `strong`) plays to its end with nobody
+/// at it, and `/metrics` counts each decision's thinking time under its level: every action
+/// of the game is one decision of one of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_players_thinking_time_is_a_metric() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("timed.db").to_string_lossy().into_owned();
+    let s = fiveup_server::start(config(&db)).await.unwrap();
+    let addr = s.local_addr();
+    let (ann, _) = guest(addr, "Ann").await;
+    let bot = |level: &str| json!({"kind": "bot", "level": level});
+    let t = create(
+        addr,
+        &ann,
+        json!({"rules": "five-up target=50", "seats": [bot("master"), bot("strong"), bot("master"), bot("strong")]}),
+    )
+    .await;
+    let mut c = connect(addr, Some(&ann)).await;
+    c.open(&t.id, None).await;
+    let end = std::time::Instant::now() + Duration::from_secs(120);
+    while !c.over() {
+        assert!(std::time::Instant::now() < end, "the game did not end");
+        c.recv().await;
+    }
+    let record = get(addr, &format!("/api/games/{}/record.txt", t.id), None).await;
+    assert_eq!(record.status, 200, "{}", record.body);
+    let rec = fiveup_engine::Record::parse(&record.body).expect("a record");
+    let actions: usize = rec.hands.iter().map(|h| h.moves.len()).sum();
+    let m = get(addr, "/metrics", None).await.body;
+    let (master, strong) = (decisions_of(&m, "master"), decisions_of(&m, "strong"));
+    assert!(master > 0 && strong > 0, "{m}");
+    assert_eq!(master + strong, actions as u64, "{m}");
+    assert_eq!(decisions_of(&m, "other"), 0, "{m}");
+    s.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_metrics_and_stored_chat_on_a_single_instance() {
     let dir = tempfile::tempdir().unwrap();

@@ -88,7 +88,11 @@ impl Actor {
                             .as_ref()
                             .expect("a hand in play")
                             .view(Seat(seat));
+                        let started = Instant::now();
                         let action = choose(&mut bot, &view);
+                        self.app
+                            .metrics
+                            .computer_decision(&level, started.elapsed().as_secs_f64());
                         self.bots.insert(seat, bot);
                         let act = Stored::Act {
                             seat,
@@ -212,8 +216,10 @@ impl Actor {
                 .view(Seat(seat));
             let tx = self.tx.clone();
             let delay = self.app.cfg.bot_delay;
-            let quick = QUICK.contains(&self.core.bot_level(seat).as_str());
+            let level = self.core.bot_level(seat);
+            let quick = QUICK.contains(&level.as_str());
             let pool = self.app.compute.clone();
+            let app = self.app.clone();
             let owner = self.core.cfg.owner();
             tokio::spawn(async move {
                 // The player thinks first and the answer waits out the rest of the pause, so
@@ -226,6 +232,7 @@ impl Actor {
                 let due_std = due.into_std();
                 let think = move || {
                     let mut bot = bot;
+                    let started = Instant::now();
                     let action = match thinking_cap(delay) {
                         Some(_) => {
                             let left = due_std.saturating_duration_since(Instant::now());
@@ -234,6 +241,8 @@ impl Actor {
                         }
                         None => choose(&mut bot, &view),
                     };
+                    app.metrics
+                        .computer_decision(&level, started.elapsed().as_secs_f64());
                     (bot, action)
                 };
                 // Searching players take their owner's turn on the CPU (`table::compute`); the
