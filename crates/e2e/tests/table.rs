@@ -3576,14 +3576,8 @@ async fn nothing_covers_the_layout_and_the_open_ends_stay_on_the_board() {
         create(&c, players, target, "five-up", &seats).await;
         let what = format!("{players} players at {}x{}", size.0, size.1);
         let name = format!("board-cover-{players}p-{}x{}", size.0, size.1);
-        let cov = play_watching_the_board(
-            &c,
-            14.0,
-            Duration::from_secs(240),
-            &what,
-            (&name, size),
-        )
-        .await;
+        let cov =
+            play_watching_the_board(&c, 14.0, Duration::from_secs(240), &what, (&name, size)).await;
         assert!(cov.states >= 20, "{what}: only {} states seen", cov.states);
         assert_eq!(
             (
@@ -3650,7 +3644,10 @@ async fn nothing_covers_the_layout_and_the_open_ends_stay_on_the_board() {
     }
     eprintln!("eight seats, scored by hand: {claims} claims, {cov:?}");
     assert!(claims >= 1, "no claim to make in 240 s");
-    assert!(covered.is_empty(), "the board covers the prompt: {covered:?}");
+    assert!(
+        covered.is_empty(),
+        "the board covers the prompt: {covered:?}"
+    );
     assert_eq!(
         (
             cov.count_over_tiles,
@@ -3672,7 +3669,8 @@ const HEAD_CUT_JS: &str = "return [...document.querySelectorAll('.table-head h1,
   .map((e) => { const c = getComputedStyle(e); return `${e.tagName}: ${e.textContent} (${e.scrollWidth} in ${e.clientWidth}; ${c.whiteSpace} ${c.textOverflow} ${c.overflow})`; });";
 
 /// The board's height, in CSS pixels.
-const BOARD_HEIGHT_JS: &str = "return document.querySelector('#board').getBoundingClientRect().height;";
+const BOARD_HEIGHT_JS: &str =
+    "return document.querySelector('#board').getBoundingClientRect().height;";
 
 /// A four-seat table on a phone with a long name at it: the heading and the rules' line are
 /// not cut short (issue item 14); opening Hint leaves the board its height (item 24: it went

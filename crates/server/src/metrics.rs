@@ -14,7 +14,8 @@ use prometheus::{
 /// The levels the computer-decision histogram names; any other player a seat names is counted
 /// as `other` (so a seat's spec cannot add label values).
 pub const TIMED_LEVELS: [&str; 10] = [
-    "beginner", "casual", "club", "strong", "master", "random", "greedy", "pimc", "expert", "neural",
+    "beginner", "casual", "club", "strong", "master", "random", "greedy", "pimc", "expert",
+    "neural",
 ];
 
 /// The server's metrics.

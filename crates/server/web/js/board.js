@@ -32,31 +32,20 @@ export const armName = (a) => ARM_NAMES[a] || sproutNames.get(String(a)) || 'a s
  * `MIN_UNIT`, and the player zooms and pans it (buttons, drag, pinch, keys; `attachZoom`).
  */
 export function renderBoard(svg, tree, opts = {}) {
-  const { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, order, fly, waiting = [], wind = false, set = 6, zoomable = false, avoid = null } = opts;
+  const { openEnds = [], targets = new Map(), onEnd, lastTile, leadTarget, fly, zoomable = false } = opts;
   learnArms(tree);
+  // A zoomable board shows its zoom bar in a strip of its own under the layout while the whole
+  // layout does not fit (or the player has zoomed): decided on the board's full area, so the
+  // strip's own height never changes the decision.
+  if (zoomable && svg.parentElement) {
+    const wrap = svg.parentElement;
+    const full = wrap.getBoundingClientRect();
+    const strip = !!svg.fiveupZoom || !fullView(tree, full, opts).whole;
+    svg.fiveupStrip = strip;
+    wrap.classList.toggle('zoom-strip', strip);
+  }
   const rect = svg.getBoundingClientRect();
-  const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
-  const setTiles = ((set + 1) * (set + 2)) / 2;
-  const geo = layoutGeometry(tree, { ...boardLimits(rect.width, rect.height, { wind, setTiles }), order, waiting });
-  const minW = aspect >= 1 ? 12 : 8;
-  const minH = aspect >= 1 ? 7 : 9;
-  const last = geo.tiles.find((t) => t.tile === lastTile);
-  // The box over the board's top-right corner (the count): what is drawn stays out from under
-  // it when the whole layout shows.
-  const box = avoid && !avoid.hidden && avoid.getClientRects().length ? avoid.getBoundingClientRect() : null;
-  const items = [...geo.tiles.map((t) => [t.x, t.y, t.horizontal ? 1 : 0.5, t.horizontal ? 0.5 : 1, t === last]), ...geo.ends.map((e) => [e.x, e.y, 0.5, 0.5, true])];
-  // The ends offered for a play stay in view whatever the size; otherwise every open end,
-  // down to the size at which the set's tiles still read (double-six halves have at most six
-  // spots: 14 px; the bigger sets' up to twelve: MIN_UNIT).
-  const offered = targets.size ? geo.ends.filter((e) => targets.has(e.arm)) : [];
-  const open = offered.length ? offered : geo.ends.filter((e) => !e.waiting);
-  const view = boardView(geo.bbox, rect.width, rect.height, {
-    minW, minH, focus: last ? [last.x, last.y] : null,
-    zoom: zoomable ? svg.fiveupZoom || null : { fit: true },
-    show: open.length ? open.map((e) => [e.x, e.y]) : null, offered: offered.length > 0,
-    floor: set <= 6 ? LEGIBLE_SIX : MIN_UNIT,
-    avoid: box ? { w: rect.right - box.left + 2, h: box.bottom - rect.top + 2 } : null, items,
-  });
+  const { geo, view } = layoutView(tree, rect, { ...opts, zoom: zoomable ? svg.fiveupZoom || null : { fit: true } });
   const vb = view.vb;
   svg.setAttribute('viewBox', vb.map((v) => v.toFixed(3)).join(' '));
   svg.dataset.unit = view.unit.toFixed(2);
@@ -128,6 +117,42 @@ export function renderBoard(svg, tree, opts = {}) {
     svg.append(g);
   }
   return geo;
+}
+
+/**
+ * The layout laid out for a board of `rect`'s size and the view of it the board shows
+ * (`boardView`), with `renderBoard`'s options.
+ */
+function layoutView(tree, rect, opts) {
+  const { targets = new Map(), lastTile, order, waiting = [], wind = false, set = 6, avoid = null, zoom = null } = opts;
+  const aspect = rect.width > 0 && rect.height > 0 ? rect.width / rect.height : 1.6;
+  const setTiles = ((set + 1) * (set + 2)) / 2;
+  const geo = layoutGeometry(tree, { ...boardLimits(rect.width, rect.height, { wind, setTiles }), order, waiting });
+  const minW = aspect >= 1 ? 12 : 8;
+  const minH = aspect >= 1 ? 7 : 9;
+  const last = geo.tiles.find((t) => t.tile === lastTile);
+  // The box over the board's top-right corner (the count): what is drawn stays out from under
+  // it when the whole layout shows.
+  const box = avoid && !avoid.hidden && avoid.getClientRects().length ? avoid.getBoundingClientRect() : null;
+  const items = [...geo.tiles.map((t) => [t.x, t.y, t.horizontal ? 1 : 0.5, t.horizontal ? 0.5 : 1, t === last]), ...geo.ends.map((e) => [e.x, e.y, 0.5, 0.5, true])];
+  // The ends offered for a play stay in view whatever the size; otherwise every open end,
+  // down to the size at which the set's tiles still read (double-six halves have at most six
+  // spots: 14 px; the bigger sets' up to twelve: MIN_UNIT).
+  const offered = targets.size ? geo.ends.filter((e) => targets.has(e.arm)) : [];
+  const open = offered.length ? offered : geo.ends.filter((e) => !e.waiting);
+  const view = boardView(geo.bbox, rect.width, rect.height, {
+    minW, minH, focus: last ? [last.x, last.y] : null,
+    zoom,
+    show: open.length ? open.map((e) => [e.x, e.y]) : null, offered: offered.length > 0,
+    floor: set <= 6 ? LEGIBLE_SIX : MIN_UNIT,
+    avoid: box ? { w: rect.right - box.left + 2, h: box.bottom - rect.top + 2 } : null, items,
+  });
+  return { geo, view };
+}
+
+/** The view a board of the full size `rect` would show (for the zoom bar's strip). */
+function fullView(tree, rect, opts) {
+  return layoutView(tree, rect, { ...opts, zoom: null }).view;
 }
 
 /** Back to the automatic view (the whole layout, or a readable window on the last tile). */
@@ -231,15 +256,9 @@ function attachZoom(svg) {
   const bar = svg.fiveupZoomBar;
   // Only while the layout is shown in part (or the player has zoomed): a bar over a board that
   // shows everything would only hide part of it.
-  bar.hidden = !svg.fiveupZoom && v.whole;
-  // The bar has a strip of its own under the board (style.css: .zoom-strip), so it covers no
-  // tile: the board is that much shorter while the bar shows.
-  // The strip changes the board's size, so it changes after this drawing (which may run in the
-  // table's ResizeObserver): the next frame measures the new size and draws again.
-  const wrap = svg.parentElement;
-  if (wrap && wrap.classList.contains('zoom-strip') === bar.hidden) {
-    requestAnimationFrame(() => wrap.classList.toggle('zoom-strip', !bar.hidden));
-  }
+  // It shows in its strip under the board (style.css: .zoom-strip; renderBoard decides), so it
+  // covers no tile: the board is that much shorter while the bar shows.
+  bar.hidden = !svg.fiveupStrip;
   bar.querySelector('#zoom-follow').hidden = !svg.fiveupZoom;
   bar.querySelector('#zoom-fit').disabled = v.whole;
   bar.querySelector('#zoom-out').disabled = v.whole;

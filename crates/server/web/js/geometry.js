@@ -385,6 +385,15 @@ export function boardView(bbox, width, height, { minUnit = MIN_UNIT, focus = nul
   const boxH = avoid ? avoid.h / unit : 0;
   cx = keep(cx, bbox.minX - margin, bbox.maxX + margin + boxW, w);
   cy = keep(cy, bbox.minY - margin - boxH, bbox.maxY + margin + slack / unit, hgt);
+  // Points of `show` that fit in the window together are all kept in it: the window moves the
+  // least it takes from its focus.
+  if (!zoom && show && show.length) {
+    const xs = show.map((p) => p[0]);
+    const ys = show.map((p) => p[1]);
+    const within = (c, lo, hi, span) => (hi - lo + 2 <= span ? Math.min(lo - 1 + span / 2, Math.max(hi + 1 - span / 2, c)) : c);
+    cx = within(cx, Math.min(...xs), Math.max(...xs), w);
+    cy = within(cy, Math.min(...ys), Math.max(...ys), hgt);
+  }
   // The automatic window keeps the open ends and the newest tile (`items` marked as such) out
   // from under the box: it moves the view the shorter way that keeps them all in view.
   // First every tile and end (a window that shows nearly everything has room to move), else
