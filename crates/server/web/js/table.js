@@ -741,8 +741,8 @@ export async function tablePage(main, { params: [id], query, app }) {
       .flatMap((x, k) => (k ? [', ', seatLabel(v.table.seats, x.seat)] : [seatLabel(v.table.seats, x.seat)]));
     const game = gameName(v.table.rules, presets);
     mount(top,
-      h('div', { class: 'table-head' },
-        h('h1', {}, names.length ? [`${game}: `, names] : game),
+      h('div', { class: ['table-head', v.table.seats.length > 4 ? 'many' : ''] },
+        h('h1', {}, game, names.length ? [h('span', { class: 'names-full' }, ': ', names), h('span', { class: 'names-short' }, ` · ${v.table.seats.length} players`)] : null),
         st.tour ? h('p', { class: 'tour-line', id: 'tour-line' }, h('a', { href: `/tournaments/${st.tour.id}` }, st.tour.name), st.tour.place ? ` · ${st.tour.place}` : '') : null,
         keptDetails('rules', { class: 'rules' }, shortRules(v.table.rules), h('ul', { class: 'rules-lines' }, rulesLines(v.table.rules).map((l) => h('li', {}, l)))),
         v.table.rules.manual_scoring ? h('span', { class: 'badge manual', id: 'manual-badge' }, 'Scored by hand: claim your points') : null,
