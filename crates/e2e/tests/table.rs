@@ -3569,7 +3569,11 @@ async fn nothing_covers_the_layout_and_the_open_ends_stay_on_the_board() {
         |_| {},
     )
     .await;
-    for (size, players, target) in [((390, 844), 2, 250), ((1366, 900), 4, 200)] {
+    for (size, players, target) in [
+        ((390, 844), 2, 250),
+        ((1366, 900), 4, 200),
+        ((1920, 1080), 3, 150),
+    ] {
         let c = rig.driver.session(size.0, size.1).await.unwrap();
         guest(&c, &rig.base, "Ann").await;
         let seats = vec!["bot:casual"; players as usize - 1];
@@ -3754,6 +3758,12 @@ async fn a_phone_table_keeps_its_heading_its_board_and_a_quiet_console() {
         .await
         .unwrap();
     assert!(full.as_u64().unwrap() >= 2, "the hint's list: {full}");
+    // The hint at the two wider sizes.
+    for size in [(1366, 900), (1920, 1080)] {
+        fiveup_e2e::set_viewport(&c, size.0, size.1).await.unwrap();
+        screenshot(&c, &format!("phone-hint-wide-{}x{}", size.0, size.1), size).await;
+    }
+    fiveup_e2e::set_viewport(&c, 390, 844).await.unwrap();
     // A reload, then the first tap: no warning about the sound.
     c.goto(&format!("{}/table/{id}", rig.base)).await.unwrap();
     wait_js(

@@ -290,7 +290,7 @@ async fn the_computer_players_thinking_time_is_a_metric() {
     let t = create(
         addr,
         &ann,
-        json!({"rules": "five-up target=50", "seats": [bot("master"), bot("strong"), bot("master"), bot("strong")]}),
+        json!({"rules": "five-up players=4 target=50", "seats": [bot("master"), bot("strong"), bot("master"), bot("strong")]}),
     )
     .await;
     let mut c = connect(addr, Some(&ann)).await;
@@ -302,7 +302,7 @@ async fn the_computer_players_thinking_time_is_a_metric() {
     }
     let record = get(addr, &format!("/api/games/{}/record.txt", t.id), None).await;
     assert_eq!(record.status, 200, "{}", record.body);
-    let rec = fiveup_engine::Record::parse(&record.body).expect("a record");
+    let rec = fiveup_engine::notation::Record::parse(&record.body).expect("a record");
     let actions: usize = rec.hands.iter().map(|h| h.moves.len()).sum();
     let m = get(addr, "/metrics", None).await.body;
     let (master, strong) = (decisions_of(&m, "master"), decisions_of(&m, "strong"));

@@ -824,15 +824,11 @@ export async function tablePage(main, { params: [id], query, app }) {
     if (st.dealAt) maybeSendSeed();
     if (st.waitSince && !document.getElementById('offer-computers') && Date.now() - st.waitSince >= WAIT_OFFER_MS && st.view?.table.status === 'waiting') render();
   }, 500);
-  // Redrawn in the next frame, not inside the observer's callback: a redraw can change the
-  // board's size again (the zoom bar's strip, the prompt's lines), which inside the callback
-  // would be a resize loop.
-  let resizeFrame = 0;
-  const ro = new ResizeObserver(() => {
-    if (resizeFrame) return;
-    resizeFrame = requestAnimationFrame(() => { resizeFrame = 0; if (st.view) renderPlayArea(); });
-  });
-  ro.observe(el.board);
+  // The board's frame is observed, not the board: the zoom bar's strip changes the board's
+  // size inside the frame, and a redraw here that changed an observed size would be a resize
+  // loop. Redrawn at once, so no frame shows the layout fitted to the old size.
+  const ro = new ResizeObserver(() => { if (st.view) renderPlayArea(); });
+  ro.observe(el.board.parentElement || el.board);
 
   try { st.info = await api.table(id); } catch (e) {
     if (e.code === 'offline') throw e;
@@ -941,7 +937,6 @@ export async function tablePage(main, { params: [id], query, app }) {
     window.removeEventListener('resize', placeTable);
     conn.close();
     ro.disconnect();
-    cancelAnimationFrame(resizeFrame);
     document.removeEventListener('keydown', onKey);
     GESTURES.forEach((g) => document.removeEventListener(g, gesture, true));
     sound.ctx?.close().catch(() => {});
