@@ -3448,7 +3448,8 @@ return { version: Number(root.dataset.version || 0), hand: Number(root.dataset.h
   count: covers(document.querySelector('#count')), bar: covers(document.querySelector('.zoom-bar')),
   endsOff: ends.filter((e) => !inside(e)).length, ends: ends.length,
   unit: Number(board.dataset.unit), fitUnit: Number(board.dataset.fitUnit), whole: board.dataset.whole === 'true',
-  height: br.height };"#;
+  height: br.height, strip: board.parentElement.classList.contains('zoom-strip'),
+  barBox: (() => { const b = document.querySelector('.zoom-bar'); if (!b || b.hidden) return null; const r = b.getBoundingClientRect(); return [Math.round(r.top), Math.round(r.bottom), Math.round(br.bottom)]; })() };"#;
 
 /// Counts over a game of what covers the board (`COVER_JS`), one per table state seen.
 #[derive(Debug, Default)]
@@ -3533,9 +3534,13 @@ async fn play_watching_the_board(
     loop {
         let v = c.execute(COVER_JS, vec![]).await.unwrap();
         let before = cov.states;
+        let bar_before = cov.bar_over_tiles + cov.count_over_tiles;
         cov.see(&v, &mut seen, legible);
         if before < 15 && cov.states == 15 {
             screenshot(c, shot.0, shot.1).await;
+        }
+        if bar_before == 0 && cov.bar_over_tiles + cov.count_over_tiles > 0 {
+            screenshot(c, &format!("{}-covered", shot.0), shot.1).await;
         }
         let s = state(c).await;
         if s["over"] == true || Instant::now() >= end {
