@@ -747,6 +747,23 @@ impl Errors {
             .collect();
         *self.0.entry(kind).or_insert(0) += 1;
     }
+
+    fn total(&self) -> u64 {
+        self.0.values().sum()
+    }
+
+    /// Stop the run when more than a tenth of a round's `games` failed since `before` errors:
+    /// something is wrong with the run, not with a game.
+    fn check(&self, before: u64, games: usize) -> Result<(), String> {
+        let failed = self.total() - before;
+        if failed * 10 > games as u64 {
+            let first = self.0.keys().next().cloned().unwrap_or_default();
+            return Err(format!(
+                "{failed} of a round's {games} games failed (for instance: {first}); stopping"
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Register `n` accounts of one population.
@@ -853,6 +870,8 @@ async fn assisted_phase(
         if jobs.is_empty() {
             break;
         }
+        let round_games = jobs.len();
+        let errors_before = errors.total();
         for (c, i, h) in jobs {
             let m = sparring[c].len();
             let r = &mut results[c][i];
@@ -878,6 +897,7 @@ async fn assisted_phase(
                 Err(e) => errors.add(&e),
             }
         }
+        errors.check(errors_before, round_games)?;
     }
     Ok(results)
 }
@@ -951,6 +971,8 @@ async fn honest_phase(
                 tokio::spawn(async move { play_game(&sh, &x, &y, seed).await }),
             ));
         }
+        let round_games = jobs.len();
+        let errors_before = errors.total();
         for (a, b, h) in jobs {
             // A failed game still counts against the pair and the accounts' games (it may
             // have been rated before it failed).
@@ -967,6 +989,7 @@ async fn honest_phase(
                 Err(e) => errors.add(&e),
             }
         }
+        errors.check(errors_before, round_games)?;
     }
     Ok(())
 }
@@ -1098,6 +1121,8 @@ pub fn run(opts: &FairplayOptions) -> Result<FairplayReport, String> {
     let cpu_before = procinfo::cpu_secs(None);
     let server = inproc::InProcess::start_with(opts.server_threads, |c| {
         c.fairplay_share = 100;
+        // Every account connects from 127.0.0.1, two websockets a table.
+        c.max_conns_per_addr = 0;
     })?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(opts.client_threads.max(1))
