@@ -767,6 +767,7 @@ impl Errors {
 }
 
 /// Register `n` accounts of one population.
+#[allow(clippy::too_many_arguments)]
 async fn register_all(
     sh: &Shared,
     population: &str,
