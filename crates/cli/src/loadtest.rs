@@ -31,7 +31,8 @@ pub struct Args {
     /// one and a half times it); 0 plays as fast as the server answers.
     #[arg(long, default_value_t = 500)]
     think_ms: u64,
-    /// Seconds a player waits for any message before its table counts a timeout.
+    /// Seconds a player waits for any message before its table counts a timeout (at least 300
+    /// in the fair-play mode).
     #[arg(long, default_value_t = 30)]
     timeout: u64,
     /// Tables set up at once while ramping up.
@@ -66,6 +67,36 @@ pub struct Args {
     /// Clients opening games at once in the correspondence mode.
     #[arg(long, default_value_t = 16, requires = "correspondence")]
     corr_clients: usize,
+    /// The fair-play mode: simulated honest and computer-assisted people register accounts on
+    /// a server started in this process and play rated games, and the run reports what the
+    /// server's fair-play analysis flagged (docs/benchmarks.md, "Finding computer-assisted
+    /// play"). `--tables` is the number of games played at once.
+    #[arg(long, conflicts_with_all = ["server", "duration", "games_per_table", "arena", "correspondence"])]
+    fairplay: bool,
+    /// Honest `casual`, `club` and `strong` accounts (the fair-play mode).
+    #[arg(long, value_delimiter = ',', default_values_t = [480, 480, 40], requires = "fairplay")]
+    honest: Vec<usize>,
+    /// Games each honest account plays (the fair-play mode).
+    #[arg(long, default_value_t = 20, requires = "fairplay")]
+    honest_games: u32,
+    /// Assisted accounts per share copied (the fair-play mode).
+    #[arg(long, default_value_t = 50, requires = "fairplay")]
+    assisted: usize,
+    /// The shares of their decisions assisted accounts copy from the master level, in percent.
+    #[arg(long, value_delimiter = ',', default_values_t = [30, 60, 100], requires = "fairplay")]
+    copy: Vec<u32>,
+    /// The most games an assisted account plays (it stops once flagged).
+    #[arg(long, default_value_t = 30, requires = "fairplay")]
+    assisted_games: u32,
+    /// The accounts' mean slip rate (each account's drawn from 0 to twice it), in percent.
+    #[arg(long, default_value_t = 5.0, requires = "fairplay")]
+    slip: f64,
+    /// Moves chosen at once, each on a thread of its own (the fair-play mode).
+    #[arg(long, default_value_t = 2, requires = "fairplay")]
+    choosers: usize,
+    /// Write every account's figures as JSON lines to this file (the fair-play mode).
+    #[arg(long, requires = "fairplay")]
+    dump: Option<std::path::PathBuf>,
 }
 
 /// Print a mode's report: as one JSON object with `json`, else as text.
@@ -84,6 +115,9 @@ fn print_report<R: serde::Serialize + std::fmt::Display>(
 
 /// Run the load test and print its report; fails when the run had any error.
 pub fn run(a: &Args) -> Result<(), String> {
+    if a.fairplay {
+        return fairplay(a);
+    }
     if let Some(games) = a.correspondence {
         let report = fiveup_loadtest::corr::run_corr(&fiveup_loadtest::corr::CorrOptions {
             games,
@@ -144,6 +178,50 @@ pub fn run(a: &Args) -> Result<(), String> {
     print_report(&report, a.json)?;
     if report.errors > 0 {
         return Err(format!("the run had {} errors", report.errors));
+    }
+    Ok(())
+}
+
+/// The fair-play mode.
+fn fairplay(a: &Args) -> Result<(), String> {
+    let honest: [usize; 3] = a
+        .honest
+        .clone()
+        .try_into()
+        .map_err(|_| "--honest takes three counts: casual,club,strong".to_string())?;
+    let opts = fiveup_loadtest::fairplay::FairplayOptions {
+        honest,
+        honest_games: a.honest_games,
+        assisted: a.assisted,
+        copy: a.copy.iter().map(|&c| f64::from(c) / 100.0).collect(),
+        assisted_games: a.assisted_games,
+        slip: a.slip / 100.0,
+        seed: a.seed,
+        tables: a.tables,
+        choosers: a.choosers,
+        server_threads: a.server_threads,
+        client_threads: a.client_threads,
+        // A player may wait long for a searching opponent's move while many are chosen.
+        timeout: Duration::from_secs(a.timeout.max(300)),
+        ..Default::default()
+    };
+    let report = fiveup_loadtest::fairplay::run(&opts)?;
+    if let Some(path) = &a.dump {
+        let mut out = String::new();
+        for acc in &report.accounts {
+            out += &serde_json::to_string(acc).map_err(|e| e.to_string())?;
+            out.push('\n');
+        }
+        std::fs::write(path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if a.json {
+        let text = serde_json::to_string(&report.rows).map_err(|e| e.to_string())?;
+        crate::outln!("{text}");
+    } else {
+        crate::outln!("{report}");
+    }
+    if !report.clean() {
+        return Err(format!("{} games failed", report.errors));
     }
     Ok(())
 }

@@ -85,12 +85,33 @@ pub async fn post(
     cookie: Option<&str>,
     body: &str,
 ) -> Result<Response, String> {
+    request(target, src, "POST", path, cookie, body).await
+}
+
+/// `GET path`.
+pub async fn get(
+    target: &Target,
+    src: Option<IpAddr>,
+    path: &str,
+    cookie: Option<&str>,
+) -> Result<Response, String> {
+    request(target, src, "GET", path, cookie, "").await
+}
+
+async fn request(
+    target: &Target,
+    src: Option<IpAddr>,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: &str,
+) -> Result<Response, String> {
     let mut stream = connect(target.addr, src)
         .await
         .map_err(|e| format!("cannot connect to {}: {e}", target.addr))?;
     let cookie_line = cookie.map_or(String::new(), |c| format!("Cookie: {c}\r\n"));
     let req = format!(
-        "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\nConnection: close\r\n{cookie_line}\r\n{body}",
         target.host,
         body.len()
@@ -98,13 +119,13 @@ pub async fn post(
     stream
         .write_all(req.as_bytes())
         .await
-        .map_err(|e| format!("POST {path}: {e}"))?;
+        .map_err(|e| format!("{method} {path}: {e}"))?;
     let mut raw = Vec::with_capacity(2048);
     stream
         .read_to_end(&mut raw)
         .await
-        .map_err(|e| format!("POST {path}: {e}"))?;
-    parse_response(&raw).map_err(|e| format!("POST {path}: {e}"))
+        .map_err(|e| format!("{method} {path}: {e}"))?;
+    parse_response(&raw).map_err(|e| format!("{method} {path}: {e}"))
 }
 
 /// Parse a whole HTTP/1.1 response (read until the server closed the connection).

@@ -70,6 +70,23 @@ impl InProcess {
         self.dir.path().join("loadtest.db")
     }
 
+    /// The server's shared state.
+    #[must_use]
+    pub fn app(&self) -> &std::sync::Arc<fiveup_server::App> {
+        &self.server.app
+    }
+
+    /// Make the registered account `name` a moderator, as `fiveup admin grant-moderator`
+    /// does on the server's machine. Call it from outside any runtime.
+    pub fn grant_moderator(&self, name: &str) -> Result<i64, String> {
+        let app = self.server.app.clone();
+        self.rt
+            .block_on(fiveup_server::moderation::set_moderator(
+                &app.db, name, true,
+            ))
+            .map(|(id, _)| id)
+    }
+
     /// The temporary folder holding the database.
     #[must_use]
     pub fn folder(&self) -> &std::path::Path {

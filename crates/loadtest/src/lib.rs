@@ -26,9 +26,11 @@ use tokio::sync::{oneshot, watch, Semaphore};
 
 pub mod arena;
 pub mod corr;
+pub mod fairplay;
 pub mod http;
 pub mod inproc;
 pub mod procinfo;
+pub mod seatview;
 pub mod stats;
 pub mod table;
 pub mod wire;

@@ -68,7 +68,7 @@ pub struct TableResult {
     pub errors: Vec<String>,
 }
 
-type Ws = WebSocketStream<TcpStream>;
+pub(crate) type Ws = WebSocketStream<TcpStream>;
 
 /// Bytes read from a websocket at a time.
 const READ_BUFFER: usize = 16 * 1024;
@@ -171,12 +171,15 @@ pub(crate) async fn guest(
         .ok_or_else(|| "POST /api/guest set no session cookie".to_string())
 }
 
-async fn connect_ws(sh: &Shared, src: Option<IpAddr>, cookie: &str) -> Result<Ws, String> {
-    let stream = http::connect(sh.target.addr, src)
+pub(crate) async fn connect_ws(
+    target: &Target,
+    src: Option<IpAddr>,
+    cookie: &str,
+) -> Result<Ws, String> {
+    let stream = http::connect(target.addr, src)
         .await
         .map_err(|e| format!("websocket connect: {e}"))?;
-    let mut req = sh
-        .target
+    let mut req = target
         .ws_url()
         .into_client_request()
         .map_err(|e| format!("websocket request: {e}"))?;
@@ -200,7 +203,7 @@ impl Player {
         name: &str,
     ) -> Result<Player, String> {
         let cookie = guest(&sh.target, src, name).await?;
-        let ws = connect_ws(sh, src, &cookie).await?;
+        let ws = connect_ws(&sh.target, src, &cookie).await?;
         Ok(Player {
             ws,
             cookie,
