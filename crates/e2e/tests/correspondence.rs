@@ -815,6 +815,18 @@ async fn muting_from_the_chat_unmuting_from_the_profile_and_the_leaderboard_tabs
         "the muted players' list",
     )
     .await;
+    // The section reads in the page's own colour, not the dimmed one of side notes.
+    let colours = ann
+        .execute(
+            "return [getComputedStyle(document.querySelector('#muted-h')).color, getComputedStyle(document.querySelector('main h1, h1')).color];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        colours[0], colours[1],
+        "the muted players' heading is dimmed: {colours}"
+    );
     click(&ann, "#muted-list button").await;
     wait_js(
         &ann,

@@ -53,7 +53,7 @@ export function mutedSection() {
     if (!rows.length) mount(list, h('li', { class: 'empty' }, 'Nobody.'));
   };
   draw();
-  return h('section', { class: 'muted', 'aria-labelledby': 'muted-h' },
+  return h('section', { class: 'muted-players', 'aria-labelledby': 'muted-h' },
     h('h2', { id: 'muted-h' }, 'Muted players'),
     h('p', {}, 'Their chat lines are hidden from you at every table; games with them go on as usual.'),
     list, msg);
