@@ -37,15 +37,19 @@ export function renderBoard(svg, tree, opts = {}) {
   // A zoomable board shows its zoom bar in a strip of its own under the layout while the whole
   // layout does not fit (or the player has zoomed): decided on the board's full area, so the
   // strip's own height never changes the decision.
+  // Without the strip (and no zoom of the player's) the board is its full area, and that view
+  // is the one drawn.
+  let full = null;
   if (zoomable && svg.parentElement) {
     const wrap = svg.parentElement;
-    const full = wrap.getBoundingClientRect();
-    const strip = !!svg.fiveupZoom || !fullView(tree, full, opts).whole;
-    svg.fiveupStrip = strip;
-    wrap.classList.toggle('zoom-strip', strip);
+    const area = wrap.getBoundingClientRect();
+    full = { area, ...layoutView(tree, area, { ...opts, zoom: null }) };
+    svg.fiveupStrip = !!svg.fiveupZoom || !full.view.whole;
+    wrap.classList.toggle('zoom-strip', svg.fiveupStrip);
   }
   const rect = svg.getBoundingClientRect();
-  const { geo, view } = layoutView(tree, rect, { ...opts, zoom: zoomable ? svg.fiveupZoom || null : { fit: true } });
+  const same = full && !svg.fiveupStrip && ['left', 'top', 'width', 'height'].every((k) => full.area[k] === rect[k]);
+  const { geo, view } = same ? full : layoutView(tree, rect, { ...opts, zoom: zoomable ? svg.fiveupZoom || null : { fit: true } });
   const vb = view.vb;
   svg.setAttribute('viewBox', vb.map((v) => v.toFixed(3)).join(' '));
   svg.dataset.unit = view.unit.toFixed(2);
@@ -148,11 +152,6 @@ function layoutView(tree, rect, opts) {
     avoid: box ? { w: rect.right - box.left + 2, h: box.bottom - rect.top + 2 } : null, items,
   });
   return { geo, view };
-}
-
-/** The view a board of the full size `rect` would show (for the zoom bar's strip). */
-function fullView(tree, rect, opts) {
-  return layoutView(tree, rect, { ...opts, zoom: null }).view;
 }
 
 /** Back to the automatic view (the whole layout, or a readable window on the last tile). */

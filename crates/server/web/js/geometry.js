@@ -308,7 +308,7 @@ export function fitAvoiding(bbox, width, height, { minW = 12, minH = 7, margin =
   const fit = fitViewBox(bbox, { aspect, minW, minH, margin });
   const unit = width > 0 ? width / fit[2] : 0;
   if (!avoid || !items || !items.length || !(width > 0 && height > 0) || !(avoid.w > 0 && avoid.h > 0)) return { vb: fit, unit };
-  if (!underBox(fit, unit, width, avoid, items)) return { vb: fit, unit };
+  if (!underBox(fit, unit, width, height, avoid, items).length) return { vb: fit, unit };
   // Fitted into the part of the board beside the box (its full height) or below it (its full
   // width), then widened back to the whole board.
   const bw = bbox.maxX - bbox.minX + 2 * margin;
@@ -324,16 +324,23 @@ export function fitAvoiding(bbox, width, height, { minW = 12, minH = 7, margin =
     const px = p.dx + p.w / 2;
     const py = p.dy + p.h / 2;
     return { vb: [cx - px / u, cy - py / u, width / u, height / u], unit: u };
-  }).filter((p) => p.unit >= floor && !underBox(p.vb, p.unit, width, avoid, items));
+  }).filter((p) => p.unit >= floor && !underBox(p.vb, p.unit, width, height, avoid, items).length);
   if (!parts.length) return { vb: fit, unit };
   return parts.reduce((a, b) => (b.unit > a.unit ? b : a));
 }
 
-/** Whether any of `items` lies under the top-right box `avoid` in the view `vb` at `unit`. */
-function underBox(vb, unit, width, avoid, items) {
-  const x0 = vb[0] + (width - avoid.w) / unit;
-  const y1 = vb[1] + avoid.h / unit;
-  return items.some(([x, y, hw, hh]) => x + hw > x0 && y - hh < y1);
+/**
+ * The `items` in the view `vb` (of a `width` x `height` board at `unit` pixels a unit) that lie
+ * under the box `avoid` in its top-right corner.
+ */
+function underBox(vb, unit, width, height, avoid, items) {
+  const [x, y] = vb;
+  const right = x + width / unit;
+  const bottom = y + height / unit;
+  const x0 = right - avoid.w / unit;
+  const y1 = y + avoid.h / unit;
+  return items.filter(([px, py, hw, hh]) => px - hw < right && py + hh > y && py - hh < bottom
+    && px + hw > x0 && py - hh < y1);
 }
 
 /**
@@ -359,17 +366,18 @@ export function boardView(bbox, width, height, { minUnit = MIN_UNIT, focus = nul
   if (zoom && zoom.fit) return whole();
   let unit = zoom ? zoom.unit : minUnit;
   if (!zoom && fitUnit >= minUnit) return whole();
+  // The box around the points of `show` the automatic view keeps in view.
+  const pts = !zoom && show && show.length ? {
+    minX: Math.min(...show.map((p) => p[0])), maxX: Math.max(...show.map((p) => p[0])),
+    minY: Math.min(...show.map((p) => p[1])), maxY: Math.max(...show.map((p) => p[1])),
+  } : null;
   // The automatic view keeps every point of `show` in view: centred on them, and zoomed out as
   // far as it takes (to the whole layout at most; not below `floor` for ends not offered).
-  if (!zoom && show && show.length && width > 0 && height > 0) {
-    const xs = show.map((p) => p[0]);
-    const ys = show.map((p) => p[1]);
-    const spanX = Math.max(...xs) - Math.min(...xs) + 2;
-    const spanY = Math.max(...ys) - Math.min(...ys) + 2;
-    const need = Math.min(width / spanX, height / spanY);
+  if (pts && width > 0 && height > 0) {
+    const need = Math.min(width / (pts.maxX - pts.minX + 2), height / (pts.maxY - pts.minY + 2));
     if (need < unit && (offered || need >= floor || fitUnit >= floor)) {
       unit = Math.max(need, offered ? 0 : Math.min(fitUnit, floor));
-      focus = [(Math.max(...xs) + Math.min(...xs)) / 2, (Math.max(...ys) + Math.min(...ys)) / 2];
+      focus = [(pts.maxX + pts.minX) / 2, (pts.maxY + pts.minY) / 2];
     }
   }
   if (unit <= fitUnit) return whole();
@@ -387,12 +395,10 @@ export function boardView(bbox, width, height, { minUnit = MIN_UNIT, focus = nul
   cy = keep(cy, bbox.minY - margin - boxH, bbox.maxY + margin + slack / unit, hgt);
   // Points of `show` that fit in the window together are all kept in it: the window moves the
   // least it takes from its focus.
-  if (!zoom && show && show.length) {
-    const xs = show.map((p) => p[0]);
-    const ys = show.map((p) => p[1]);
+  if (pts) {
     const within = (c, lo, hi, span) => (hi - lo + 2 <= span ? Math.min(lo - 1 + span / 2, Math.max(hi + 1 - span / 2, c)) : c);
-    cx = within(cx, Math.min(...xs), Math.max(...xs), w);
-    cy = within(cy, Math.min(...ys), Math.max(...ys), hgt);
+    cx = within(cx, pts.minX, pts.maxX, w);
+    cy = within(cy, pts.minY, pts.maxY, hgt);
   }
   // The automatic window keeps the open ends and the newest tile (`items` marked as such) out
   // from under the box: it moves the view the shorter way that keeps them all in view.
@@ -401,8 +407,7 @@ export function boardView(bbox, width, height, { minUnit = MIN_UNIT, focus = nul
   if (!zoom && avoid && items) {
     const key = items.filter((it) => it[4]);
     const inView = (x, y) => key.every(([px, py]) => px >= x - w / 2 && px <= x + w / 2 && py >= y - hgt / 2 && py <= y + hgt / 2);
-    const under = (list, x, y) => list.filter(([px, py, hw, hh]) => px + hw > x - w / 2 && px - hw < x + w / 2 && py + hh > y - hgt / 2 && py - hh < y + hgt / 2
-      && px + hw > x + w / 2 - boxW && py - hh < y - hgt / 2 + boxH);
+    const under = (list, x, y) => underBox([x - w / 2, y - hgt / 2], unit, width, height, avoid, list);
     for (const list of [items, key]) {
       const now = under(list, cx, cy);
       if (!now.length) break;

@@ -110,11 +110,20 @@ export async function tablePage(main, { params: [id], query, app }) {
     send({ type: 'seed', id: conn.nextId('s'), hand: v.proof.hand, seed: randomSeedHex() });
   };
   // Parts that keep their state across redraws: open <details>, and proof blocks with the
-  // result of a verification.
+  // result of a verification. A <details> is closed until opened, or, given `byDefault`, open
+  // as that says (it may follow the window) until the player opens or closes it.
   const opened = new Set();
+  const chosen = new Set();
   const keptDetails = (key, attrs, summaryText, ...children) => {
-    const d = h('details', { ...attrs, open: opened.has(key) }, h('summary', {}, summaryText), ...children);
-    d.addEventListener('toggle', () => { if (d.open) opened.add(key); else opened.delete(key); });
+    const { byDefault, ...rest } = attrs;
+    const open = byDefault && !chosen.has(key) ? byDefault() : opened.has(key);
+    const d = h('details', { ...rest, open }, h('summary', {}, summaryText), ...children);
+    d.addEventListener('toggle', () => {
+      // Setting `open` while drawing fires a toggle too: only the player's counts.
+      if (d.open === open) return;
+      chosen.add(key);
+      if (d.open) opened.add(key); else opened.delete(key);
+    });
     return d;
   };
   const proofEls = new Map();
@@ -221,24 +230,9 @@ export async function tablePage(main, { params: [id], query, app }) {
   };
   document.addEventListener('keydown', onKey);
 
-  // The hint's evaluation: its best play on one line, the whole list below it. On a phone the
-  // list starts folded (one tap opens it), so the board keeps its height; wider windows show
-  // it open. The choice is kept for the rest of the page's life once the player makes it.
-  const hintPanel = (...body) => {
+  const hintBest = () => {
     const best = st.hint.evals[0];
-    if (!opened.has('hint-chosen')) {
-      if (window.matchMedia('(max-width: 480px)').matches) opened.delete('hint'); else opened.add('hint');
-    }
-    const d = h('details', { class: 'hint-panel', open: opened.has('hint') },
-      h('summary', {}, h('h2', { id: 'hint-h' }, 'Hint'),
-        best ? h('span', { class: 'hint-best' }, ` · best: ${actionWords(best.action)}, ${best.mean >= 0 ? '+' : ''}${best.mean.toFixed(1)}`) : null),
-      ...body);
-    d.addEventListener('toggle', () => {
-      if (d.open === opened.has('hint')) return;
-      opened.add('hint-chosen');
-      if (d.open) opened.add('hint'); else opened.delete('hint');
-    });
-    return d;
+    return best ? h('span', { class: 'hint-best' }, ` · best: ${actionWords(best.action)}, ${best.mean >= 0 ? '+' : ''}${best.mean.toFixed(1)}`) : null;
   };
   const askHint = () => {
     // A forced move has nothing to weigh: no hint for it.
@@ -404,7 +398,10 @@ export async function tablePage(main, { params: [id], query, app }) {
         v.you != null ? h('span', { class: 'my-score', id: 'my-score' }, `${v.table.rules.partnerships ? 'Your side' : 'You'}: ${v.scores[v.sides[v.you]] ?? 0} pts`) : null,
         // The last hand's result, reopened from here: in the row, so it never covers a control.
         resultButton(v)),
-      st.hint ? hintPanel(
+      // The hint's best play on one line, the whole list below it: on a phone the list starts
+      // folded (one tap opens it), so the board keeps its height; wider windows show it open.
+      st.hint ? keptDetails('hint', { class: 'hint-panel', byDefault: () => !window.matchMedia('(max-width: 480px)').matches },
+        [h('h2', { id: 'hint-h' }, 'Hint'), hintBest()],
         h('p', { class: 'unit' }, `The expert's evaluation: what each play is worth to your side over the rest of the hand, ${valueUnit(v.table.rules, v.scores)}, on average over the deals the expert imagined, best first:`),
         h('ol', {}, st.hint.evals.map((e, i) => h('li', { class: i === 0 ? 'best' : '' },
           h('strong', {}, actionWords(e.action)), `: ${e.mean >= 0 ? '+' : ''}${e.mean.toFixed(1)}`,
