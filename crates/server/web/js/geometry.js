@@ -298,7 +298,8 @@ export function boardLimits(width, height, { wind = false, setTiles = 28 } = {})
  * The whole layout fitted to a board of `width` x `height` pixels, keeping the tiles and end
  * markers out from under a box in its top-right corner (`avoid`: `{w, h}` in pixels, the count
  * box) when they would lie under it: the layout is then fitted beside the box or below it,
- * whichever keeps the tiles larger, as long as half a tile stays at `floor` pixels or more.
+ * whichever keeps the tiles larger, as long as half a tile stays at `floor` pixels or more (or
+ * at any size when an open end or the newest tile would lie under the box).
  * `items`: `[x, y, halfWidth, halfHeight, key]` in layout units, each tile and end marker
  * (`key`: an open end or the newest tile, kept from under the box in a window too).
  * Returns `{vb, unit}`.
@@ -324,9 +325,14 @@ export function fitAvoiding(bbox, width, height, { minW = 12, minH = 7, margin =
     const px = p.dx + p.w / 2;
     const py = p.dy + p.h / 2;
     return { vb: [cx - px / u, cy - py / u, width / u, height / u], unit: u };
-  }).filter((p) => p.unit >= floor && !underBox(p.vb, p.unit, width, height, avoid, items).length);
-  if (!parts.length) return { vb: fit, unit };
-  return parts.reduce((a, b) => (b.unit > a.unit ? b : a));
+  }).filter((p) => !underBox(p.vb, p.unit, width, height, avoid, items).length);
+  const best = (list) => list.reduce((a, b) => (b.unit > a.unit ? b : a));
+  const legible = parts.filter((p) => p.unit >= floor);
+  if (legible.length) return best(legible);
+  // No part keeps the tiles legible: an open end or the newest tile under the box (`key`) is
+  // worse than smaller tiles (a short board: eight seats on a phone at a claim).
+  if (parts.length && underBox(fit, unit, width, height, avoid, items).some((it) => it[4])) return best(parts);
+  return { vb: fit, unit };
 }
 
 /**
