@@ -164,40 +164,35 @@ async fn evidence(
     if i("must_rename")? != 0 {
         marks.push("must choose a new name".into());
     }
-    let fairplay = super::fairplay::suspicion_of(&app, id)
+    // One read of the analysed games for both the figure and the list, so that a game the
+    // worker stores meanwhile cannot show in one and not the other.
+    let analysed = super::fairplay::analysed_of(&app, id)
         .await
-        .map_err(internal)?
-        .map(|s| {
+        .map_err(internal)?;
+    let fairplay = super::fairplay::suspicion_from(&analysed).map(|s| {
+        json!({
+            "games": s.games,
+            "decisions": s.decisions,
+            "agreement": s.agreement,
+            "loss_per_decision": s.loss_per_decision,
+            "band": s.band,
+            "band_agreement": s.band_agreement,
+            "z": s.z,
+            "flagged": s.flagged,
+        })
+    });
+    let analysed_out: Vec<Value> = analysed
+        .iter()
+        .map(|a| {
             json!({
-                "games": s.games,
-                "decisions": s.decisions,
-                "agreement": s.agreement,
-                "loss_per_decision": s.loss_per_decision,
-                "band": s.band,
-                "band_agreement": s.band_agreement,
-                "z": s.z,
-                "flagged": s.flagged,
+                "game": a.game,
+                "at": a.at,
+                "decisions": a.figures.decisions,
+                "agreed": a.figures.agreed,
+                "loss": a.figures.loss,
             })
-        });
-    let analysed = sqlx::query(
-        "SELECT game_id, at, decisions, agreed, loss FROM fairplay_games WHERE user_id = $1 \
-         ORDER BY at DESC, game_id DESC LIMIT $2",
-    )
-    .bind(id)
-    .bind(super::fairplay::WINDOW)
-    .fetch_all(&app.db.pool)
-    .await
-    .map_err(|e| internal(db::db_err(e)))?;
-    let mut analysed_out = Vec::new();
-    for r in &analysed {
-        analysed_out.push(json!({
-            "game": db::text(r, "game_id").map_err(internal)?,
-            "at": db::int(r, "at").map_err(internal)?,
-            "decisions": db::int(r, "decisions").map_err(internal)?,
-            "agreed": db::int(r, "agreed").map_err(internal)?,
-            "loss": db::float(r, "loss").map_err(internal)?,
-        }));
-    }
+        })
+        .collect();
     let games = sqlx::query(
         "SELECT g.id AS id, g.finished_at AS at, g.names AS names, \
          (SELECT COUNT(*) FROM rating_changes c WHERE c.game_id = g.id AND c.user_id = $1) \

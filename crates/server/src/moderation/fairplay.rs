@@ -199,33 +199,59 @@ pub fn seed_of(game: &str) -> u64 {
     u64::from_le_bytes(h[..8].try_into().expect("eight bytes"))
 }
 
-/// The suspicion figure of an account now, over its last [`WINDOW`] analysed games (none if
-/// it has no analysed game).
-pub async fn suspicion_of(app: &App, user: i64) -> Result<Option<Suspicion>, String> {
+/// One analysed game of an account, as stored.
+#[derive(Clone, Debug)]
+pub struct Analysed {
+    pub game: String,
+    pub at: i64,
+    pub figures: GameFigures,
+    /// The account's server rating when the game was analysed.
+    pub rating: f64,
+}
+
+/// The account's latest analysed games (at most [`WINDOW`]), newest first.
+pub async fn analysed_of(app: &App, user: i64) -> Result<Vec<Analysed>, String> {
     let rows = sqlx::query(
-        "SELECT decisions, agreed, loss, rating FROM fairplay_games WHERE user_id = $1 \
-         ORDER BY at DESC, game_id DESC LIMIT $2",
+        "SELECT game_id, at, decisions, agreed, loss, rating FROM fairplay_games \
+         WHERE user_id = $1 ORDER BY at DESC, game_id DESC LIMIT $2",
     )
     .bind(user)
     .bind(WINDOW)
     .fetch_all(&app.db.pool)
     .await
     .map_err(db::db_err)?;
-    if rows.is_empty() {
-        return Ok(None);
-    }
-    let mut games = Vec::new();
+    let mut out = Vec::with_capacity(rows.len());
     for r in &rows {
-        games.push(GameFigures {
-            decisions: db::int(r, "decisions")? as u32,
-            agreed: db::int(r, "agreed")? as u32,
-            loss: db::float(r, "loss")?,
+        out.push(Analysed {
+            game: db::text(r, "game_id")?,
+            at: db::int(r, "at")?,
+            figures: GameFigures {
+                decisions: db::int(r, "decisions")? as u32,
+                agreed: db::int(r, "agreed")? as u32,
+                loss: db::float(r, "loss")?,
+            },
+            rating: db::float(r, "rating")?,
         });
     }
+    Ok(out)
+}
+
+/// The figure over an account's analysed games (newest first, as [`analysed_of`] gives
+/// them), or `None` when none was analysed yet.
+#[must_use]
+pub fn suspicion_from(analysed: &[Analysed]) -> Option<Suspicion> {
+    let latest = analysed.first()?;
+    let games: Vec<GameFigures> = analysed.iter().map(|a| a.figures.clone()).collect();
     // The band is the one of the rating the account had in its latest analysed game, on the
     // bands' scale.
-    let rating = strength_scale(db::float(&rows[0], "rating")?);
-    Ok(Some(fiveup_bots::fairplay::suspicion(&games, rating)))
+    let rating = strength_scale(latest.rating);
+    Some(fiveup_bots::fairplay::suspicion(&games, rating))
+}
+
+/// The suspicion figure of an account now, over its last [`WINDOW`] analysed games (none if
+/// it has no analysed game).
+pub async fn suspicion_of(app: &App, user: i64) -> Result<Option<Suspicion>, String> {
+    Ok(suspicion_from(&analysed_of(app, user).await?))
 }
 
 /// A server rating on the scale of the honest bands. The bands are named by the measured
