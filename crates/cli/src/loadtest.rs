@@ -97,6 +97,10 @@ pub struct Args {
     /// Write every account's figures as JSON lines to this file (the fair-play mode).
     #[arg(long, requires = "fairplay")]
     dump: Option<std::path::PathBuf>,
+    /// Play nothing: replay the server's judging and other settings over the figures a
+    /// fair-play run wrote with `--dump` (the fair-play mode).
+    #[arg(long, requires = "fairplay")]
+    replay: Option<std::path::PathBuf>,
 }
 
 /// Print a mode's report: as one JSON object with `json`, else as text.
@@ -184,6 +188,20 @@ pub fn run(a: &Args) -> Result<(), String> {
 
 /// The fair-play mode.
 fn fairplay(a: &Args) -> Result<(), String> {
+    if let Some(path) = &a.replay {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let accounts = fiveup_loadtest::judging::read_dump(&text)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if accounts.is_empty() {
+            return Err(format!("{}: no accounts", path.display()));
+        }
+        let grid = fiveup_loadtest::judging::grid(
+            &accounts,
+            &fiveup_loadtest::judging::BAND_DEVIATIONS,
+            &fiveup_loadtest::judging::FLAG_ZS,
+        );
+        return print_report(&grid, a.json);
+    }
     let honest: [usize; 3] = a
         .honest
         .clone()

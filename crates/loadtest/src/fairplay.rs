@@ -46,7 +46,7 @@ use fiveup_protocol::{
     TableStatus, TableView,
 };
 use futures_util::{SinkExt, StreamExt};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::Semaphore;
 use tokio_tungstenite::tungstenite::Message;
@@ -119,8 +119,23 @@ impl Default for FairplayOptions {
     }
 }
 
+/// One analysed game of an account, as the server stored it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AnalysedGame {
+    /// Decisions that counted.
+    pub decisions: u32,
+    /// Of those, the ones that agreed with the analysis's best.
+    pub agreed: u32,
+    /// Points lost against the best.
+    pub loss: f64,
+    /// The account's server rating before the game.
+    pub rating: f64,
+    /// That rating's deviation before the game.
+    pub deviation: f64,
+}
+
 /// What the server found about one account.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct AccountResult {
     /// Its population.
     pub population: String,
@@ -132,10 +147,12 @@ pub struct AccountResult {
     pub slip: f64,
     /// Games it played to their end.
     pub played: u32,
-    /// Its analysed games as the server stored them, oldest first: (decisions, agreed,
-    /// points lost). For an honest account, the server's window (its last 20).
-    pub games: Vec<(u32, u32, f64)>,
-    /// An assisted account: the game after which the server had flagged it.
+    /// Its analysed games as the server stored them, oldest first. An honest account's are
+    /// read at the end (the server's window, its last 20); an assisted account's after each
+    /// game, so all of them.
+    pub games: Vec<AnalysedGame>,
+    /// An assisted account: the game after which the server first flagged it (it plays on to
+    /// the cap, so that other judgings can be replayed over all its games).
     pub flagged_at: Option<u32>,
     /// Whether the server flagged it for computer help.
     pub flagged: bool,
@@ -208,6 +225,8 @@ pub struct FairplayReport {
     pub honest_games: u32,
     /// The assisted accounts' cap.
     pub assisted_games: u32,
+    /// Other judgings replayed over the run's stored figures.
+    pub judging: crate::judging::Grid,
 }
 
 impl FairplayReport {
@@ -303,7 +322,7 @@ impl fmt::Display for FairplayReport {
             writeln!(f, "  {n} x {k}")?;
         }
         let opt = |v: Option<f64>| v.map_or_else(|| "unknown".to_string(), |v| format!("{v:.0}"));
-        write!(
+        writeln!(
             f,
             "time: {:.0} s in all (assisted phase {:.0} s, honest phase {:.0} s); processor: {} s \
              (players {} s)",
@@ -312,6 +331,11 @@ impl fmt::Display for FairplayReport {
             self.phase_secs[1],
             opt(self.cpu_secs),
             opt(self.players_cpu_secs)
+        )?;
+        write!(
+            f,
+            "\nother judgings, replayed over the stored figures:\n{}",
+            self.judging
         )
     }
 }
@@ -676,8 +700,8 @@ async fn play_game(
 /// What the moderators' page shows about an account, as far as the run reads it.
 #[derive(Clone, Debug, Default)]
 struct Evidence {
-    /// Analysed games, newest first: (game, decisions, agreed, loss).
-    analysed: Vec<(String, u32, u32, f64)>,
+    /// Analysed games, newest first, with the game's id.
+    analysed: Vec<(String, AnalysedGame)>,
     flagged: bool,
     farm_flagged: bool,
     rating: f64,
@@ -701,9 +725,13 @@ async fn evidence(sh: &Shared, user: i64) -> Result<Evidence, String> {
     for g in v["analysed"].as_array().into_iter().flatten() {
         e.analysed.push((
             g["game"].as_str().unwrap_or_default().to_string(),
-            g["decisions"].as_u64().unwrap_or(0) as u32,
-            g["agreed"].as_u64().unwrap_or(0) as u32,
-            g["loss"].as_f64().unwrap_or(0.0),
+            AnalysedGame {
+                decisions: g["decisions"].as_u64().unwrap_or(0) as u32,
+                agreed: g["agreed"].as_u64().unwrap_or(0) as u32,
+                loss: g["loss"].as_f64().unwrap_or(0.0),
+                rating: g["rating"].as_f64().unwrap_or(f64::NAN),
+                deviation: g["deviation"].as_f64().unwrap_or(f64::NAN),
+            },
         ));
     }
     for rep in v["reports"].as_array().into_iter().flatten() {
@@ -815,8 +843,9 @@ fn copy_name(c: f64) -> String {
     format!("club copying master on {:.0}%", 100.0 * c)
 }
 
-/// Play the assisted populations: each assisted account against its sparring partners until
-/// flagged or the cap, checked after each game. Returns the assisted accounts' results.
+/// Play the assisted populations: each assisted account against its sparring partners to the
+/// cap, checked after each game (the first flag is noted; the account plays on, so that the
+/// run can replay other judgings over all its games). Returns the assisted accounts' results.
 async fn assisted_phase(
     sh: &Arc<Shared>,
     opts: &FairplayOptions,
@@ -839,15 +868,11 @@ async fn assisted_phase(
                 .collect()
         })
         .collect();
-    let mut active: Vec<Vec<bool>> = assisted.iter().map(|a| vec![true; a.len()]).collect();
     for round in 0..opts.assisted_games {
         let mut jobs = Vec::new();
         for (c, accs) in assisted.iter().enumerate() {
             let m = sparring[c].len();
             for (i, a) in accs.iter().enumerate() {
-                if !active[c][i] {
-                    continue;
-                }
                 let s = &sparring[c][(i + (round / PER_PAIR) as usize) % m];
                 let (x, y) = if round % 2 == 0 {
                     (a.clone(), s.clone())
@@ -883,16 +908,15 @@ async fn assisted_phase(
                     assisted[c][i].played += 1;
                     sparring[c][(i + (round / PER_PAIR) as usize) % m].played += 1;
                     if let Some(g) = e.analysed.iter().find(|g| g.0 == game) {
-                        r.games.push((g.1, g.2, g.3));
+                        r.games.push(g.1.clone());
                     }
                     r.rating = e.rating;
                     r.band = e.band;
                     r.z = e.z;
                     r.farm_flagged |= e.farm_flagged;
-                    if e.flagged {
+                    if e.flagged && !r.flagged {
                         r.flagged = true;
                         r.flagged_at = Some(round + 1);
-                        active[c][i] = false;
                     }
                 }
                 Err(e) => errors.add(&e),
@@ -1024,7 +1048,7 @@ async fn honest_results(
             id: a.id,
             slip: a.slip,
             played: a.done,
-            games: e.analysed.iter().rev().map(|g| (g.1, g.2, g.3)).collect(),
+            games: e.analysed.iter().rev().map(|g| g.1.clone()).collect(),
             flagged_at: None,
             flagged: e.flagged,
             farm_flagged: e.farm_flagged,
@@ -1049,10 +1073,10 @@ fn row(name: &str, honest: bool, accs: &[&AccountResult], honest_games: u32) -> 
     let (mut d, mut ag, mut l, mut g) = (0u64, 0u64, 0.0, 0usize);
     let mut bands = BTreeMap::new();
     for a in accs {
-        for &(gd, ga, gl) in &a.games {
-            d += u64::from(gd);
-            ag += u64::from(ga);
-            l += gl;
+        for game in &a.games {
+            d += u64::from(game.decisions);
+            ag += u64::from(game.agreed);
+            l += game.loss;
             g += 1;
         }
         *bands
@@ -1259,6 +1283,11 @@ async fn drive(
     let mut accounts = honest_results;
     accounts.extend(assisted_results.into_iter().flatten());
     let errors_total = errors.0.values().sum();
+    let judging = crate::judging::grid(
+        &accounts,
+        &crate::judging::BAND_DEVIATIONS,
+        &crate::judging::FLAG_ZS,
+    );
     Ok(FairplayReport {
         rows,
         accounts,
@@ -1271,6 +1300,7 @@ async fn drive(
         players_cpu_secs: None,
         honest_games: hg,
         assisted_games: opts.assisted_games,
+        judging,
     })
 }
 

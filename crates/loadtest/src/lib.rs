@@ -29,6 +29,7 @@ pub mod corr;
 pub mod fairplay;
 pub mod http;
 pub mod inproc;
+pub mod judging;
 pub mod procinfo;
 pub mod seatview;
 pub mod stats;

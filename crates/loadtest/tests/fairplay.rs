@@ -49,8 +49,8 @@ fn a_small_run_plays_rated_games_and_the_server_analyses_a_copier() {
     // The server's worker analysed both of its games and stored their figures.
     assert_eq!(copier.played, 2);
     assert_eq!(copier.games.len(), 2, "{copier:?}");
-    let decisions: u32 = copier.games.iter().map(|g| g.0).sum();
-    let agreed: u32 = copier.games.iter().map(|g| g.1).sum();
+    let decisions: u32 = copier.games.iter().map(|g| g.decisions).sum();
+    let agreed: u32 = copier.games.iter().map(|g| g.agreed).sum();
     assert!(decisions >= 5, "{copier:?}");
     assert!(
         f64::from(agreed) >= 0.8 * f64::from(decisions),
@@ -62,4 +62,17 @@ fn a_small_run_plays_rated_games_and_the_server_analyses_a_copier() {
     assert_eq!((row.accounts, row.games), (1, 2));
     assert!(row.games_to_flag.is_some() && row.false_positives.is_none());
     assert!(r.rows[1].false_positives.is_some());
+    // Each game keeps the rating and deviation it was played at: a new account's first game
+    // at 1500 with the starting deviation, its second at a moved rating, more surely known.
+    assert_eq!(copier.games[0].rating, 1500.0);
+    assert_eq!(copier.games[0].deviation, 350.0);
+    assert_ne!(copier.games[1].rating, 1500.0);
+    assert!(copier.games[1].deviation < 350.0);
+    // The replay of the server's own judging finds exactly the server's flags, and every
+    // judging of the grid is replayed.
+    assert!(r.judging.mismatches.is_empty(), "{}", r.judging);
+    assert_eq!(
+        r.judging.lines.len(),
+        fiveup_loadtest::judging::BAND_DEVIATIONS.len() * fiveup_loadtest::judging::FLAG_ZS.len()
+    );
 }

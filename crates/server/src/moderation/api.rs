@@ -190,6 +190,8 @@ async fn evidence(
                 "decisions": a.figures.decisions,
                 "agreed": a.figures.agreed,
                 "loss": a.figures.loss,
+                "rating": a.rating,
+                "deviation": a.deviation,
             })
         })
         .collect();

@@ -205,18 +205,24 @@ pub struct Analysed {
     pub game: String,
     pub at: i64,
     pub figures: GameFigures,
-    /// The account's server rating when the game was analysed.
+    /// The account's server rating before the game.
     pub rating: f64,
+    /// That rating's deviation before the game (Glicko-2; 350 for a new account).
+    pub deviation: f64,
 }
 
 /// The account's latest analysed games (at most [`WINDOW`]), newest first.
 pub async fn analysed_of(app: &App, user: i64) -> Result<Vec<Analysed>, String> {
     let rows = sqlx::query(
-        "SELECT game_id, at, decisions, agreed, loss, rating FROM fairplay_games \
-         WHERE user_id = $1 ORDER BY at DESC, game_id DESC LIMIT $2",
+        "SELECT f.game_id AS game_id, f.at AS at, f.decisions AS decisions, \
+         f.agreed AS agreed, f.loss AS loss, f.rating AS rating, \
+         COALESCE(c.before_deviation, $3) AS deviation FROM fairplay_games f \
+         LEFT JOIN rating_changes c ON c.game_id = f.game_id AND c.user_id = f.user_id \
+         WHERE f.user_id = $1 ORDER BY f.at DESC, f.game_id DESC LIMIT $2",
     )
     .bind(user)
     .bind(WINDOW)
+    .bind(crate::games::glicko::initial().deviation)
     .fetch_all(&app.db.pool)
     .await
     .map_err(db::db_err)?;
@@ -231,21 +237,53 @@ pub async fn analysed_of(app: &App, user: i64) -> Result<Vec<Analysed>, String> 
                 loss: db::float(r, "loss")?,
             },
             rating: db::float(r, "rating")?,
+            deviation: db::float(r, "deviation")?,
         });
     }
     Ok(out)
 }
 
+/// How the server judges an account's figures: in which band, from what threshold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Judging {
+    /// The account is judged in the band of its rating plus this many rating deviations (on
+    /// the bands' scale, [`strength_scale`]): the strongest band its rating does not rule out
+    /// at that confidence. A rating follows the luck of the deals for many games, and judging
+    /// an honest account in a band below its strength is what raises false flags
+    /// (docs/fairplay.md, "The band of a server rating").
+    pub band_deviations: f64,
+    /// The combined z-score from which an account is flagged.
+    pub flag_z: f64,
+}
+
+/// The server's judging, chosen from the rated games of simulated populations played through
+/// a server (`fiveup loadtest --fairplay`, docs/benchmarks.md, "Through a server").
+pub const JUDGING: Judging = Judging {
+    band_deviations: 1.0,
+    flag_z: fiveup_bots::fairplay::FLAG_Z,
+};
+
 /// The figure over an account's analysed games (newest first, as [`analysed_of`] gives
-/// them), or `None` when none was analysed yet.
+/// them), judged as `judging` says, or `None` when none was analysed yet.
+#[must_use]
+pub fn judged(analysed: &[Analysed], judging: Judging) -> Option<Suspicion> {
+    let latest = analysed.first()?;
+    // Oldest first, as the library pools them.
+    let games: Vec<GameFigures> = analysed.iter().rev().map(|a| a.figures.clone()).collect();
+    // The band is taken from the rating the account had before its latest analysed game.
+    let rating = strength_scale(latest.rating + judging.band_deviations * latest.deviation);
+    let band = fiveup_bots::fairplay::band_for(rating);
+    Some(fiveup_bots::fairplay::suspicion_against(
+        &games,
+        band,
+        judging.flag_z,
+    ))
+}
+
+/// The server's figure over an account's analysed games ([`judged`] with [`JUDGING`]).
 #[must_use]
 pub fn suspicion_from(analysed: &[Analysed]) -> Option<Suspicion> {
-    let latest = analysed.first()?;
-    let games: Vec<GameFigures> = analysed.iter().map(|a| a.figures.clone()).collect();
-    // The band is the one of the rating the account had in its latest analysed game, on the
-    // bands' scale.
-    let rating = strength_scale(latest.rating);
-    Some(fiveup_bots::fairplay::suspicion(&games, rating))
+    judged(analysed, JUDGING)
 }
 
 /// The suspicion figure of an account now, over its last [`WINDOW`] analysed games (none if
