@@ -292,7 +292,7 @@ mod tests {
             band_deviations: 2.0,
             flag_z: 2.85,
         };
-        assert!(first_flag(&wide, strict).map_or(true, |s| s > w));
+        assert!(first_flag(&wide, strict).is_none_or(|s| s > w));
         // An account with no decision that counts is never flagged.
         let none: Vec<AnalysedGame> = (0..20).map(|_| game(0, 0, 0.0, 1500.0, 60.0)).collect();
         assert_eq!(first_flag(&none, lenient), None);
