@@ -85,7 +85,7 @@ pub struct Args {
     /// The shares of their decisions assisted accounts copy from the master level, in percent.
     #[arg(long, value_delimiter = ',', default_values_t = [30, 60, 100], requires = "fairplay")]
     copy: Vec<u32>,
-    /// The most games an assisted account plays (it stops once flagged).
+    /// The games each assisted account plays (the first flag is noted; it plays on).
     #[arg(long, default_value_t = 30, requires = "fairplay")]
     assisted_games: u32,
     /// The accounts' mean slip rate (each account's drawn from 0 to twice it), in percent.

@@ -261,6 +261,35 @@ async fn a_report_a_mark_with_refunds_the_log_an_appeal_and_a_ban_that_closes_th
         "the same address: {evidence}"
     );
     axe_clean(&moder, &axe, "the evidence page").await;
+    // Once the server has analysed the rated games, the evidence page lists each with the
+    // rating the account had then (and twice its deviation), as the judging's band used it.
+    wait_js(
+        &moder,
+        &format!(
+            "const x = new XMLHttpRequest(); x.open('GET', '/api/moderation/users/{cheat_id}', false); \
+             x.send(); return x.status === 200 && JSON.parse(x.responseText).analysed.length > 0;"
+        ),
+        Duration::from_secs(60),
+        "the background analysis of the rated games",
+    )
+    .await;
+    moder.refresh().await.unwrap();
+    let first_row = wait_js(
+        &moder,
+        "const r = document.querySelector('.mod-games tbody tr'); \
+         return r ? [...r.cells].map((c) => c.textContent) : null;",
+        Duration::from_secs(10),
+        "the analysed games' table",
+    )
+    .await;
+    let then = first_row[2].as_str().unwrap_or_default();
+    let (rating, deviation) = then
+        .split_once(" ± ")
+        .expect("rating ± twice the deviation");
+    assert!(
+        rating.parse::<u32>().is_ok() && deviation.parse::<u32>().is_ok(),
+        "{first_row}"
+    );
     select(&moder, "#act-kind", "mark-assisted").await;
     fill(&moder, "#act-reason", "agreement far over the band").await;
     // The confirmation is the browser's own dialog: accepted here.

@@ -28,8 +28,9 @@
 //!   account flagged at any of its checks).
 //! * **Assisted accounts** (per share copied) each play honest `club` accounts of their own
 //!   (sparring partners, rated too, not counted), a new partner every three games. After
-//!   each game the client waits until the server has analysed it and looks for the flag; a
-//!   flagged account stops.
+//!   each game the client waits until the server has analysed it and looks for the flag. A
+//!   flagged account plays on to the cap, so that other judgings can be replayed over all its
+//!   games ([`crate::judging`]).
 //!
 //! Every account connects from 127.0.0.1, so the rating-farm checks see one address; their
 //! flags (`flag-farm`) are counted in the report, apart.
@@ -76,7 +77,7 @@ pub struct FairplayOptions {
     /// The shares of decisions with a choice on which an assisted account plays the master
     /// level's move.
     pub copy: Vec<f64>,
-    /// The most games an assisted account plays (it stops once flagged).
+    /// The games each assisted account plays (the first flag is noted; it plays on).
     pub assisted_games: u32,
     /// The mean slip rate: each account's is drawn uniformly between 0 and twice it.
     pub slip: f64,

@@ -225,10 +225,10 @@ async function accountView(main, uid, app) {
       `${fp.loss_per_decision.toFixed(2)} points lost a decision; ${fp.z.toFixed(1)} standard errors over the band${fp.flagged ? ': over the threshold' : ''}.`)
       : h('p', { id: 'ev-fairplay' }, 'No rated game analysed yet.'),
     ev.analysed.length ? h('div', { class: 'table-scroll' }, h('table', { class: 'mod-games' },
-      h('thead', {}, h('tr', {}, ['Game', 'When', 'Decisions', 'Best play', 'Points lost', 'Review'].map((x) => h('th', { scope: 'col' }, x)))),
+      h('thead', {}, h('tr', {}, ['Game', 'When', 'Rating then', 'Decisions', 'Best play', 'Points lost', 'Review'].map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', {}, ev.analysed.map((g) => h('tr', {},
         h('td', {}, h('a', { href: `/game/${g.game}` }, g.game)), h('td', {}, when(g.at)),
-        h('td', {}, String(g.decisions)), h('td', {}, g.decisions ? `${Math.round((100 * g.agreed) / g.decisions)}%` : '–'),
+        h('td', {}, `${Math.round(g.rating)} ± ${Math.round(2 * g.deviation)}`), h('td', {}, String(g.decisions)), h('td', {}, g.decisions ? `${Math.round((100 * g.agreed) / g.decisions)}%` : '–'),
         h('td', {}, g.loss.toFixed(1)), h('td', {}, h('a', { href: `/game/${g.game}` }, 'replay and review'))))))) : null,
     h('h2', {}, 'Recent games'),
     ev.games.length ? h('ul', { class: 'mod-recent' }, ev.games.map((g) => h('li', {},
