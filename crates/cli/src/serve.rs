@@ -92,6 +92,15 @@ pub struct Args {
     /// thread; 0 turns the analysis off (docs/fairplay.md).
     #[arg(long, default_value_t = 25)]
     pub fairplay_share: u32,
+    /// The fair-play flags' threshold: the combined z-score over the band's honest players
+    /// from which an account is flagged for moderators (docs/fairplay.md, "The band of a
+    /// server rating": fewer false flags above it, fewer copiers found).
+    #[arg(long, default_value_t = fiveup_server::moderation::fairplay::JUDGING.flag_z)]
+    pub fairplay_flag_z: f64,
+    /// The fair-play band: an account is judged against honest players of its rating plus
+    /// this many rating deviations (0 to 3).
+    #[arg(long, default_value_t = fiveup_server::moderation::fairplay::JUDGING.band_deviations)]
+    pub fairplay_band_deviations: f64,
     /// Minutes a waiting table nobody changed or followed lasts before it is closed.
     #[arg(long, default_value_t = 60)]
     pub waiting_expiry_mins: u64,
@@ -202,6 +211,22 @@ pub fn run(a: &Args) -> Result<(), String> {
         return Err("--fairplay-share is a percentage of one core: 0 to 100".to_string());
     }
     cfg.fairplay_share = a.fairplay_share;
+    if !(1.0..=10.0).contains(&a.fairplay_flag_z) {
+        return Err(format!(
+            "--fairplay-flag-z {} : a z-score from 1 to 10",
+            a.fairplay_flag_z
+        ));
+    }
+    if !(0.0..=3.0).contains(&a.fairplay_band_deviations) {
+        return Err(format!(
+            "--fairplay-band-deviations {} : from 0 to 3 rating deviations",
+            a.fairplay_band_deviations
+        ));
+    }
+    cfg.fairplay_judging = fiveup_server::moderation::fairplay::Judging {
+        band_deviations: a.fairplay_band_deviations,
+        flag_z: a.fairplay_flag_z,
+    };
     cfg.max_bot_tables_per_addr = a.max_bot_tables_per_addr;
     cfg.guest_rate = (a.guest_rate_per_min / 60.0, 20.0);
     cfg.waiting_expiry = Duration::from_secs(a.waiting_expiry_mins.max(1) * 60);

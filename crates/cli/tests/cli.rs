@@ -215,6 +215,13 @@ fn bad_input_gets_a_clear_error() {
             "admin@example.com",
             "give a mailto: or https: URL",
         ),
+        ("--fairplay-flag-z", "0.5", "a z-score from 1 to 10"),
+        ("--fairplay-flag-z", "NaN", "a z-score from 1 to 10"),
+        (
+            "--fairplay-band-deviations",
+            "-1",
+            "from 0 to 3 rating deviations",
+        ),
     ] {
         let o = fiveup(&[
             "serve",

@@ -81,7 +81,8 @@ pub struct Grid {
     pub lines: Vec<Line>,
     /// The server's own judging.
     pub server: (f64, f64),
-    /// Accounts where the replay of the server's judging disagrees with the server's flags.
+    /// Accounts where the replay of the server's judging disagrees with the server's flags:
+    /// the account, what the server found and what the replay finds.
     pub mismatches: Vec<String>,
     /// Games each honest account played (the most).
     pub honest_games: u32,
@@ -162,17 +163,25 @@ pub fn grid(accounts: &[AccountResult], band_deviations: &[f64], flag_zs: &[f64]
             });
         }
     }
+    let game = |g: Option<u32>| g.map_or_else(|| "never".to_string(), |g| format!("game {g}"));
     let mismatches = accounts
         .iter()
-        .filter(|a| {
+        .filter_map(|a| {
             let replayed = first_flag(&a.games, JUDGING);
-            if honest(a) {
+            let differ = if honest(a) {
                 replayed.is_some() != a.flagged
             } else {
                 replayed != a.flagged_at
-            }
+            };
+            differ.then(|| {
+                let server = if honest(a) {
+                    (if a.flagged { "flagged" } else { "not flagged" }).to_string()
+                } else {
+                    game(a.flagged_at)
+                };
+                format!("{}: server {server}, replay {}", a.name, game(replayed))
+            })
         })
-        .map(|a| a.name.clone())
         .collect();
     Grid {
         lines,
@@ -240,7 +249,7 @@ impl fmt::Display for Grid {
             self.mismatches.len()
         )?;
         if !self.mismatches.is_empty() {
-            write!(f, " ({})", self.mismatches.join(", "))?;
+            write!(f, " ({})", self.mismatches.join("; "))?;
         }
         Ok(())
     }

@@ -142,6 +142,9 @@ pub struct Config {
     pub fairplay_share: u32,
     /// The analysis the fair-play worker runs on each decision.
     pub fairplay_config: ExpertConfig,
+    /// How the fair-play figures are judged: the band and the threshold of the automatic flags
+    /// (docs/fairplay.md, "The band of a server rating").
+    pub fairplay_judging: crate::moderation::fairplay::Judging,
 }
 
 impl Config {
@@ -209,6 +212,7 @@ impl Config {
             compute_slots: std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
             fairplay_share: 25,
             fairplay_config: fiveup_bots::fairplay::analysis_config(),
+            fairplay_judging: crate::moderation::fairplay::JUDGING,
         }
     }
 

@@ -169,7 +169,7 @@ async fn evidence(
     let analysed = super::fairplay::analysed_of(&app, id)
         .await
         .map_err(internal)?;
-    let fairplay = super::fairplay::suspicion_from(&analysed).map(|s| {
+    let fairplay = super::fairplay::judged(&analysed, app.cfg.fairplay_judging).map(|s| {
         json!({
             "games": s.games,
             "decisions": s.decisions,

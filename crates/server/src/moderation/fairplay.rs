@@ -135,7 +135,8 @@ pub async fn next(app: &Arc<App>) -> Result<Option<Duration>, String> {
 /// Analyse one game: each rated person's figures, then their suspicion.
 async fn analyse(app: &Arc<App>, game: &str) -> Result<(), String> {
     let people = sqlx::query(
-        "SELECT c.user_id AS user_id, c.before_rating AS rating, c.at AS at, p.seat AS seat \
+        "SELECT c.user_id AS user_id, c.before_rating AS rating, \
+         c.before_deviation AS deviation, c.at AS at, p.seat AS seat \
          FROM rating_changes c JOIN game_players p ON p.game_id = c.game_id \
          AND p.user_id = c.user_id WHERE c.game_id = $1",
     )
@@ -155,6 +156,7 @@ async fn analyse(app: &Arc<App>, game: &str) -> Result<(), String> {
             db::int(p, "user_id")?,
             db::int(p, "seat")? as u8,
             db::float(p, "rating")?,
+            db::float(p, "deviation")?,
             db::int(p, "at")?,
         ));
     }
@@ -172,7 +174,23 @@ async fn analyse(app: &Arc<App>, game: &str) -> Result<(), String> {
     })
     .await
     .map_err(|e| e.to_string())??;
-    for ((user, _, rating, at), f) in seats.iter().zip(figures) {
+    for ((user, _, rating, deviation, at), f) in seats.iter().zip(figures) {
+        // The flag is raised (or refreshed) before the game's figures are stored, over the
+        // stored games and this one: whoever sees the figures sees the flag they raise.
+        let mut analysed = analysed_of(app, *user).await?;
+        if !analysed.iter().any(|a| a.game == game) {
+            analysed.push(Analysed {
+                game: game.to_string(),
+                at: *at,
+                figures: f.clone(),
+                rating: *rating,
+                deviation: *deviation,
+            });
+            // Newest first, as they are read (a game analysed late takes its place by time).
+            analysed.sort_by(|a, b| b.at.cmp(&a.at).then_with(|| b.game.cmp(&a.game)));
+            analysed.truncate(WINDOW as usize);
+        }
+        flag_if_suspect(app, *user, &analysed).await?;
         sqlx::query(
             "INSERT INTO fairplay_games (game_id, user_id, at, rating, decisions, agreed, loss) \
              VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (game_id, user_id) DO NOTHING",
@@ -187,7 +205,6 @@ async fn analyse(app: &Arc<App>, game: &str) -> Result<(), String> {
         .execute(&app.db.pool)
         .await
         .map_err(db::db_err)?;
-        flag_if_suspect(app, *user).await?;
     }
     Ok(())
 }
@@ -259,8 +276,8 @@ pub struct Judging {
 /// The server's judging, chosen from the rated games of simulated populations played through
 /// a server (`fiveup loadtest --fairplay`, docs/benchmarks.md, "Through a server").
 pub const JUDGING: Judging = Judging {
-    band_deviations: 1.0,
-    flag_z: fiveup_bots::fairplay::FLAG_Z,
+    band_deviations: 0.0,
+    flag_z: 3.75,
 };
 
 /// The figure over an account's analysed games (newest first, as [`analysed_of`] gives
@@ -278,18 +295,6 @@ pub fn judged(analysed: &[Analysed], judging: Judging) -> Option<Suspicion> {
         band,
         judging.flag_z,
     ))
-}
-
-/// The server's figure over an account's analysed games ([`judged`] with [`JUDGING`]).
-#[must_use]
-pub fn suspicion_from(analysed: &[Analysed]) -> Option<Suspicion> {
-    judged(analysed, JUDGING)
-}
-
-/// The suspicion figure of an account now, over its last [`WINDOW`] analysed games (none if
-/// it has no analysed game).
-pub async fn suspicion_of(app: &App, user: i64) -> Result<Option<Suspicion>, String> {
-    Ok(suspicion_from(&analysed_of(app, user).await?))
 }
 
 /// A server rating on the scale of the honest bands. The bands are named by the measured
@@ -311,9 +316,10 @@ pub fn strength_scale(rating: f64) -> f64 {
     rating - crate::games::glicko::initial().rating + club
 }
 
-/// Put (or refresh) an automatic flag on `user` when their figure is over the threshold.
-async fn flag_if_suspect(app: &App, user: i64) -> Result<(), String> {
-    let Some(s) = suspicion_of(app, user).await? else {
+/// Put (or refresh) an automatic flag on `user` when their figure over `analysed` (their
+/// latest analysed games, newest first) is over the threshold.
+async fn flag_if_suspect(app: &App, user: i64, analysed: &[Analysed]) -> Result<(), String> {
+    let Some(s) = judged(analysed, app.cfg.fairplay_judging) else {
         return Ok(());
     };
     if !s.flagged {
@@ -345,6 +351,47 @@ async fn flag_if_suspect(app: &App, user: i64) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn one_game(rating: f64, deviation: f64) -> Vec<Analysed> {
+        vec![Analysed {
+            game: "g".into(),
+            at: 0,
+            figures: GameFigures {
+                decisions: 200,
+                agreed: 198,
+                loss: 10.0,
+            },
+            rating,
+            deviation,
+        }]
+    }
+
+    #[test]
+    fn the_judging_takes_the_band_of_the_rating_plus_its_deviations_and_its_own_threshold() {
+        let at = |rating, deviation, band_deviations, flag_z| {
+            judged(
+                &one_game(rating, deviation),
+                Judging {
+                    band_deviations,
+                    flag_z,
+                },
+            )
+            .expect("one game")
+        };
+        // 1500 is the club band's; one deviation of 100 above it is the strong band's.
+        let club = at(1500.0, 100.0, 0.0, 3.0);
+        let strong = at(1500.0, 100.0, 1.0, 3.0);
+        assert_eq!(
+            (club.band.as_str(), strong.band.as_str()),
+            ("club", "strong")
+        );
+        // Agreeing on 99% of 200 decisions stands far over club and less over strong.
+        assert!(club.z > strong.z && club.flagged);
+        // The same figures under a threshold above their z are not flagged.
+        assert!(!at(1500.0, 100.0, 0.0, club.z + 0.1).flagged);
+        // No analysed game, no figure.
+        assert!(judged(&[], JUDGING).is_none());
+    }
 
     #[test]
     fn a_new_account_is_judged_in_the_club_band_and_moves_with_its_rating() {
