@@ -219,7 +219,7 @@ fn bad_input_gets_a_clear_error() {
         ("--fairplay-flag-z", "NaN", "a z-score from 1 to 10"),
         (
             "--fairplay-band-deviations",
-            "-1",
+            "3.5",
             "from 0 to 3 rating deviations",
         ),
     ] {

@@ -165,6 +165,10 @@ pub struct AccountResult {
     pub band: Option<String>,
     /// Its suspicion figure at the end.
     pub z: Option<f64>,
+    /// The judging the run's server flagged with: (band deviations, threshold). Absent in a
+    /// dump from before it was written; the replay then compares with today's default.
+    #[serde(default)]
+    pub judged_with: Option<(f64, f64)>,
 }
 
 /// One population's figures.
@@ -1056,6 +1060,7 @@ async fn honest_results(
             rating: e.rating,
             band: e.band,
             z: e.z,
+            judged_with: None,
         });
     }
     Ok(out)
@@ -1145,10 +1150,12 @@ pub fn run(opts: &FairplayOptions) -> Result<FairplayReport, String> {
     crate::ensure_open_files(4 * opts.tables as u64 + 256)?;
     let start = Instant::now();
     let cpu_before = procinfo::cpu_secs(None);
+    let mut judging = fiveup_server::moderation::fairplay::JUDGING;
     let server = inproc::InProcess::start_with(opts.server_threads, |c| {
         c.fairplay_share = 100;
         // Every account connects from 127.0.0.1, two websockets a table.
         c.max_conns_per_addr = 0;
+        judging = c.fairplay_judging;
     })?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(opts.client_threads.max(1))
@@ -1170,7 +1177,7 @@ pub fn run(opts: &FairplayOptions) -> Result<FairplayReport, String> {
             choosers: Arc::new(Semaphore::new(opts.choosers)),
             moderator,
         });
-        rt.block_on(drive(opts, &sh, start))
+        rt.block_on(drive(opts, &sh, start, judging))
     })();
     let players = procinfo::thread_cpu_by_name()
         .iter()
@@ -1190,6 +1197,7 @@ async fn drive(
     opts: &FairplayOptions,
     sh: &Arc<Shared>,
     start: Instant,
+    judging: fiveup_server::moderation::fairplay::Judging,
 ) -> Result<FairplayReport, String> {
     let mut errors = Errors::default();
     let mut played = 0u64;
@@ -1284,6 +1292,9 @@ async fn drive(
     let mut accounts = honest_results;
     accounts.extend(assisted_results.into_iter().flatten());
     let errors_total = errors.0.values().sum();
+    for a in &mut accounts {
+        a.judged_with = Some((judging.band_deviations, judging.flag_z));
+    }
     let judging = crate::judging::grid(
         &accounts,
         &crate::judging::BAND_DEVIATIONS,

@@ -79,7 +79,7 @@ pub struct Line {
 pub struct Grid {
     /// One line per judging.
     pub lines: Vec<Line>,
-    /// The server's own judging.
+    /// The judging the run's server flagged with: (band deviations, threshold).
     pub server: (f64, f64),
     /// Accounts where the replay of the server's judging disagrees with the server's flags:
     /// the account, what the server found and what the replay finds.
@@ -108,7 +108,8 @@ fn cell(flags: &[Option<u32>], honest_games: u32) -> Cell {
 }
 
 /// Replay every judging of `band_deviations` × `flag_zs` over `accounts` (a run's, in its
-/// order: honest first).
+/// order: honest first), and compare the replay of the judging the run's server used
+/// (`judged_with`, else [`JUDGING`]) with the server's flags.
 #[must_use]
 pub fn grid(accounts: &[AccountResult], band_deviations: &[f64], flag_zs: &[f64]) -> Grid {
     let honest = |a: &AccountResult| a.population.starts_with("honest");
@@ -163,11 +164,20 @@ pub fn grid(accounts: &[AccountResult], band_deviations: &[f64], flag_zs: &[f64]
             });
         }
     }
+    // The judging the run's server flagged with, as the dump says (else today's default).
+    let server =
+        accounts
+            .iter()
+            .find_map(|a| a.judged_with)
+            .map_or(JUDGING, |(band_deviations, flag_z)| Judging {
+                band_deviations,
+                flag_z,
+            });
     let game = |g: Option<u32>| g.map_or_else(|| "never".to_string(), |g| format!("game {g}"));
     let mismatches = accounts
         .iter()
         .filter_map(|a| {
-            let replayed = first_flag(&a.games, JUDGING);
+            let replayed = first_flag(&a.games, server);
             let differ = if honest(a) {
                 replayed.is_some() != a.flagged
             } else {
@@ -185,7 +195,7 @@ pub fn grid(accounts: &[AccountResult], band_deviations: &[f64], flag_zs: &[f64]
         .collect();
     Grid {
         lines,
-        server: (JUDGING.band_deviations, JUDGING.flag_z),
+        server: (server.band_deviations, server.flag_z),
         mismatches,
         honest_games,
     }
@@ -305,6 +315,36 @@ mod tests {
         // An account with no decision that counts is never flagged.
         let none: Vec<AnalysedGame> = (0..20).map(|_| game(0, 0, 0.0, 1500.0, 60.0)).collect();
         assert_eq!(first_flag(&none, lenient), None);
+    }
+
+    #[test]
+    fn the_server_flags_are_compared_with_the_judging_the_run_used() {
+        // A copier whose figures cross 2.85 in the club band but not the default threshold.
+        let games: Vec<AnalysedGame> = (0..20).map(|_| game(12, 11, 4.0, 1500.0, 60.0)).collect();
+        let lenient = Judging {
+            band_deviations: 0.0,
+            flag_z: 2.85,
+        };
+        let at = first_flag(&games, lenient);
+        assert!(at.is_some() && first_flag(&games, JUDGING).is_none());
+        let mut a = AccountResult {
+            population: "club copying master on 60%".into(),
+            name: "a60x0000".into(),
+            played: 20,
+            games,
+            flagged: true,
+            flagged_at: at,
+            judged_with: Some((0.0, 2.85)),
+            ..AccountResult::default()
+        };
+        let g = grid(std::slice::from_ref(&a), &[0.0], &[2.85]);
+        assert!(g.mismatches.is_empty(), "{g}");
+        assert_eq!(g.server, (0.0, 2.85));
+        // Without the run's judging, today's default is assumed, and the flag is a mismatch.
+        a.judged_with = None;
+        let g = grid(std::slice::from_ref(&a), &[0.0], &[2.85]);
+        assert_eq!(g.mismatches.len(), 1, "{g}");
+        assert!(g.mismatches[0].contains("server game"), "{g}");
     }
 
     #[test]
