@@ -157,11 +157,12 @@ async fn a_report_a_mark_with_refunds_the_log_an_appeal_and_a_ban_that_closes_th
     let Some(browsers) = browsers() else { return };
     let axe = axe_source().expect("axe-core");
     let dir = tempfile::tempdir().unwrap();
+    // The fair-play worker runs (the rig turns it off): the evidence lists the analysed games.
     let server = start_server_with(
         dir.path(),
         Duration::ZERO,
         Duration::from_millis(300),
-        |_| {},
+        |c| c.fairplay_share = 100,
     )
     .await;
     let base = format!("http://{}", server.local_addr());
