@@ -411,6 +411,7 @@ async fn the_bridge_sends_the_engine_what_a_local_game_sends() {
         "/../outside/tests/engines/maxpoints.py"
     );
     let bin = env!("CARGO_BIN_EXE_fiveup");
+    let mut most_hands = 0;
     for (rules, seats, bot_seat) in [
         (
             "five-up players=3 target=100",
@@ -472,7 +473,10 @@ async fn the_bridge_sends_the_engine_what_a_local_game_sends() {
                 .count()
         };
         let hands = kinds(&online, "hand");
-        assert!(hands >= 2, "{rules}: {hands} hands");
+        // A game can end in its first hand (a big domino to 100 with three players): that
+        // game still compares, and the test needs one game of two hands or more, below.
+        assert!(hands >= 1, "{rules}: no hand");
+        most_hands = most_hands.max(hands);
         assert_eq!(kinds(&online, "hand_over"), hands, "{rules}");
         for (i, (a, b)) in online.iter().zip(&local).enumerate() {
             assert_eq!(untimed(a), untimed(b), "{rules}: message {i}");
@@ -500,6 +504,8 @@ async fn the_bridge_sends_the_engine_what_a_local_game_sends() {
             }
         }
     }
+    // The earlier hands in a request and a hand's end before the next were compared.
+    assert!(most_hands >= 2, "no game of two hands or more");
     server.shutdown().await;
 }
 
