@@ -35,11 +35,12 @@ use std::time::{Duration, Instant};
 
 use fiveup_bots::duel::{deal_seed, wilson95};
 use fiveup_bots::fairplay::{
-    analysis_config, game_figures, suspicion_against, z_scores, Band, GameFigures, WINDOW,
+    analysis_config, game_figures, seed_path, suspicion_against, z_scores, Band, GameFigures,
+    SimulatedPerson, WINDOW,
 };
-use fiveup_bots::{level_spec, make_bot, measured_rating, Bot, ExpertConfig};
+use fiveup_bots::{measured_rating, ExpertConfig};
 use fiveup_engine::notation::{Record, Recorder};
-use fiveup_engine::{Action, FastRng, Phase, Rules, Seat, Seed, State};
+use fiveup_engine::{FastRng, Phase, Rules, Seat, Seed, State};
 
 /// Games are played to this many points.
 const TARGET: u16 = 150;
@@ -52,19 +53,6 @@ const COPY: [f64; 3] = [0.3, 0.6, 1.0];
 /// The least expected number of disagreements a band's minimum of decisions gives: the usual
 /// condition for the normal approximation of a binomial count.
 const MIN_DISAGREEMENTS: f64 = 5.0;
-
-/// The splitmix64 finaliser.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// A seed from a path of numbers.
-fn seed_of(parts: &[u64]) -> u64 {
-    parts.iter().fold(0x5eed, |s, &p| mix(s ^ p))
-}
 
 struct Args {
     seed: u64,
@@ -130,48 +118,8 @@ fn args() -> Args {
     a
 }
 
-/// A simulated person: a level's player who slips, and may copy the master level.
-struct Person {
-    own: Bot,
-    master: Option<Bot>,
-    copy: f64,
-    slip: f64,
-    rng: FastRng,
-}
-
-impl Person {
-    fn new(level: &str, slip: f64, copy: f64, seed: u64) -> Person {
-        let spec = level_spec(level).expect("a level");
-        Person {
-            own: make_bot(spec, mix(seed ^ 1)).expect("a player"),
-            master: (copy > 0.0).then(|| {
-                make_bot(level_spec("master").expect("a level"), mix(seed ^ 2)).expect("a player")
-            }),
-            copy,
-            slip,
-            rng: FastRng::new(mix(seed ^ 3)),
-        }
-    }
-
-    fn choose(&mut self, state: &State) -> Action {
-        let legal = state.legal_actions();
-        if legal.len() < 2 {
-            return legal[0];
-        }
-        if self.rng.unit() < self.copy {
-            if let Some(m) = &mut self.master {
-                return m.choose(state);
-            }
-        }
-        if self.rng.unit() < self.slip {
-            return legal[self.rng.below(legal.len() as u32) as usize];
-        }
-        self.own.choose(state)
-    }
-}
-
 /// Play one game; returns the record and each seat's decisions with a choice.
-fn play(people: &mut [Person; 2], seed: &Seed) -> (Record, [u64; 2]) {
+fn play(people: &mut [SimulatedPerson; 2], seed: &Seed) -> (Record, [u64; 2]) {
     let rules = Rules {
         target: TARGET,
         ..Rules::default()
@@ -184,7 +132,7 @@ fn play(people: &mut [Person; 2], seed: &Seed) -> (Record, [u64; 2]) {
         while matches!(state.phase(), Phase::Play | Phase::Claim) {
             let seat = state.to_move();
             choices[seat.idx()] += u64::from(state.legal_actions().len() > 1);
-            let a = people[seat.idx()].choose(&state);
+            let a = people[seat.idx()].choose(&state.view(seat));
             rec.apply(&mut state, a).expect("a legal action");
         }
         if state.phase() != Phase::HandOver {
@@ -247,7 +195,7 @@ impl Cost {
 /// One game between two people; `analyse` says which seats to analyse.
 fn game(
     cfg: &ExpertConfig,
-    people: &mut [Person; 2],
+    people: &mut [SimulatedPerson; 2],
     seed: u64,
     analyse: [bool; 2],
     cost: &mut Cost,
@@ -260,8 +208,13 @@ fn game(
     for s in 0..2 {
         if analyse[s] {
             let w = Watch::start();
-            let f = game_figures(&record, Seat(s as u8), cfg, mix(seed ^ 0xa5))
-                .expect("the record replays");
+            let f = game_figures(
+                &record,
+                Seat(s as u8),
+                cfg,
+                fiveup_bots::duel::mix(seed ^ 0xa5),
+            )
+            .expect("the record replays");
             add2(&mut cost.analysis, w.read());
             cost.analysed += choices[s];
             out[s] = Some(f);
@@ -277,18 +230,19 @@ fn draw_slip(rng: &mut FastRng, mean: f64) -> f64 {
 
 /// An honest pair of `level`: both accounts' figures, game by game.
 fn honest_pair(a: &Args, li: usize, pair: usize) -> ([Vec<GameFigures>; 2], Cost) {
-    let base = seed_of(&[a.seed, 1, li as u64, pair as u64]);
+    let base = seed_path(&[a.seed, 1, li as u64, pair as u64]);
     let mut rng = FastRng::new(base);
     let slips = [draw_slip(&mut rng, a.slip), draw_slip(&mut rng, a.slip)];
     let mut figs = [Vec::new(), Vec::new()];
     let mut cost = Cost::default();
     for g in 0..a.games {
-        let seed = seed_of(&[base, g as u64]);
+        let seed = seed_path(&[base, g as u64]);
         // Account 0 holds seat g % 2.
         let seat_of = [g % 2, 1 - g % 2];
         let mut people = [0, 1].map(|s| {
             let acc = seat_of.iter().position(|&x| x == s).expect("a seat");
-            Person::new(HONEST[li], slips[acc], 0.0, seed_of(&[seed, s as u64]))
+            SimulatedPerson::new(HONEST[li], slips[acc], 0.0, seed_path(&[seed, s as u64]))
+                .expect("a level")
         });
         let f = game(&a.analysis, &mut people, seed, [true, true], &mut cost);
         for acc in 0..2 {
@@ -307,21 +261,21 @@ fn assisted(
     band: &Band,
     flag_z: f64,
 ) -> (Vec<GameFigures>, Option<usize>, Cost) {
-    let base = seed_of(&[a.seed, 2, ci as u64, account as u64]);
+    let base = seed_path(&[a.seed, 2, ci as u64, account as u64]);
     let mut rng = FastRng::new(base);
     let slip = draw_slip(&mut rng, a.slip);
     let opponent_slip = draw_slip(&mut rng, a.slip);
     let mut figs = Vec::new();
     let mut cost = Cost::default();
     for g in 0..a.max_games {
-        let seed = seed_of(&[base, g as u64]);
+        let seed = seed_path(&[base, g as u64]);
         let mine = g % 2;
         let mut people = [0, 1].map(|s| {
-            let ps = seed_of(&[seed, s as u64]);
+            let ps = seed_path(&[seed, s as u64]);
             if s == mine {
-                Person::new("club", slip, COPY[ci], ps)
+                SimulatedPerson::new("club", slip, COPY[ci], ps).expect("a level")
             } else {
-                Person::new("club", opponent_slip, 0.0, ps)
+                SimulatedPerson::new("club", opponent_slip, 0.0, ps).expect("a level")
             }
         });
         let mut analyse = [false; 2];

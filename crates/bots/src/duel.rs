@@ -251,7 +251,8 @@ pub fn deal_seed(seed: u64, deal: u64) -> Seed {
 }
 
 /// The splitmix64 finaliser: a bijective mix of 64 bits.
-const fn mix(mut z: u64) -> u64 {
+#[must_use]
+pub const fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

@@ -9,8 +9,11 @@
 //! `fairplay_measure` (`docs/benchmarks.md`, "Finding computer-assisted play").
 
 use fiveup_engine::notation::Record;
-use fiveup_engine::{Phase, Seat, State};
+use fiveup_engine::{Action, FastRng, Phase, Seat, State, View};
 use serde::{Deserialize, Serialize};
+
+use crate::duel::mix;
+use crate::{level_spec, make_bot, Bot, Player, SpecError};
 
 use crate::pimc::{analyze, ExpertConfig, NEAR_TARGET};
 use crate::review::{judge, ReviewError, NOISE_FACTOR};
@@ -20,6 +23,81 @@ use crate::review::{judge, ReviewError, NOISE_FACTOR};
 /// in points. Near the target one decision can lose hundreds in those units, and a few such
 /// decisions would otherwise make an account's loss per decision.
 pub const LOSS_CAP: f64 = NEAR_TARGET as f64;
+
+/// A simulated person of the detector's measurements (the example `fairplay_measure` and the
+/// load generator's fair-play mode): a level's player who plays a uniformly random legal action
+/// on `slip` of its decisions with a choice, and the master level's move on `copy` of them.
+pub struct SimulatedPerson {
+    own: Box<dyn Player>,
+    master: Option<Box<dyn Player>>,
+    copy: f64,
+    slip: f64,
+    rng: FastRng,
+}
+
+impl std::fmt::Debug for SimulatedPerson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimulatedPerson")
+            .field("own", &self.own.name())
+            .field("master", &self.master.as_ref().map(|m| m.name()))
+            .field("copy", &self.copy)
+            .field("slip", &self.slip)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A level's player that sees its seat only.
+fn seat_player(level: &str, seed: u64) -> Result<Box<dyn Player>, SpecError> {
+    let spec = level_spec(level).ok_or_else(|| SpecError(format!("no level {level}")))?;
+    match make_bot(spec, seed)? {
+        Bot::Seat(p) => Ok(p),
+        Bot::Omniscient(_) => Err(SpecError(format!("{level} sees every hand"))),
+    }
+}
+
+impl SimulatedPerson {
+    /// A person of `level` (its players seeded from `seed`).
+    ///
+    /// # Errors
+    /// When `level` is not a level whose player sees its seat only.
+    pub fn new(level: &str, slip: f64, copy: f64, seed: u64) -> Result<SimulatedPerson, SpecError> {
+        Ok(SimulatedPerson {
+            own: seat_player(level, mix(seed ^ 1))?,
+            master: if copy > 0.0 {
+                Some(seat_player("master", mix(seed ^ 2))?)
+            } else {
+                None
+            },
+            copy,
+            slip,
+            rng: FastRng::new(mix(seed ^ 3)),
+        })
+    }
+
+    /// The person's action from its seat's view: the master's move on `copy` of the decisions
+    /// with a choice, else a random legal action on `slip` of them, else the level's.
+    pub fn choose(&mut self, view: &View) -> Action {
+        let legal = view.legal_actions();
+        if legal.len() < 2 {
+            return legal[0];
+        }
+        if self.rng.unit() < self.copy {
+            if let Some(m) = &mut self.master {
+                return m.choose(view);
+            }
+        }
+        if self.rng.unit() < self.slip {
+            return legal[self.rng.below(legal.len() as u32) as usize];
+        }
+        self.own.choose(view)
+    }
+}
+
+/// A seed from a path of numbers (the measurements' accounts, games and seats).
+#[must_use]
+pub fn seed_path(parts: &[u64]) -> u64 {
+    parts.iter().fold(0x5eed, |s, &p| mix(s ^ p))
+}
 
 /// What one seat's decisions in one game say: how many counted, how many agreed with the
 /// analysis's best, and the points they lost.

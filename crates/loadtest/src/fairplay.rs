@@ -40,7 +40,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fiveup_bots::{level_spec, make_bot, Bot, Player};
+use fiveup_bots::fairplay::{seed_path, SimulatedPerson};
 use fiveup_engine::{Action, FastRng, View};
 use fiveup_protocol::{
     ClientMsg, CreateTableRequest, JoinRequest, Me, RulesSpec, SeatConfig, ServerMsg, TableInfo,
@@ -345,19 +345,6 @@ impl fmt::Display for FairplayReport {
     }
 }
 
-/// The splitmix64 finaliser.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// A seed from a path of numbers.
-fn seed_of(parts: &[u64]) -> u64 {
-    parts.iter().fold(0x5eed, |s, &p| mix(s ^ p))
-}
-
 /// A simulated account.
 #[derive(Clone, Debug)]
 struct Account {
@@ -375,55 +362,10 @@ struct Account {
     seat0: u32,
 }
 
-/// A simulated person at one game: its level's player, slips, and perhaps the master level.
-struct Person {
-    own: Box<dyn Player>,
-    master: Option<Box<dyn Player>>,
-    copy: f64,
-    slip: f64,
-    rng: FastRng,
-}
-
-fn seat_player(level: &str, seed: u64) -> Result<Box<dyn Player>, String> {
-    let spec = level_spec(level).ok_or_else(|| format!("no level {level}"))?;
-    match make_bot(spec, seed).map_err(|e| e.to_string())? {
-        Bot::Seat(p) => Ok(p),
-        Bot::Omniscient(_) => Err(format!("{level} sees every hand")),
-    }
-}
-
-impl Person {
-    fn new(a: &Account, seed: u64) -> Result<Person, String> {
-        Ok(Person {
-            own: seat_player(a.level, mix(seed ^ 1))?,
-            master: if a.copy > 0.0 {
-                Some(seat_player("master", mix(seed ^ 2))?)
-            } else {
-                None
-            },
-            copy: a.copy,
-            slip: a.slip,
-            rng: FastRng::new(mix(seed ^ 3)),
-        })
-    }
-
-    /// As the engine-level measurement's people choose: the master's move on `copy` of the
-    /// decisions with a choice, else a random legal action on `slip` of them, else the level's.
-    fn choose(&mut self, view: &View) -> Action {
-        let legal = view.legal_actions();
-        if legal.len() < 2 {
-            return legal[0];
-        }
-        if self.rng.unit() < self.copy {
-            if let Some(m) = &mut self.master {
-                return m.choose(view);
-            }
-        }
-        if self.rng.unit() < self.slip {
-            return legal[self.rng.below(legal.len() as u32) as usize];
-        }
-        self.own.choose(view)
-    }
+/// A simulated person at one game: the engine-level measurement's (its level's player,
+/// slips, and perhaps the master level).
+fn person(a: &Account, seed: u64) -> Result<SimulatedPerson, String> {
+    SimulatedPerson::new(a.level, a.slip, a.copy, seed).map_err(|e| e.to_string())
 }
 
 /// What every game shares.
@@ -517,7 +459,11 @@ async fn join_table(sh: &Shared, a: &Account, table: &str) -> Result<(), String>
 }
 
 /// Choose a move on a blocking thread (at most `choosers` at once).
-async fn choose(sh: &Shared, person: &mut Option<Person>, view: View) -> Result<Action, String> {
+async fn choose(
+    sh: &Shared,
+    person: &mut Option<SimulatedPerson>,
+    view: View,
+) -> Result<Action, String> {
     let _permit = sh.choosers.acquire().await.map_err(|e| e.to_string())?;
     let mut p = person.take().ok_or("the player is busy")?;
     let (p, a) = tokio::task::spawn_blocking(move || {
@@ -535,7 +481,7 @@ async fn play_seat(
     sh: &Shared,
     ws: &mut Ws,
     table: &str,
-    mut person: Option<Person>,
+    mut person: Option<SimulatedPerson>,
     mut rng: Rng,
 ) -> Result<(), String> {
     let mut decided: Option<u64> = None;
@@ -677,22 +623,22 @@ async fn play_game(
         .await?;
     }
     join_table(sh, b, &id).await?;
-    let pa = Person::new(a, seed_of(&[game_seed, 0]))?;
-    let pb = Person::new(b, seed_of(&[game_seed, 1]))?;
+    let pa = person(a, seed_path(&[game_seed, 0]))?;
+    let pb = person(b, seed_path(&[game_seed, 1]))?;
     let (ra, rb) = tokio::join!(
         play_seat(
             sh,
             &mut wa,
             &id,
             Some(pa),
-            Rng::new(seed_of(&[game_seed, 2]))
+            Rng::new(seed_path(&[game_seed, 2]))
         ),
         play_seat(
             sh,
             &mut wb,
             &id,
             Some(pb),
-            Rng::new(seed_of(&[game_seed, 3]))
+            Rng::new(seed_path(&[game_seed, 3]))
         )
     );
     let _ = wa.close(None).await;
@@ -825,7 +771,7 @@ async fn register_all(
     let mut out = Vec::with_capacity(n);
     for (i, h) in handles.into_iter().enumerate() {
         let (name, (id, cookie)) = h.await.map_err(|e| e.to_string())??;
-        let seed = seed_of(&[opts.seed, salt, i as u64]);
+        let seed = seed_path(&[opts.seed, salt, i as u64]);
         let mut rng = FastRng::new(seed);
         out.push(Account {
             population: population.to_string(),
@@ -884,7 +830,7 @@ async fn assisted_phase(
                 } else {
                     (s.clone(), a.clone())
                 };
-                let seed = seed_of(&[opts.seed, 2, c as u64, i as u64, u64::from(round)]);
+                let seed = seed_path(&[opts.seed, 2, c as u64, i as u64, u64::from(round)]);
                 let sh = sh.clone();
                 jobs.push((
                     c,
@@ -982,7 +928,7 @@ async fn honest_phase(
     played: &mut u64,
 ) -> Result<(), String> {
     let mut counts: HashMap<(usize, usize), u32> = HashMap::new();
-    let mut rng = FastRng::new(seed_of(&[opts.seed, 3]));
+    let mut rng = FastRng::new(seed_path(&[opts.seed, 3]));
     // A round where no account can be paired ends the phase (an account may then play fewer
     // games: the report says how many each played).
     for round in 0..opts.honest_games.saturating_mul(4) {
@@ -993,7 +939,7 @@ async fn honest_phase(
         let mut jobs = Vec::with_capacity(pairs.len());
         for &(a, b) in &pairs {
             let (x, y) = (accounts[a].clone(), accounts[b].clone());
-            let seed = seed_of(&[opts.seed, 4, u64::from(round), a as u64, b as u64]);
+            let seed = seed_path(&[opts.seed, 4, u64::from(round), a as u64, b as u64]);
             let sh = sh.clone();
             jobs.push((
                 a,
