@@ -12,7 +12,7 @@ use std::time::Duration;
 use fiveup_bots::Player as _;
 use fiveup_engine::{Action, Entry, HandStart, Phase, Rules, Seat, Seed, State};
 use fiveup_loadtest::http::{connect as tcp_connect, parse_response, Response, Target};
-use fiveup_loadtest::seatview::{engine_view, start_of};
+use fiveup_loadtest::seatview::{decision_due, engine_view, seed_due, start_of};
 use fiveup_outside::messages::DealProof;
 use fiveup_outside::{EngineConfig, EngineHost, EnginePlayer};
 use fiveup_protocol::{
@@ -622,40 +622,31 @@ impl Game {
                 if pending.is_some() {
                     continue;
                 }
-                let Some(you) = v.you else { continue };
-                // The seed for the deal.
-                if v.table.status == TableStatus::Dealing && !v.seed_sent {
-                    if let Some(p) = &v.proof {
-                        if p.server_seed.is_none()
-                            && !p.contributed.contains(&you)
-                            && seeded != Some(p.hand)
-                        {
-                            next_id += 1;
-                            let id = format!("{prefix}-{next_id}");
-                            let msg = ClientMsg::Seed {
-                                id: id.clone(),
-                                hand: p.hand,
-                                seed: fiveup_server::table::fairness::to_hex(
-                                    &fiveup_server::table::fairness::random_bytes(),
-                                ),
-                            };
-                            seeded = Some(p.hand);
-                            pending = Some(Pending {
-                                id,
-                                msg: msg.clone(),
-                            });
-                            if tx.send(text(&msg)).await.is_err() {
-                                break;
-                            }
-                            continue;
-                        }
-                    }
+                if v.you.is_none() {
+                    continue;
                 }
-                if v.table.status != TableStatus::Playing
-                    || v.to_move != Some(you)
-                    || v.legal.is_empty()
-                    || decided == Some(v.table.version)
-                {
+                // The seed for the deal.
+                if let Some(hand) = seed_due(v, seeded) {
+                    next_id += 1;
+                    let id = format!("{prefix}-{next_id}");
+                    let msg = ClientMsg::Seed {
+                        id: id.clone(),
+                        hand,
+                        seed: fiveup_server::table::fairness::to_hex(
+                            &fiveup_server::table::fairness::random_bytes(),
+                        ),
+                    };
+                    seeded = Some(hand);
+                    pending = Some(Pending {
+                        id,
+                        msg: msg.clone(),
+                    });
+                    if tx.send(text(&msg)).await.is_err() {
+                        break;
+                    }
+                    continue;
+                }
+                if !decision_due(v, decided) {
                     continue;
                 }
                 decided = Some(v.table.version);

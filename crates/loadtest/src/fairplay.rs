@@ -538,41 +538,24 @@ async fn play_seat(
         if v.table.status == TableStatus::Finished {
             return Ok(());
         }
-        let Some(you) = v.you else { continue };
+        if v.you.is_none() {
+            continue;
+        }
         if pending.is_some() {
             last = Some(v);
             continue;
         }
-        if v.table.status == TableStatus::Dealing && !v.seed_sent {
-            if let Some(p) = &v.proof {
-                if p.server_seed.is_none()
-                    && !p.contributed.contains(&you)
-                    && seeded != Some(p.hand)
-                {
-                    next_id += 1;
-                    let id = format!("s{next_id}");
-                    seeded = Some(p.hand);
-                    pending = Some(id.clone());
-                    let seed = rng.seed_hex();
-                    send(
-                        ws,
-                        &ClientMsg::Seed {
-                            id,
-                            hand: p.hand,
-                            seed,
-                        },
-                    )
-                    .await?;
-                    last = Some(v);
-                    continue;
-                }
-            }
+        if let Some(hand) = seatview::seed_due(&v, seeded) {
+            next_id += 1;
+            let id = format!("s{next_id}");
+            seeded = Some(hand);
+            pending = Some(id.clone());
+            let seed = rng.seed_hex();
+            send(ws, &ClientMsg::Seed { id, hand, seed }).await?;
+            last = Some(v);
+            continue;
         }
-        if v.table.status != TableStatus::Playing
-            || v.to_move != Some(you)
-            || v.legal.is_empty()
-            || decided == Some(v.table.version)
-        {
+        if !seatview::decision_due(&v, decided) {
             last = Some(v);
             continue;
         }

@@ -6,7 +6,33 @@
 use fiveup_engine::{
     BySide, Entry, FastRng, HandStart, LeadKind, Phase, Seat, SeatKnowledge, TileSet, View,
 };
-use fiveup_protocol::TableView;
+use fiveup_protocol::{TableStatus, TableView};
+
+/// The hand for which the seat should send its seed now, if any: the table is dealing, the
+/// server's seed is not yet opened, and the seat has neither contributed nor sent a seed for
+/// that hand (`seeded`: the hand it last sent one for).
+#[must_use]
+pub fn seed_due(v: &TableView, seeded: Option<u16>) -> Option<u16> {
+    let you = v.you?;
+    if v.table.status != TableStatus::Dealing || v.seed_sent {
+        return None;
+    }
+    let p = v.proof.as_ref()?;
+    (p.server_seed.is_none() && !p.contributed.contains(&you) && seeded != Some(p.hand))
+        .then_some(p.hand)
+}
+
+/// Whether the seat is to choose an action at this view: the hand is in play, it is the
+/// seat's turn with legal actions, and it has not already decided at this version
+/// (`decided`: the version it last decided at).
+#[must_use]
+pub fn decision_due(v: &TableView, decided: Option<u64>) -> bool {
+    v.table.status == TableStatus::Playing
+        && v.you.is_some()
+        && v.to_move == v.you
+        && !v.legal.is_empty()
+        && decided != Some(v.table.version)
+}
 
 /// The engine's view of the seat: the hand's start, the seat's tiles and the hand's history,
 /// replayed by the rules library into a state consistent with them
