@@ -28,7 +28,7 @@ use crate::http;
 use crate::stats::{self, Summary};
 use crate::table::{self, Player, Rng, Sample, Shared, Step, TableResult};
 use crate::wire::{Incoming, Kind};
-use crate::{client_cpu, inproc, procinfo, Options, CLIENT_THREAD};
+use crate::{client_cpu, inproc, procinfo, Options};
 
 /// What one entrant did.
 #[derive(Clone, Debug, Default)]
@@ -193,12 +193,7 @@ pub fn run(opts: &Options, entrants: usize, measure: Duration) -> Result<ArenaRe
         || opts.server.clone().unwrap_or_default(),
         |s| s.url.clone(),
     );
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(opts.client_threads.max(1))
-        .thread_name(CLIENT_THREAD)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the players' runtime: {e}"))?;
+    let rt = crate::client_runtime(opts.client_threads)?;
     let result = rt.block_on(drive(opts, &url, server.is_some(), entrants, measure));
     rt.shutdown_timeout(Duration::from_secs(5));
     if let Some(s) = server {

@@ -54,7 +54,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::http::{self, Target};
 use crate::table::{connect_ws, Rng, Ws};
-use crate::{inproc, procinfo, seatview, CLIENT_THREAD};
+use crate::{inproc, procinfo, seatview};
 
 /// The honest levels, weakest first.
 pub const HONEST: [&str; 3] = ["casual", "club", "strong"];
@@ -1086,12 +1086,7 @@ pub fn run(opts: &FairplayOptions) -> Result<FairplayReport, String> {
         c.max_conns_per_addr = 0;
         judging = c.fairplay_judging;
     })?;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(opts.client_threads.max(1))
-        .thread_name(CLIENT_THREAD)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the players' runtime: {e}"))?;
+    let rt = crate::client_runtime(opts.client_threads)?;
     let url = server.url.clone();
     let result = (|| {
         let target = rt.block_on(Target::parse(&url))?;
@@ -1108,11 +1103,7 @@ pub fn run(opts: &FairplayOptions) -> Result<FairplayReport, String> {
         });
         rt.block_on(drive(opts, &sh, start, judging))
     })();
-    let players = procinfo::thread_cpu_by_name()
-        .iter()
-        .filter(|(k, _)| k.starts_with(CLIENT_THREAD))
-        .map(|(_, v)| v)
-        .sum::<f64>();
+    let players = crate::client_cpu();
     rt.shutdown_timeout(Duration::from_secs(5));
     server.stop();
     let mut report = result?;

@@ -42,6 +42,17 @@ use table::{Sample, Shared, TableResult};
 /// Thread name of the players' runtime.
 pub const CLIENT_THREAD: &str = "loadtest-client";
 
+/// The players' runtime: `threads` workers (at least one) named [`CLIENT_THREAD`], so that
+/// their processor time can be told from the server's.
+pub(crate) fn client_runtime(threads: usize) -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads.max(1))
+        .thread_name(CLIENT_THREAD)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the players' runtime: {e}"))
+}
+
 /// How long the run lasts.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Length {
@@ -377,12 +388,7 @@ pub fn run(opts: &Options) -> Result<Report, String> {
         || opts.server.clone().unwrap_or_default(),
         |s| s.url.clone(),
     );
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(opts.client_threads.max(1))
-        .thread_name(CLIENT_THREAD)
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the players' runtime: {e}"))?;
+    let rt = client_runtime(opts.client_threads)?;
     let result = rt.block_on(drive(opts, &url, server.is_some()));
     rt.shutdown_timeout(Duration::from_secs(5));
     if let Some(s) = server {
