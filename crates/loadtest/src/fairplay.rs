@@ -996,7 +996,7 @@ async fn honest_results(
 }
 
 /// The nearest-rank quantile of games to be flagged (`None`: not flagged within the cap).
-fn quantile(sorted: &[Option<u32>], q: f64) -> Option<u32> {
+pub(crate) fn quantile(sorted: &[Option<u32>], q: f64) -> Option<u32> {
     if sorted.is_empty() {
         return None;
     }

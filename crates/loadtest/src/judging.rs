@@ -91,11 +91,7 @@ pub struct Grid {
 fn cell(flags: &[Option<u32>], honest_games: u32) -> Cell {
     let mut sorted: Vec<Option<u32>> = flags.to_vec();
     sorted.sort_by_key(|w| w.unwrap_or(u32::MAX));
-    let median = if sorted.is_empty() {
-        None
-    } else {
-        sorted[(sorted.len().div_ceil(2)).max(1) - 1]
-    };
+    let median = crate::fairplay::quantile(&sorted, 0.5);
     Cell {
         accounts: flags.len(),
         flagged: flags.iter().filter(|f| f.is_some()).count(),
