@@ -70,12 +70,6 @@ impl InProcess {
         self.dir.path().join("loadtest.db")
     }
 
-    /// The server's shared state.
-    #[must_use]
-    pub fn app(&self) -> &std::sync::Arc<fiveup_server::App> {
-        &self.server.app
-    }
-
     /// Make the registered account `name` a moderator, as `fiveup admin grant-moderator`
     /// does on the server's machine. Call it from outside any runtime.
     pub fn grant_moderator(&self, name: &str) -> Result<i64, String> {
