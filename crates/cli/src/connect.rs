@@ -622,10 +622,7 @@ impl Game {
                 if pending.is_some() {
                     continue;
                 }
-                if v.you.is_none() {
-                    continue;
-                }
-                // The seed for the deal.
+                // The seed for the deal (neither it nor a decision is due to an unseated view).
                 if let Some(hand) = seed_due(v, seeded) {
                     next_id += 1;
                     let id = format!("{prefix}-{next_id}");

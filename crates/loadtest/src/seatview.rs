@@ -1,7 +1,8 @@
 //! The engine's view of a seat, rebuilt from what the server's person websocket sends that
 //! seat (a [`TableView`]) and nothing else: what a program needs to choose a move with one of
 //! the built-in players. `fiveup connect` (an outside engine as a bot) and the load
-//! generator's fair-play mode (built-in players as people) both choose from it.
+//! generator's fair-play mode (built-in players as people) both choose from it, and both ask
+//! it when their seat's seed and its decisions are due.
 
 use fiveup_engine::{
     BySide, Entry, FastRng, HandStart, LeadKind, Phase, Seat, SeatKnowledge, TileSet, View,
